@@ -1,0 +1,138 @@
+package learners
+
+import "context"
+
+// Kind identifies a learner in files, on the command line and in the UI.
+type Kind string
+
+// The six learners of Section 6 of Aldà & Rubinstein (2017).
+const (
+	KindKDE           Kind = "kde"
+	KindPriestleyChao Kind = "priestley-chao"
+	KindNaiveBayes    Kind = "naive-bayes"
+	KindSVM           Kind = "svm"
+	KindLogistic      Kind = "logistic"
+	KindRidge         Kind = "ridge"
+)
+
+// LabelKind says whether a learner needs a label column and of what kind.
+type LabelKind string
+
+const (
+	LabelNone   LabelKind = "none"   // unsupervised (KDE)
+	LabelReal   LabelKind = "real"   // real label mapped by public bounds to [−1, 1]
+	LabelBinary LabelKind = "binary" // two classes, mapped to −1 and +1
+)
+
+// OutputKind says what the released function's values mean.
+type OutputKind string
+
+const (
+	OutputDensity     OutputKind = "density"     // a probability density on [0,1]^ℓ (mapped units)
+	OutputRegression  OutputKind = "regression"  // a regression value in label units of [−1, 1]
+	OutputClassScore  OutputKind = "class-score" // a real score; class +1 where ≥ 0, else −1
+	OutputProbability OutputKind = "probability" // P(class +1 | y) ∈ [0, 1]; class +1 where ≥ ½
+)
+
+// ParamSpec describes one learner parameter; the curator's form, the
+// command line and validation are generated from it.
+type ParamSpec struct {
+	Name    string  // machine name, e.g. "bandwidth"
+	Label   string  // human label, e.g. "Bandwidth"
+	Help    string  // one or two sentences for the curator
+	Default float64 // default value
+	Min     float64 // smallest valid value
+	Max     float64 // largest valid value
+	// MinExclusive makes Min itself invalid (a value must be > Min).
+	MinExclusive bool
+	// Integer requires an integral value.
+	Integer bool
+	// PerAxis means one value per feature axis; a single value is
+	// broadcast to all axes.
+	PerAxis bool
+	// Choices, if non-empty, lists the only valid values (e.g. 0/1 for an
+	// output mode), with ChoiceLabels naming them for the UI.
+	Choices      []float64
+	ChoiceLabels []string
+}
+
+// OutputSpec describes what F_D(y) means.
+type OutputSpec struct {
+	Name    string     // e.g. "density", "score"
+	Meaning string     // one sentence for the analyst
+	Kind    OutputKind // how to read the value
+}
+
+// Spec is a learner's self-description.
+type Spec struct {
+	Kind        Kind
+	Title       string // e.g. "Kernel density estimate"
+	Description string // a few sentences for the curator
+	MinDim      int    // smallest ℓ supported
+	MaxDim      int    // largest ℓ supported
+	Label       LabelKind
+	Params      []ParamSpec
+	Output      OutputSpec
+}
+
+// Dataset is the private data as a learner sees it: features already mapped
+// to [0,1]^ℓ by the curator's public bounds (out-of-bounds values clipped),
+// labels mapped to the learner's label domain ([−1, 1] for LabelReal,
+// exactly −1 or +1 for LabelBinary, nil for LabelNone).
+type Dataset struct {
+	Dim    int       // ℓ
+	X      []float64 // n·ℓ values, row-major: record i is X[i*Dim : (i+1)*Dim]
+	Labels []float64 // n labels, or nil
+}
+
+// N returns the number of records.
+func (d Dataset) N() int {
+	if d.Dim == 0 {
+		return 0
+	}
+	return len(d.X) / d.Dim
+}
+
+// Values holds parameter values by ParamSpec.Name. A PerAxis parameter may
+// hold one value (broadcast) or Dim values; every other parameter holds one.
+type Values map[string][]float64
+
+// Fitted is the result of fitting a learner to a dataset.
+type Fitted struct {
+	// Oracle evaluates F_D(y) for y ∈ [0,1]^ℓ; it is safe for concurrent use.
+	// It satisfies mechanism.Oracle and, where faster, mechanism.GridOracle.
+	Oracle Oracle
+	// Sensitivity is the proven bound S(F) ≥ sup_y |F_D(y) − F_D'(y)| over
+	// replace-one neighbours D ~ D' of the same size n. It depends on n, the
+	// parameters and the public bounds only, never on data values.
+	Sensitivity float64
+	// SensitivityNote explains the bound in one line, with the formula and
+	// any solver term (duality gap) it includes.
+	SensitivityNote string
+	// OutputRange is the natural range of F_D for plots, e.g. [0, sup K] for
+	// a density; it is public (derived from parameters, not data).
+	OutputRange [2]float64
+	// N is the number of records used.
+	N int
+}
+
+// Oracle is F_D on [0,1]^ℓ; it has the method set of mechanism.Oracle.
+type Oracle interface {
+	Dim() int
+	Eval(y []float64) float64
+}
+
+// GridOracle has the method set of mechanism.GridOracle.
+type GridOracle interface {
+	Oracle
+	EvalGrid(ctx context.Context, axes [][]float64, out []float64) error
+}
+
+// Learner fits one of the paper's target functions.
+type Learner interface {
+	Spec() Spec
+	// Fit validates the values against Spec().Params (filling defaults for
+	// missing ones) and the dataset against the spec, then fits. Errors name
+	// the parameter, the value and the rule broken.
+	Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error)
+}
