@@ -67,7 +67,6 @@ gotest:
 # fuzz runs every fuzz target for FUZZTIME each (CI: 30s).
 FUZZTIME ?= 30s
 fuzz:
-	@for spec in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs grep -h -o '^func Fuzz[A-Za-z0-9_]*' | sed 's/func //' | sort -u); do :; done
 	@grep -rl --include='*_test.go' '^func Fuzz' . | while read f; do \
 	  pkg=$$(dirname $$f); \
 	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | sed 's/func //'); do \
