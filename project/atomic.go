@@ -1,0 +1,177 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// ErrExists is returned (wrapped in an *ExistsError) when a write would
+// replace an existing file and the caller did not ask to overwrite.
+// Test with errors.Is(err, ErrExists).
+var ErrExists = errors.New("file exists")
+
+// ExistsError names the file that a no-clobber write refused to replace.
+// It matches ErrExists under errors.Is.
+type ExistsError struct {
+	Path string
+}
+
+func (e *ExistsError) Error() string {
+	return fmt.Sprintf("%s: file exists; pass --force to overwrite it or choose another name", e.Path)
+}
+
+// Is makes errors.Is(err, ErrExists) true for an *ExistsError.
+func (e *ExistsError) Is(target error) bool { return target == ErrExists }
+
+// fileOps is the seam through which WriteFileAtomic and the ledger touch the
+// file system. Production code uses osOps; fault-injection tests replace the
+// package variable ops with an implementation that fails (or "crashes") at a
+// chosen step, to prove that an interrupted write never leaves a torn file.
+//
+// Every step that changes the file system goes through exactly one method, so
+// a test can enumerate the steps by counting calls.
+type fileOps interface {
+	// CreateTemp creates a new temporary file in dir (os.CreateTemp).
+	CreateTemp(dir, pattern string) (opsFile, error)
+	// OpenFile opens name (os.OpenFile).
+	OpenFile(name string, flag int, perm os.FileMode) (opsFile, error)
+	// Link creates newname as a hard link to oldname; it fails if newname
+	// exists (link(2)).
+	Link(oldname, newname string) error
+	// Rename atomically replaces newname by oldname (rename(2)).
+	Rename(oldname, newname string) error
+	// Remove removes name.
+	Remove(name string) error
+	// SyncDir fsyncs the directory dir so that a rename or link in it is
+	// durable.
+	SyncDir(dir string) error
+}
+
+// opsFile is the part of *os.File that the write paths use.
+type opsFile interface {
+	io.Writer
+	Name() string
+	Sync() error
+	Chmod(mode os.FileMode) error
+	Close() error
+}
+
+// ops is the file-system seam used by this package's writers; tests swap it.
+var ops fileOps = osOps{}
+
+type osOps struct{}
+
+func (osOps) CreateTemp(dir, pattern string) (opsFile, error) { return os.CreateTemp(dir, pattern) }
+func (osOps) OpenFile(name string, flag int, perm os.FileMode) (opsFile, error) {
+	return os.OpenFile(name, flag, perm)
+}
+func (osOps) Link(oldname, newname string) error   { return os.Link(oldname, newname) }
+func (osOps) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
+func (osOps) Remove(name string) error             { return os.Remove(name) }
+func (osOps) SyncDir(dir string) error             { return syncDir(dir) }
+
+// syncDir fsyncs a directory. Some platforms (Windows) and file systems
+// cannot open or sync a directory; those failures are ignored because the
+// rename itself is then the strongest guarantee the platform offers.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !isNotSupported(err) {
+		return fmt.Errorf("%s: sync directory: %w", dir, err)
+	}
+	return nil
+}
+
+// WriteFileAtomic writes data to path so that, whatever happens (error,
+// crash, power loss after the call returns), path holds either its old
+// content (or does not exist) or exactly data — never a torn mixture.
+//
+// Steps: create a temporary file in path's directory, write data, set perm,
+// fsync the file, then publish it under path and fsync the directory.
+// Publishing depends on overwrite:
+//
+//   - overwrite == false: the temporary file is hard-linked to path, which
+//     fails if path exists (link(2) is no-clobber, so there is no race with a
+//     concurrent writer); the temporary name is then removed. If path exists,
+//     the error is an *ExistsError (errors.Is(err, ErrExists)) naming it. On
+//     file systems without hard links the write fails rather than risk
+//     clobbering.
+//   - overwrite == true: the temporary file is renamed over path (rename(2)
+//     is atomic on POSIX file systems).
+//
+// On any error the temporary file is removed (best effort) and path is left
+// as it was. Errors name the path and the failed step.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool) (err error) {
+	if path == "" {
+		return errors.New("write file: empty path")
+	}
+	dir := filepath.Dir(path)
+	base := filepath.Base(path)
+	if !overwrite {
+		// Cheap early refusal; the link below is the authoritative check.
+		if _, statErr := os.Lstat(path); statErr == nil {
+			return &ExistsError{Path: path}
+		}
+	}
+	f, err := ops.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("%s: create temporary file: %w", path, err)
+	}
+	tmp := f.Name()
+	published := false
+	defer func() {
+		if !published {
+			_ = f.Close()
+			_ = ops.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("%s: write temporary file: %w", path, err)
+	}
+	if err := f.Chmod(perm); err != nil && !isNotSupported(err) {
+		return fmt.Errorf("%s: set permissions %v: %w", path, perm, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("%s: sync temporary file: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("%s: close temporary file: %w", path, err)
+	}
+	if overwrite {
+		if err := ops.Rename(tmp, path); err != nil {
+			return fmt.Errorf("%s: rename into place: %w", path, err)
+		}
+		published = true
+	} else {
+		if err := ops.Link(tmp, path); err != nil {
+			if errors.Is(err, os.ErrExist) {
+				return &ExistsError{Path: path}
+			}
+			return fmt.Errorf("%s: link into place (no-clobber): %w", path, err)
+		}
+		published = true
+		// path now holds the complete data; the temporary name is just a
+		// second link to it. Failing to remove it is harmless but reported.
+		if err := ops.Remove(tmp); err != nil {
+			return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", path, tmp, err)
+		}
+	}
+	if err := ops.SyncDir(dir); err != nil {
+		return fmt.Errorf("%s: written, but %w", path, err)
+	}
+	return nil
+}
+
+// isNotSupported reports errors that mean "this platform or file system
+// cannot do that" (fsync or chmod on some file systems), as opposed to I/O
+// failures.
+func isNotSupported(err error) bool {
+	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EINVAL)
+}
