@@ -1,0 +1,164 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+)
+
+// dataEvaluator is the part of a verified synopsis the viewer evaluates
+// with. *project.VerifiedSynopsis implements it: EvalData maps a query from
+// data units through the public bounds to [0,1]^ℓ, evaluates the released
+// polynomial and maps value and public noise standard deviation back to the
+// output's data units; Class names the class of a classifier's value. Both
+// must be safe for concurrent use (the batch evaluator calls EvalData from
+// several goroutines).
+type dataEvaluator interface {
+	EvalData(x []float64) (value, noiseStd float64, err error)
+	Class(value float64) (string, bool)
+}
+
+// viewerFeature is one input axis of a release as the analyst sees it: its
+// name, unit and public bounds in data units, and whether the curator took
+// the bounds from the data (a disclosed privacy leak).
+type viewerFeature struct {
+	Name, Unit string
+	Lo, Hi     float64
+	FromData   bool
+}
+
+// label returns "name (unit)" or just the name.
+func (f viewerFeature) label() string {
+	if f.Unit == "" {
+		return f.Name
+	}
+	return f.Name + " (" + f.Unit + ")"
+}
+
+// viewerRelease is the public description of a verified release that the
+// evaluation, batch and plot code needs, plus its evaluator. It is built
+// from a *project.VerifiedSynopsis only after the signature verified (see
+// viewer_document.go); nothing here is ever built from an unverified file.
+type viewerRelease struct {
+	Features    []viewerFeature
+	OutputName  string             // e.g. "density"
+	OutputUnit  string             // unit of the output, if any
+	OutputKind  learners.OutputKind // how to read the value
+	ClassLabels []string           // [negative, positive] for classifiers
+	eval        dataEvaluator
+}
+
+// dim returns ℓ.
+func (r *viewerRelease) dim() int { return len(r.Features) }
+
+// classifier reports whether values map to classes.
+func (r *viewerRelease) classifier() bool {
+	return r.OutputKind == learners.OutputClassScore || r.OutputKind == learners.OutputProbability
+}
+
+// threshold returns the decision threshold of a classifier's value in the
+// output's units: 0 for a class score, ½ for a probability (see
+// learners.OutputKind); it is NaN for other outputs.
+func (r *viewerRelease) threshold() float64 {
+	switch r.OutputKind {
+	case learners.OutputClassScore:
+		return 0
+	case learners.OutputProbability:
+		return 0.5
+	}
+	return math.NaN()
+}
+
+// outputLabel returns "name (unit)" or just the name of the output.
+func (r *viewerRelease) outputLabel() string {
+	name := r.OutputName
+	if name == "" {
+		name = "value"
+	}
+	if r.OutputUnit == "" {
+		return name
+	}
+	return name + " (" + r.OutputUnit + ")"
+}
+
+// parseFeatureInput validates what the analyst typed for feature f: a finite
+// number within the feature's public bounds [Lo, Hi] (inclusive). The error
+// text names the value and the rule, for display under the field.
+func parseFeatureInput(f viewerFeature, text string) (float64, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, fmtNum(f.Lo), fmtNum(f.Hi))
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		var ne *strconv.NumError
+		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%q is out of range for a number", s)
+		}
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0, fmt.Errorf("%q: must be a finite number", s)
+	}
+	if x < f.Lo || x > f.Hi {
+		return 0, fmt.Errorf("%s = %s is outside the public bounds [%s, %s]%s; the release says nothing there",
+			f.Name, fmtNum(x), fmtNum(f.Lo), fmtNum(f.Hi), unitSuffix(f.Unit))
+	}
+	return x, nil
+}
+
+func unitSuffix(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " " + unit
+}
+
+// pointResult is the answer to a single query.
+type pointResult struct {
+	X        []float64 // the query in data units
+	Value    float64   // released value in output units
+	NoiseStd float64   // public standard deviation of the release noise at X
+	Class    string    // class label for classifiers, else ""
+}
+
+// lo2 and hi2 bound the band of ±2 public noise standard deviations.
+func (p pointResult) lo2() float64 { return p.Value - 2*p.NoiseStd }
+func (p pointResult) hi2() float64 { return p.Value + 2*p.NoiseStd }
+
+// evaluatePoint parses one text per feature and evaluates the release at
+// that point. Every invalid field is reported (errs[j] for feature j); the
+// release is evaluated only when all fields are valid.
+func evaluatePoint(r *viewerRelease, texts []string) (res pointResult, errs []error, err error) {
+	if len(texts) != r.dim() {
+		panic(fmt.Sprintf("ui: evaluatePoint: %d inputs for %d features", len(texts), r.dim())) // programmer misuse
+	}
+	x := make([]float64, r.dim())
+	errs = make([]error, r.dim())
+	bad := 0
+	for j, f := range r.Features {
+		x[j], errs[j] = parseFeatureInput(f, texts[j])
+		if errs[j] != nil {
+			bad++
+		}
+	}
+	if bad > 0 {
+		return pointResult{}, errs, fmt.Errorf("%d of %d inputs invalid", bad, r.dim())
+	}
+	v, s, err := r.eval.EvalData(x)
+	if err != nil {
+		return pointResult{}, errs, err
+	}
+	res = pointResult{X: x, Value: v, NoiseStd: s}
+	if r.classifier() {
+		res.Class, _ = r.eval.Class(v)
+	}
+	return res, errs, nil
+}
+
+// fmtNum formats a number for display: up to 6 significant digits.
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
