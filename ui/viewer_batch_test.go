@@ -59,9 +59,9 @@ func TestEvaluateBatchMatchesPointwise(t *testing.T) {
 func TestEvaluateBatchRejectsOutOfBounds(t *testing.T) {
 	r, ev := fakeRelease(learners.OutputDensity, featAge, featIncome)
 	x := grid2(20)
-	x[2*3] = 17            // row 4: age too small
-	x[2*7+1] = math.NaN()  // row 8: income NaN
-	x[2*9+1] = 10.5        // row 10: income too large
+	x[2*3] = 17           // row 4: age too small
+	x[2*7+1] = math.NaN() // row 8: income NaN
+	x[2*9+1] = 10.5       // row 10: income too large
 	_, err := evaluateBatch(context.Background(), r, x, nil)
 	if err == nil {
 		t.Fatal("no error for out-of-bounds rows")

@@ -45,10 +45,10 @@ func (f viewerFeature) label() string {
 // viewer_document.go); nothing here is ever built from an unverified file.
 type viewerRelease struct {
 	Features    []viewerFeature
-	OutputName  string             // e.g. "density"
-	OutputUnit  string             // unit of the output, if any
+	OutputName  string              // e.g. "density"
+	OutputUnit  string              // unit of the output, if any
 	OutputKind  learners.OutputKind // how to read the value
-	ClassLabels []string           // [negative, positive] for classifiers
+	ClassLabels []string            // [negative, positive] for classifiers
 	eval        dataEvaluator
 }
 
