@@ -1,0 +1,190 @@
+package plotting
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Heatmap is one panel of a Heatmaps figure.
+type Heatmap struct {
+	Title string
+	// Values on the figure's grid in lattice order: the X index is outer,
+	// the Y index varies fastest, so Values[i*len(Y)+j] = f(X[i], Y[j]).
+	Values []float64
+}
+
+// Heatmaps draws one to three functions of two variables side by side on
+// a shared colour scale, with a colour bar and an optional contour at
+// BoundaryLevel on every panel (a classifier's decision boundary, as in
+// Figure 2 of Aldà & Rubinstein 2017).
+type Heatmaps struct {
+	XLabel, YLabel string
+	X, Y           []float64 // grid coordinates (data units), increasing
+	Maps           []Heatmap
+	// Boundary enables the contour at BoundaryLevel.
+	Boundary      bool
+	BoundaryLevel float64
+	// Min and Max fix the colour scale; if Min ≥ Max the scale spans the
+	// finite values of all panels.
+	Min, Max float64
+	// Diverging uses a blue–red scale symmetric about Center (for class
+	// scores); otherwise a sequential scale (for densities and regression).
+	Diverging   bool
+	Center      float64
+	ColourLabel string
+	// Marker, if MarkerOn, is drawn at (MarkerX, MarkerY) on every panel.
+	MarkerOn         bool
+	MarkerX, MarkerY float64
+}
+
+// Validate checks the grid and panel shapes.
+func (h *Heatmaps) Validate() error {
+	if len(h.Maps) < 1 || len(h.Maps) > 3 {
+		return fmt.Errorf("plotting: heatmaps: %d panels: want 1 to 3", len(h.Maps))
+	}
+	for name, ax := range map[string][]float64{"x": h.X, "y": h.Y} {
+		if len(ax) < 2 {
+			return fmt.Errorf("plotting: heatmaps: %s axis has %d values: need at least 2", name, len(ax))
+		}
+		for i, v := range ax {
+			if !finite(v) || (i > 0 && v <= ax[i-1]) {
+				return fmt.Errorf("plotting: heatmaps: %s[%d] = %g: must be finite and increasing", name, i, v)
+			}
+		}
+	}
+	for _, m := range h.Maps {
+		if len(m.Values) != len(h.X)*len(h.Y) {
+			return fmt.Errorf("plotting: heatmaps: panel %q has %d values: want %d×%d", m.Title, len(m.Values), len(h.X), len(h.Y))
+		}
+	}
+	return nil
+}
+
+// colourRange returns the colour scale of h.
+func (h *Heatmaps) colourRange() (lo, hi float64) {
+	lo, hi = h.Min, h.Max
+	if !(lo < hi) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for _, m := range h.Maps {
+			for _, v := range m.Values {
+				if finite(v) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+		}
+		if !finite(lo) {
+			lo, hi = 0, 1
+		}
+	}
+	if h.Diverging {
+		r := math.Max(math.Abs(hi-h.Center), math.Abs(h.Center-lo))
+		lo, hi = h.Center-r, h.Center+r
+	}
+	if !(lo < hi) {
+		lo, hi = lo-0.5, hi+0.5
+	}
+	return lo, hi
+}
+
+// grid adapts one panel to plotter.GridXYZ.
+type grid struct {
+	x, y, v []float64
+}
+
+func (g grid) Dims() (c, r int)   { return len(g.x), len(g.y) }
+func (g grid) Z(c, r int) float64 { return g.v[c*len(g.y)+r] }
+func (g grid) X(c int) float64    { return g.x[c] }
+func (g grid) Y(r int) float64    { return g.y[r] }
+
+// RenderHeatmaps draws h.
+func RenderHeatmaps(h *Heatmaps, th Theme, s Size) (image.Image, error) {
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	lo, hi := h.colourRange()
+	var cm palette.ColorMap
+	if h.Diverging {
+		cm = moreland.SmoothBlueRed()
+	} else {
+		cm = moreland.ExtendedKindlmann()
+	}
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+	colours := cm.Palette(256).Colors()
+	nan := color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
+
+	c := newCanvas(s, th)
+	dc := draw.New(c)
+	barW := vg.Points(62)
+	mapsArea := draw.Crop(dc, 0, -barW, 0, 0)
+	barArea := draw.Crop(dc, dc.Max.X-dc.Min.X-barW, 0, 0, 0)
+
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("plotting: heatmaps: %v", r)
+			}
+		}()
+		plots := make([][]*plot.Plot, 1)
+		for _, m := range h.Maps {
+			p := newPlot(th, m.Title, h.XLabel, h.YLabel)
+			img := image.NewRGBA(image.Rect(0, 0, len(h.X), len(h.Y)))
+			ny := len(h.Y)
+			for i := range h.X {
+				for j := range h.Y {
+					v := m.Values[i*ny+j]
+					col := color.Color(nan)
+					if finite(v) {
+						k := int(math.Round((v - lo) / (hi - lo) * 255))
+						col = colours[max(0, min(255, k))]
+					}
+					img.Set(i, ny-1-j, col)
+				}
+			}
+			p.Add(plotter.NewImage(img, h.X[0], h.Y[0], h.X[len(h.X)-1], h.Y[ny-1]))
+			if h.Boundary {
+				g := grid{x: h.X, y: h.Y, v: m.Values}
+				ct := plotter.NewContour(g, []float64{h.BoundaryLevel}, nil)
+				ct.LineStyles = []draw.LineStyle{lineStyle(th.Foreground, 2, false)}
+				p.Add(ct)
+			}
+			if h.MarkerOn {
+				sc, e := plotter.NewScatter(plotter.XYs{{X: h.MarkerX, Y: h.MarkerY}})
+				if e == nil {
+					sc.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(4), Shape: draw.RingGlyph{}}
+					p.Add(sc)
+				}
+			}
+			p.X.Min, p.X.Max = h.X[0], h.X[len(h.X)-1]
+			p.Y.Min, p.Y.Max = h.Y[0], h.Y[ny-1]
+			plots[0] = append(plots[0], p)
+		}
+		tiles := draw.Tiles{Rows: 1, Cols: len(plots[0]), PadX: vg.Points(10), PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2)}
+		canvases := plot.Align(plots, tiles, mapsArea)
+		for i, p := range plots[0] {
+			p.Draw(canvases[0][i])
+		}
+
+		bar := newPlot(th, "", "", h.ColourLabel)
+		bar.HideX()
+		bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
+		bar.Draw(draw.Crop(barArea, vg.Points(4), vg.Points(-4), vg.Points(30), vg.Points(-24)))
+	}()
+	if err != nil {
+		return nil, err
+	}
+	return c.Image(), nil
+}

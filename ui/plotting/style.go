@@ -1,0 +1,183 @@
+package plotting
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Theme holds the colours of a plot. Use Light or Dark.
+type Theme struct {
+	Dark       bool
+	Background color.Color // plot background
+	Foreground color.Color // text, axes, ticks
+	Grid       color.Color // grid lines
+	Band       color.Color // fill of noise bands
+	// Series colours, used in order (for example one per order h).
+	Series []color.Color
+	// Accent is used for markers and the current setting.
+	Accent color.Color
+	// Muted is used for reference lines (bounds, baselines).
+	Muted color.Color
+}
+
+// Light is a theme for light backgrounds.
+func Light() Theme {
+	return Theme{
+		Background: color.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff},
+		Foreground: color.RGBA{R: 0x21, G: 0x21, B: 0x21, A: 0xff},
+		Grid:       color.RGBA{R: 0xe0, G: 0xe0, B: 0xe0, A: 0xff},
+		Band:       color.NRGBA{R: 0x1e, G: 0x88, B: 0xe5, A: 0x40},
+		Series: []color.Color{
+			color.RGBA{R: 0x1e, G: 0x88, B: 0xe5, A: 0xff}, // blue
+			color.RGBA{R: 0xe5, G: 0x39, B: 0x35, A: 0xff}, // red
+			color.RGBA{R: 0x43, G: 0xa0, B: 0x47, A: 0xff}, // green
+			color.RGBA{R: 0x8e, G: 0x24, B: 0xaa, A: 0xff}, // purple
+			color.RGBA{R: 0xfb, G: 0x8c, B: 0x00, A: 0xff}, // orange
+			color.RGBA{R: 0x00, G: 0x89, B: 0x7b, A: 0xff}, // teal
+		},
+		Accent: color.RGBA{R: 0xd8, G: 0x1b, B: 0x60, A: 0xff},
+		Muted:  color.RGBA{R: 0x61, G: 0x61, B: 0x61, A: 0xff},
+	}
+}
+
+// Dark is a theme for dark backgrounds.
+func Dark() Theme {
+	return Theme{
+		Dark:       true,
+		Background: color.RGBA{R: 0x1e, G: 0x1e, B: 0x22, A: 0xff},
+		Foreground: color.RGBA{R: 0xee, G: 0xee, B: 0xee, A: 0xff},
+		Grid:       color.RGBA{R: 0x3a, G: 0x3a, B: 0x40, A: 0xff},
+		Band:       color.NRGBA{R: 0x64, G: 0xb5, B: 0xf6, A: 0x50},
+		Series: []color.Color{
+			color.RGBA{R: 0x64, G: 0xb5, B: 0xf6, A: 0xff},
+			color.RGBA{R: 0xef, G: 0x53, B: 0x50, A: 0xff},
+			color.RGBA{R: 0x81, G: 0xc7, B: 0x84, A: 0xff},
+			color.RGBA{R: 0xce, G: 0x93, B: 0xd8, A: 0xff},
+			color.RGBA{R: 0xff, G: 0xb7, B: 0x4d, A: 0xff},
+			color.RGBA{R: 0x4d, G: 0xb6, B: 0xac, A: 0xff},
+		},
+		Accent: color.RGBA{R: 0xff, G: 0x40, B: 0x81, A: 0xff},
+		Muted:  color.RGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff},
+	}
+}
+
+// series returns the i-th series colour, cycling.
+func (t Theme) series(i int) color.Color {
+	if len(t.Series) == 0 {
+		return t.Foreground
+	}
+	return t.Series[((i%len(t.Series))+len(t.Series))%len(t.Series)]
+}
+
+// Size is an image size in device pixels and the display scale (1 on a
+// normal screen, 2 on HiDPI); text is sized for the scale.
+type Size struct {
+	W, H  int
+	Scale float32
+}
+
+// maxPixels caps an image at 64 megapixels (a 8k×8k image), far above any
+// screen; beyond it Render refuses rather than allocate unbounded memory.
+const maxPixels = 64 << 20
+
+func (s Size) validate() error {
+	if s.W < 16 || s.H < 16 || s.W*s.H > maxPixels {
+		return fmt.Errorf("plotting: size %d×%d: width and height must be ≥ 16 pixels and the area ≤ %d pixels", s.W, s.H, maxPixels)
+	}
+	if !(s.Scale > 0) || s.Scale > 8 || math.IsInf(float64(s.Scale), 0) {
+		return fmt.Errorf("plotting: scale %v: must be in (0, 8]", s.Scale)
+	}
+	return nil
+}
+
+// dpi returns the canvas resolution for the size: 96 dots per inch at scale 1.
+func (s Size) dpi() int { return int(math.Round(96 * float64(s.Scale))) }
+
+// newCanvas returns an image canvas of exactly s.W×s.H pixels.
+func newCanvas(s Size, th Theme) *vgimg.Canvas {
+	dpi := float64(s.dpi())
+	w := vg.Length(float64(s.W) / dpi * float64(vg.Inch))
+	h := vg.Length(float64(s.H) / dpi * float64(vg.Inch))
+	return vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(s.dpi()), vgimg.UseBackgroundColor(th.Background))
+}
+
+// uiFont is the plot font: Liberation Sans (bundled with gonum/plot).
+var uiFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+// newPlot returns a plot styled by th with the given title and axis labels.
+func newPlot(th Theme, title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.BackgroundColor = th.Background
+	p.Title.Text = title
+	p.Title.TextStyle.Font = font.From(uiFont, 12)
+	p.Title.TextStyle.Color = th.Foreground
+	p.Title.Padding = vg.Points(6)
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Color = th.Foreground
+		a.Label.TextStyle.Font = font.From(uiFont, 10)
+		a.Label.TextStyle.Color = th.Foreground
+		a.Tick.Label.Font = font.From(uiFont, 9)
+		a.Tick.Label.Color = th.Foreground
+		a.Tick.Color = th.Foreground
+	}
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.Legend.TextStyle.Font = font.From(uiFont, 9)
+	p.Legend.TextStyle.Color = th.Foreground
+	p.Legend.ThumbnailWidth = vg.Points(18)
+	return p
+}
+
+// addGrid adds light grid lines behind the data.
+func addGrid(p *plot.Plot, th Theme) {
+	g := plotter.NewGrid()
+	g.Vertical.Color = th.Grid
+	g.Horizontal.Color = th.Grid
+	g.Vertical.Width = vg.Points(0.5)
+	g.Horizontal.Width = vg.Points(0.5)
+	p.Add(g)
+}
+
+// render draws one plot onto a fresh canvas and returns its image.
+func render(p *plot.Plot, s Size, th Theme) (image.Image, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	c := newCanvas(s, th)
+	var err error
+	func() {
+		// gonum/plot panics on a few degenerate inputs (for example an
+		// empty log range); turn that into an error for the caller.
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("plotting: %v", r)
+			}
+		}()
+		p.Draw(draw.New(c))
+	}()
+	if err != nil {
+		return nil, err
+	}
+	return c.Image(), nil
+}
+
+// finite reports whether x is a finite number.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// lineStyle returns a solid or dashed line of the colour and width (points).
+func lineStyle(c color.Color, width float64, dashed bool) draw.LineStyle {
+	ls := draw.LineStyle{Color: c, Width: vg.Points(width)}
+	if dashed {
+		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	return ls
+}

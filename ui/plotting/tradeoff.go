@@ -1,0 +1,140 @@
+package plotting
+
+import (
+	"fmt"
+	"image"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Curve is one labelled line over the tradeoff plot's ε values.
+type Curve struct {
+	Label  string
+	Y      []float64 // one value per ε; NaN or ≤ 0 values are skipped
+	Dashed bool
+	// Colour index into Theme.Series; −1 selects Theme.Muted.
+	Colour int
+	Width  float64 // line width in points; 0 means 1.5
+}
+
+// Tradeoff is the privacy/utility tradeoff plot: the sup-norm error of a
+// release against ε on log–log axes (Figure 1 of Aldà & Rubinstein 2017),
+// with reference lines and a marker at the current setting.
+type Tradeoff struct {
+	Title    string
+	Epsilons []float64 // x values, all > 0, increasing
+	Curves   []Curve   // one per order h and the baseline, bounds, …
+	// Marker, if MarkerErr > 0, is drawn at (MarkerEps, MarkerErr).
+	MarkerEps, MarkerErr float64
+	MarkerLabel          string
+	YLabel               string // default "sup-norm error"
+}
+
+// Validate checks the shapes: at least two ε values, all positive, finite
+// and increasing; every curve has one value per ε.
+func (t *Tradeoff) Validate() error {
+	if len(t.Epsilons) < 2 {
+		return fmt.Errorf("plotting: tradeoff: %d epsilon values: need at least 2", len(t.Epsilons))
+	}
+	for i, e := range t.Epsilons {
+		if !(e > 0) || !finite(e) || (i > 0 && e <= t.Epsilons[i-1]) {
+			return fmt.Errorf("plotting: tradeoff: epsilon[%d] = %g: must be > 0, finite and increasing", i, e)
+		}
+	}
+	for _, c := range t.Curves {
+		if len(c.Y) != len(t.Epsilons) {
+			return fmt.Errorf("plotting: tradeoff: curve %q has %d values: want one per epsilon (%d)", c.Label, len(c.Y), len(t.Epsilons))
+		}
+	}
+	return nil
+}
+
+// RenderTradeoff draws t. Points that are NaN or ≤ 0 are left out of their
+// curve (a log axis cannot show them).
+func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	ylabel := t.YLabel
+	if ylabel == "" {
+		ylabel = "sup-norm error"
+	}
+	p := newPlot(th, t.Title, "ε (privacy loss, log scale)", ylabel)
+	p.X.Scale = plot.LogScale{}
+	p.Y.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	addGrid(p, th)
+	p.Legend.Top = true
+	p.Legend.Left = false
+
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	for _, c := range t.Curves {
+		var xys plotter.XYs
+		for i, y := range c.Y {
+			if y > 0 && finite(y) {
+				xys = append(xys, plotter.XY{X: t.Epsilons[i], Y: y})
+				ymin = math.Min(ymin, y)
+				ymax = math.Max(ymax, y)
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		col := th.Muted
+		if c.Colour >= 0 {
+			col = th.series(c.Colour)
+		}
+		w := c.Width
+		if w == 0 {
+			w = 1.5
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
+		}
+		l.LineStyle = lineStyle(col, w, c.Dashed)
+		p.Add(l)
+		if !c.Dashed {
+			sc, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		if c.Label != "" {
+			p.Legend.Add(c.Label, l)
+		}
+	}
+	if t.MarkerErr > 0 && finite(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
+		m, err := plotter.NewScatter(plotter.XYs{{X: t.MarkerEps, Y: t.MarkerErr}})
+		if err == nil {
+			m.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+			p.Add(m)
+			if t.MarkerLabel != "" {
+				p.Legend.Add(t.MarkerLabel, m)
+			}
+			ymin = math.Min(ymin, t.MarkerErr)
+			ymax = math.Max(ymax, t.MarkerErr)
+		}
+	}
+	if math.IsInf(ymin, 1) {
+		// Nothing drawable: keep a sensible empty log range.
+		ymin, ymax = 1e-3, 1
+	}
+	if ymax <= ymin {
+		ymax = ymin * 10
+	}
+	// Snap the ranges to decades so LogTicks always has labelled ticks and
+	// the legend has head room above the curves.
+	p.Y.Min = math.Pow(10, math.Floor(math.Log10(ymin)))
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(ymax))+0.6)
+	p.X.Min = t.Epsilons[0]
+	p.X.Max = t.Epsilons[len(t.Epsilons)-1]
+	return render(p, s, th)
+}
