@@ -137,7 +137,10 @@ func TestValidationErrors(t *testing.T) {
 		run  func() error
 		want string
 	}{
-		{"tiny size", func() error { _, err := RenderTradeoff(sampleTradeoff(), Light(), Size{W: 3, H: 200, Scale: 1}); return err }, "width and height"},
+		{"tiny size", func() error {
+			_, err := RenderTradeoff(sampleTradeoff(), Light(), Size{W: 3, H: 200, Scale: 1})
+			return err
+		}, "width and height"},
 		{"zero scale", func() error { _, err := RenderTradeoff(sampleTradeoff(), Light(), Size{W: 300, H: 200}); return err }, "scale"},
 		{"huge", func() error {
 			_, err := RenderTradeoff(sampleTradeoff(), Light(), Size{W: 100000, H: 100000, Scale: 1})
@@ -168,7 +171,10 @@ func TestValidationErrors(t *testing.T) {
 			_, err := RenderFunction1D(&Function1D{X: []float64{0, 1}, Release: []float64{1, 1}, Band: []float64{1, -1}}, Light(), good)
 			return err
 		}, "band[1] = -1"},
-		{"heatmap panels", func() error { _, err := RenderHeatmaps(&Heatmaps{X: []float64{0, 1}, Y: []float64{0, 1}}, Light(), good); return err }, "0 panels"},
+		{"heatmap panels", func() error {
+			_, err := RenderHeatmaps(&Heatmaps{X: []float64{0, 1}, Y: []float64{0, 1}}, Light(), good)
+			return err
+		}, "0 panels"},
 		{"heatmap values", func() error {
 			_, err := RenderHeatmaps(&Heatmaps{X: []float64{0, 1}, Y: []float64{0, 1}, Maps: []Heatmap{{Title: "a", Values: []float64{1}}}}, Light(), good)
 			return err
