@@ -1,0 +1,132 @@
+package mechanism
+
+import (
+	"fmt"
+	"math"
+)
+
+// The theory helpers take plain numbers that the caller has already
+// validated (Params.Validate, ValidateSensitivity, β ∈ (0,1)); they panic on
+// invalid arguments, which is programmer misuse. ValidateBeta checks β.
+
+// ValidateBeta checks a failure probability β of an (α,β)-accuracy
+// statement: it must be in (0,1). The error is a *ParamError with Field
+// "beta".
+func ValidateBeta(beta float64) error {
+	if !(beta > 0 && beta < 1) {
+		return paramErr("beta", beta, "must be in (0,1)")
+	}
+	return nil
+}
+
+func mustTheoryArgs(fn string, h, dim int, beta float64) {
+	if h < 1 || h > MaxH {
+		panic(fmt.Sprintf("mechanism.%s: h = %d: must be between 1 and %d", fn, h, MaxH))
+	}
+	if dim < 1 || dim > MaxDim {
+		panic(fmt.Sprintf("mechanism.%s: dim = %d: must be between 1 and %d", fn, dim, MaxDim))
+	}
+	if err := ValidateBeta(beta); err != nil {
+		panic("mechanism." + fn + ": " + err.Error())
+	}
+}
+
+// OptimalK returns the cover size of Section 4.1 (proof of Theorem 3):
+//
+//	k* = max{1, (ε/(S·ln(1/β)))^{1/(h+ℓ)}},
+//
+// which balances the approximation error O(k^−h) of Theorem 5 against the
+// noise error O(S·k^ℓ·ln(1/β)/ε) of Proposition 4. The optimum is only
+// defined up to a constant factor; this returns the nearest integer
+// (half up), at least 1, clamped to MaxK and so that (k+1)^ℓ ≤
+// MaxCoefficients. It panics unless ε > 0 and S > 0 are finite, β ∈ (0,1),
+// 1 ≤ h ≤ MaxH and 1 ≤ dim ≤ MaxDim.
+func OptimalK(epsilon, sensitivity, beta float64, h, dim int) int {
+	mustTheoryArgs("OptimalK", h, dim, beta)
+	if !finitePositive(epsilon) || !finitePositive(sensitivity) {
+		panic(fmt.Sprintf("mechanism.OptimalK: epsilon = %g, sensitivity = %g: must be > 0 and finite", epsilon, sensitivity))
+	}
+	kf := math.Pow(epsilon/(sensitivity*-math.Log(beta)), 1/float64(h+dim))
+	limit := float64(maxCoverSize(dim))
+	k := math.Floor(kf + 0.5)
+	if !(k <= limit) { // also catches +Inf
+		k = limit
+	}
+	if k < 1 {
+		k = 1
+	}
+	return int(k)
+}
+
+// maxCoverSize returns the largest k ≤ MaxK with (k+1)^dim ≤ MaxCoefficients.
+func maxCoverSize(dim int) int {
+	k := MaxK
+	for k > 1 {
+		m := 1
+		for range dim {
+			m *= k + 1 // ≤ 1001⁶ ≈ 1.006e18 < 2⁶³
+		}
+		if m <= MaxCoefficients {
+			break
+		}
+		k--
+	}
+	return k
+}
+
+// NoiseTailBound returns (2^h−1)^ℓ·λ·ln(1/β) for Laplace noise of scale λ
+// (NoiseLaplace or NoiseLaplaceApprox): for each FIXED query y, with
+// probability ≥ 1−β the noise part of the released value satisfies
+// |Σ_ν Z_ν ∏_j b^(h)_{ν_j}(y_j)| ≤ this bound. Proof: Proschan's
+// peakedness theorem applied to the weights |∏_j b^(h)|/U(y), whose
+// normaliser is U(y) ≤ (2^h−1)^ℓ by Eq. 12 (Appendices C, D).
+//
+// Caution: Proposition 4 states this for the supremum over y, but its proof
+// is pointwise, and for the supremum the constant is wrong: with h = 1 the
+// released values at y = 0 and y = 1 are the independent noisy corner
+// coefficients, so P[sup ≥ τ] ≥ 1−(1−e^{−τ/λ})² ≈ 2e^{−τ/λ} > e^{−τ/λ}.
+// Use UniformNoiseTailBound for the supremum.
+//
+// It panics on invalid arguments (scale < 0 or not finite, h, dim, β).
+func NoiseTailBound(scale float64, h, dim int, beta float64) float64 {
+	mustTheoryArgs("NoiseTailBound", h, dim, beta)
+	if !(scale >= 0) || math.IsInf(scale, 0) {
+		panic(fmt.Sprintf("mechanism.NoiseTailBound: scale = %g: must be ≥ 0 and finite", scale))
+	}
+	return math.Pow(math.Exp2(float64(h))-1, float64(dim)) * scale * -math.Log(beta)
+}
+
+// UniformNoiseTailBound returns (2^h−1)^ℓ·λ·ln(m/β), m = ∏(k_j+1), for
+// Laplace noise of scale λ: with probability ≥ 1−β,
+// sup_{y∈[0,1]^ℓ} |Σ_ν Z_ν ∏_j b^(h)_{ν_j}(y_j)| ≤ this bound.
+// Proof: the supremum is ≤ max_ν |Z_ν|·∏_j sup_y Σ_ν |b^(h)_ν(y_j)| ≤
+// (2^h−1)^ℓ·max_ν |Z_ν| by Eq. 12, and by the union bound
+// P[max_ν |Z_ν| ≥ λ·ln(m/β)] ≤ m·e^{−ln(m/β)} = β. This is the corrected,
+// proven form of Proposition 4 (an extra ln m inside the logarithm).
+//
+// It panics on invalid arguments (scale < 0 or not finite, k invalid, h, β).
+func UniformNoiseTailBound(scale float64, h int, k []int, beta float64) float64 {
+	if err := validateK(k); err != nil {
+		panic("mechanism.UniformNoiseTailBound: " + err.Error())
+	}
+	mustTheoryArgs("UniformNoiseTailBound", h, len(k), beta)
+	if !(scale >= 0) || math.IsInf(scale, 0) {
+		panic(fmt.Sprintf("mechanism.UniformNoiseTailBound: scale = %g: must be ≥ 0 and finite", scale))
+	}
+	m := float64(coefficientCount(k))
+	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * scale * (math.Log(m) - math.Log(beta))
+}
+
+// LowerBound returns S/ε, the order of the lower bound of Theorem 8: there
+// is a function F for which every ε-DP mechanism has error Ω(S(F)/ε) with
+// probability arbitrarily close to 1. It holds only up to constants: the
+// construction of Section 5 has S(F) = 7η and pairwise gaps ⌊1/ε⌋·η, and
+// Proposition 9's Ω hides a further constant (the gap is vacuous for ε > 1).
+// So this is a scale for plots, not a certified bound. It panics unless both
+// arguments are > 0 and finite.
+func LowerBound(sensitivity, epsilon float64) float64 {
+	if !finitePositive(epsilon) || !finitePositive(sensitivity) {
+		panic(fmt.Sprintf("mechanism.LowerBound: sensitivity = %g, epsilon = %g: must be > 0 and finite", sensitivity, epsilon))
+	}
+	return sensitivity / epsilon
+}
