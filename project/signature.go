@@ -1,0 +1,69 @@
+package project
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/hiddeco/sshsig"
+	"golang.org/x/crypto/ssh"
+)
+
+// signatureHash is the SSHSIG hash algorithm of synopsis signatures (the
+// OpenSSH default for ssh-keygen -Y sign).
+const signatureHash = sshsig.HashSHA512
+
+// signatureBegin is the line that starts the armored signature block. The
+// payload can never contain it at the start of a line: the metadata is
+// indented JSON whose strings escape line breaks, and the value lines are
+// decimal numbers.
+var signatureBegin = []byte("-----BEGIN " + sshsig.PEMType + "-----\n")
+
+// signPayload returns the armored SSHSIG block (RFC 7468 style, 64-column
+// base64, final newline) over exactly payload, made with an Ed25519 signer
+// in namespace SynopsisNamespace with SHA-512, as OpenSSH's
+// PROTOCOL.sshsig specifies. Ed25519 signatures are deterministic, so the
+// same payload and key always give the same bytes.
+func signPayload(payload []byte, signer ssh.Signer) ([]byte, error) {
+	if signer == nil {
+		return nil, fmt.Errorf("sign synopsis: no signing key")
+	}
+	if t := signer.PublicKey().Type(); t != ssh.KeyAlgoED25519 {
+		return nil, fmt.Errorf("sign synopsis: key type %s is not supported; synopsis files are signed with %s keys", t, ssh.KeyAlgoED25519)
+	}
+	sig, err := sshsig.Sign(bytes.NewReader(payload), signer, signatureHash, SynopsisNamespace)
+	if err != nil {
+		return nil, fmt.Errorf("sign synopsis: %w", err)
+	}
+	return sshsig.Armor(sig), nil
+}
+
+// verifyPayload checks that block is exactly the canonical armored SSHSIG
+// block that signPayload would produce for its contents (so that no bit of
+// it can change without detection, padding bits and line breaks included),
+// that it uses an Ed25519 key, namespace SynopsisNamespace and a supported
+// hash, and that the signature verifies over payload with the key it
+// carries. It returns that key. Errors are *FormatError wrapping
+// ErrBadSignature; off is the block's byte offset in data (for messages).
+func verifyPayload(data []byte, off int, payload, block []byte) (ssh.PublicKey, error) {
+	bad := func(format string, args ...any) error {
+		return posErr(data, off, ErrBadSignature, "signature", format, args...)
+	}
+	sig, err := sshsig.Unarmor(block)
+	if err != nil {
+		return nil, bad("the SSH signature block cannot be decoded: %v", err)
+	}
+	if !bytes.Equal(sshsig.Armor(sig), block) {
+		return nil, bad("the SSH signature block is not in canonical form, or data follows it (the file must end with the END line and one newline)")
+	}
+	if sig.PublicKey.Type() != ssh.KeyAlgoED25519 {
+		return nil, bad("signed with a %s key; synopsis files are signed with %s keys", sig.PublicKey.Type(), ssh.KeyAlgoED25519)
+	}
+	if sig.Namespace != SynopsisNamespace {
+		return nil, bad("signature namespace is %q, not %q: it was made for something else", sig.Namespace, SynopsisNamespace)
+	}
+	if err := sshsig.Verify(bytes.NewReader(payload), sig, sig.PublicKey, sig.HashAlgorithm, SynopsisNamespace); err != nil {
+		return nil, bad("the signature of key %s does not match the content: the file was changed or damaged after signing (%v)",
+			ssh.FingerprintSHA256(sig.PublicKey), err)
+	}
+	return sig.PublicKey, nil
+}

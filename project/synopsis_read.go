@@ -1,0 +1,326 @@
+package project
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"golang.org/x/crypto/ssh"
+)
+
+// VerifiedSynopsis is a synopsis file whose signature verified. Whether the
+// signer is one the reader trusts is a separate question, answered by
+// Trusted: a valid signature by an unknown key only proves that the file is
+// intact since someone signed it.
+type VerifiedSynopsis struct {
+	// File is the validated content.
+	File *SynopsisFile
+	// Release is the released function, restored from the lattice values
+	// (mechanism.RestoreSynopsis); evaluate it on [0,1]^ℓ or use EvalData.
+	Release *mechanism.Synopsis
+	// Signer is the Ed25519 public key that made the signature.
+	Signer ssh.PublicKey
+	// Fingerprint is ssh.FingerprintSHA256(Signer), "SHA256:…".
+	Fingerprint string
+	// Trusted is true when an entry of the reader's allowed signers holds
+	// the key, admits the namespace and is valid now.
+	Trusted bool
+	// Principal is the matching entry's principals field (e.g.
+	// "alice@example.org"); "" when not trusted.
+	Principal string
+	// TrustNote explains in one sentence why the signer is or is not
+	// trusted (e.g. a matching key whose entry excludes the namespace).
+	TrustNote string
+}
+
+// RequireTrusted returns nil if the signer is trusted, else an error that
+// matches ErrUntrusted and names the key's fingerprint.
+func (v *VerifiedSynopsis) RequireTrusted() error {
+	if v.Trusted {
+		return nil
+	}
+	return fmt.Errorf("%w: key %s (%s)", ErrUntrusted, v.Fingerprint, v.TrustNote)
+}
+
+// OpenSynopsis reads, verifies and validates the synopsis file at path
+// (ReadSynopsis with the file's size). Errors are prefixed with path and
+// still match the sentinels under errors.Is / errors.As.
+func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	v, err := ReadSynopsis(fh, st.Size(), trusted)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
+// ReadSynopsis reads a synopsis file of size bytes from r (size < 0: unknown,
+// read until EOF), verifies its signature, and only then parses and
+// validates the payload. Nothing of the content is returned unless the
+// signature verified over exactly the payload bytes.
+//
+// Order of checks: the size cap MaxSynopsisFileSize (before reading); the
+// magic line and format version (ErrUnsupportedFormat for another version);
+// the signature block (ErrBadSignature: missing, non-canonical, trailing
+// data, wrong namespace or key type, or not verifying); the metadata (size
+// cap MaxSynopsisMetadataSize, unknown fields, canonical form, every rule
+// of Validate); the declared lattice size (∏(k_j+1) ≤
+// mechanism.MaxCoefficients and within the remaining bytes, before the
+// values are allocated); each value line (canonical decimal, finite); no
+// bytes between the last value and the signature; then
+// mechanism.RestoreSynopsis. Errors are *FormatError values wrapping
+// ErrMalformed, ErrUnsupportedFormat, ErrTooLarge or ErrBadSignature, or
+// read errors from r.
+//
+// trusted may be nil (no key is trusted). The result says whether the
+// signer is trusted (see VerifiedSynopsis); an untrusted but valid file is
+// not an error.
+func ReadSynopsis(r io.Reader, size int64, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
+	data, err := readCapped(r, size)
+	if err != nil {
+		return nil, err
+	}
+	return parseSynopsis(data, trusted, time.Now())
+}
+
+// readCapped reads the whole file, refusing sizes above MaxSynopsisFileSize
+// before allocating.
+func readCapped(r io.Reader, size int64) ([]byte, error) {
+	if size > MaxSynopsisFileSize {
+		return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is %d bytes; at most %d", size, MaxSynopsisFileSize), Err: ErrTooLarge}
+	}
+	if size < 0 {
+		data, err := io.ReadAll(io.LimitReader(r, MaxSynopsisFileSize+1))
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > MaxSynopsisFileSize {
+			return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is more than %d bytes", MaxSynopsisFileSize), Err: ErrTooLarge}
+		}
+		return data, nil
+	}
+	data := make([]byte, size)
+	n, err := io.ReadFull(r, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if int64(n) < size {
+		return nil, &FormatError{Offset: int64(n), Rule: fmt.Sprintf("file ended after %d of %d bytes", n, size), Err: ErrMalformed}
+	}
+	var one [1]byte
+	if m, _ := io.ReadFull(r, one[:]); m > 0 {
+		return nil, &FormatError{Offset: size, Rule: fmt.Sprintf("file is longer than its stated size %d", size), Err: ErrMalformed}
+	}
+	return data, nil
+}
+
+// parseSynopsis is ReadSynopsis on bytes, with the clock for allowed_signers
+// validity windows passed in.
+func parseSynopsis(data []byte, trusted *AllowedSigners, now time.Time) (*VerifiedSynopsis, error) {
+	// 1. Magic line and format version.
+	magicEnd, err := parseMagic(data)
+	if err != nil {
+		return nil, err
+	}
+
+	// 2. Split payload | signature block at the first line that begins the
+	//    armor; the payload cannot contain such a line (see signatureBegin).
+	i := bytes.Index(data[magicEnd-1:], append([]byte{'\n'}, signatureBegin...))
+	if i < 0 {
+		return nil, posErr(data, len(data), ErrBadSignature, "signature",
+			"no SSH signature block (a line %q) found: the file is unsigned or truncated", strings.TrimSpace(string(signatureBegin)))
+	}
+	sigOff := magicEnd - 1 + i + 1
+	payload, block := data[:sigOff], data[sigOff:]
+
+	// 3. Verify before looking at anything else.
+	pub, err := verifyPayload(data, sigOff, payload, block)
+	if err != nil {
+		return nil, err
+	}
+
+	// 4. Metadata.
+	h, valOff, err := parseHeader(data, magicEnd, sigOff)
+	if err != nil {
+		return nil, err
+	}
+
+	// 5. Values, sized by the declaration checked in parseHeader.
+	f := &h.SynopsisFile
+	f.Values, err = parseValues(data, valOff, sigOff, h.Lattice.Count)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Validate(); err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.Line == 0 {
+			fe.Line, fe.Offset = lineAt(data, magicEnd), int64(magicEnd)
+		}
+		return nil, err
+	}
+
+	// 6. The release itself.
+	m := f.Mechanism
+	rel, err := mechanism.RestoreSynopsis(m.K, m.H, f.Values, mechanism.NoiseKind(m.Noise),
+		m.Scale, m.Epsilon, m.Delta, f.Learner.Sensitivity)
+	if err != nil {
+		return nil, &FormatError{Line: lineAt(data, magicEnd), Offset: int64(magicEnd), Field: "mechanism",
+			Rule: "the release parameters are inconsistent: " + err.Error(), Err: ErrMalformed}
+	}
+
+	v := &VerifiedSynopsis{File: f, Release: rel, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
+	v.Principal, v.TrustNote, v.Trusted = trusted.Match(pub, SynopsisNamespace, now)
+	return v, nil
+}
+
+// parseMagic checks the first line, "bernstein-synopsis format N\n", and
+// returns the offset just after it.
+func parseMagic(data []byte) (int, error) {
+	prefix := SynopsisMagic + " format "
+	const maxLine = 64
+	head := data[:min(len(data), maxLine)]
+	nl := bytes.IndexByte(head, '\n')
+	if !bytes.HasPrefix(head, []byte(prefix)) || nl < 0 {
+		return 0, posErr(data, 0, ErrMalformed, "", "not a Bernstein synopsis file: the first line must be %q", strings.TrimSpace(magicLine(SynopsisFormat)))
+	}
+	num := string(head[len(prefix):nl])
+	ver, err := strconv.Atoi(num)
+	if err != nil || ver < 0 || strconv.Itoa(ver) != num {
+		return 0, posErr(data, 0, ErrMalformed, "format", "%q is not a format version number", num)
+	}
+	if ver != SynopsisFormat {
+		return 0, posErr(data, 0, ErrUnsupportedFormat, "format",
+			"the file has format %d; this build reads format %d only (a newer release of Bernstein Release may read it)", ver, SynopsisFormat)
+	}
+	return nl + 1, nil
+}
+
+// parseHeader decodes the JSON metadata between off and the first line
+// "}" (the top-level object's end: nested lines are indented), strictly:
+// size cap, unknown fields, canonical re-encoding, Validate's rules for the
+// metadata, and the lattice declaration. It returns the offset of the
+// first value line.
+func parseHeader(data []byte, off, end int) (*synopsisHeader, int, error) {
+	region := data[off:end]
+	if len(region) == 0 || region[0] != '{' {
+		return nil, 0, posErr(data, off, ErrMalformed, "", "the metadata must start with a line \"{\"")
+	}
+	window := region[:min(len(region), MaxSynopsisMetadataSize+1)]
+	j := bytes.Index(window, []byte("\n}\n"))
+	if j < 0 {
+		if len(region) > MaxSynopsisMetadataSize {
+			return nil, 0, posErr(data, off, ErrTooLarge, "", "the metadata is larger than %d bytes", MaxSynopsisMetadataSize)
+		}
+		return nil, 0, posErr(data, off, ErrMalformed, "", "the metadata has no closing line \"}\"")
+	}
+	raw := region[:j+3]
+
+	var h synopsisHeader
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&h); err != nil {
+		return nil, 0, jsonError(data, off, err)
+	}
+	canon, err := encodeHeader(&h)
+	if err != nil || !bytes.Equal(canon, raw) {
+		k := 0
+		for k < len(raw) && k < len(canon) && raw[k] == canon[k] {
+			k++
+		}
+		return nil, 0, posErr(data, off+k, ErrMalformed, "",
+			"the metadata is not in canonical form (fixed field order, two-space indentation, no duplicate or differently spelled keys, shortest numbers, UTC time)")
+	}
+	if h.Format != SynopsisFormat {
+		return nil, 0, posErr(data, off, ErrUnsupportedFormat, "format", "metadata says format %d but the first line says %d", h.Format, SynopsisFormat)
+	}
+	f := h.SynopsisFile
+	f.Values = nil
+	if err := f.validateMeta(); err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) {
+			fe.Line, fe.Offset = lineAt(data, off), int64(off)
+		}
+		return nil, 0, err
+	}
+	if h.Lattice.Order != LatticeOrder {
+		return nil, 0, posErr(data, off, ErrMalformed, "lattice.order", "%q is not a known order; want %q", h.Lattice.Order, LatticeOrder)
+	}
+	if want := LatticeSize(f.Mechanism.K); h.Lattice.Count != want {
+		return nil, 0, posErr(data, off, ErrMalformed, "lattice.count", "declares %d values; the lattice ∏(k_j+1) for k = %v has %d", h.Lattice.Count, f.Mechanism.K, want)
+	}
+	return &h, off + len(raw), nil
+}
+
+// jsonError turns a decoding error into a *FormatError at its position.
+func jsonError(data []byte, off int, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return posErr(data, off+int(syn.Offset), ErrMalformed, "", "metadata is not valid JSON: %v", syn)
+	case errors.As(err, &typ):
+		return posErr(data, off+int(typ.Offset), ErrMalformed, typ.Field, "has a %s where a %v is required", typ.Value, typ.Type)
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return posErr(data, off, ErrMalformed, strings.Trim(name, `"`),
+			"unknown field: format %d has no such field (a file from a newer release, or edited by hand)", SynopsisFormat)
+	}
+	return posErr(data, off, ErrMalformed, "", "metadata cannot be decoded: %v", err)
+}
+
+// parseValues reads exactly count value lines from data[off:end] and
+// requires them to fill it. count was checked against the caps; it is also
+// checked against the remaining bytes (each line takes at least two)
+// before the slice is allocated.
+func parseValues(data []byte, off, end, count int) ([]float64, error) {
+	if count < 0 || count > mechanism.MaxCoefficients {
+		return nil, posErr(data, off, ErrTooLarge, "lattice.count", "%d values exceed the cap %d", count, mechanism.MaxCoefficients)
+	}
+	if remaining := end - off; count > remaining/2 {
+		return nil, posErr(data, off, ErrMalformed, "values", "%d values are declared but only %d bytes remain before the signature", count, remaining)
+	}
+	vals := make([]float64, count)
+	var scratch []byte
+	pos := off
+	for i := range vals {
+		nl := bytes.IndexByte(data[pos:end], '\n')
+		if nl < 0 {
+			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "missing: the file has only %d of %d values", i, count)
+		}
+		line := data[pos : pos+nl]
+		v, err := strconv.ParseFloat(string(line), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "%q is not a finite decimal number", line)
+		}
+		scratch = appendValue(scratch[:0], v)
+		if !bytes.Equal(scratch, line) {
+			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "%q is not in canonical form %q", line, scratch)
+		}
+		vals[i] = v
+		pos += nl + 1
+	}
+	if pos != end {
+		return nil, posErr(data, pos, ErrMalformed, "values", "unexpected data after the %d declared values", count)
+	}
+	return vals, nil
+}
