@@ -1,0 +1,59 @@
+package project
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// CSVError reports why a CSV file was rejected. Every error returned by
+// ReadCSV and ParseCSV for a problem in the data (as opposed to an I/O error
+// opening the file) is a *CSVError; use errors.As to inspect it.
+//
+// Its message has the form
+//
+//	data.csv:12:3 (column "age"): "abc" is not a number
+//
+// with the line and column left out where they do not apply.
+type CSVError struct {
+	File       string // file name as given to ReadCSV / ParseCSV
+	Line       int    // 1-based physical line in the file (the header is line 1); 0 if not tied to a line
+	Column     int    // 1-based field number in the record; 0 if not tied to a field
+	ColumnName string // header name of that field, if known
+	Rule       string // the rule broken, in words, e.g. `"abc" is not a number`
+	// Lines lists the first few lines (at most maxReportedLines) that broke
+	// the same rule, when the error summarises many rows (missing or
+	// non-numeric values in a used column).
+	Lines []int
+}
+
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Line))
+		if e.Column > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(e.Column))
+		}
+	}
+	if e.ColumnName != "" {
+		fmt.Fprintf(&b, " (column %q)", e.ColumnName)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Rule)
+	return b.String()
+}
+
+// maxReportedLines is how many offending lines a summarising CSVError lists.
+const maxReportedLines = 5
+
+// joinLines formats line numbers as "12, 15, 20".
+func joinLines(lines []int) string {
+	s := make([]string, len(lines))
+	for i, l := range lines {
+		s[i] = strconv.Itoa(l)
+	}
+	return strings.Join(s, ", ")
+}
