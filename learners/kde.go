@@ -14,11 +14,15 @@ import (
 //
 // with a diagonal bandwidth H = diag(b_1², …, b_ℓ²) given by the per-axis
 // parameter "bandwidth" in mapped units. Replacing one record changes one
-// term of the average, and each term lies in [0, sup K_H], so
+// term of the average. With K = sup K_H = ∏_j 1/(√(2π)·b_j), and because
+// y and d_i both lie in [0,1]^ℓ (|y_j − d_ij| ≤ 1), each term lies in
+// [K·e^{−q}, K] with q = Σ_j 1/(2b_j²), so
 //
-//	S(F) = sup K_H / n = 1 / (n ∏_j √(2π)·b_j),
+//	S(F) = K·(1 − e^{−q}) / n,
 //
-// which is the paper's bound 1/(n √((2π)^ℓ det H)) (see docs/sensitivity.md).
+// which never exceeds the paper's bound 1/(n √((2π)^ℓ det H)) = K/n and is
+// attained by moving a record from y to the opposite corner (see
+// docs/sensitivity.md).
 // The estimate is not renormalised to [0,1]^ℓ: near the boundary it puts
 // mass outside the unit cube, exactly as the paper's F_H does.
 func NewKDE() Learner { return kde{} }
@@ -37,7 +41,7 @@ var kdeSpec = Spec{
 		Name:  "bandwidth",
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel on each axis, as a fraction of the axis range (mapped units). " +
-			"The sensitivity is 1/(n·∏ √(2π)·bandwidth).",
+			"The sensitivity is at most 1/(n·∏ √(2π)·bandwidth).",
 		Default:      0.05,
 		Min:          0,
 		MinExclusive: true,
@@ -54,7 +58,8 @@ var kdeSpec = Spec{
 func (kde) Spec() Spec { return kdeSpec }
 
 // Fit validates values and data and returns the KDE oracle (a GridOracle),
-// its sensitivity 1/(n ∏ √(2π) b_j) and its range [0, ∏ 1/(√(2π) b_j)].
+// its sensitivity K·(1 − e^{−Σ 1/(2b_j²)})/n and its range [0, K],
+// K = ∏ 1/(√(2π) b_j).
 // Labels, if any, are ignored.
 func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
 	if err := ctx.Err(); err != nil {
@@ -69,10 +74,12 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 		return nil, err
 	}
 	bw := res["bandwidth"]
-	peak := 1.0
+	peak, q := 1.0, 0.0
 	for _, b := range bw {
 		peak *= gaussPeak(b)
+		q += 1 / (2 * b * b)
 	}
+	sens := peak * -math.Expm1(-q) / float64(n)
 	o := &kdeOracle{
 		dim:    data.Dim,
 		n:      n,
@@ -86,8 +93,8 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 	}
 	return &Fitted{
 		Oracle:          o,
-		Sensitivity:     peak / float64(n),
-		SensitivityNote: fmt.Sprintf("S = 1/(n·∏ √(2π)·b_j) = %.6g/%d (replace-one; one kernel term of the average changes)", peak, n),
+		Sensitivity:     sens,
+		SensitivityNote: fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes)", peak, n),
 		OutputRange:     [2]float64{0, peak},
 		N:               n,
 	}, nil

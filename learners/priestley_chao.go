@@ -14,7 +14,8 @@ import (
 //
 //	F_D(y) = Σ_{i=2}^n (d_i − d_{i−1}) · φ_b(y − d_i) · l_i,
 //
-// with the records sorted by d, φ_b(u) = K(u/b)/b and K the standard Gaussian
+// with the records sorted by d (ties by label, so that F_D depends on the
+// multiset of records only), φ_b(u) = K(u/b)/b and K the standard Gaussian
 // density.
 //
 // Data universe. The bound needs a public spacing constant c: the data
@@ -132,7 +133,15 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(p, q int) bool { return data.X[order[p]] < data.X[order[q]] })
+	// Sort by feature, ties by label: F_D then depends on the multiset of
+	// records only (with ties, the tied record sorted first carries the gap).
+	sort.SliceStable(order, func(p, q int) bool {
+		i, j := order[p], order[q]
+		if data.X[i] != data.X[j] {
+			return data.X[i] < data.X[j]
+		}
+		return data.Labels[i] < data.Labels[j]
+	})
 	g := c / float64(n)
 	serr := &SpacingError{C: c, N: n}
 	for k := 1; k < n; k++ {
@@ -148,15 +157,7 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 		return nil, serr
 	}
 	kappa := gaussPeak(b)
-	o := &pcOracle{inv2b2: 1 / (2 * b * b)}
-	for k := 1; k < n; k++ {
-		l, r := order[k-1], order[k]
-		w := (data.X[r] - data.X[l]) * kappa * data.Labels[r]
-		if w != 0 {
-			o.d = append(o.d, data.X[r])
-			o.w = append(o.w, w)
-		}
-	}
+	o := newPCOracle(data.X, data.Labels, order, b)
 	g1 := math.Min(g, 1)
 	s := 2 * kappa * math.Min(2*g, 1)
 	r := math.Min(kappa, 1+2*kappa*g1)
@@ -167,6 +168,22 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
 	}, nil
+}
+
+// newPCOracle returns F_D for features x and labels l sorted by order,
+// without checking the spacing assumption.
+func newPCOracle(x, l []float64, order []int, b float64) *pcOracle {
+	kappa := gaussPeak(b)
+	o := &pcOracle{inv2b2: 1 / (2 * b * b)}
+	for k := 1; k < len(order); k++ {
+		p, r := order[k-1], order[k]
+		w := (x[r] - x[p]) * kappa * l[r]
+		if w != 0 {
+			o.d = append(o.d, x[r])
+			o.w = append(o.w, w)
+		}
+	}
+	return o
 }
 
 // pcOracle is F_D of Priestley–Chao: Σ_i w_i exp(−(y − d_i)²/(2b²)) with
