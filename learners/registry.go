@@ -8,14 +8,14 @@ import (
 // All returns one instance of every learner, in the order of Section 6 of
 // Aldà & Rubinstein (2017): kde, priestley-chao, naive-bayes, svm, logistic,
 // ridge. The slice is freshly allocated; callers may modify it.
-//
-// TODO(group B): register NewSVM, NewLogistic and NewRidge here once their
-// constructors exist in learners/svm*.go, logistic*.go, ridge*.go.
 func All() []Learner {
 	return []Learner{
 		NewKDE(),
 		NewPriestleyChao(),
 		NewNaiveBayes(),
+		NewSVM(),
+		NewLogistic(),
+		NewRidge(),
 	}
 }
 
