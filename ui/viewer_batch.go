@@ -9,10 +9,10 @@ import (
 	"sync/atomic"
 )
 
-// batchResult holds a batch of queries and the release's answers, row by
+// viewerBatch holds a batch of queries and the release's answers, row by
 // row: row i is X[i*dim:(i+1)*dim] (data units), Value[i], NoiseStd[i] and,
 // for classifiers, Class[i].
-type batchResult struct {
+type viewerBatch struct {
 	Features []viewerFeature
 	X        []float64
 	Value    []float64
@@ -21,23 +21,30 @@ type batchResult struct {
 }
 
 // rows returns the number of query rows.
-func (b *batchResult) rows() int { return len(b.Value) }
+func (b *viewerBatch) rows() int { return len(b.Value) }
 
-// batchChunk is the number of rows a worker evaluates between checks of the
+// viewerBatchEvaluator is implemented by evaluators with a faster batch path
+// (*project.VerifiedSynopsis: EvalDataBatch uses the release's tensor
+// evaluation); viewerEvalBatch uses it per chunk when present.
+type viewerBatchEvaluator interface {
+	EvalDataBatch(ctx context.Context, points, values, stds []float64) error
+}
+
+// viewerBatchChunk is the number of rows a worker evaluates between checks of the
 // context and progress updates.
-const batchChunk = 4096
+const viewerBatchChunk = 4096
 
-// maxListedRows is how many offending rows an error lists.
-const maxListedRows = 5
+// viewerMaxListed is how many offending rows an error lists.
+const viewerMaxListed = 5
 
-// checkBatchBounds checks that every query lies within the public bounds of
+// viewerCheckBounds checks that every query lies within the public bounds of
 // every feature before anything is evaluated. The error lists the first few
 // offending data rows (1-based, counting from the first row after the
 // header), with feature, value and bounds, and how many rows are affected.
-func checkBatchBounds(features []viewerFeature, x []float64) error {
+func viewerCheckBounds(features []viewerFeature, x []float64) error {
 	dim := len(features)
 	if dim == 0 || len(x)%dim != 0 {
-		panic(fmt.Sprintf("ui: checkBatchBounds: %d values for %d features", len(x), dim)) // programmer misuse
+		panic(fmt.Sprintf("ui: viewerCheckBounds: %d values for %d features", len(x), dim)) // programmer misuse
 	}
 	var listed []string
 	bad := 0
@@ -48,9 +55,9 @@ func checkBatchBounds(features []viewerFeature, x []float64) error {
 				continue
 			}
 			bad++
-			if len(listed) < maxListedRows {
+			if len(listed) < viewerMaxListed {
 				listed = append(listed, fmt.Sprintf("row %d: %s = %s not in [%s, %s]",
-					i+1, f.Name, fmtNum(v), fmtNum(f.Lo), fmtNum(f.Hi)))
+					i+1, f.Name, viewerNum(v), viewerNum(f.Lo), viewerNum(f.Hi)))
 			}
 			break
 		}
@@ -66,19 +73,19 @@ func checkBatchBounds(features []viewerFeature, x []float64) error {
 		bad, strings.Join(listed, "; "), more)
 }
 
-// evaluateBatch evaluates the release at every row of x (row-major, data
+// viewerEvalBatch evaluates the release at every row of x (row-major, data
 // units, ℓ = r.dim() values per row) on all cores. It first checks every row
-// against the public bounds (checkBatchBounds), so it either evaluates all
+// against the public bounds (viewerCheckBounds), so it either evaluates all
 // rows or none. progress, if not nil, is called from worker goroutines with
 // the number of rows done, at most about 100 times, and finally with
 // (total, total). It returns ctx.Err() when cancelled.
-func evaluateBatch(ctx context.Context, r *viewerRelease, x []float64, progress func(done, total int)) (*batchResult, error) {
+func viewerEvalBatch(ctx context.Context, r *viewerRelease, x []float64, progress func(done, total int)) (*viewerBatch, error) {
 	dim := r.dim()
-	if err := checkBatchBounds(r.Features, x); err != nil {
+	if err := viewerCheckBounds(r.Features, x); err != nil {
 		return nil, err
 	}
 	n := len(x) / dim
-	res := &batchResult{Features: r.Features, X: x, Value: make([]float64, n), NoiseStd: make([]float64, n)}
+	res := &viewerBatch{Features: r.Features, X: x, Value: make([]float64, n), NoiseStd: make([]float64, n)}
 	if r.classifier() {
 		res.Class = make([]string, n)
 	}
@@ -103,7 +110,8 @@ func evaluateBatch(ctx context.Context, r *viewerRelease, x []float64, progress 
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
-	workers := min(runtime.GOMAXPROCS(0), (n+batchChunk-1)/batchChunk)
+	_, isBatch := r.eval.(viewerBatchEvaluator)
+	workers := min(runtime.GOMAXPROCS(0), (n+viewerBatchChunk-1)/viewerBatchChunk)
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -112,12 +120,23 @@ func evaluateBatch(ctx context.Context, r *viewerRelease, x []float64, progress 
 				if ctx.Err() != nil {
 					return
 				}
-				lo := int(next.Add(batchChunk)) - batchChunk
+				lo := int(next.Add(viewerBatchChunk)) - viewerBatchChunk
 				if lo >= n {
 					return
 				}
-				hi := min(lo+batchChunk, n)
-				for i := lo; i < hi; i++ {
+				hi := min(lo+viewerBatchChunk, n)
+				if be, ok := r.eval.(viewerBatchEvaluator); ok {
+					if err := be.EvalDataBatch(ctx, x[lo*dim:hi*dim], res.Value[lo:hi], res.NoiseStd[lo:hi]); err != nil {
+						fail(fmt.Errorf("rows %d–%d: %w", lo+1, hi, err))
+						return
+					}
+					if res.Class != nil {
+						for i := lo; i < hi; i++ {
+							res.Class[i], _ = r.eval.Class(res.Value[i])
+						}
+					}
+				}
+				for i := lo; i < hi && !isBatch; i++ {
 					v, s, err := r.eval.EvalData(x[i*dim : (i+1)*dim])
 					if err != nil {
 						fail(fmt.Errorf("row %d: %w", i+1, err))

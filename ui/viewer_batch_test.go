@@ -16,8 +16,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 )
 
-// grid returns n rows of 2-D queries inside featAge × featIncome.
-func grid2(n int) []float64 {
+// grid returns n rows of 2-D queries inside viewerFeatAge × viewerFeatIncome.
+func viewerGrid2(n int) []float64 {
 	x := make([]float64, 0, 2*n)
 	for i := range n {
 		x = append(x, 18+72*float64(i%97)/96, -10+20*float64(i%89)/88)
@@ -25,14 +25,14 @@ func grid2(n int) []float64 {
 	return x
 }
 
-func TestEvaluateBatchMatchesPointwise(t *testing.T) {
-	r, ev := fakeRelease(learners.OutputClassScore, featAge, featIncome)
+func TestViewerBatchMatchesPointwise(t *testing.T) {
+	r, ev := viewerFakeRelease(learners.OutputClassScore, viewerFeatAge, viewerFeatIncome)
 	ev.threshold = 50
-	const n = 3*batchChunk + 17 // several chunks and a partial one
-	x := grid2(n)
+	const n = 3*viewerBatchChunk + 17 // several chunks and a partial one
+	x := viewerGrid2(n)
 	var mu sync.Mutex
 	var calls, last int
-	res, err := evaluateBatch(context.Background(), r, x, func(done, total int) {
+	res, err := viewerEvalBatch(context.Background(), r, x, func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		calls++
@@ -56,13 +56,13 @@ func TestEvaluateBatchMatchesPointwise(t *testing.T) {
 	}
 }
 
-func TestEvaluateBatchRejectsOutOfBounds(t *testing.T) {
-	r, ev := fakeRelease(learners.OutputDensity, featAge, featIncome)
-	x := grid2(20)
+func TestViewerBatchRejectsOutOfBounds(t *testing.T) {
+	r, ev := viewerFakeRelease(learners.OutputDensity, viewerFeatAge, viewerFeatIncome)
+	x := viewerGrid2(20)
 	x[2*3] = 17           // row 4: age too small
 	x[2*7+1] = math.NaN() // row 8: income NaN
 	x[2*9+1] = 10.5       // row 10: income too large
-	_, err := evaluateBatch(context.Background(), r, x, nil)
+	_, err := viewerEvalBatch(context.Background(), r, x, nil)
 	if err == nil {
 		t.Fatal("no error for out-of-bounds rows")
 	}
@@ -76,40 +76,40 @@ func TestEvaluateBatchRejectsOutOfBounds(t *testing.T) {
 	}
 
 	// Many bad rows: only the first few are listed.
-	x = grid2(50)
+	x = viewerGrid2(50)
 	for i := range 50 {
 		x[2*i] = 100
 	}
-	_, err = evaluateBatch(context.Background(), r, x, nil)
+	_, err = viewerEvalBatch(context.Background(), r, x, nil)
 	if err == nil || !strings.Contains(err.Error(), "… 45 more") || strings.Contains(err.Error(), "row 6:") {
 		t.Errorf("error %v: want 5 rows listed and '… 45 more'", err)
 	}
 }
 
-func TestEvaluateBatchErrorsAndCancel(t *testing.T) {
-	r, ev := fakeRelease(learners.OutputDensity, featAge, featIncome)
-	x := grid2(2 * batchChunk)
+func TestViewerBatchErrorsAndCancel(t *testing.T) {
+	r, ev := viewerFakeRelease(learners.OutputDensity, viewerFeatAge, viewerFeatIncome)
+	x := viewerGrid2(2 * viewerBatchChunk)
 	ev.failAt = x[2*5000]
-	_, err := evaluateBatch(context.Background(), r, x, nil)
+	_, err := viewerEvalBatch(context.Background(), r, x, nil)
 	if err == nil || !strings.Contains(err.Error(), "fake failure") || !strings.Contains(err.Error(), "row ") {
 		t.Errorf("error %v: want the evaluator's failure with its row", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = evaluateBatch(ctx, r, grid2(10), nil)
+	_, err = viewerEvalBatch(ctx, r, viewerGrid2(10), nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v, want context.Canceled", err)
 	}
 
 	// Empty batch: no rows, no error.
-	res, err := evaluateBatch(context.Background(), r, nil, nil)
+	res, err := viewerEvalBatch(context.Background(), r, nil, nil)
 	if err != nil || res.rows() != 0 {
 		t.Errorf("empty batch: %v, %d rows", err, res.rows())
 	}
 }
 
-func TestWriteBatchCSVGolden(t *testing.T) {
+func TestViewerExportGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		kind   learners.OutputKind
@@ -119,19 +119,19 @@ func TestWriteBatchCSVGolden(t *testing.T) {
 		{"density", learners.OutputDensity, "viewer_batch_density.csv"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, ev := fakeRelease(tc.kind, featAge, viewerFeature{Name: "value", Lo: -1e-300, Hi: 1})
+			r, ev := viewerFakeRelease(tc.kind, viewerFeatAge, viewerFeature{Name: "value", Lo: -1e-300, Hi: 1})
 			ev.threshold = 40
 			x := []float64{18, 1e-300, 40.25, 0.5, 90, -1e-300}
-			res, err := evaluateBatch(context.Background(), r, x, nil)
+			res, err := viewerEvalBatch(context.Background(), r, x, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := writeBatchCSV(context.Background(), &buf, res, nil); err != nil {
+			if err := viewerWriteCSV(context.Background(), &buf, res, nil); err != nil {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", tc.golden)
-			if *updateGolden {
+			if *viewerUpdateGolden {
 				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -147,19 +147,19 @@ func TestWriteBatchCSVGolden(t *testing.T) {
 	}
 }
 
-// TestWriteBatchCSVRoundTrip reads an export back and checks every number
+// TestViewerExportRoundTrip reads an export back and checks every number
 // is reproduced exactly and the columns are as documented.
-func TestWriteBatchCSVRoundTrip(t *testing.T) {
-	r, ev := fakeRelease(learners.OutputProbability, featAge, featIncome)
+func TestViewerExportRoundTrip(t *testing.T) {
+	r, ev := viewerFakeRelease(learners.OutputProbability, viewerFeatAge, viewerFeatIncome)
 	ev.offset = -60
-	const n = 2*batchChunk + 3
-	res, err := evaluateBatch(context.Background(), r, grid2(n), nil)
+	const n = 2*viewerBatchChunk + 3
+	res, err := viewerEvalBatch(context.Background(), r, viewerGrid2(n), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
 	var last int
-	if err := writeBatchCSV(context.Background(), &buf, res, func(done, total int) { last = done }); err != nil {
+	if err := viewerWriteCSV(context.Background(), &buf, res, func(done, total int) { last = done }); err != nil {
 		t.Fatal(err)
 	}
 	if last != n {
@@ -190,7 +190,7 @@ func TestWriteBatchCSVRoundTrip(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := writeBatchCSV(ctx, &bytes.Buffer{}, res, nil); !errors.Is(err, context.Canceled) {
+	if err := viewerWriteCSV(ctx, &bytes.Buffer{}, res, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled export: %v", err)
 	}
 }

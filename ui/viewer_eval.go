@@ -10,14 +10,14 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 )
 
-// dataEvaluator is the part of a verified synopsis the viewer evaluates
+// viewerEvaluator is the part of a verified synopsis the viewer evaluates
 // with. *project.VerifiedSynopsis implements it: EvalData maps a query from
 // data units through the public bounds to [0,1]^ℓ, evaluates the released
 // polynomial and maps value and public noise standard deviation back to the
 // output's data units; Class names the class of a classifier's value. Both
 // must be safe for concurrent use (the batch evaluator calls EvalData from
 // several goroutines).
-type dataEvaluator interface {
+type viewerEvaluator interface {
 	EvalData(x []float64) (value, noiseStd float64, err error)
 	Class(value float64) (string, bool)
 }
@@ -49,7 +49,7 @@ type viewerRelease struct {
 	OutputUnit  string              // unit of the output, if any
 	OutputKind  learners.OutputKind // how to read the value
 	ClassLabels []string            // [negative, positive] for classifiers
-	eval        dataEvaluator
+	eval        viewerEvaluator
 }
 
 // dim returns ℓ.
@@ -85,13 +85,13 @@ func (r *viewerRelease) outputLabel() string {
 	return name + " (" + r.OutputUnit + ")"
 }
 
-// parseFeatureInput validates what the analyst typed for feature f: a finite
+// viewerParseInput validates what the analyst typed for feature f: a finite
 // number within the feature's public bounds [Lo, Hi] (inclusive). The error
 // text names the value and the rule, for display under the field.
-func parseFeatureInput(f viewerFeature, text string) (float64, error) {
+func viewerParseInput(f viewerFeature, text string) (float64, error) {
 	s := strings.TrimSpace(text)
 	if s == "" {
-		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, fmtNum(f.Lo), fmtNum(f.Hi))
+		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, viewerNum(f.Lo), viewerNum(f.Hi))
 	}
 	x, err := strconv.ParseFloat(s, 64)
 	if err != nil {
@@ -106,20 +106,20 @@ func parseFeatureInput(f viewerFeature, text string) (float64, error) {
 	}
 	if x < f.Lo || x > f.Hi {
 		return 0, fmt.Errorf("%s = %s is outside the public bounds [%s, %s]%s; the release says nothing there",
-			f.Name, fmtNum(x), fmtNum(f.Lo), fmtNum(f.Hi), unitSuffix(f.Unit))
+			f.Name, viewerNum(x), viewerNum(f.Lo), viewerNum(f.Hi), viewerUnitSuffix(f.Unit))
 	}
 	return x, nil
 }
 
-func unitSuffix(unit string) string {
+func viewerUnitSuffix(unit string) string {
 	if unit == "" {
 		return ""
 	}
 	return " " + unit
 }
 
-// pointResult is the answer to a single query.
-type pointResult struct {
+// viewerPoint is the answer to a single query.
+type viewerPoint struct {
 	X        []float64 // the query in data units
 	Value    float64   // released value in output units
 	NoiseStd float64   // public standard deviation of the release noise at X
@@ -127,38 +127,38 @@ type pointResult struct {
 }
 
 // lo2 and hi2 bound the band of ±2 public noise standard deviations.
-func (p pointResult) lo2() float64 { return p.Value - 2*p.NoiseStd }
-func (p pointResult) hi2() float64 { return p.Value + 2*p.NoiseStd }
+func (p viewerPoint) lo2() float64 { return p.Value - 2*p.NoiseStd }
+func (p viewerPoint) hi2() float64 { return p.Value + 2*p.NoiseStd }
 
-// evaluatePoint parses one text per feature and evaluates the release at
+// viewerEvalPoint parses one text per feature and evaluates the release at
 // that point. Every invalid field is reported (errs[j] for feature j); the
 // release is evaluated only when all fields are valid.
-func evaluatePoint(r *viewerRelease, texts []string) (res pointResult, errs []error, err error) {
+func viewerEvalPoint(r *viewerRelease, texts []string) (res viewerPoint, errs []error, err error) {
 	if len(texts) != r.dim() {
-		panic(fmt.Sprintf("ui: evaluatePoint: %d inputs for %d features", len(texts), r.dim())) // programmer misuse
+		panic(fmt.Sprintf("ui: viewerEvalPoint: %d inputs for %d features", len(texts), r.dim())) // programmer misuse
 	}
 	x := make([]float64, r.dim())
 	errs = make([]error, r.dim())
 	bad := 0
 	for j, f := range r.Features {
-		x[j], errs[j] = parseFeatureInput(f, texts[j])
+		x[j], errs[j] = viewerParseInput(f, texts[j])
 		if errs[j] != nil {
 			bad++
 		}
 	}
 	if bad > 0 {
-		return pointResult{}, errs, fmt.Errorf("%d of %d inputs invalid", bad, r.dim())
+		return viewerPoint{}, errs, fmt.Errorf("%d of %d inputs invalid", bad, r.dim())
 	}
 	v, s, err := r.eval.EvalData(x)
 	if err != nil {
-		return pointResult{}, errs, err
+		return viewerPoint{}, errs, err
 	}
-	res = pointResult{X: x, Value: v, NoiseStd: s}
+	res = viewerPoint{X: x, Value: v, NoiseStd: s}
 	if r.classifier() {
 		res.Class, _ = r.eval.Class(v)
 	}
 	return res, errs, nil
 }
 
-// fmtNum formats a number for display: up to 6 significant digits.
-func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+// viewerNum formats a number for display: up to 6 significant digits.
+func viewerNum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

@@ -11,11 +11,11 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 )
 
-// fakeEval is a deterministic stand-in for a verified synopsis: value =
+// viewerFakeEval is a deterministic stand-in for a verified synopsis: value =
 // Σ_j (j+1)·x_j + offset, noise std = 0.5 + x_0/1000, class "pos" where the
 // value ≥ threshold. It refuses points outside bounds like the real
 // EvalData does, and counts calls.
-type fakeEval struct {
+type viewerFakeEval struct {
 	features  []viewerFeature
 	offset    float64
 	threshold float64
@@ -23,7 +23,7 @@ type fakeEval struct {
 	failAt    float64 // EvalData fails when x_0 == failAt (if not NaN)
 }
 
-func (f *fakeEval) EvalData(x []float64) (float64, float64, error) {
+func (f *viewerFakeEval) EvalData(x []float64) (float64, float64, error) {
 	f.calls.Add(1)
 	if len(x) != len(f.features) {
 		return 0, 0, fmt.Errorf("fake: %d values for %d features", len(x), len(f.features))
@@ -42,15 +42,15 @@ func (f *fakeEval) EvalData(x []float64) (float64, float64, error) {
 	return v, 0.5 + x[0]/1000, nil
 }
 
-func (f *fakeEval) Class(v float64) (string, bool) {
+func (f *viewerFakeEval) Class(v float64) (string, bool) {
 	if v >= f.threshold {
 		return "pos", true
 	}
 	return "neg", true
 }
 
-func fakeRelease(kind learners.OutputKind, features ...viewerFeature) (*viewerRelease, *fakeEval) {
-	ev := &fakeEval{features: features, failAt: math.NaN()}
+func viewerFakeRelease(kind learners.OutputKind, features ...viewerFeature) (*viewerRelease, *viewerFakeEval) {
+	ev := &viewerFakeEval{features: features, failAt: math.NaN()}
 	if kind == learners.OutputProbability {
 		ev.threshold = 0.5
 	}
@@ -62,11 +62,11 @@ func fakeRelease(kind learners.OutputKind, features ...viewerFeature) (*viewerRe
 }
 
 var (
-	featAge    = viewerFeature{Name: "age", Unit: "years", Lo: 18, Hi: 90}
-	featIncome = viewerFeature{Name: "income", Lo: -10, Hi: 10}
+	viewerFeatAge    = viewerFeature{Name: "age", Unit: "years", Lo: 18, Hi: 90}
+	viewerFeatIncome = viewerFeature{Name: "income", Lo: -10, Hi: 10}
 )
 
-func TestParseFeatureInput(t *testing.T) {
+func TestViewerParseInput(t *testing.T) {
 	tests := []struct {
 		in      string
 		want    float64
@@ -85,24 +85,24 @@ func TestParseFeatureInput(t *testing.T) {
 		{"90.0001", 0, "outside the public bounds"},
 	}
 	for _, tc := range tests {
-		got, err := parseFeatureInput(featAge, tc.in)
+		got, err := viewerParseInput(viewerFeatAge, tc.in)
 		switch {
 		case tc.wantErr == "" && err != nil:
-			t.Errorf("parseFeatureInput(%q): unexpected error %v", tc.in, err)
+			t.Errorf("viewerParseInput(%q): unexpected error %v", tc.in, err)
 		case tc.wantErr == "" && got != tc.want:
-			t.Errorf("parseFeatureInput(%q) = %g, want %g", tc.in, got, tc.want)
+			t.Errorf("viewerParseInput(%q) = %g, want %g", tc.in, got, tc.want)
 		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("parseFeatureInput(%q) error = %v, want it to contain %q", tc.in, err, tc.wantErr)
+			t.Errorf("viewerParseInput(%q) error = %v, want it to contain %q", tc.in, err, tc.wantErr)
 		}
 	}
 }
 
-func TestEvaluatePoint(t *testing.T) {
-	r, ev := fakeRelease(learners.OutputClassScore, featAge, featIncome)
+func TestViewerEvalPoint(t *testing.T) {
+	r, ev := viewerFakeRelease(learners.OutputClassScore, viewerFeatAge, viewerFeatIncome)
 	ev.threshold = 50
-	res, errs, err := evaluatePoint(r, []string{"40", "-2.5"})
+	res, errs, err := viewerEvalPoint(r, []string{"40", "-2.5"})
 	if err != nil || errs[0] != nil || errs[1] != nil {
-		t.Fatalf("evaluatePoint: %v %v", err, errs)
+		t.Fatalf("viewerEvalPoint: %v %v", err, errs)
 	}
 	wantV := 40 + 2*-2.5
 	if res.Value != wantV || res.NoiseStd != 0.5+0.04 || res.Class != "neg" {
@@ -114,7 +114,7 @@ func TestEvaluatePoint(t *testing.T) {
 
 	// Invalid inputs: every bad field is reported and nothing is evaluated.
 	before := ev.calls.Load()
-	_, errs, err = evaluatePoint(r, []string{"x", "11"})
+	_, errs, err = viewerEvalPoint(r, []string{"x", "11"})
 	if err == nil || errs[0] == nil || errs[1] == nil {
 		t.Fatalf("want both fields rejected, got %v %v", err, errs)
 	}
@@ -123,14 +123,14 @@ func TestEvaluatePoint(t *testing.T) {
 	}
 
 	// Non-classifiers have no class.
-	r2, _ := fakeRelease(learners.OutputDensity, featIncome)
-	res, _, err = evaluatePoint(r2, []string{"1"})
+	r2, _ := viewerFakeRelease(learners.OutputDensity, viewerFeatIncome)
+	res, _, err = viewerEvalPoint(r2, []string{"1"})
 	if err != nil || res.Class != "" {
 		t.Errorf("density: got %+v, %v", res, err)
 	}
 }
 
-func TestThreshold(t *testing.T) {
+func TestViewerThreshold(t *testing.T) {
 	for _, tc := range []struct {
 		kind       learners.OutputKind
 		classifier bool

@@ -13,48 +13,48 @@ import (
 
 // Result columns written after the feature columns of a batch export.
 const (
-	colValue    = "value"
-	colNoiseStd = "noise_std"
-	colClass    = "class"
+	viewerColValue    = "value"
+	viewerColNoiseStd = "noise_std"
+	viewerColClass    = "class"
 )
 
-// csvFloat is a float64 that gocsv writes in the shortest form that reads
+// viewerCSVFloat is a float64 that gocsv writes in the shortest form that reads
 // back to the same float64 ('g' format, e.g. 1e-300 rather than 300 zeros).
-type csvFloat float64
+type viewerCSVFloat float64
 
 // MarshalCSV implements gocsv.TypeMarshaller.
-func (f csvFloat) MarshalCSV() (string, error) {
+func (f viewerCSVFloat) MarshalCSV() (string, error) {
 	return strconv.FormatFloat(float64(f), 'g', -1, 64), nil
 }
 
-// exportHeader returns the header of a batch export: one column per feature
+// viewerExportHeader returns the header of a batch export: one column per feature
 // (its name; a feature whose name equals a result column is written as
 // "feature:<name>" so that no two columns share a name), then value,
 // noise_std and, for classifiers, class.
-func exportHeader(features []viewerFeature, classifier bool) []string {
+func viewerExportHeader(features []viewerFeature, classifier bool) []string {
 	h := make([]string, 0, len(features)+3)
 	for _, f := range features {
 		name := f.Name
-		if name == colValue || name == colNoiseStd || name == colClass {
+		if name == viewerColValue || name == viewerColNoiseStd || name == viewerColClass {
 			name = "feature:" + name
 		}
 		h = append(h, name)
 	}
-	h = append(h, colValue, colNoiseStd)
+	h = append(h, viewerColValue, viewerColNoiseStd)
 	if classifier {
-		h = append(h, colClass)
+		h = append(h, viewerColClass)
 	}
 	return h
 }
 
-// resultRowType returns the typed result row that gocsv marshals: dim
-// csvFloat feature fields F0…, then Value, NoiseStd and (for classifiers)
+// viewerRowType returns the typed result row that gocsv marshals: dim
+// viewerCSVFloat feature fields F0…, then Value, NoiseStd and (for classifiers)
 // Class. The feature columns depend on the release, so the struct type is
 // built with reflect.StructOf; the header is written separately
-// (exportHeader) because feature names may contain characters that a struct
+// (viewerExportHeader) because feature names may contain characters that a struct
 // tag cannot carry (a comma ends a gocsv tag name).
-func resultRowType(dim int, classifier bool) reflect.Type {
-	ft := reflect.TypeFor[csvFloat]()
+func viewerRowType(dim int, classifier bool) reflect.Type {
+	ft := reflect.TypeFor[viewerCSVFloat]()
 	fields := make([]reflect.StructField, 0, dim+3)
 	for j := range dim {
 		fields = append(fields, reflect.StructField{
@@ -70,23 +70,23 @@ func resultRowType(dim int, classifier bool) reflect.Type {
 	return reflect.StructOf(fields)
 }
 
-// writeBatchCSV writes a batch result as CSV to w: the header of
-// exportHeader, then one typed row per query marshalled with gocsv
+// viewerWriteCSV writes a batch result as CSV to w: the header of
+// viewerExportHeader, then one typed row per query marshalled with gocsv
 // (feature values in data units as read, value, noise_std, class). Numbers
 // are written in the shortest form that reads back exactly. progress, if not
 // nil, is called with rows written (on the calling goroutine) at most about
 // 100 times. It returns ctx.Err() when cancelled, leaving w partly written
 // (callers write to a temporary file or buffer).
-func writeBatchCSV(ctx context.Context, w io.Writer, b *batchResult, progress func(done, total int)) error {
+func viewerWriteCSV(ctx context.Context, w io.Writer, b *viewerBatch, progress func(done, total int)) error {
 	dim := len(b.Features)
 	classifier := b.Class != nil
 	cw := csv.NewWriter(w)
-	if err := cw.Write(exportHeader(b.Features, classifier)); err != nil {
+	if err := cw.Write(viewerExportHeader(b.Features, classifier)); err != nil {
 		return err
 	}
 	n := b.rows()
-	rt := resultRowType(dim, classifier)
-	chunk := min(max(n/100, 1), batchChunk)
+	rt := viewerRowType(dim, classifier)
+	chunk := min(max(n/100, 1), viewerBatchChunk)
 	rows := reflect.MakeSlice(reflect.SliceOf(rt), chunk, chunk)
 	gw := gocsv.NewSafeCSVWriter(cw)
 	for lo := 0; lo < n; lo += chunk {

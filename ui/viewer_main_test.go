@@ -2,5 +2,5 @@ package ui
 
 import "flag"
 
-// updateGolden rewrites the viewer's golden files under testdata/.
-var updateGolden = flag.Bool("update-viewer", false, "rewrite the viewer's golden files under testdata/")
+// viewerUpdateGolden rewrites the viewer's golden files under testdata/.
+var viewerUpdateGolden = flag.Bool("update-viewer", false, "rewrite the viewer's golden files under testdata/")
