@@ -1,13 +1,19 @@
 // Command bernstein is Bernstein Release: it releases functions learned from
-// sensitive data under differential privacy with the Bernstein mechanism.
+// sensitive data under differential privacy with the Bernstein mechanism
+// (Aldà & Rubinstein, AAAI 2017).
+//
+// Without arguments it opens the curator window. `bernstein view
+// FILE.synopsis` and `bernstein --open FILE.csv` open the GUI on a file. Every
+// other first argument names a command-line subcommand (release, eval,
+// verify, inspect, keygen, ledger, demo-data, version, help); `bernstein
+// help` lists them with their flags and the exit codes, which docs/cli.md
+// documents as well.
 package main
 
 import (
-	"fmt"
+	"context"
 	"os"
-
-	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/widget"
+	"os/signal"
 )
 
 // version is the application version; release builds override it with
@@ -15,12 +21,8 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "version" {
-		fmt.Println("bernstein", version)
-		return
-	}
-	a := app.NewWithID("io.github.bernsteinrelease.bernstein")
-	w := a.NewWindow("Bernstein Release")
-	w.SetContent(widget.NewLabel("Bernstein Release"))
-	w.ShowAndRun()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], newOSEnv())
+	stop()
+	os.Exit(code)
 }

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Flag value types of the command line. Each parses and validates its own
+// syntax once, where the text comes in, with messages naming the value and
+// the rule broken; the project package validates meaning (bounds order,
+// parameter ranges, …).
+
+// listFlag is a comma-separated list of names (--features a,b). Repeating
+// the flag appends.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return fmt.Errorf("%q: empty name in comma-separated list", s)
+		}
+		*l = append(*l, part)
+	}
+	return nil
+}
+
+// floatFlag is a float64 flag that remembers whether it was given and rejects
+// NaN and ±Inf.
+type floatFlag struct {
+	v   float64
+	set bool
+}
+
+func (f *floatFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64)
+}
+
+func (f *floatFlag) Set(s string) error {
+	v, err := parseFinite(s)
+	if err != nil {
+		return err
+	}
+	f.v, f.set = v, true
+	return nil
+}
+
+// parseFinite parses a finite float64.
+func parseFinite(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q: must be a finite number", s)
+	}
+	return v, nil
+}
+
+// boundSpec is one column's entry of --bounds: public bounds LO:HI, or
+// "data" (suggest from the data; needs --acknowledge-data-bounds).
+type boundSpec struct {
+	Lo, Hi   float64
+	FromData bool
+}
+
+// boundsFlag collects --bounds a=LO:HI,b=data (repeatable).
+type boundsFlag struct {
+	order []string
+	specs map[string]boundSpec
+}
+
+func (b *boundsFlag) String() string {
+	if b == nil {
+		return ""
+	}
+	parts := make([]string, len(b.order))
+	for i, name := range b.order {
+		s := b.specs[name]
+		if s.FromData {
+			parts[i] = name + "=data"
+		} else {
+			parts[i] = fmt.Sprintf("%s=%g:%g", name, s.Lo, s.Hi)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func (b *boundsFlag) Set(s string) error {
+	if b.specs == nil {
+		b.specs = map[string]boundSpec{}
+	}
+	for _, item := range strings.Split(s, ",") {
+		name, rng, ok := strings.Cut(item, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return fmt.Errorf("%q: want COLUMN=LO:HI or COLUMN=data", item)
+		}
+		if _, dup := b.specs[name]; dup {
+			return fmt.Errorf("%q: bounds for column %q given twice", item, name)
+		}
+		var spec boundSpec
+		if strings.TrimSpace(rng) == "data" {
+			spec.FromData = true
+		} else {
+			lo, hi, ok := strings.Cut(rng, ":")
+			if !ok {
+				return fmt.Errorf("%q: want COLUMN=LO:HI or COLUMN=data", item)
+			}
+			var err error
+			if spec.Lo, err = parseFinite(lo); err != nil {
+				return fmt.Errorf("%q: lower bound %v", item, err)
+			}
+			if spec.Hi, err = parseFinite(hi); err != nil {
+				return fmt.Errorf("%q: upper bound %v", item, err)
+			}
+			if !(spec.Lo < spec.Hi) {
+				return fmt.Errorf("%q: lower bound must be < upper bound", item)
+			}
+		}
+		b.order = append(b.order, name)
+		b.specs[name] = spec
+	}
+	return nil
+}
+
+// paramsFlag collects --param name=v or name=v1,v2 (repeatable).
+type paramsFlag struct {
+	order  []string
+	values map[string][]float64
+}
+
+func (p *paramsFlag) String() string {
+	if p == nil {
+		return ""
+	}
+	parts := make([]string, len(p.order))
+	for i, name := range p.order {
+		vs := make([]string, len(p.values[name]))
+		for j, v := range p.values[name] {
+			vs[j] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		parts[i] = name + "=" + strings.Join(vs, ",")
+	}
+	return strings.Join(parts, " ")
+}
+
+func (p *paramsFlag) Set(s string) error {
+	if p.values == nil {
+		p.values = map[string][]float64{}
+	}
+	name, list, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return fmt.Errorf("%q: want NAME=VALUE or NAME=V1,V2,… (one per feature)", s)
+	}
+	if _, dup := p.values[name]; dup {
+		return fmt.Errorf("%q: parameter %q given twice", s, name)
+	}
+	var vs []float64
+	for _, f := range strings.Split(list, ",") {
+		v, err := parseFinite(f)
+		if err != nil {
+			return fmt.Errorf("parameter %s: %v (use one --param per parameter)", name, err)
+		}
+		vs = append(vs, v)
+	}
+	p.order = append(p.order, name)
+	p.values[name] = vs
+	return nil
+}
+
+// kFlag is --k: "auto" (k* of Sec. 4.1), one cover size for every axis, or
+// one per axis (K1,K2,…).
+type kFlag struct {
+	auto bool
+	k    []int
+}
+
+func (k *kFlag) String() string {
+	if k == nil || k.auto {
+		return "auto"
+	}
+	s := make([]string, len(k.k))
+	for i, v := range k.k {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (k *kFlag) Set(s string) error {
+	if strings.TrimSpace(s) == "auto" {
+		k.auto, k.k = true, nil
+		return nil
+	}
+	var ks []int
+	for _, part := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || v < 1 {
+			return fmt.Errorf("%q: want auto, a whole number ≥ 1, or one per feature (K1,K2,…)", s)
+		}
+		ks = append(ks, v)
+	}
+	k.auto, k.k = false, ks
+	return nil
+}
+
+// pointFlag is --at v1,v2,…: one query point in data units.
+type pointFlag []float64
+
+func (p *pointFlag) String() string {
+	s := make([]string, len(*p))
+	for i, v := range *p {
+		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *pointFlag) Set(s string) error {
+	var vs []float64
+	for _, part := range strings.Split(s, ",") {
+		v, err := parseFinite(part)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, v)
+	}
+	*p = vs
+	return nil
+}
