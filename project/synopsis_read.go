@@ -278,7 +278,8 @@ func jsonError(data []byte, off int, err error) error {
 	case errors.As(err, &syn):
 		return posErr(data, off+int(syn.Offset), ErrMalformed, "", "metadata is not valid JSON: %v", syn)
 	case errors.As(err, &typ):
-		return posErr(data, off+int(typ.Offset), ErrMalformed, typ.Field, "has a %s where a %v is required", typ.Value, typ.Type)
+		field := strings.TrimPrefix(typ.Field, "SynopsisFile.")
+		return posErr(data, off+int(typ.Offset), ErrMalformed, field, "has a JSON %s where a %v is required", typ.Value, typ.Type)
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
