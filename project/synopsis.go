@@ -339,7 +339,7 @@ func (f *SynopsisFile) validateMeta() error {
 	if f.Format != SynopsisFormat {
 		return fieldErr(ErrUnsupportedFormat, "format", "format %d is not supported; this build reads format %d", f.Format, SynopsisFormat)
 	}
-	if err := checkToken("app_version", f.AppVersion, true); err != nil {
+	if err := checkToken("app_version", f.AppVersion); err != nil {
 		return err
 	}
 	if f.Created.IsZero() {
@@ -425,7 +425,7 @@ func tooLargeIf(tooLarge bool) error {
 }
 
 func (l *LearnerInfo) validate() error {
-	if err := checkToken("learner.kind", l.Kind, false); err != nil {
+	if err := checkToken("learner.kind", l.Kind); err != nil {
 		return err
 	}
 	if len(l.Params) > maxParams {
@@ -433,7 +433,7 @@ func (l *LearnerInfo) validate() error {
 	}
 	for name, vals := range l.Params {
 		field := "learner.params." + name
-		if err := checkToken(field, name, false); err != nil {
+		if err := checkToken(field, name); err != nil {
 			return err
 		}
 		if len(vals) < 1 || len(vals) > maxParamValues {
@@ -569,18 +569,17 @@ func checkText(field, s string, maxRunes int, multiline bool) error {
 	return nil
 }
 
-// checkToken enforces a short machine name: 1–64 bytes of [a-z0-9._+-],
-// plus upper case letters if version is set (an app version such as
+// checkToken enforces a short machine name: 1–64 bytes of
+// [A-Za-z0-9._+-] (learner kinds, parameter names, app versions such as
 // "1.2.0-rc1+Debian").
-func checkToken(field, s string, version bool) error {
+func checkToken(field, s string) error {
 	if s == "" || len(s) > maxTokenLen {
 		return fieldErr(ErrMalformed, field, "%q must be 1 to %d characters", s, maxTokenLen)
 	}
 	for _, c := range s {
-		ok := c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.ContainsRune("._+-", c) ||
-			version && c >= 'A' && c <= 'Z'
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._+-", c)
 		if !ok {
-			return fieldErr(ErrMalformed, field, "%q may only contain a–z, 0–9 and . _ + -", s)
+			return fieldErr(ErrMalformed, field, "%q may only contain letters A–Z a–z, digits and . _ + -", s)
 		}
 	}
 	return nil

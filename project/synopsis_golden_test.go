@@ -1,0 +1,106 @@
+package project
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// The golden synopsis: format 1, signed with the committed TEST key
+// testdata/synopsis/test_curator_ed25519 (passphrase in goldenPassphrase;
+// see testdata/synopsis/README.md). Every future version must read it.
+const (
+	goldenDir        = "testdata/synopsis"
+	goldenPath       = goldenDir + "/golden-v1.synopsis"
+	goldenKeyPath    = goldenDir + "/test_curator_ed25519"
+	goldenSigners    = goldenDir + "/allowed_signers"
+	goldenPassphrase = "bernstein-TEST-passphrase-not-secret"
+	goldenPrincipal  = "golden-test@bernstein.invalid"
+)
+
+// goldenFile is the content of the golden synopsis, written out literally
+// (not through NewSynopsisFile or mechanism) so that it cannot drift: a
+// ridge regression on two features, k = (3, 2), h = 2, Laplace noise with
+// λ = S·m/ε = 0.03125·12/0.5 = 0.75.
+func goldenFile() *SynopsisFile {
+	return &SynopsisFile{
+		Format:     1,
+		AppVersion: "0.1.0",
+		Created:    time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Title:      "Blood pressure by age and BMI — golden test file",
+		Note:       "Golden file of format 1.\nUnicode: ε, δ, ∏; quotes \" and <angle> brackets; tab\there.",
+		Mechanism: MechanismInfo{Name: "bernstein", K: []int{3, 2}, H: 2, Noise: "laplace",
+			Scale: 0.75, Epsilon: 0.5, Delta: 0, Neighbouring: "replace-one"},
+		Learner: LearnerInfo{Kind: "ridge", Params: map[string][]float64{"C": {1}}, Sensitivity: 0.03125, N: 2048},
+		Domain: DomainInfo{
+			Features: []Bound{
+				{Name: "age", Unit: "years", Lo: 18, Hi: 90},
+				{Name: "bmi", Unit: "kg/m²", Lo: 15, Hi: 45, FromData: true},
+			},
+			Label:          &Bound{Name: "systolic", Unit: "mmHg", Lo: 80, Hi: 200},
+			BoundsFromData: true,
+		},
+		Output: OutputInfo{Name: "systolic", Meaning: "Predicted systolic blood pressure.", Kind: "regression",
+			Range: [2]float64{80, 200}},
+		Values: []float64{-0.7183, 0.2719, 1.4142, -1.7320508075688772, 0.5, 2.25e-7,
+			-0, 3.141592653589793, -12.5, 0.001, 1e21, -0.3333333333333333},
+	}
+}
+
+func TestSynopsisGolden(t *testing.T) {
+	// LoadSigner refuses group/world-readable keys; a git checkout gives the
+	// committed key mode 0644, so use a private copy.
+	keyData, err := os.ReadFile(goldenKeyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(key, keyData, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	signer, err := LoadSigner(key, []byte(goldenPassphrase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if synUpdate() {
+		if err := WriteSynopsis(goldenPath, goldenFile(), signer, true); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("rewrote %s", goldenPath)
+	}
+
+	trusted, err := LoadAllowedSigners(goldenSigners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := OpenSynopsis(goldenPath, trusted)
+	if err != nil {
+		t.Fatalf("the golden format-1 file no longer reads: %v", err)
+	}
+	if !reflect.DeepEqual(v.File, goldenFile()) {
+		t.Errorf("golden content changed:\n got %+v\nwant %+v", v.File, goldenFile())
+	}
+	if !v.Trusted || v.Principal != goldenPrincipal {
+		t.Errorf("Trusted, Principal = %v, %q; want true, %q (%s)", v.Trusted, v.Principal, goldenPrincipal, v.TrustNote)
+	}
+	if got := v.Release.Coefficients(); !reflect.DeepEqual(got, goldenFile().Values) {
+		t.Errorf("release coefficients %v", got)
+	}
+
+	// The writer must still produce the golden bytes for the golden content
+	// (Ed25519 signatures are deterministic), so format 1 stays one format.
+	want, err := os.ReadFile(goldenPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeSynopsis(goldenFile(), signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("EncodeSynopsis no longer reproduces %s byte for byte; a format change needs a new format version", goldenPath)
+	}
+}
