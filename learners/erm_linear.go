@@ -107,7 +107,7 @@ func (q *ermLinearProblem) gradient(g, w []float64) {
 	}
 }
 
-// hessian writes ∇²P(w) = I + (C/n) Σ L''(l_i, z_i) x̃_i x̃_iᵀ into h.
+// hessian writes ∇²P(w) = I + (C/n) Σ ∂²L/∂z²(l_i, z_i) x̃_i x̃_iᵀ into h.
 func (q *ermLinearProblem) hessian(h *mat.SymDense, w []float64) {
 	q.margins(w)
 	acc := make([]float64, q.p*q.p)

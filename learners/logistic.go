@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-
 )
 
 // Logistic-regression output modes (parameter "output").
@@ -139,11 +138,11 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 	}
 
 	// Score: |ŵ·ỹ − ŵ'·ỹ| ≤ (‖ŵ − w*‖ + ‖w* − w*'‖ + ‖w*' − ŵ'‖)·‖ỹ‖ ≤ 2τ + 2C/n.
-	link, rng := 1.0, [2]float64{-wMax, wMax}
+	fp := 2 * ermLinearEvalError(data.Dim, wMax, prob)
+	link, rng := 1.0, [2]float64{-wMax - fp/2, wMax + fp/2} // |z| ≤ ‖ŵ‖‖ỹ‖ ≤ wMax, plus rounding
 	if prob {
 		link, rng = 0.25, [2]float64{0, 1}
 	}
-	fp := 2 * ermLinearEvalError(data.Dim, wMax, prob)
 	s := link*(stab+2*tau) + fp
 	note := fmt.Sprintf("S = %s(2C/n + 2τ) + fp = %s(2·%g/%d + 2·%.3g) + %.1g = %.6g: replace-one stability of the "+
 		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1); τ = %g·C/n is the certified gradient-norm tolerance",
@@ -163,4 +162,3 @@ func linkText(prob bool) string {
 	}
 	return ""
 }
-

@@ -98,7 +98,7 @@ func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, 
 
 	fp := 2 * ermLinearEvalError(data.Dim, wMax, false)
 	s := stab + 2*tau + fp
-	r := math.Min(1, wMax)
+	r := wMax + fp/2 // |F| ≤ ‖ŵ‖·‖ỹ‖ ≤ √C + τ, plus rounding
 	note := fmt.Sprintf("S = 2MC/n + 2τ + fp = 2·%.4g·%g/%d + 2·%.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex "+
 		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance",
 		1+math.Sqrt(c), c, n, tau, fp, s, ermGradShare)

@@ -122,7 +122,8 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 			"(hinge M = 1, RBF κ = 1; twice the paper's removal bound); duality gap certified ≤ g = %.3g (public tolerance)",
 			c, n, solverTerm, fp, s, gapTol)
 	}
-	r := math.Min(c, math.Sqrt(2*c)) // |f| ≤ Σα_i ≤ C and |f| ≤ ‖w‖κ ≤ √(2P(0)) = √(2C)
+	// |f| ≤ Σα_i ≤ C, and |f| ≤ ‖ŵ‖κ with ½‖ŵ‖² ≤ P(ŵ) ≤ P(w*) + g ≤ P(0) + g = C + g.
+	r := math.Min(c, math.Sqrt(2*(c+gapTol))) + fp/2
 	return &Fitted{
 		Oracle:          newSVMOracle(data.Dim, sigma, sol),
 		Sensitivity:     s,

@@ -22,8 +22,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 )
 
 // svmSolution is the fitted decision function Σ coef_i K(·, sv_i).
@@ -33,8 +31,9 @@ type svmSolution struct {
 	// gap is the certified upper bound on the duality gap (0 for the exact
 	// corner solution); iterations counts coordinate updates. Both are
 	// diagnostics only: they depend on the data and never enter S(F).
-	gap        float64
-	iterations int
+	gap         float64
+	iterations  int
+	kernelEvals int
 }
 
 // svmUpper returns U = fl(C/n) rounded down if necessary so that U ≤ C/n
@@ -45,120 +44,6 @@ func svmUpper(c float64, n int) float64 {
 		u = math.Nextafter(u, 0)
 	}
 	return u
-}
-
-// svmKernel holds the data of the kernel matrix K_ij = exp(−g‖x_i − x_j‖²).
-type svmKernel struct {
-	dim int
-	x   []float64 // n·dim
-	l   []float64 // labels
-	g   float64   // 1/(2σ²)
-}
-
-func (k *svmKernel) eval(a, b []float64) float64 {
-	var d2 float64
-	for j, v := range a {
-		t := v - b[j]
-		d2 += t * t
-	}
-	return math.Exp(-k.g * d2)
-}
-
-func (k *svmKernel) point(i int) []float64 { return k.x[i*k.dim : (i+1)*k.dim] }
-
-// qRow writes Q_ij = l_i l_j K_ij, j = 0…n−1, into row.
-func (k *svmKernel) qRow(i int, row []float64) {
-	xi, li := k.point(i), k.l[i]
-	switch k.dim {
-	case 1:
-		a := xi[0]
-		for j, b := range k.x {
-			t := a - b
-			row[j] = li * k.l[j] * math.Exp(-k.g*(t*t))
-		}
-	case 2:
-		a0, a1 := xi[0], xi[1]
-		for j := range row {
-			t0, t1 := a0-k.x[2*j], a1-k.x[2*j+1]
-			row[j] = li * k.l[j] * math.Exp(-k.g*(t0*t0+t1*t1))
-		}
-	default:
-		for j := range row {
-			row[j] = li * k.l[j] * k.eval(xi, k.point(j))
-		}
-	}
-}
-
-// svmRowCache keeps recently used rows of Q under a memory budget (LRU).
-type svmRowCache struct {
-	rows       [][]float64
-	prev, next []int // LRU list over cached indices; head = most recent
-	head, tail int
-	count, max int
-	free       [][]float64
-	hits, miss int
-}
-
-// svmCacheBytes is the memory budget of the kernel row cache.
-const svmCacheBytes = 256 << 20
-
-func newSVMRowCache(n int) *svmRowCache {
-	m := svmCacheBytes / (8 * n)
-	m = max(2, min(m, n))
-	c := &svmRowCache{rows: make([][]float64, n), prev: make([]int, n), next: make([]int, n), head: -1, tail: -1, max: m}
-	return c
-}
-
-func (c *svmRowCache) unlink(i int) {
-	p, nx := c.prev[i], c.next[i]
-	if p >= 0 {
-		c.next[p] = nx
-	} else {
-		c.head = nx
-	}
-	if nx >= 0 {
-		c.prev[nx] = p
-	} else {
-		c.tail = p
-	}
-}
-
-func (c *svmRowCache) pushFront(i int) {
-	c.prev[i], c.next[i] = -1, c.head
-	if c.head >= 0 {
-		c.prev[c.head] = i
-	}
-	c.head = i
-	if c.tail < 0 {
-		c.tail = i
-	}
-}
-
-// get returns row i of Q, computing it on a miss.
-func (c *svmRowCache) get(k *svmKernel, i int) []float64 {
-	if r := c.rows[i]; r != nil {
-		c.hits++
-		if c.head != i {
-			c.unlink(i)
-			c.pushFront(i)
-		}
-		return r
-	}
-	c.miss++
-	var r []float64
-	if c.count == c.max {
-		old := c.tail
-		c.unlink(old)
-		r, c.rows[old] = c.rows[old], nil
-		c.count--
-	} else {
-		r = make([]float64, len(c.rows))
-	}
-	k.qRow(i, r)
-	c.rows[i] = r
-	c.pushFront(i)
-	c.count++
-	return r
 }
 
 // svmMaxUpdates bounds the coordinate updates per record before Fit gives
@@ -191,15 +76,12 @@ func svmSolve(ctx context.Context, data Dataset, c, sigma, gapTol float64) (*svm
 		}
 		return &svmSolution{sv: append([]float64(nil), data.X...), coef: coef}, nil
 	}
-	k := &svmKernel{dim: dim, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
-	s := &svmDual{k: k, n: n, upper: upper, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(n)}
-	for i := range s.grad {
-		s.grad[i] = -1
-	}
-	if err := s.run(ctx, gapTol, c); err != nil {
+	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
+	s := &svmDual{k: k, n: n, upper: upper, c: c, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(k)}
+	if err := s.run(ctx, gapTol); err != nil {
 		return nil, err
 	}
-	sol := &svmSolution{gap: s.gap, iterations: s.updates}
+	sol := &svmSolution{gap: s.gap, iterations: s.updates, kernelEvals: s.rowEvals + s.exactEvals + s.warmEvals}
 	for i, a := range s.alpha {
 		if a > 0 {
 			sol.sv = append(sol.sv, k.point(i)...)
@@ -213,13 +95,49 @@ func svmSolve(ctx context.Context, data Dataset, c, sigma, gapTol float64) (*svm
 type svmDual struct {
 	k       *svmKernel
 	n       int
-	upper   float64
+	upper   float64 // U ≤ C/n
+	c       float64
 	alpha   []float64
-	grad    []float64 // maintained G = Qα − 1 (exact after certify)
+	grad    []float64 // G = Qα − 1, maintained on the active set
+	gbar    []float64 // Ḡ_i = U·Σ_{j: α_j = U} Q_ij, maintained for all i
+	exact   bool      // grad was recomputed by exactGradient since the last update
 	cache   *svmRowCache
 	active  []int
 	updates int
-	gap     float64
+	gap     float64 // certified gap of the returned α
+	// kernel evaluations spent on rows, gradient rebuilds and the warm
+	// start (diagnostics for tests and benchmarks).
+	rowEvals, exactEvals, warmEvals int
+}
+
+// svmWarmSample is the number of kernel columns used to guess the start.
+const svmWarmSample = 256
+
+// warmStart guesses which coordinates end at the upper bound: it estimates
+// G at α = U·1 from an evenly spaced sample of m columns,
+// Ĝ_i = U·(n/m)·Σ_{j∈sample} Q_ij − 1, and starts from α_i = U where
+// Ĝ_i < 0 (the record is not fitted with margin even with every α at U) and
+// α_i = 0 elsewhere. Any feasible start is correct; this one makes small C
+// (most α at U) and large C (few support vectors) both cheap.
+func (s *svmDual) warmStart() {
+	n, k := s.n, s.k
+	m := min(n, svmWarmSample)
+	sample := make([]int, m)
+	for t := range sample {
+		sample[t] = int((float64(t) + 0.5) * float64(n) / float64(m))
+	}
+	scale := s.upper * float64(n) / float64(m)
+	s.warmEvals += n * m
+	for i := range n {
+		xi := k.point(i)
+		var f float64
+		for _, j := range sample {
+			f += k.l[j] * k.eval(xi, k.point(j))
+		}
+		if k.l[i]*f*scale < 1 {
+			s.alpha[i] = s.upper
+		}
+	}
 }
 
 // step returns the clipped Newton step of coordinate i (Q_ii = 1).
@@ -228,20 +146,29 @@ func (s *svmDual) step(i int) float64 {
 	return min(max(a-s.grad[i], 0), s.upper) - a
 }
 
-func (s *svmDual) run(ctx context.Context, gapTol, c float64) error {
+// svmShrinkEvery is the number of updates between shrinking passes.
+const svmShrinkEvery = 1000
+
+func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 	n := s.n
+	s.warmStart()
+	if err := s.exactGradient(ctx); err != nil {
+		return err
+	}
+	s.gbar = make([]float64, n)
+	for i, g := range s.grad { // every α_j > 0 is at U after warmStart
+		s.gbar[i] = g + 1
+	}
 	s.active = make([]int, n)
 	for i := range s.active {
 		s.active[i] = i
 	}
-	// eps is the largest |step| tolerated on the active set before the
-	// maintained gap is checked: gap ≤ Σ_i U·|G_i| over violators, and a
-	// coordinate with step δ has gap term ≤ U·|δ| + … so start at the level
-	// that makes n such terms add up to gapTol.
-	eps := gapTol / c
+	// eps is the largest |step| tolerated on the active set before the gap
+	// is checked. A violating coordinate contributes ≤ U·|G_i| to the gap,
+	// so steps ≤ gapTol/C (n coordinates, U = C/n) keep it near gapTol.
+	eps := gapTol / s.c
 	limit := svmMaxUpdates * n
 	sinceShrink := 0
-	shrunk := false
 	for {
 		if s.updates%ermCtxEvery == 0 {
 			if err := ermCanceled(ctx, KindSVM); err != nil {
@@ -256,68 +183,68 @@ func (s *svmDual) run(ctx context.Context, gapTol, c float64) error {
 			if d == 0 {
 				continue
 			}
-			ad := math.Abs(d)
-			if ad > maxStep {
-				maxStep = ad
-			}
-			gain := -s.grad[i]*d - 0.5*d*d
-			if gain > bestGain {
+			maxStep = max(maxStep, math.Abs(d))
+			if gain := -s.grad[i]*d - 0.5*d*d; gain > bestGain {
 				best, bestGain = i, gain
 			}
 		}
 		if maxStep <= eps {
-			if shrunk {
-				s.unshrink()
-				shrunk = false
+			switch {
+			case len(s.active) < n:
+				// Rebuild the stale gradients of shrunk coordinates from
+				// Ḡ and the free coordinates, then look at all again.
+				s.reconstruct()
 				continue
-			}
-			if s.estimateGap() <= gapTol/2 {
-				g, err := s.certify(ctx, c)
-				if err != nil {
-					return err
+			case !s.exact && s.estimateGap() > gapTol/2:
+			default:
+				if !s.exact {
+					if err := s.exactGradient(ctx); err != nil {
+						return err
+					}
 				}
-				if g <= gapTol {
+				if g := s.certifiedGap(s.c); g <= gapTol {
 					s.gap = g
 					return nil
 				}
 			}
-			eps /= 4
-			if eps < 1e-300 {
-				return fmt.Errorf("%s: duality gap cannot be certified below %.3g (n = %d, C = %g); floating-point limit reached", KindSVM, gapTol, n, c)
+			if eps /= 4; eps < 1e-300 {
+				return fmt.Errorf("%s: duality gap cannot be certified below %.3g (n = %d, C = %g): floating-point limit reached", KindSVM, gapTol, n, s.c)
 			}
 			continue
 		}
 		if s.updates >= limit {
-			return fmt.Errorf("%s: solver did not reach the certified duality gap %.3g within %d updates (n = %d, C = %g); try a smaller C or larger σ",
-				KindSVM, gapTol, limit, n, c)
+			return fmt.Errorf("%s: solver did not reach the certified duality gap %.3g within %d updates (n = %d, C = %g); try a smaller C or a larger σ",
+				KindSVM, gapTol, limit, n, s.c)
 		}
 		d := s.step(best)
-		s.alpha[best] += d
-		if s.alpha[best] > s.upper { // guard against rounding
-			s.alpha[best] = s.upper
-		} else if s.alpha[best] < 0 {
-			s.alpha[best] = 0
+		old := s.alpha[best]
+		s.alpha[best] = min(max(old+d, 0), s.upper)
+		row := s.row(best)
+		for _, j := range s.active {
+			s.grad[j] += d * row[j]
 		}
-		row := s.cache.get(s.k, best)
-		for j, q := range row {
-			s.grad[j] += d * q
-		}
-		s.updates++
-		sinceShrink++
-		if sinceShrink >= min(n, 1000) {
-			sinceShrink = 0
-			if s.shrink(maxStep) {
-				shrunk = true
+		if wasU, isU := old == s.upper, s.alpha[best] == s.upper; wasU != isU {
+			v := s.upper
+			if wasU {
+				v = -v
 			}
+			for j, q := range row {
+				s.gbar[j] += v * q
+			}
+		}
+		s.exact = false
+		s.updates++
+		if sinceShrink++; sinceShrink >= min(n, svmShrinkEvery) {
+			sinceShrink = 0
+			s.shrink(maxStep)
 		}
 	}
 }
 
-// shrink removes from the active set coordinates at a bound whose gradient
-// pushes them further into it by more than m; it reports whether any were
-// removed. Removed coordinates keep their gradients up to date (rows are
-// full), so unshrinking needs no reconstruction.
-func (s *svmDual) shrink(m float64) bool {
+// shrink removes from the active set the coordinates at a bound whose
+// gradient pushes them into it by more than m (the current largest step);
+// their gradients go stale until reconstruct.
+func (s *svmDual) shrink(m float64) {
 	kept := s.active[:0]
 	for _, i := range s.active {
 		a, g := s.alpha[i], s.grad[i]
@@ -326,9 +253,44 @@ func (s *svmDual) shrink(m float64) bool {
 		}
 		kept = append(kept, i)
 	}
-	removed := len(kept) < len(s.active)
 	s.active = kept
-	return removed || len(s.active) < s.n
+}
+
+// row returns row i of Q from the cache, counting kernel evaluations.
+func (s *svmDual) row(i int) []float64 {
+	r, hit := s.cache.get(i)
+	if !hit {
+		s.rowEvals += s.n
+	}
+	return r
+}
+
+// reconstruct rebuilds G_i = Ḡ_i − 1 + Σ_{0 < α_j < U} α_j Q_ij for the
+// shrunk coordinates (as LIBSVM does) and makes every coordinate active.
+func (s *svmDual) reconstruct() {
+	inactive := make([]bool, s.n)
+	for i := range inactive {
+		inactive[i] = true
+	}
+	for _, i := range s.active {
+		inactive[i] = false
+	}
+	var idle []int
+	for i, in := range inactive {
+		if in {
+			idle = append(idle, i)
+			s.grad[i] = s.gbar[i] - 1
+		}
+	}
+	for j, a := range s.alpha {
+		if a > 0 && a < s.upper {
+			row := s.row(j)
+			for _, i := range idle {
+				s.grad[i] += a * row[i]
+			}
+		}
+	}
+	s.unshrink()
 }
 
 func (s *svmDual) unshrink() {
@@ -338,77 +300,12 @@ func (s *svmDual) unshrink() {
 	}
 }
 
-// svmGapTerm is U·max(0, −G) + αG, the non-negative gap contribution of
-// one coordinate.
-func svmGapTerm(upper, a, g float64) float64 {
-	if g >= 0 {
-		return a * g
-	}
-	return (upper - a) * -g
-}
-
-// estimateGap evaluates the gap formula on the maintained gradient.
+// estimateGap evaluates the gap formula on the maintained gradient (all
+// coordinates must be active).
 func (s *svmDual) estimateGap() float64 {
 	var sum float64
 	for i, g := range s.grad {
 		sum += svmGapTerm(s.upper, s.alpha[i], g)
 	}
 	return sum
-}
-
-// certify recomputes G = Qα − 1 from scratch (kernel values in float64,
-// compensated sums over the support vectors, in parallel), stores it as the
-// maintained gradient and returns an upper bound on the exact duality gap of
-// α.
-//
-// Error budget (u = 2⁻⁵³): each f_i = Σ_j α_j l_j K_ij is computed with
-// error ≤ Σ_j α_j·((ℓ+5)u + u) + 2u·Σ_j α_j K_ij + O(n u²) ≤ C·(ℓ+9)u
-// (kernel error as in svmEvalError, product, compensated sum; Σα ≤ C), so
-// |ΔG_i| ≤ C·(ℓ+10)u; each gap term is U-Lipschitz in G_i (U ≤ C/n) and
-// rounded with relative error 2u; the compensated sum of the n terms adds
-// 2u·gap. Hence gap ≤ ĝ·(1 + 6u) + C²·(ℓ+10)u·(1 + n·u); the margin below
-// doubles the last term.
-func (s *svmDual) certify(ctx context.Context, c float64) (float64, error) {
-	n, k := s.n, s.k
-	var svIdx []int
-	for i, a := range s.alpha {
-		if a > 0 {
-			svIdx = append(svIdx, i)
-		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/64))
-	var wg sync.WaitGroup
-	var cancelled error
-	var mu sync.Mutex
-	chunk := (n + workers - 1) / workers
-	for w := range workers {
-		lo, hi := w*chunk, min(n, (w+1)*chunk)
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				if (i-lo)%256 == 0 && ctx.Err() != nil {
-					mu.Lock()
-					cancelled = ctx.Err()
-					mu.Unlock()
-					return
-				}
-				xi := k.point(i)
-				var acc ermSum
-				for _, j := range svIdx {
-					acc.add(s.alpha[j] * k.l[j] * k.eval(xi, k.point(j)))
-				}
-				s.grad[i] = k.l[i]*acc.value() - 1
-			}
-		})
-	}
-	wg.Wait()
-	if cancelled != nil {
-		return 0, fmt.Errorf("%s: fit cancelled: %w", KindSVM, cancelled)
-	}
-	var gap ermSum
-	for i, g := range s.grad {
-		gap.add(svmGapTerm(s.upper, s.alpha[i], g))
-	}
-	u := ermRoundoff
-	margin := 2 * c * c * float64(k.dim+10) * u * (1 + float64(n)*u)
-	return gap.value()*(1+6*u) + margin, nil
 }
