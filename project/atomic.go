@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 )
 
@@ -57,6 +58,7 @@ type opsFile interface {
 	Name() string
 	Sync() error
 	Chmod(mode os.FileMode) error
+	Truncate(size int64) error
 	Close() error
 }
 
@@ -78,6 +80,9 @@ func (osOps) SyncDir(dir string) error             { return syncDir(dir) }
 // cannot open or sync a directory; those failures are ignored because the
 // rename itself is then the strongest guarantee the platform offers.
 func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil // directories cannot be fsynced; NTFS renames are journaled
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return nil

@@ -1,0 +1,662 @@
+package project
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// DefaultBudget is the total ε a dataset may spend until the curator sets
+// another budget.
+const DefaultBudget = 1.0
+
+// LedgerVersion is the format version written in every ledger line ("v").
+const LedgerVersion = 1
+
+// budgetSlack is the relative tolerance of the budget check, so that ten
+// releases of ε = 0.1 fit a budget of 1 despite floating-point rounding of
+// the sum. It is far below any meaningful ε.
+const budgetSlack = 1e-9
+
+// EntryKind says what a ledger entry records.
+type EntryKind string
+
+const (
+	// KindRelease is a released synopsis; its ε and δ are spent.
+	KindRelease EntryKind = "release"
+	// KindValidation is a private validation (e.g. of the Bernstein order
+	// h); its ε and δ are spent like a release.
+	KindValidation EntryKind = "validation"
+	// KindBudget sets the dataset's total ε budget to Entry.Budget; it
+	// spends nothing.
+	KindBudget EntryKind = "budget"
+	// KindRepair terminates a torn last line (see Ledger.Repair) and
+	// charges what the torn fragment reveals of ε and δ.
+	KindRepair EntryKind = "repair"
+)
+
+// spends reports whether entries of this kind spend privacy budget.
+func (k EntryKind) spends() bool {
+	return k == KindRelease || k == KindValidation || k == KindRepair
+}
+
+// Entry is one line of the privacy-budget ledger. The first four fields come
+// first in the file so that a torn line (a crash mid-write) still reveals
+// which dataset it charged and how much.
+type Entry struct {
+	DatasetHash string    `json:"dataset_hash"` // hex SHA-256 of the CSV file (Dataset.Hash)
+	Epsilon     float64   `json:"epsilon"`      // ε spent (0 for KindBudget)
+	Delta       float64   `json:"delta"`        // δ spent (0 for pure ε-DP and KindBudget)
+	Kind        EntryKind `json:"kind"`
+	Version     int       `json:"v"`    // LedgerVersion; set by the ledger
+	ID          string    `json:"id"`   // unique; set by the ledger; workspaces refer to it
+	Time        time.Time `json:"time"` // set by the ledger if zero
+	// Budget is the new total ε of a KindBudget entry.
+	Budget      float64 `json:"budget,omitempty"`
+	DatasetPath string  `json:"dataset_path,omitempty"` // informative; the hash identifies the data
+	Learner     string  `json:"learner,omitempty"`      // learner kind, e.g. "kde"
+	// Params holds the learner's parameter values and the mechanism
+	// settings (e.g. "h", "k") of a release.
+	Params map[string][]float64 `json:"params,omitempty"`
+	Noise  string               `json:"noise,omitempty"`  // mechanism noise kind
+	Output string               `json:"output,omitempty"` // synopsis file the release writes
+	// OverBudget marks a release made with allowOver past the budget.
+	OverBudget bool   `json:"over_budget,omitempty"`
+	Note       string `json:"note,omitempty"`
+	// RepairsLine is, for KindRepair, the line number of the torn line it
+	// terminates (always the line just before it).
+	RepairsLine int `json:"repairs_line,omitempty"`
+}
+
+// Ledger is the append-only, persistent record of privacy budget spent per
+// dataset; see docs/ledger.md for the format, the crash guarantees and the
+// composition rule.
+//
+// A Ledger caches the entries read when it was opened and updates them on
+// every write; Reserve, SetBudget and Repair always re-read the file under
+// the lock, so decisions never rest on a stale view. Call Refresh to see
+// entries written by other processes in Spent, Budget and Entries. Methods
+// are safe for concurrent use.
+type Ledger struct {
+	path string
+
+	mu      sync.Mutex
+	entries []Entry
+	torn    *TornError
+}
+
+// DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
+func DefaultLedgerPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("ledger: no user configuration directory: %w", err)
+	}
+	return filepath.Join(dir, "bernstein", "ledger.jsonl"), nil
+}
+
+// OpenLedger opens the ledger at path (DefaultLedgerPath if path is empty)
+// and reads it. A missing file is an empty ledger; it is created by the first
+// write. A ledger whose last line is torn opens (its spend is counted, see
+// Torn); any other malformed line is a *LedgerError naming it, and the
+// ledger is refused: a budget record that cannot be read must not be
+// mistaken for an unspent one.
+func OpenLedger(path string) (*Ledger, error) {
+	if path == "" {
+		p, err := DefaultLedgerPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	l := &Ledger{path: path}
+	if err := l.Refresh(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Path returns the ledger file's path.
+func (l *Ledger) Path() string { return l.path }
+
+// Refresh re-reads the ledger file (under the lock).
+func (l *Ledger) Refresh() error {
+	unlock, err := lockLedger(l.path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = l.readLocked()
+	return err
+}
+
+// readLocked reads and parses the file, updates the cache and returns the
+// bytes read. The caller holds the file lock.
+func (l *Ledger) readLocked() ([]byte, error) {
+	data, err := os.ReadFile(l.path)
+	if errors.Is(err, os.ErrNotExist) {
+		data, err = nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	entries, torn, err := parseLedger(data, l.path)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.entries, l.torn = entries, torn
+	l.mu.Unlock()
+	return data, nil
+}
+
+// Torn returns the torn last line found when the ledger was last read, or
+// nil. While a torn line is present, Spent counts what it reveals, and
+// Reserve and SetBudget refuse with the *TornError until Repair.
+func (l *Ledger) Torn() *TornError {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.torn
+}
+
+// Spent returns the ε and δ spent on a dataset: the sums over its release,
+// validation and repair entries (sequential composition, Dwork & Roth 2014,
+// Theorem 3.16: mechanisms that are (ε_i, δ_i)-DP compose to
+// (Σε_i, Σδ_i)-DP), plus what an unrepaired torn last line reveals for it.
+func (l *Ledger) Spent(datasetHash string) (eps, delta float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return spent(l.entries, l.torn, datasetHash)
+}
+
+func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
+	for _, e := range entries {
+		if e.DatasetHash == hash && e.Kind.spends() {
+			eps += e.Epsilon
+			delta += e.Delta
+		}
+	}
+	if torn != nil && torn.DatasetHash == hash {
+		eps += torn.Epsilon
+		delta += torn.Delta
+	}
+	return eps, delta
+}
+
+// Budget returns the total ε budget of a dataset: the Budget of its last
+// KindBudget entry, or DefaultBudget.
+func (l *Ledger) Budget(datasetHash string) float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return budget(l.entries, datasetHash)
+}
+
+func budget(entries []Entry, hash string) float64 {
+	for _, e := range slices.Backward(entries) {
+		if e.DatasetHash == hash && e.Kind == KindBudget {
+			return e.Budget
+		}
+	}
+	return DefaultBudget
+}
+
+// Entries returns a copy of the entries of a dataset in file order (all
+// entries if datasetHash is empty).
+func (l *Ledger) Entries(datasetHash string) []Entry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []Entry
+	for _, e := range l.entries {
+		if datasetHash == "" || e.DatasetHash == datasetHash {
+			e.Params = cloneParams(e.Params)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func cloneParams(p map[string][]float64) map[string][]float64 {
+	if p == nil {
+		return nil
+	}
+	out := make(map[string][]float64, len(p))
+	for k, v := range p {
+		out[k] = slices.Clone(v)
+	}
+	return out
+}
+
+// Reserve records a release (or validation) in the ledger BEFORE the caller
+// writes its synopsis: the entry is appended and fsynced, and only a nil
+// error allows the release. A crash after Reserve leaves the spend recorded
+// even if the synopsis is never written; a crash during Reserve leaves at
+// most a torn last line, which is counted (see Torn) and never allowed a
+// release, since Reserve did not return.
+//
+// e.Kind must be KindRelease (the default if empty) or KindValidation;
+// e.DatasetHash a hex SHA-256; e.Epsilon > 0 and e.Delta ∈ [0, 1), finite.
+// The ledger sets Version, ID, OverBudget and Time (if zero).
+//
+// If the dataset's spent ε plus e.Epsilon exceeds its budget (up to a
+// relative 1e-9 for rounding), Reserve returns a *BudgetError and records
+// nothing, unless allowOver, in which case the entry is recorded with
+// OverBudget set. δ is summed and shown but not capped.
+//
+// It returns the entry as recorded. Errors: invalid entry fields (naming the
+// field and rule), a torn last line (*TornError), a corrupt ledger
+// (*LedgerError), the budget (*BudgetError), or I/O errors.
+func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
+	if e.Kind == "" {
+		e.Kind = KindRelease
+	}
+	if e.Kind != KindRelease && e.Kind != KindValidation {
+		return Entry{}, fmt.Errorf("ledger: entry kind %q cannot be reserved: use %q or %q", e.Kind, KindRelease, KindValidation)
+	}
+	if e.Budget != 0 || e.RepairsLine != 0 || e.OverBudget {
+		return Entry{}, errors.New("ledger: Budget, RepairsLine and OverBudget are set by the ledger, not by the caller")
+	}
+	if err := e.prepare(); err != nil {
+		return Entry{}, err
+	}
+	if err := e.validate(); err != nil {
+		return Entry{}, fmt.Errorf("ledger: %w", err)
+	}
+	err := l.appendChecked(func(entries []Entry, torn *TornError) ([]byte, error) {
+		if torn != nil {
+			return nil, torn
+		}
+		eps, _ := spent(entries, nil, e.DatasetHash)
+		b := budget(entries, e.DatasetHash)
+		if eps+e.Epsilon > b*(1+budgetSlack) {
+			if !allowOver {
+				return nil, &BudgetError{File: l.path, DatasetHash: e.DatasetHash, Spent: eps, Requested: e.Epsilon, Budget: b}
+			}
+			e.OverBudget = true
+		}
+		return marshalEntry(e)
+	})
+	if err != nil {
+		return Entry{}, err
+	}
+	return e, nil
+}
+
+// SetBudget records a new total ε budget for a dataset (eps > 0, finite).
+// Lowering it below what is already spent is allowed and blocks further
+// releases. Errors as for Reserve.
+func (l *Ledger) SetBudget(datasetHash string, eps float64) error {
+	e := Entry{DatasetHash: datasetHash, Kind: KindBudget, Budget: eps}
+	if err := e.prepare(); err != nil {
+		return err
+	}
+	if err := e.validate(); err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	return l.appendChecked(func(_ []Entry, torn *TornError) ([]byte, error) {
+		if torn != nil {
+			return nil, torn
+		}
+		return marshalEntry(e)
+	})
+}
+
+// Repair terminates a torn last line and appends a KindRepair entry that
+// charges, for the dataset the fragment names, the ε and δ it reveals
+// (conservatively, although the interrupted Reserve never allowed its
+// release). If the fragment is a complete entry missing only its line end,
+// that entry counts as written and the repair charges nothing more. A
+// fragment torn before it reveals dataset and ε is recorded (its bytes in
+// Note) without a charge; docs/ledger.md explains why that is sound.
+// Repair returns the repair entry, or nil if nothing was torn.
+func (l *Ledger) Repair() (*Entry, error) {
+	var rep *Entry
+	err := l.appendChecked(func(_ []Entry, torn *TornError) ([]byte, error) {
+		if torn == nil {
+			return nil, errNothingToAppend
+		}
+		e := Entry{Kind: KindRepair, RepairsLine: torn.Line, DatasetHash: torn.DatasetHash,
+			Epsilon: torn.Epsilon, Delta: torn.Delta,
+			Note: fmt.Sprintf("torn from line %d (%d bytes): %q", torn.Line, len(torn.Fragment), torn.Fragment)}
+		if torn.Complete {
+			// The entry itself counts once terminated; charge nothing more.
+			e.Epsilon, e.Delta = 0, 0
+			e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", torn.Line)
+		}
+		if err := e.prepare(); err != nil {
+			return nil, err
+		}
+		line, err := marshalEntry(e)
+		if err != nil {
+			return nil, err
+		}
+		rep = &e
+		if torn.Unterminated {
+			line = append([]byte{'\n'}, line...)
+		}
+		return line, nil
+	})
+	if errors.Is(err, errNothingToAppend) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+var errNothingToAppend = errors.New("nothing to append")
+
+// appendChecked locks the ledger, re-reads it, lets decide compute the bytes
+// to append from the current entries (or refuse with an error), appends them
+// in a single write, fsyncs, and updates the cache.
+//
+// Crash safety: the bytes go out in one write(2) on an O_APPEND descriptor,
+// followed by fsync. If the write or the fsync fails, the file is truncated
+// back to its previous length (best effort) so no partial line remains; a
+// crash can leave at most a torn last line, which the next read reports.
+func (l *Ledger) appendChecked(decide func(entries []Entry, torn *TornError) ([]byte, error)) error {
+	unlock, err := lockLedger(l.path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	data, err := l.readLocked()
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	entries, torn := l.entries, l.torn
+	l.mu.Unlock()
+	line, err := decide(entries, torn)
+	if err != nil {
+		return err
+	}
+	if err := appendDurably(l.path, int64(len(data)), line); err != nil {
+		return err
+	}
+	// Re-read instead of patching the cache: the file is the truth.
+	_, err = l.readLocked()
+	return err
+}
+
+// appendDurably appends line to path in a single write and fsyncs it; on
+// failure it truncates the file back to size.
+func appendDurably(path string, size int64, line []byte) (err error) {
+	dir := filepath.Dir(path)
+	created := false
+	if size == 0 {
+		if _, statErr := os.Stat(path); errors.Is(statErr, os.ErrNotExist) {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return fmt.Errorf("ledger: %w", err)
+			}
+			created = true
+		}
+	}
+	f, err := ops.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("ledger: open for append: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			// Take back a partial or unsynced line; if this fails too, the
+			// next read reports the torn line.
+			if terr := f.Truncate(size); terr == nil {
+				_ = f.Sync()
+			}
+		}
+		if cerr := f.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("ledger: %s: close: %w", path, cerr)
+		}
+	}()
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("ledger: %s: append: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("ledger: %s: sync: %w", path, err)
+	}
+	if created {
+		if err := ops.SyncDir(dir); err != nil {
+			return fmt.Errorf("ledger: %w", err)
+		}
+	}
+	return nil
+}
+
+// prepare fills the fields the ledger owns.
+func (e *Entry) prepare() error {
+	e.Version = LedgerVersion
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	var id [8]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return fmt.Errorf("ledger: entry id: %w", err)
+	}
+	e.ID = hex.EncodeToString(id[:])
+	return nil
+}
+
+func marshalEntry(e Entry) ([]byte, error) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: encode entry: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// validate checks the rules an entry must satisfy, in the file and in
+// Reserve. Errors name the field.
+func (e *Entry) validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case e.Version != LedgerVersion:
+		return fmt.Errorf("v: version %d is not supported (this program reads version %d)", e.Version, LedgerVersion)
+	case e.ID == "":
+		return errors.New("id: missing")
+	case e.Time.IsZero():
+		return errors.New("time: missing")
+	case !finite(e.Epsilon) || e.Epsilon < 0:
+		return fmt.Errorf("epsilon: %v must be finite and ≥ 0", e.Epsilon)
+	case !finite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
+		return fmt.Errorf("delta: %v must be in [0, 1)", e.Delta)
+	}
+	if !(e.Kind == KindRepair && e.DatasetHash == "") && !isSHA256Hex(e.DatasetHash) {
+		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256 (64 lower-case hex digits)", e.DatasetHash)
+	}
+	for name, v := range e.Params {
+		for _, x := range v {
+			if !finite(x) {
+				return fmt.Errorf("params: %s = %v is not finite", name, x)
+			}
+		}
+	}
+	switch e.Kind {
+	case KindRelease, KindValidation:
+		if e.Epsilon <= 0 {
+			return fmt.Errorf("epsilon: %v must be > 0 for a %s", e.Epsilon, e.Kind)
+		}
+		if e.Budget != 0 || e.RepairsLine != 0 {
+			return fmt.Errorf("kind %s: budget and repairs_line must be unset", e.Kind)
+		}
+	case KindBudget:
+		if !finite(e.Budget) || e.Budget <= 0 {
+			return fmt.Errorf("budget: %v must be finite and > 0", e.Budget)
+		}
+		if e.Epsilon != 0 || e.Delta != 0 {
+			return errors.New("kind budget: epsilon and delta must be 0")
+		}
+	case KindRepair:
+		if e.RepairsLine < 1 {
+			return fmt.Errorf("repairs_line: %d must be ≥ 1", e.RepairsLine)
+		}
+	default:
+		return fmt.Errorf("kind: %q is not one of release, validation, budget, repair", e.Kind)
+	}
+	return nil
+}
+
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeEntry strictly decodes one ledger line.
+func decodeEntry(line []byte) (Entry, error) {
+	var e Entry
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return Entry{}, err
+	}
+	if dec.More() {
+		return Entry{}, errTrailing
+	}
+	if err := e.validate(); err != nil {
+		return Entry{}, err
+	}
+	return e, nil
+}
+
+// parseLedger parses the ledger file's bytes.
+//
+// Every complete line must be a valid entry, except in the unresolved tail
+// left by a crash: malformed lines (and an unterminated last line) after
+// the last valid entry. Such a tail is returned as a *TornError carrying
+// what its fragments reveal, not as an error. A KindRepair entry naming the
+// first line of the tail resolves it, and reading continues. A valid
+// non-repair entry after malformed lines, or a repair naming any other
+// line, is corruption: a *LedgerError.
+func parseLedger(data []byte, path string) ([]Entry, *TornError, error) {
+	var entries []Entry
+	lines := bytes.Split(data, []byte{'\n'})
+	last := lines[len(lines)-1]
+	lines = lines[:len(lines)-1] // complete lines; last is "" if data ends in '\n'
+
+	var pending []fragment // malformed complete lines awaiting their repair
+	for i, line := range lines {
+		n := i + 1
+		e, err := decodeEntry(line)
+		if err != nil {
+			if !isTruncated(err) {
+				return nil, nil, &LedgerError{File: path, Line: n, Rule: "invalid entry: " + err.Error()}
+			}
+			pending = append(pending, fragment{line: n, data: line, err: err})
+			continue
+		}
+		if e.Kind == KindRepair {
+			want := n - 1 // a complete entry whose line end was missing
+			if len(pending) > 0 {
+				want = pending[0].line
+			}
+			if e.RepairsLine != want {
+				return nil, nil, &LedgerError{File: path, Line: n, Rule: fmt.Sprintf("repair entry names line %d, but the line to repair is %d", e.RepairsLine, want)}
+			}
+			pending = nil
+		} else if len(pending) > 0 {
+			p := pending[0]
+			return nil, nil, &LedgerError{File: path, Line: p.line, Rule: "malformed entry followed by further entries (the ledger was damaged, not just interrupted): " + p.err.Error()}
+		}
+		entries = append(entries, e)
+	}
+	if len(last) > 0 {
+		if _, err := decodeEntry(last); err != nil && !isTruncated(err) {
+			return nil, nil, &LedgerError{File: path, Line: len(lines) + 1, Rule: "invalid entry: " + err.Error()}
+		}
+		pending = append(pending, fragment{line: len(lines) + 1, data: last, unterminated: true})
+	}
+	if len(pending) == 0 {
+		return entries, nil, nil
+	}
+	return entries, newTornError(path, pending), nil
+}
+
+// isTruncated reports whether a decoding error is what a torn write leaves:
+// JSON cut short or followed by garbage (e.g. the zeros a crash can leave at
+// the end of a file). A complete JSON object that breaks a rule (unknown
+// field, version or kind, bad value) or a blank line is not a tear.
+func isTruncated(err error) bool {
+	var se *json.SyntaxError
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, errTrailing) || errors.As(err, &se)
+}
+
+var errTrailing = errors.New("trailing data after the entry")
+
+// fragment is one line of an unresolved tail.
+type fragment struct {
+	line         int
+	data         []byte
+	err          error // why it did not decode (complete lines)
+	unterminated bool  // the file's last bytes, without a line end
+}
+
+// Patterns recovering the charge from a torn fragment. A number must be
+// followed by ',' or '}' so that a number cut short is not read as a
+// smaller one.
+var (
+	reHash    = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
+	reEpsilon = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
+	reDelta   = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
+)
+
+// newTornError summarises an unresolved tail. All its fragments stem from
+// one interrupted append and the interrupted repairs of it (appends refuse
+// while a tail is unresolved), so they describe one charge: the first
+// dataset hash found and the largest ε and δ found.
+func newTornError(path string, tail []fragment) *TornError {
+	t := &TornError{File: path, Line: tail[0].line}
+	var parts [][]byte
+	for _, f := range tail {
+		parts = append(parts, f.data)
+		if f.unterminated {
+			t.Unterminated = true
+			if len(tail) == 1 {
+				if e, err := decodeEntry(f.data); err == nil {
+					t.Complete, t.Charged = true, true
+					t.DatasetHash, t.Epsilon, t.Delta = e.DatasetHash, e.Epsilon, e.Delta
+					if !e.Kind.spends() {
+						t.Epsilon, t.Delta = 0, 0
+					}
+				}
+			}
+		}
+		if t.Complete {
+			break
+		}
+		if m := reHash.FindSubmatch(f.data); m != nil && t.DatasetHash == "" {
+			t.DatasetHash = string(m[1])
+		}
+		if m := reEpsilon.FindSubmatch(f.data); m != nil {
+			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= t.Epsilon && !math.IsInf(v, 0) {
+				t.Epsilon, t.Charged = v, true
+			}
+		}
+		if m := reDelta.FindSubmatch(f.data); m != nil {
+			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v > t.Delta && v < 1 {
+				t.Delta = v
+			}
+		}
+	}
+	t.Fragment = bytes.Join(parts, []byte{'\n'})
+	if t.DatasetHash == "" || !t.Charged {
+		t.Epsilon, t.Delta, t.Charged = 0, 0, false
+	}
+	return t
+}
