@@ -209,7 +209,7 @@ func (p *Polynomial) evalWith(y []float64, s *evalScratch) float64 {
 	return tmp[0]
 }
 
-// dot returns Σ a[i]·b[i] for len(a) == len(b), with four accumulators.
+// dot returns Σ a[i]·b[i] for len(a) ≤ len(b), with four accumulators.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
