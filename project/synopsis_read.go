@@ -157,25 +157,36 @@ func parseSynopsis(data []byte, trusted *AllowedSigners, now time.Time) (*Verifi
 	if err != nil {
 		return nil, err
 	}
+	f, rel, err := parsePayload(data, magicEnd, sigOff)
+	if err != nil {
+		return nil, err
+	}
+	v := &VerifiedSynopsis{File: f, Release: rel, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
+	v.Principal, v.TrustNote, v.Trusted = trusted.Match(pub, SynopsisNamespace, now)
+	return v, nil
+}
 
+// parsePayload parses the verified payload data[:sigOff] whose magic line
+// ends at magicEnd: metadata, values, Validate, mechanism.RestoreSynopsis.
+func parsePayload(data []byte, magicEnd, sigOff int) (*SynopsisFile, *mechanism.Synopsis, error) {
 	// 4. Metadata.
 	h, valOff, err := parseHeader(data, magicEnd, sigOff)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	// 5. Values, sized by the declaration checked in parseHeader.
 	f := &h.SynopsisFile
 	f.Values, err = parseValues(data, valOff, sigOff, h.Lattice.Count)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := f.Validate(); err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) && fe.Line == 0 {
 			fe.Line, fe.Offset = lineAt(data, magicEnd), int64(magicEnd)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 
 	// 6. The release itself.
@@ -183,13 +194,10 @@ func parseSynopsis(data []byte, trusted *AllowedSigners, now time.Time) (*Verifi
 	rel, err := mechanism.RestoreSynopsis(m.K, m.H, f.Values, mechanism.NoiseKind(m.Noise),
 		m.Scale, m.Epsilon, m.Delta, f.Learner.Sensitivity)
 	if err != nil {
-		return nil, &FormatError{Line: lineAt(data, magicEnd), Offset: int64(magicEnd), Field: "mechanism",
+		return nil, nil, &FormatError{Line: lineAt(data, magicEnd), Offset: int64(magicEnd), Field: "mechanism",
 			Rule: "the release parameters are inconsistent: " + err.Error(), Err: ErrMalformed}
 	}
-
-	v := &VerifiedSynopsis{File: f, Release: rel, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
-	v.Principal, v.TrustNote, v.Trusted = trusted.Match(pub, SynopsisNamespace, now)
-	return v, nil
+	return f, rel, nil
 }
 
 // parseMagic checks the first line, "bernstein-synopsis format N\n", and
