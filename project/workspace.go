@@ -1,0 +1,475 @@
+package project
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+const (
+	// WorkspaceVersion is the project-file format this program reads and
+	// writes.
+	WorkspaceVersion = 1
+	// WorkspaceExt is the extension of project files.
+	WorkspaceExt = ".bernstein"
+	// maxWorkspaceBytes caps the size of a project file read.
+	maxWorkspaceBytes = 16 << 20
+	// maxH is the largest iterated Bernstein order (mechanism.Params.H).
+	maxH = 10
+)
+
+// Workspace is the curator's project file: which dataset, which columns
+// with which public bounds, which learner with which parameters, which
+// privacy settings, and the releases made so far. It is saved as indented
+// JSON with the extension .bernstein.
+//
+// A Workspace holds no data values, but it may hold data-derived bounds
+// (FromData), which the curator has acknowledged as a leak.
+type Workspace struct {
+	Version  int              `json:"version"` // WorkspaceVersion
+	Title    string           `json:"title,omitempty"`
+	Note     string           `json:"note,omitempty"`
+	Dataset  WorkspaceDataset `json:"dataset"`
+	Features []string         `json:"features"`        // feature columns, in axis order
+	Label    string           `json:"label,omitempty"` // label column, if the learner needs one
+	Bounds   []ColumnBounds   `json:"bounds"`          // public bounds per feature (and real label) column
+	Learner  LearnerSettings  `json:"learner"`
+	Privacy  PrivacySettings  `json:"privacy"`
+	Releases []ReleaseRecord  `json:"releases"`
+
+	// path is the file the workspace was loaded from or saved to; relative
+	// dataset paths are resolved against its directory.
+	path string
+}
+
+// WorkspaceDataset identifies the dataset of a workspace.
+type WorkspaceDataset struct {
+	// Path is the CSV file as chosen by the curator; a relative path is
+	// relative to the project file's directory.
+	Path string `json:"path"`
+	// Hash is the hex SHA-256 of the CSV file's bytes when the workspace
+	// was set up; CheckDataset compares it with the file now.
+	Hash string `json:"hash"`
+}
+
+// ColumnBounds are the public bounds of one column.
+type ColumnBounds struct {
+	Column string  `json:"column"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	// FromData is true if the bounds were suggested from the data
+	// (Dataset.SuggestBounds), which leaks the column's minimum and
+	// maximum; AcknowledgedAt then records when the curator accepted that.
+	FromData       bool       `json:"from_data,omitempty"`
+	AcknowledgedAt *time.Time `json:"acknowledged_at,omitempty"`
+}
+
+// LearnerSettings are the learner and its parameter values.
+type LearnerSettings struct {
+	Kind   learners.Kind   `json:"kind,omitempty"` // empty until chosen
+	Params learners.Values `json:"params,omitempty"`
+	// PositiveLabel is the label value mapped to class +1 for a binary
+	// label (Dataset.BinaryLabels).
+	PositiveLabel *float64 `json:"positive_label,omitempty"`
+}
+
+// PrivacySettings are the release parameters of the Bernstein mechanism.
+type PrivacySettings struct {
+	Epsilon float64             `json:"epsilon"`
+	Delta   float64             `json:"delta"`
+	Noise   mechanism.NoiseKind `json:"noise"`
+	H       int                 `json:"h"` // iterated Bernstein order, 1 … 10
+	K       KSetting            `json:"k"` // cover size per axis, or "auto"
+}
+
+// KSetting is the cover size per feature axis, or automatic choice: it is
+// written as "auto" when empty and as a JSON array otherwise.
+type KSetting []int
+
+// Auto reports whether k is chosen automatically.
+func (k KSetting) Auto() bool { return len(k) == 0 }
+
+// MarshalJSON writes "auto" or the array.
+func (k KSetting) MarshalJSON() ([]byte, error) {
+	if k.Auto() {
+		return []byte(`"auto"`), nil
+	}
+	return json.Marshal([]int(k))
+}
+
+// UnmarshalJSON reads "auto" or a non-empty array of integers.
+func (k *KSetting) UnmarshalJSON(b []byte) error {
+	if string(b) == `"auto"` {
+		*k = nil
+		return nil
+	}
+	var v []int
+	if err := json.Unmarshal(b, &v); err != nil || len(v) == 0 {
+		return &WorkspaceError{Field: "privacy.k", Rule: fmt.Sprintf(`%.40s must be "auto" or a non-empty array of integers`, b)}
+	}
+	*k = v
+	return nil
+}
+
+// ReleaseRecord refers to one release made from the workspace.
+type ReleaseRecord struct {
+	Output        string    `json:"output"`          // synopsis file written
+	LedgerEntryID string    `json:"ledger_entry_id"` // Entry.ID in the ledger
+	Time          time.Time `json:"time"`
+	Epsilon       float64   `json:"epsilon"`
+	Delta         float64   `json:"delta"`
+}
+
+// WorkspaceError reports a project file that is malformed or breaks a rule.
+// Field is the JSON path, e.g. "privacy.epsilon" or "bounds[1].lo"; Line
+// and Column (1-based) are given where the position is known.
+type WorkspaceError struct {
+	File         string
+	Line, Column int
+	Field        string
+	Rule         string
+}
+
+func (e *WorkspaceError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", e.Line, e.Column)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %s", e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Rule)
+	return b.String()
+}
+
+// DatasetChangedError reports that a workspace's CSV file no longer has the
+// content hash recorded in the workspace.
+type DatasetChangedError struct {
+	Path      string
+	Want, Got string // recorded and current hex SHA-256
+}
+
+func (e *DatasetChangedError) Error() string {
+	return fmt.Sprintf("%s: the dataset changed since the project was set up (SHA-256 %s, recorded %s): it counts as a different dataset in the privacy-budget ledger; check the bounds and columns and re-select the file to accept it",
+		e.Path, shortHash(e.Got), shortHash(e.Want))
+}
+
+// NewWorkspace returns a workspace for a dataset with default privacy
+// settings: ε = 0.5 (half the default budget), pure ε-DP Laplace noise,
+// h = 1, k automatic. Features, bounds and the learner are left for the
+// curator to choose.
+func NewWorkspace(d *Dataset) *Workspace {
+	return &Workspace{
+		Version: WorkspaceVersion,
+		Dataset: WorkspaceDataset{Path: d.Path, Hash: d.Hash},
+		Privacy: PrivacySettings{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, H: 1},
+	}
+}
+
+// Path returns the file the workspace was last loaded from or saved to.
+func (w *Workspace) Path() string { return w.path }
+
+// DatasetPath returns the dataset's path, resolving a relative path against
+// the project file's directory (if the workspace has a file).
+func (w *Workspace) DatasetPath() string {
+	p := w.Dataset.Path
+	if filepath.IsAbs(p) || w.path == "" {
+		return p
+	}
+	return filepath.Join(filepath.Dir(w.path), p)
+}
+
+// CheckDataset hashes the workspace's CSV file and returns a
+// *DatasetChangedError if it no longer matches Dataset.Hash (or the error
+// reading it).
+func (w *Workspace) CheckDataset() error {
+	p := w.DatasetPath()
+	got, err := HashFile(p)
+	if err != nil {
+		return err
+	}
+	if got != w.Dataset.Hash {
+		return &DatasetChangedError{Path: p, Want: w.Dataset.Hash, Got: got}
+	}
+	return nil
+}
+
+// BoundsFor returns the bounds of cols in order, for Dataset.MapToUnit; a
+// column without bounds is an error naming it.
+func (w *Workspace) BoundsFor(cols []string) ([]Bounds, error) {
+	out := make([]Bounds, len(cols))
+	for i, c := range cols {
+		j := slices.IndexFunc(w.Bounds, func(b ColumnBounds) bool { return b.Column == c })
+		if j < 0 {
+			return nil, &WorkspaceError{File: w.path, Field: "bounds", Rule: fmt.Sprintf("no bounds for column %q", c)}
+		}
+		out[i] = Bounds{Lo: w.Bounds[j].Lo, Hi: w.Bounds[j].Hi}
+	}
+	return out, nil
+}
+
+// AddRelease appends a release recorded in the ledger to the history.
+func (w *Workspace) AddRelease(e Entry) {
+	w.Releases = append(w.Releases, ReleaseRecord{Output: e.Output, LedgerEntryID: e.ID, Time: e.Time, Epsilon: e.Epsilon, Delta: e.Delta})
+}
+
+// SaveWorkspace validates w and writes it to path (which must end in
+// .bernstein) atomically: the file holds the old or the new project, never
+// a torn one. An existing file is an ErrExists error unless overwrite. On
+// success w.Path() becomes path.
+func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
+	if filepath.Ext(path) != WorkspaceExt {
+		return &WorkspaceError{File: path, Rule: fmt.Sprintf("a project file name must end in %s", WorkspaceExt)}
+	}
+	if w.Version == 0 {
+		w.Version = WorkspaceVersion
+	}
+	if err := w.validate(path); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: encode project: %w", path, err)
+	}
+	data = append(data, '\n')
+	if err := WriteFileAtomic(path, data, 0o644, overwrite); err != nil {
+		return err
+	}
+	w.path = path
+	return nil
+}
+
+// LoadWorkspace reads and strictly validates a project file: unknown fields,
+// a missing or unknown version, wrong types and values breaking a rule are
+// *WorkspaceError errors naming the field (and line and column where
+// known). Files over 16 MiB are refused.
+func LoadWorkspace(path string) (*Workspace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxWorkspaceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: read: %w", path, err)
+	}
+	if len(data) > maxWorkspaceBytes {
+		return nil, &WorkspaceError{File: path, Rule: fmt.Sprintf("file is larger than %d bytes; not a project file", maxWorkspaceBytes)}
+	}
+	w, err := ParseWorkspace(data, path)
+	if err != nil {
+		return nil, err
+	}
+	w.path = path
+	return w, nil
+}
+
+// ParseWorkspace decodes and validates project-file bytes; name is used in
+// errors. See LoadWorkspace.
+func ParseWorkspace(data []byte, name string) (*Workspace, error) {
+	// The version decides how to read the rest, so check it first.
+	var probe struct {
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, decodeError(data, name, err)
+	}
+	switch v := string(probe.Version); {
+	case v == "":
+		return nil, &WorkspaceError{File: name, Field: "version", Rule: "missing; this is not a Bernstein Release project file"}
+	case v != "1":
+		return nil, &WorkspaceError{File: name, Field: "version", Rule: fmt.Sprintf("version %s is not supported: this program reads version %d (a newer program may have written it)", v, WorkspaceVersion)}
+	}
+	var w Workspace
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&w); err != nil {
+		return nil, decodeError(data, name, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := lineCol(data, dec.InputOffset())
+		return nil, &WorkspaceError{File: name, Line: line, Column: col, Rule: "unexpected data after the project object"}
+	}
+	if err := w.validate(name); err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+// decodeError turns an encoding/json error into a *WorkspaceError.
+func decodeError(data []byte, name string, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var we *WorkspaceError
+	switch {
+	case errors.As(err, &we): // from KSetting.UnmarshalJSON
+		c := *we
+		c.File = name
+		return &c
+	case errors.As(err, &se):
+		line, col := lineCol(data, se.Offset)
+		return &WorkspaceError{File: name, Line: line, Column: col, Rule: "not valid JSON: " + se.Error()}
+	case errors.As(err, &te):
+		line, col := lineCol(data, te.Offset)
+		if te.Field == "" {
+			return &WorkspaceError{File: name, Line: line, Column: col, Rule: fmt.Sprintf("must be a JSON object (a project), not a JSON %s", te.Value)}
+		}
+		return &WorkspaceError{File: name, Line: line, Column: col, Field: te.Field, Rule: fmt.Sprintf("must be %s, not a JSON %s", jsonKind(te.Type), te.Value)}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return &WorkspaceError{File: name, Rule: "not valid JSON: the file ends early"}
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		field := strings.Trim(f, `"`)
+		e := &WorkspaceError{File: name, Field: field, Rule: "unknown field (misspelt, or written by a newer program)"}
+		if i := bytes.Index(data, []byte(f)); i >= 0 {
+			e.Line, e.Column = lineCol(data, int64(i))
+		}
+		return e
+	}
+	return &WorkspaceError{File: name, Rule: strings.TrimPrefix(msg, "json: ")}
+}
+
+// jsonKind names what JSON value a Go type takes, for messages.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + t.String()
+}
+
+// lineCol converts a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+// validate checks every rule of the format; errors name the field.
+func (w *Workspace) validate(name string) error {
+	fail := func(field, format string, args ...any) error {
+		return &WorkspaceError{File: name, Field: field, Rule: fmt.Sprintf(format, args...)}
+	}
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	if w.Version != WorkspaceVersion {
+		return fail("version", "version %d is not supported: this program reads version %d", w.Version, WorkspaceVersion)
+	}
+	if w.Dataset.Path == "" {
+		return fail("dataset.path", "missing")
+	}
+	if !isSHA256Hex(w.Dataset.Hash) {
+		return fail("dataset.hash", "%q is not a hex SHA-256 (64 lower-case hex digits)", w.Dataset.Hash)
+	}
+	for i, f := range w.Features {
+		switch {
+		case strings.TrimSpace(f) == "":
+			return fail(fmt.Sprintf("features[%d]", i), "empty column name")
+		case slices.Index(w.Features, f) != i:
+			return fail(fmt.Sprintf("features[%d]", i), "column %q is listed twice", f)
+		case f == w.Label:
+			return fail(fmt.Sprintf("features[%d]", i), "column %q is also the label", f)
+		}
+	}
+	for i, b := range w.Bounds {
+		field := fmt.Sprintf("bounds[%d]", i)
+		switch {
+		case !slices.Contains(w.Features, b.Column) && (b.Column != w.Label || w.Label == ""):
+			return fail(field+".column", "%q is neither a feature nor the label", b.Column)
+		case slices.IndexFunc(w.Bounds, func(c ColumnBounds) bool { return c.Column == b.Column }) != i:
+			return fail(field+".column", "column %q has bounds twice", b.Column)
+		case b.FromData && (b.AcknowledgedAt == nil || b.AcknowledgedAt.IsZero()):
+			return fail(field+".acknowledged_at", "bounds taken from the data need the curator's acknowledgement time (they leak the minimum and maximum)")
+		}
+		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
+			return fail(field, "%v", err)
+		}
+	}
+	if k := w.Learner.Kind; k != "" && !slices.Contains([]learners.Kind{learners.KindKDE, learners.KindPriestleyChao,
+		learners.KindNaiveBayes, learners.KindSVM, learners.KindLogistic, learners.KindRidge}, k) {
+		return fail("learner.kind", "%q is not a known learner (kde, priestley-chao, naive-bayes, svm, logistic, ridge)", k)
+	}
+	for p, v := range w.Learner.Params {
+		if p == "" || len(v) == 0 {
+			return fail("learner.params", "parameter %q needs a name and at least one value", p)
+		}
+		for _, x := range v {
+			if !finite(x) {
+				return fail("learner.params."+p, "%v is not a finite number", x)
+			}
+		}
+	}
+	if pl := w.Learner.PositiveLabel; pl != nil && !finite(*pl) {
+		return fail("learner.positive_label", "%v is not a finite number", *pl)
+	}
+	pr := w.Privacy
+	if !finite(pr.Epsilon) || pr.Epsilon <= 0 {
+		return fail("privacy.epsilon", "%v must be a finite number > 0", pr.Epsilon)
+	}
+	switch pr.Noise {
+	case mechanism.NoiseLaplace:
+		if pr.Delta != 0 {
+			return fail("privacy.delta", "%v must be 0 with noise %q (pure ε-DP)", pr.Delta, pr.Noise)
+		}
+	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
+		if !(pr.Delta > 0 && pr.Delta < 1) {
+			return fail("privacy.delta", "%v must be in (0, 1) with noise %q", pr.Delta, pr.Noise)
+		}
+	default:
+		return fail("privacy.noise", "%q is not one of %q, %q, %q", pr.Noise, mechanism.NoiseLaplace, mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian)
+	}
+	if pr.H < 1 || pr.H > maxH {
+		return fail("privacy.h", "%d must be between 1 and %d", pr.H, maxH)
+	}
+	for i, k := range pr.K {
+		if k < 1 {
+			return fail(fmt.Sprintf("privacy.k[%d]", i), "%d must be ≥ 1", k)
+		}
+	}
+	if !pr.K.Auto() && len(w.Features) > 0 && len(pr.K) != len(w.Features) {
+		return fail("privacy.k", "%d values for %d features; give one per feature or \"auto\"", len(pr.K), len(w.Features))
+	}
+	for i, r := range w.Releases {
+		field := fmt.Sprintf("releases[%d]", i)
+		switch {
+		case r.Output == "":
+			return fail(field+".output", "missing")
+		case r.LedgerEntryID == "":
+			return fail(field+".ledger_entry_id", "missing")
+		case r.Time.IsZero():
+			return fail(field+".time", "missing")
+		case !finite(r.Epsilon) || r.Epsilon <= 0:
+			return fail(field+".epsilon", "%v must be a finite number > 0", r.Epsilon)
+		case !finite(r.Delta) || r.Delta < 0 || r.Delta >= 1:
+			return fail(field+".delta", "%v must be in [0, 1)", r.Delta)
+		}
+	}
+	return nil
+}
