@@ -36,7 +36,7 @@ func TestParseWorkspaceValid(t *testing.T) {
 		Version: 1, Title: "Two classes", Note: "SVM on the demo data",
 		Dataset:  WorkspaceDataset{Path: "two-class.csv", Hash: "eadc28d31b455fd96a9007c1b16fce637af61859776c6e438943d6241f7534d8"},
 		Features: []string{"x1", "x2"}, Label: "label",
-		Bounds: []ColumnBounds{{Column: "x1", Lo: 0, Hi: 1}, {Column: "x2", Lo: -0.2, Hi: 1.2, FromData: true, AcknowledgedAt: &ack}},
+		Bounds:  []ColumnBounds{{Column: "x1", Lo: 0, Hi: 1}, {Column: "x2", Lo: -0.2, Hi: 1.2, FromData: true, AcknowledgedAt: &ack}},
 		Learner: LearnerSettings{Kind: learners.KindSVM, Params: learners.Values{"C": {1}, "sigma": {1}}, PositiveLabel: &pos},
 		Privacy: PrivacySettings{Epsilon: 0.5, Delta: 1e-6, Noise: mechanism.NoiseGaussian, H: 2, K: KSetting{10, 12}},
 		Releases: []ReleaseRecord{{Output: "svm.bsyn", LedgerEntryID: "9f2c41d07a6b3e15",
