@@ -1,0 +1,275 @@
+package project
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+func TestGenerateKey(t *testing.T) {
+	if _, _, err := GenerateKey(nil, "x"); !errors.Is(err, ErrEmptyPassphrase) {
+		t.Fatalf("empty passphrase: %v, want ErrEmptyPassphrase", err)
+	}
+	if _, _, err := GenerateKey([]byte("pw"), "two\nlines"); err == nil {
+		t.Fatal("multi-line comment accepted")
+	}
+	priv, pub, err := GenerateKey([]byte("correct horse"), "carol@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(priv)
+	if block == nil || block.Type != "OPENSSH PRIVATE KEY" {
+		t.Fatalf("private key is not an OpenSSH PEM block:\n%s", priv)
+	}
+	// Encrypted: parsing without the passphrase must ask for one.
+	var missing *ssh.PassphraseMissingError
+	if _, err := ssh.ParseRawPrivateKey(priv); !errors.As(err, &missing) {
+		t.Fatalf("private key parses without a passphrase (%v): it was written unencrypted", err)
+	}
+	if !strings.HasPrefix(string(pub), "ssh-ed25519 AAAA") || !strings.HasSuffix(string(pub), " carol@example.org\n") {
+		t.Errorf("public key line %q", pub)
+	}
+	raw, err := ssh.ParseRawPrivateKeyWithPassphrase(priv, []byte("correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, ok := raw.(*ed25519.PrivateKey)
+	if !ok {
+		t.Fatalf("key type %T, want Ed25519", raw)
+	}
+	sshPub, err := ssh.NewPublicKey(k.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, comment, _, _, err := ssh.ParseAuthorizedKey(pub)
+	if err != nil || comment != "carol@example.org" || !bytes.Equal(parsed.Marshal(), sshPub.Marshal()) {
+		t.Errorf("public key does not match the private key (%v)", err)
+	}
+}
+
+func TestWriteKeyPairAndLoadSigner(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "config", "bernstein")
+	path := filepath.Join(dir, "curator_ed25519")
+	pass := []byte("correct horse battery staple")
+	kp, err := WriteKeyPair(path, pass, "carol@example.org", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantModes := map[string]os.FileMode{kp.PrivatePath: 0o600, kp.PublicPath: 0o644, kp.AllowedSignersPath: 0o644}
+	for p, mode := range wantModes {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runtime.GOOS != "windows" && st.Mode().Perm() != mode {
+			t.Errorf("%s: mode %04o, want %04o", p, st.Mode().Perm(), mode)
+		}
+	}
+	if st, err := os.Stat(dir); err == nil && runtime.GOOS != "windows" && st.Mode().Perm() != 0o700 {
+		t.Errorf("key directory mode %04o, want 0700", st.Mode().Perm())
+	}
+	line, err := os.ReadFile(kp.AllowedSignersPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(line), `carol@example.org namespaces="bernstein-synopsis" ssh-ed25519 AAAA`) || string(line) != kp.AllowedSignersLine+"\n" {
+		t.Errorf("allowed_signers line %q", line)
+	}
+	// The handed-out line is a valid allowed_signers file trusting the key.
+	a, err := ParseAllowedSigners(bytes.NewReader(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	signer, err := LoadSigner(path, pass)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ssh.FingerprintSHA256(signer.PublicKey()) != kp.Fingerprint {
+		t.Error("loaded key differs from the written one")
+	}
+	data, err := EncodeSynopsis(smallSynFile(t), signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := ReadSynopsis(bytes.NewReader(data), int64(len(data)), a)
+	if err != nil || !v.Trusted || v.Principal != "carol@example.org" {
+		t.Fatalf("file signed with the new key: %v, trusted=%v", err, v != nil && v.Trusted)
+	}
+
+	t.Run("refuses to overwrite", func(t *testing.T) {
+		for _, p := range []string{kp.PrivatePath, kp.PublicPath, kp.AllowedSignersPath} {
+			other := filepath.Join(t.TempDir(), "k")
+			if err := os.WriteFile(other+strings.TrimPrefix(p, path), []byte("keep"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := WriteKeyPair(other, pass, "carol@example.org", false); !errors.Is(err, ErrExists) {
+				t.Errorf("existing %s: %v, want ErrExists", filepath.Base(p), err)
+			}
+			if _, err := os.Stat(other); filepath.Base(p) != "curator_ed25519" && err == nil {
+				t.Errorf("private key written although %s existed", filepath.Base(p))
+			}
+		}
+		if _, err := WriteKeyPair(path, pass, "carol@example.org", true); err != nil {
+			t.Errorf("overwrite: %v", err)
+		}
+	})
+	t.Run("wrong passphrase", func(t *testing.T) {
+		if _, err := LoadSigner(path, []byte("wrong")); !errors.Is(err, ErrWrongPassphrase) {
+			t.Errorf("got %v, want ErrWrongPassphrase", err)
+		}
+	})
+	t.Run("no passphrase", func(t *testing.T) {
+		if _, err := LoadSigner(path, nil); !errors.Is(err, ErrPassphraseRequired) {
+			t.Errorf("got %v, want ErrPassphraseRequired", err)
+		}
+	})
+	t.Run("readable by others", func(t *testing.T) {
+		if runtime.GOOS == "windows" {
+			t.Skip("no Unix permissions")
+		}
+		if err := os.Chmod(path, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(path, 0o600)
+		if _, err := LoadSigner(path, pass); !errors.Is(err, ErrKeyPermissions) {
+			t.Errorf("got %v, want ErrKeyPermissions", err)
+		}
+	})
+	t.Run("bad arguments", func(t *testing.T) {
+		if _, err := WriteKeyPair(filepath.Join(t.TempDir(), "k"), nil, "carol@example.org", false); !errors.Is(err, ErrEmptyPassphrase) {
+			t.Errorf("empty passphrase: %v", err)
+		}
+		for _, p := range []string{"", "carol example", "a,b", `"x"`, "*", "#x"} {
+			if _, err := WriteKeyPair(filepath.Join(t.TempDir(), "k"), pass, p, false); err == nil {
+				t.Errorf("principal %q accepted", p)
+			}
+		}
+	})
+}
+
+func TestLoadSignerOtherKeys(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, block *pem.Block) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, pem.EncodeToMemory(block), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	_, edPriv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ssh.MarshalPrivateKey(edPriv, "unencrypted")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSigner(write("plain", plain), nil); err != nil {
+		t.Errorf("unencrypted Ed25519 key (made elsewhere): %v", err)
+	}
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecBlock, err := ssh.MarshalPrivateKey(ec, "ecdsa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSigner(write("ecdsa", ecBlock), nil); !errors.Is(err, ErrKeyType) {
+		t.Errorf("ECDSA key: %v, want ErrKeyType", err)
+	}
+	junk := filepath.Join(dir, "junk")
+	if err := os.WriteFile(junk, []byte("not a key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadSigner(junk, []byte("x")); err == nil {
+		t.Error("junk accepted as a key")
+	}
+	if _, err := LoadSigner(filepath.Join(dir, "missing"), nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing key: %v", err)
+	}
+}
+
+// TestGeneratedKeyWorksWithSSHKeygen checks that OpenSSH itself can decrypt
+// the private key GenerateKey writes and derives the same public key.
+func TestGeneratedKeyWorksWithSSHKeygen(t *testing.T) {
+	needSSHKeygen(t)
+	path := filepath.Join(t.TempDir(), "curator_ed25519")
+	kp, err := WriteKeyPair(path, []byte("s3cret pass"), "dave@example.org", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("ssh-keygen", "-y", "-P", "s3cret pass", "-f", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ssh-keygen cannot read the key: %v\n%s", err, out)
+	}
+	k, _, _, _, err := ssh.ParseAuthorizedKey(out)
+	if err != nil || ssh.FingerprintSHA256(k) != kp.Fingerprint {
+		t.Errorf("ssh-keygen derives another public key: %s (%v)", out, err)
+	}
+	if out, err := exec.Command("ssh-keygen", "-y", "-P", "wrong", "-f", path).CombinedOutput(); err == nil {
+		t.Errorf("ssh-keygen decrypted the key with a wrong passphrase:\n%s", out)
+	}
+}
+
+func TestReadPassphraseFile(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		content string
+		want    string
+		err     bool
+	}{
+		{"secret\n", "secret", false},
+		{"secret\r\n", "secret", false},
+		{"secret", "secret", false},
+		{"two words \n", "two words ", false},
+		{"secret\n\n", "secret\n", false},
+		{"\n", "", true},
+		{"", "", true},
+		{strings.Repeat("x", 5000), "", true},
+	}
+	for i, c := range cases {
+		p := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.WriteFile(p, []byte(c.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadPassphraseFile(p)
+		if (err != nil) != c.err || string(got) != c.want {
+			t.Errorf("%q: got %q, %v; want %q, error %v", c.content, got, err, c.want, c.err)
+		}
+	}
+}
+
+func TestDefaultPaths(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", cfg)
+	t.Setenv("AppData", cfg)
+	k, err := DefaultKeyPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := DefaultAllowedSignersPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(k) != "curator_ed25519" || filepath.Base(filepath.Dir(k)) != "bernstein" || !strings.HasPrefix(k, cfg) {
+		t.Errorf("DefaultKeyPath = %s", k)
+	}
+	if filepath.Base(a) != "allowed_signers" || filepath.Dir(a) != filepath.Dir(k) {
+		t.Errorf("DefaultAllowedSignersPath = %s", a)
+	}
+}
