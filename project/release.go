@@ -1,0 +1,521 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+// DefaultBeta is the failure probability β used for the automatic cover size
+// k* when ReleaseRequest.Beta is 0.
+const DefaultBeta = 0.05
+
+// ReleaseRequest is everything the curator decided for one release. It is
+// filled by the command line (bernstein release) or the curator window and
+// validated once, by Prepare.
+type ReleaseRequest struct {
+	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
+	// listing at least the features and the label).
+	Dataset *Dataset
+	// Features are the feature columns, in axis order (ℓ = len(Features)).
+	Features []string
+	// Label is the label column; "" for unsupervised learners (KDE).
+	Label string
+	// PositiveClass is the label value of class +1 for binary labels; it
+	// must be one of the two values of the label column.
+	PositiveClass float64
+	// Bounds holds the public bounds of every used column: each feature and,
+	// for real labels (regression), the label. Binary labels need none.
+	Bounds map[string]Bounds
+	// Units optionally names each column's unit (e.g. "years"); recorded in
+	// the synopsis, empty unless given.
+	Units map[string]string
+	// BoundsFromData marks the columns whose bounds were (or, if missing
+	// from Bounds, are to be) suggested from the data (SuggestBounds). That
+	// leaks the data's minimum and maximum outside ε, so Prepare refuses it
+	// unless AcknowledgedDataBounds is set; the synopsis records it.
+	BoundsFromData map[string]bool
+	// AcknowledgedDataBounds is the curator's acceptance of that leak.
+	AcknowledgedDataBounds bool
+	// Learner and Params choose the target function F_D; Params are
+	// validated by the learner's Spec (missing ones take their defaults).
+	Learner learners.Kind
+	Params  learners.Values
+	// Privacy holds ε, δ, the noise kind, h and (unless KAuto) k. A single
+	// k is used on every axis.
+	Privacy mechanism.Params
+	// KAuto chooses k* of Section 4.1 (mechanism.OptimalK) with failure
+	// probability Beta (DefaultBeta if 0), the same k on every axis.
+	KAuto bool
+	Beta  float64
+	// Title and Note are the curator's public description of the release.
+	Title, Note string
+}
+
+// Prepared is a validated, fitted release waiting for its noise: the exact
+// lattice values of F_D are computed, nothing is spent or written yet.
+//
+// Exact holds noiseless values of F_D: they are private. They may feed
+// previews inside this process (mechanism.Simulate) but must never be
+// written, logged or shown as such; only (*Prepared).Release turns them
+// into a publishable, noisy synopsis.
+type Prepared struct {
+	Request ReleaseRequest
+	// Data is the dataset as the learner saw it (mapped to [0,1]^ℓ).
+	Data learners.Dataset
+	// Fitted is the learner's result (oracle, sensitivity, output range).
+	Fitted *learners.Fitted
+	// Resolved are the learner parameters with defaults filled in.
+	Resolved learners.Resolved
+	// Spec is the learner's self-description.
+	Spec learners.Spec
+	// Lattice is the cover of Definition 9 for Params.K.
+	Lattice mechanism.Lattice
+	// Exact are F_D at the lattice points, in lattice order (private!).
+	Exact []float64
+	// Params are the validated release parameters (K filled in).
+	Params mechanism.Params
+	// Clipped counts, per used column, the values clipped to the public
+	// bounds; Dropped is Dataset.Dropped. Both are private, curator only.
+	Clipped map[string]int
+	Dropped int
+	// Domain holds the public bounds as recorded in the synopsis.
+	Domain DomainInfo
+	// ClassLabels names the negative and positive class (classifiers).
+	ClassLabels []string
+}
+
+// RequestError is a release request that breaks a rule; Field names the
+// part of the request (e.g. "features", "bounds[age]", "epsilon").
+type RequestError struct {
+	Field string
+	Rule  string
+}
+
+func (e *RequestError) Error() string {
+	if e.Field == "" {
+		return e.Rule
+	}
+	return e.Field + ": " + e.Rule
+}
+
+func reqErr(field, format string, args ...any) *RequestError {
+	return &RequestError{Field: field, Rule: fmt.Sprintf(format, args...)}
+}
+
+// Prepare validates the request, maps the data to [0,1]^ℓ by the public
+// bounds, fits the learner, chooses k and evaluates F_D on the lattice
+// (Algorithm 1, lines 1–2 of Aldà & Rubinstein 2017). Nothing is written
+// and no budget is spent; call (*Prepared).Release to add noise and publish.
+//
+// Validation (errors name the field and rule): a dataset; 1 ≤ ℓ ≤
+// min(learner MaxDim, mechanism.MaxDim) distinct feature columns; a label
+// column exactly when the learner needs one, distinct from the features;
+// finite public bounds lo < hi for every feature and for a real label;
+// bounds from the data only with AcknowledgedDataBounds; learner parameters
+// per its Spec; release parameters per mechanism.Params.Validate and the
+// sensitivity per mechanism.ValidateSensitivity. Data errors (non-numeric
+// values, a label that is not binary) are the Dataset's *CSVError.
+//
+// progress (may be nil) reports the lattice evaluation; ctx cancels it.
+func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total int)) (*Prepared, error) {
+	if req.Dataset == nil {
+		return nil, reqErr("dataset", "no dataset given")
+	}
+	ds := req.Dataset
+	learner, err := learners.Lookup(req.Learner)
+	if err != nil {
+		return nil, reqErr("learner", "%v", err)
+	}
+	spec := learner.Spec()
+	dim := len(req.Features)
+	if err := checkColumns(req, spec); err != nil {
+		return nil, err
+	}
+
+	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}, Dropped: ds.Dropped}
+	p.Request.Features = slices.Clone(req.Features)
+
+	// Public bounds, data-derived ones only with the acknowledgement.
+	used := slices.Clone(req.Features)
+	if spec.Label == learners.LabelReal {
+		used = append(used, req.Label)
+	}
+	bounds := make([]Bounds, 0, len(used))
+	for _, col := range used {
+		b, err := columnBounds(req, col)
+		if err != nil {
+			return nil, err
+		}
+		bounds = append(bounds, b)
+	}
+	for j, col := range req.Features {
+		p.Domain.Features = append(p.Domain.Features, Bound{
+			Name: col, Unit: req.Units[col], Lo: bounds[j].Lo, Hi: bounds[j].Hi, FromData: req.BoundsFromData[col],
+		})
+	}
+
+	// Map the private data to the learner's domain.
+	x, clipped, err := ds.MapToUnit(req.Features, bounds[:dim])
+	if err != nil {
+		return nil, err
+	}
+	for j, col := range req.Features {
+		p.Clipped[col] = clipped[j]
+	}
+	p.Data = learners.Dataset{Dim: dim, X: x}
+	switch spec.Label {
+	case learners.LabelReal:
+		lb := bounds[dim]
+		y, c, err := ds.RealLabels(req.Label, lb)
+		if err != nil {
+			return nil, err
+		}
+		p.Clipped[req.Label] = c
+		p.Data.Labels = y
+		p.Domain.Label = &Bound{Name: req.Label, Unit: req.Units[req.Label], Lo: lb.Lo, Hi: lb.Hi, FromData: req.BoundsFromData[req.Label]}
+	case learners.LabelBinary:
+		y, err := ds.BinaryLabels(req.Label, req.PositiveClass)
+		if err != nil {
+			return nil, err
+		}
+		p.Data.Labels = y
+		p.ClassLabels, err = classLabels(ds, req.Label, req.PositiveClass)
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, b := range p.Domain.Features {
+		p.Domain.BoundsFromData = p.Domain.BoundsFromData || b.FromData
+	}
+	if p.Domain.Label != nil {
+		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
+	}
+
+	// Fit F_D (the learner validates its parameters and the dataset).
+	p.Resolved, err = spec.Resolve(req.Params, dim)
+	if err != nil {
+		return nil, err
+	}
+	p.Fitted, err = learner.Fit(ctx, p.Data, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	if p.Fitted == nil || p.Fitted.Oracle == nil {
+		return nil, fmt.Errorf("learner %s returned no fitted function", spec.Kind)
+	}
+	if err := mechanism.ValidateSensitivity(p.Fitted.Sensitivity); err != nil {
+		return nil, fmt.Errorf("learner %s: %w", spec.Kind, err)
+	}
+
+	// Release parameters, k auto or given.
+	params := req.Privacy
+	params.K = slices.Clone(req.Privacy.K)
+	if req.KAuto {
+		beta := req.Beta
+		if beta == 0 {
+			beta = DefaultBeta
+		}
+		if !(beta > 0 && beta < 1) {
+			return nil, reqErr("beta", "β = %v: the failure probability of k* must be in (0,1)", req.Beta)
+		}
+		// Validate ε, δ, the noise kind and h (with a placeholder k) before
+		// they enter the formula for k*.
+		probe := params
+		probe.K = slices.Repeat([]int{1}, dim)
+		if err := probe.Validate(); err != nil {
+			return nil, err
+		}
+		k := mechanism.OptimalK(params.Epsilon, p.Fitted.Sensitivity, beta, params.H, dim)
+		params.K = slices.Repeat([]int{k}, dim)
+	} else {
+		if len(params.K) == 1 && dim > 1 {
+			params.K = slices.Repeat(params.K, dim)
+		}
+		if len(params.K) != dim {
+			return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", len(params.K), dim)
+		}
+	}
+	if err := params.Validate(); err != nil {
+		return nil, err
+	}
+	p.Params = params
+	p.Lattice, err = mechanism.NewLattice(params.K)
+	if err != nil {
+		return nil, err
+	}
+	p.Exact, err = mechanism.EvaluateLattice(ctx, p.Fitted.Oracle, p.Lattice, progress)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkColumns validates the feature and label columns against the learner.
+func checkColumns(req ReleaseRequest, spec learners.Spec) error {
+	dim := len(req.Features)
+	maxDim := min(spec.MaxDim, mechanism.MaxDim)
+	if dim < spec.MinDim || dim > maxDim {
+		return reqErr("features", "%d feature column(s) given; learner %s needs between %d and %d", dim, spec.Kind, spec.MinDim, maxDim)
+	}
+	for j, c := range req.Features {
+		if c == "" {
+			return reqErr("features", "feature %d has an empty column name", j+1)
+		}
+		if slices.Index(req.Features, c) != j {
+			return reqErr("features", "column %q is selected twice", c)
+		}
+		if !slices.Contains(req.Dataset.Columns, c) {
+			return reqErr("features", "no column %q in %s (columns: %s)", c, req.Dataset.Path, strings.Join(req.Dataset.Columns, ", "))
+		}
+	}
+	switch spec.Label {
+	case learners.LabelNone:
+		if req.Label != "" {
+			return reqErr("label", "learner %s is unsupervised and takes no label column (got %q)", spec.Kind, req.Label)
+		}
+	default:
+		if req.Label == "" {
+			return reqErr("label", "learner %s needs a %s label column", spec.Kind, spec.Label)
+		}
+		if slices.Contains(req.Features, req.Label) {
+			return reqErr("label", "column %q cannot be both a feature and the label", req.Label)
+		}
+		if !slices.Contains(req.Dataset.Columns, req.Label) {
+			return reqErr("label", "no column %q in %s (columns: %s)", req.Label, req.Dataset.Path, strings.Join(req.Dataset.Columns, ", "))
+		}
+	}
+	return nil
+}
+
+// columnBounds returns the public bounds of a used column, suggesting them
+// from the data only when the request marks them so and acknowledges it.
+func columnBounds(req ReleaseRequest, col string) (Bounds, error) {
+	field := "bounds[" + col + "]"
+	b, ok := req.Bounds[col]
+	if req.BoundsFromData[col] {
+		if !req.AcknowledgedDataBounds {
+			return Bounds{}, reqErr(field, "bounds taken from the data reveal its minimum and maximum, which ε does not cover; "+
+				"give public bounds from domain knowledge, or acknowledge the leak (--acknowledge-data-bounds)")
+		}
+		if !ok {
+			var err error
+			if b, err = req.Dataset.SuggestBounds(col); err != nil {
+				return Bounds{}, err
+			}
+			ok = true
+		}
+	}
+	if !ok {
+		return Bounds{}, reqErr(field, "no public bounds for column %q; every used column needs bounds LO:HI from domain knowledge", col)
+	}
+	if err := b.Validate(); err != nil {
+		return Bounds{}, reqErr(field, "%v", err)
+	}
+	return b, nil
+}
+
+// classLabels returns the two values of a binary label column as text,
+// the negative class first and the positive class second.
+func classLabels(ds *Dataset, col string, positive float64) ([]string, error) {
+	v, err := ds.Column(col)
+	if err != nil {
+		return nil, err
+	}
+	for _, x := range v {
+		if x != positive {
+			return []string{formatLabel(x), formatLabel(positive)}, nil
+		}
+	}
+	return nil, reqErr("label", "column %q has a single value; a binary label needs two", col)
+}
+
+func formatLabel(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// ReleaseOptions says where and how a prepared release is published.
+type ReleaseOptions struct {
+	// Out is the synopsis file to write.
+	Out string
+	// Overwrite allows replacing an existing Out (--force).
+	Overwrite bool
+	// AllowOverBudget lets a release exceed the dataset's total budget; the
+	// ledger entry records that it did.
+	AllowOverBudget bool
+	// Ledger records the spend before anything is published. Required.
+	Ledger *Ledger
+	// Signer signs the synopsis (LoadSigner). Required.
+	Signer ssh.Signer
+	// AppVersion is written into the synopsis.
+	AppVersion string
+	// Now is the clock for the ledger entry and the synopsis (time.Now if
+	// nil).
+	Now func() time.Time
+}
+
+// ReleaseResult reports a published release.
+type ReleaseResult struct {
+	// Path is the synopsis file written.
+	Path string
+	// Synopsis is its content (noisy values and public metadata only).
+	Synopsis *SynopsisFile
+	// Spent is this release's ε; Total the dataset's ε spent so far in the
+	// ledger, this release included; Budget the dataset's total budget.
+	Spent, Total, Budget float64
+	// OverBudget reports that the release exceeded the budget (allowed by
+	// ReleaseOptions.AllowOverBudget).
+	OverBudget bool
+}
+
+// writeSynopsisFile is the synopsis writer used by Release; fault-injection
+// tests replace it to simulate a crash after the ledger entry.
+var writeSynopsisFile = WriteSynopsis
+
+// Release adds secure noise to the prepared lattice values and publishes
+// the signed synopsis. The order of its steps is the privacy contract:
+//
+//  1. check that opt.Out can be written (its directory is writable, and it
+//     does not exist unless opt.Overwrite), so a release is not spent for
+//     a file that cannot be created;
+//  2. reserve ε and δ in the ledger (opt.Ledger.Reserve): the budget check
+//     and the entry, synced to disk; a refusal returns the ledger's
+//     *BudgetError and nothing is spent;
+//  3. draw the noise: mechanism.SanitizeValues (Algorithm 1, lines 3–5,
+//     secure noise only);
+//  4. build the SynopsisFile (noisy values and public metadata only);
+//  5. write it atomically and signed (WriteSynopsis).
+//
+// A failure or crash after step 2 leaves the spend recorded and no
+// synopsis: the ledger never under-counts (sequential composition over all
+// recorded entries). Each call is a new release and spends again.
+func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseResult, error) {
+	if p == nil || p.Fitted == nil || p.Exact == nil {
+		return nil, errors.New("release: nothing prepared; call Prepare first")
+	}
+	if opt.Out == "" {
+		return nil, reqErr("out", "no output file given")
+	}
+	if opt.Ledger == nil {
+		return nil, reqErr("ledger", "no privacy-budget ledger given; every release must be recorded")
+	}
+	if opt.Signer == nil {
+		return nil, reqErr("key", "no signing key given")
+	}
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	if err := checkWritable(opt.Out, opt.Overwrite); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	ds := p.Request.Dataset
+	eps := p.Params.Epsilon
+	params := make(map[string][]float64, len(p.Resolved)+2)
+	for name, v := range p.Resolved {
+		params[name] = slices.Clone(v)
+	}
+	params["h"] = []float64{float64(p.Params.H)}
+	params["k"] = intsToFloats(p.Params.K)
+	entry, err := opt.Ledger.Reserve(Entry{
+		Time:        now(),
+		Kind:        KindRelease,
+		DatasetHash: ds.Hash,
+		DatasetPath: absPath(ds.Path),
+		Epsilon:     eps,
+		Delta:       p.Params.Delta,
+		Learner:     string(p.Spec.Kind),
+		Params:      params,
+		Noise:       string(p.Params.Noise),
+		Output:      absPath(opt.Out),
+	}, opt.AllowOverBudget)
+	if err != nil {
+		return nil, err
+	}
+
+	// From here on the spend is recorded, whatever happens.
+	rel, err := mechanism.SanitizeValues(p.Exact, p.Fitted.Sensitivity, p.Params)
+	if err != nil {
+		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
+	}
+	file, err := NewSynopsisFile(rel, SynopsisMeta{
+		AppVersion:  opt.AppVersion,
+		Created:     entry.Time,
+		Title:       p.Request.Title,
+		Note:        p.Request.Note,
+		Learner:     p.Spec.Kind,
+		Params:      p.Resolved,
+		N:           p.Fitted.N,
+		Domain:      p.Domain,
+		Output:      p.Spec.Output,
+		OutputRange: p.Fitted.OutputRange,
+		ClassLabels: p.ClassLabels,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
+	}
+	if err := writeSynopsisFile(opt.Out, file, opt.Signer, opt.Overwrite); err != nil {
+		return nil, fmt.Errorf("writing the synopsis (the ledger keeps the spend): %w", err)
+	}
+	total, _ := opt.Ledger.Spent(ds.Hash)
+	return &ReleaseResult{
+		Path:       opt.Out,
+		Synopsis:   file,
+		Spent:      eps,
+		Total:      total,
+		Budget:     opt.Ledger.Budget(ds.Hash),
+		OverBudget: entry.OverBudget,
+	}, nil
+}
+
+// checkWritable fails unless path can be created: its directory exists and
+// accepts a new file, and path does not exist (unless overwrite, and then it
+// must be a regular file).
+func checkWritable(path string, overwrite bool) error {
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("%s: exists and is not a regular file", path)
+		}
+		if !overwrite {
+			return &ExistsError{Path: path}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".bernstein-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write in directory %s: %w", path, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+func intsToFloats(v []int) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}

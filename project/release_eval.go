@@ -1,0 +1,182 @@
+package project
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+
+	"github.com/gocarina/gocsv"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+)
+
+// Result columns of an evaluated release, after the feature columns.
+const (
+	EvalColumnValue    = "value"
+	EvalColumnNoiseStd = "noise_std"
+	EvalColumnClass    = "class"
+)
+
+// EvalResults is a verified release evaluated at query points given in data
+// units (the analyst's side of a release: post-processing of the synopsis,
+// no privacy cost).
+type EvalResults struct {
+	// Features are the feature names in axis order (ℓ = len(Features)).
+	Features []string
+	// X holds the n query points in data units, row-major (n·ℓ values).
+	X []float64
+	// Value and NoiseStd hold, per point, the released function in data
+	// units and the public standard deviation of its noise part.
+	Value, NoiseStd []float64
+	// Class holds the predicted class label per point for classifiers
+	// (VerifiedSynopsis.Class); nil otherwise.
+	Class []string
+}
+
+// Len returns the number of query points.
+func (r *EvalResults) Len() int { return len(r.Value) }
+
+// QueryPoints extracts query points from a dataset read with ReadCSV: the
+// columns named like the release's features (in any order, other columns
+// ignored), returned row-major in axis order, in data units. A missing
+// feature column is a *CSVError naming it.
+func QueryPoints(ds *Dataset, v *VerifiedSynopsis) ([]float64, error) {
+	feats := v.File.Domain.Features
+	l := len(feats)
+	cols := make([][]float64, l)
+	for j, b := range feats {
+		c, err := ds.Column(b.Name)
+		if err != nil {
+			return nil, err
+		}
+		cols[j] = c
+	}
+	x := make([]float64, ds.Rows*l)
+	for j, c := range cols {
+		for i, val := range c {
+			x[i*l+j] = val
+		}
+	}
+	return x, nil
+}
+
+// EvalReleaseAt evaluates a verified release at the n = len(x)/ℓ points x
+// (data units, row-major) with (*VerifiedSynopsis).EvalDataBatch: values
+// and noise standard deviations in the output's data units, and the class
+// for classifiers. Every point must lie within the public bounds (else an
+// *OutOfBoundsError naming the point and feature, nothing evaluated); ctx
+// cancels. This is post-processing of the release: no privacy cost.
+func EvalReleaseAt(ctx context.Context, v *VerifiedSynopsis, x []float64) (*EvalResults, error) {
+	l := len(v.File.Domain.Features)
+	if l == 0 || len(x)%l != 0 {
+		return nil, fmt.Errorf("query points: %d values is not a multiple of the %d features", len(x), l)
+	}
+	n := len(x) / l
+	r := &EvalResults{X: x, Value: make([]float64, n), NoiseStd: make([]float64, n)}
+	for _, b := range v.File.Domain.Features {
+		r.Features = append(r.Features, b.Name)
+	}
+	if err := v.EvalDataBatch(ctx, x, r.Value, r.NoiseStd); err != nil {
+		return nil, err
+	}
+	if isClassifier(v.File.Output.Kind) {
+		r.Class = make([]string, n)
+		for i, val := range r.Value {
+			r.Class[i], _ = v.Class(val)
+		}
+	}
+	return r, nil
+}
+
+func isClassifier(kind string) bool {
+	k := learners.OutputKind(kind)
+	return k == learners.OutputClassScore || k == learners.OutputProbability
+}
+
+// csvFloat is a float64 that gocsv writes in the shortest form that reads
+// back to the same float64 ('g' format: 1e-300 rather than 300 zeros).
+type csvFloat float64
+
+// MarshalCSV implements gocsv.TypeMarshaller.
+func (f csvFloat) MarshalCSV() (string, error) {
+	return strconv.FormatFloat(float64(f), 'g', -1, 64), nil
+}
+
+// EvalHeader returns the CSV header of evaluation results: the feature
+// names (a feature named value, noise_std or class is written as
+// "feature:NAME" so that no two columns share a name), then value,
+// noise_std and, for classifiers, class.
+func EvalHeader(features []string, classifier bool) []string {
+	h := make([]string, 0, len(features)+3)
+	for _, f := range features {
+		if f == EvalColumnValue || f == EvalColumnNoiseStd || f == EvalColumnClass {
+			f = "feature:" + f
+		}
+		h = append(h, f)
+	}
+	h = append(h, EvalColumnValue, EvalColumnNoiseStd)
+	if classifier {
+		h = append(h, EvalColumnClass)
+	}
+	return h
+}
+
+// evalRowType is the typed result row gocsv marshals: ℓ csvFloat feature
+// fields F0…, then Value, NoiseStd and (classifiers) Class. The feature
+// columns depend on the release, so the type is built with
+// reflect.StructOf; the header is written by EvalHeader because a feature
+// name may hold characters a gocsv struct tag cannot (a comma ends it).
+func evalRowType(dim int, classifier bool) reflect.Type {
+	ft := reflect.TypeFor[csvFloat]()
+	fields := make([]reflect.StructField, 0, dim+3)
+	for j := range dim {
+		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", j), Type: ft, Tag: reflect.StructTag(fmt.Sprintf(`csv:"f%d"`, j))})
+	}
+	fields = append(fields,
+		reflect.StructField{Name: "Value", Type: ft, Tag: `csv:"value"`},
+		reflect.StructField{Name: "NoiseStd", Type: ft, Tag: `csv:"noise_std"`})
+	if classifier {
+		fields = append(fields, reflect.StructField{Name: "Class", Type: reflect.TypeFor[string](), Tag: `csv:"class"`})
+	}
+	return reflect.StructOf(fields)
+}
+
+// WriteCSV writes the results as CSV: the header of EvalHeader, then one
+// typed row per point marshalled with gocsv (feature values in data units,
+// value, noise_std, class), numbers in the shortest form that reads back
+// exactly. It streams in chunks, so memory stays bounded for 10^6 rows.
+func (r *EvalResults) WriteCSV(w io.Writer) error {
+	dim := len(r.Features)
+	classifier := r.Class != nil
+	cw := csv.NewWriter(w)
+	if err := cw.Write(EvalHeader(r.Features, classifier)); err != nil {
+		return err
+	}
+	n := r.Len()
+	const chunk = 4096
+	rt := evalRowType(dim, classifier)
+	rows := reflect.MakeSlice(reflect.SliceOf(rt), chunk, chunk)
+	gw := gocsv.NewSafeCSVWriter(cw)
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		for i := lo; i < hi; i++ {
+			row := rows.Index(i - lo)
+			for j := range dim {
+				row.Field(j).SetFloat(r.X[i*dim+j])
+			}
+			row.Field(dim).SetFloat(r.Value[i])
+			row.Field(dim + 1).SetFloat(r.NoiseStd[i])
+			if classifier {
+				row.Field(dim + 2).SetString(r.Class[i])
+			}
+		}
+		if err := gocsv.MarshalCSVWithoutHeaders(rows.Slice(0, hi-lo).Interface(), gw); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
