@@ -1,9 +1,6 @@
 package learners
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // This file holds what the three kernel learners (kde, priestley-chao,
 // naive-bayes) share: the Gaussian kernel and the validation of a Dataset
@@ -76,6 +73,3 @@ func checkGrid(dim int, axes [][]float64, out []float64) error {
 	}
 	return nil
 }
-
-// isFinite reports whether x is neither NaN nor ±Inf.
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -129,19 +129,7 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 		return nil, err
 	}
 	b, c := res.Scalar("bandwidth"), res.Scalar("spacing")
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	// Sort by feature, ties by label: F_D then depends on the multiset of
-	// records only (with ties, the tied record sorted first carries the gap).
-	sort.SliceStable(order, func(p, q int) bool {
-		i, j := order[p], order[q]
-		if data.X[i] != data.X[j] {
-			return data.X[i] < data.X[j]
-		}
-		return data.Labels[i] < data.Labels[j]
-	})
+	order := pcOrder(data.X, data.Labels)
 	g := c / float64(n)
 	serr := &SpacingError{C: c, N: n}
 	for k := 1; k < n; k++ {
@@ -168,6 +156,24 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
 	}, nil
+}
+
+// pcOrder returns the record indices sorted by feature, ties by label, so
+// that F_D depends on the multiset of records only (among tied features the
+// record sorted first carries the gap to the predecessor).
+func pcOrder(x, labels []float64) []int {
+	order := make([]int, len(x))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(p, q int) bool {
+		i, j := order[p], order[q]
+		if x[i] != x[j] {
+			return x[i] < x[j]
+		}
+		return labels[i] < labels[j]
+	})
+	return order
 }
 
 // newPCOracle returns F_D for features x and labels l sorted by order,

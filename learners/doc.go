@@ -1,0 +1,36 @@
+// Package learners provides the target functions F_D of Section 6 of Aldà &
+// Rubinstein, "The Bernstein Mechanism: Function Release under Differential
+// Privacy" (AAAI 2017), as oracles on [0,1]^ℓ with a proven sensitivity.
+//
+// Contract. A Learner describes itself (Spec: kind, dimensions, label kind,
+// parameters, output meaning) and fits a Dataset whose features are already
+// mapped to [0,1]^ℓ by the curator's public bounds (out-of-bounds values
+// clipped) and whose labels are mapped to [−1, 1] (LabelReal; the paper's
+// B = 1 in mapped units) or to exactly −1/+1 (LabelBinary). Fit validates
+// the parameters (Spec.Resolve) and the data once, where they come in, and
+// returns errors naming the parameter or record, the value and the rule; it
+// never panics on user input. The result, Fitted, carries:
+//
+//   - Oracle, F_D on [0,1]^ℓ, safe for concurrent use; it satisfies
+//     mechanism.Oracle and, where a separable evaluation is faster
+//     (kde, naive-bayes), mechanism.GridOracle;
+//   - Sensitivity, a proven bound S(F) ≥ sup_y |F_D(y) − F_D′(y)| over
+//     replace-one neighbours D ~ D′ of the same size n, depending on n, the
+//     parameters and the public bounds only — never on data values — so it
+//     may be published and used to calibrate noise;
+//   - OutputRange, a public range for plots.
+//
+// Where a bound holds only on a restricted data universe (Priestley–Chao:
+// sorted gaps ≤ c/n), Fit checks the data and refuses data outside it; the
+// guarantee then covers neighbours that both lie in the universe.
+//
+// This package adds no noise and does not import mechanism; the interfaces
+// match structurally. Derivations of every bound, where they differ from the
+// paper, and the largest ratio |F_D − F_D′|/S found by the neighbour-search
+// audit (audit_test.go) are in docs/sensitivity.md and
+// docs/sensitivity-erm.md.
+//
+// Learners: kde (NewKDE), priestley-chao (NewPriestleyChao), naive-bayes
+// (NewNaiveBayes), svm (NewSVM), logistic (NewLogistic), ridge (NewRidge);
+// All lists them in this order and Lookup finds one by Kind.
+package learners
