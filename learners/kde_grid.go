@@ -7,26 +7,35 @@ import (
 	"sync"
 )
 
-// kdeChunk is the number of data points whose kernel vectors are held at a
-// time by one worker of EvalGrid.
-const kdeChunk = 1024
+// kdeChunk is the largest number of data points whose kernel vectors one
+// worker of EvalGrid holds at a time; kdeChunkFloats bounds the size of its
+// Kronecker buffers (chunk × ∏_{j≥2}(k_j+1) values, 2 MiB), which shrinks
+// the chunk for ℓ ≥ 3.
+const (
+	kdeChunk       = 1024
+	kdeChunkFloats = 1 << 18
+)
 
 // EvalGrid writes F_D at every point of axes[0] × … × axes[ℓ−1] into out
-// (row-major, last axis fastest), exactly (no binning). It uses the
-// separability of the product kernel: for a chunk of points it builds, per
-// axis j, the matrix W_j[i,k] = exp(−(a_jk − d_ij)²/(2b_j²)); the row-wise
-// Kronecker product P of W_2 … W_ℓ and the product W_1ᵀ·P then give the
-// chunk's contribution to the whole grid, ∏_j (k_j+1) multiply-adds per point
-// instead of ℓ·∏_j (k_j+1) exponentials. Chunks are spread over GOMAXPROCS
-// workers. It returns an error if the axes or out do not match, or ctx.Err()
-// if cancelled.
+// (row-major, last axis fastest). It is exact up to floating-point rounding
+// (no binning, no truncation beyond kernelTiny): it agrees with Eval to
+// about 1e-13 of the peak K (tested to 1e-12). It uses the separability of
+// the product kernel: for a chunk of points it builds, per axis j, the
+// matrix W_j[i,k] = exp(−(a_jk − d_ij)²/(2b_j²)) (3 exponentials per point
+// on a uniform axis such as the mechanism's lattice, see kernelRowUniform);
+// the row-wise Kronecker product P of W_2 … W_ℓ and the product W_1ᵀ·P then
+// give the chunk's contribution to the whole grid: about ∏_j (k_j+1)
+// multiply-adds per point instead of ∏_j (k_j+1) kernel evaluations. Chunks
+// are spread over GOMAXPROCS workers. It returns an error if the axes or out
+// do not match, or ctx.Err() if cancelled.
 func (o *kdeOracle) EvalGrid(ctx context.Context, axes [][]float64, out []float64) error {
 	if err := checkGrid(o.dim, axes, out); err != nil {
 		return err
 	}
 	m1 := len(axes[0])
 	rest := len(out) / m1 // columns of P
-	chunks := (o.n + kdeChunk - 1) / kdeChunk
+	chunk := max(16, min(kdeChunk, kdeChunkFloats/rest))
+	chunks := (o.n + chunk - 1) / chunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	acc := make([][]float64, workers)
 	errs := make([]error, workers)
@@ -39,17 +48,17 @@ func (o *kdeOracle) EvalGrid(ctx context.Context, axes [][]float64, out []float6
 			acc[w] = a
 			ws := make([][]float64, o.dim)
 			for j := range ws {
-				ws[j] = make([]float64, kdeChunk*len(axes[j]))
+				ws[j] = make([]float64, chunk*len(axes[j]))
 			}
-			p := make([]float64, kdeChunk*rest)
-			tmp := make([]float64, kdeChunk*rest)
+			p := make([]float64, chunk*rest)
+			tmp := make([]float64, chunk*rest)
 			for c := w; c < chunks; c += workers {
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
 					return
 				}
-				lo := c * kdeChunk
-				hi := min(lo+kdeChunk, o.n)
+				lo := c * chunk
+				hi := min(lo+chunk, o.n)
 				o.accumulateChunk(axes, lo, hi, ws, p, tmp, a)
 			}
 		}()
