@@ -13,33 +13,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
-// Constants of the synopsis file format (see the format description in
-// synopsis_doc.go and docs/synopsis-format.md).
 const (
-	// SynopsisFormat is the only format version this build writes and reads.
-	SynopsisFormat = 1
-	// SynopsisMagic starts the first line of every synopsis file.
-	SynopsisMagic = "bernstein-synopsis"
-	// SynopsisNamespace is the SSHSIG namespace of synopsis signatures; an
-	// allowed_signers entry restricted by namespaces="…" must include it.
-	SynopsisNamespace = "bernstein-synopsis"
-	// SynopsisExt is the file-name extension of synopsis files.
-	SynopsisExt = ".synopsis"
-	// MaxSynopsisFileSize caps the size of a synopsis file (512 MiB).
-	MaxSynopsisFileSize = 512 << 20
-	// MaxSynopsisMetadataSize caps the JSON metadata block (1 MiB).
-	MaxSynopsisMetadataSize = 1 << 20
-	// LatticeOrder is the only ordering of the lattice values: row-major,
-	// the last axis varying fastest. Value number
-	// i = Σ_j i_j·∏_{m>j}(k_m+1) is the noisy F_D(i_1/k_1, …, i_ℓ/k_ℓ).
-	LatticeOrder = "row-major, last axis fastest"
-	// MechanismBernstein is MechanismInfo.Name: Algorithm 1 of Aldà &
-	// Rubinstein (2017) with the iterated Bernstein operator.
-	MechanismBernstein = "bernstein"
-	// NeighbouringReplaceOne is the neighbouring relation of every release:
-	// D ~ D′ when they have the same size n and differ in one record.
-	NeighbouringReplaceOne = "replace-one"
-
 	maxTitleRunes   = 200
 	maxNoteRunes    = 10_000
 	maxNameRunes    = 200
