@@ -1,17 +1,37 @@
-// Package project holds every file the app reads or writes: CSV datasets,
-// the privacy-budget ledger, the curator's project file (workspace) and the
-// released synopsis with its signature.
+// Package project holds every file the app reads or writes: CSV datasets
+// (ReadCSV), the privacy-budget ledger (OpenLedger), the curator's project
+// file (LoadWorkspace, SaveWorkspace), the seeded demo data (WriteDemoData)
+// and the released synopsis with its signature and keys.
 //
 // Contract:
 //
-//   - Every write that publishes a file goes through WriteFileAtomic (or, for
-//     the ledger, an fsynced single append per entry), so a crash leaves the
-//     old file or the new one, never a torn file.
-//   - User input and files never cause a panic: they return errors that name
-//     the file, the line and column where relevant, and the rule broken.
-//     Only programmer misuse panics, and the function's doc says so.
-//   - Budget is recorded before it is spent: callers must call
-//     (*Ledger).Reserve and get nil before writing a synopsis.
+//   - Writes are crash-safe. Every file is published through
+//     WriteFileAtomic (temporary file, fsync, link or rename, fsync of the
+//     directory), so a crash leaves the old file or the new one, never a
+//     torn file; without overwrite an existing file is never replaced
+//     (ErrExists). The ledger instead appends one entry per write(2) and
+//     fsyncs it; a torn last line is detected, counted and repaired, never
+//     dropped (docs/ledger.md). All writes go through the unexported fileOps
+//     seam (atomic.go), which tests replace to fail or "crash" at every
+//     write step.
+//   - Budget is recorded before it is spent: a release must call
+//     (*Ledger).Reserve and get a nil error before it writes its synopsis.
+//     Spending composes sequentially per dataset (Σε, Σδ), the dataset being
+//     identified by the SHA-256 of its CSV bytes.
+//   - Files and user input never cause a panic: they return errors that name
+//     the file, the line and column (or JSON field) where relevant, and the
+//     rule broken (*CSVError, *LedgerError, *TornError, *BudgetError,
+//     *WorkspaceError, *DatasetChangedError). Only programmer misuse panics,
+//     and the function's documentation says so.
+//   - Reading is bounded: CSV records are capped at MaxRecordBytes and the
+//     file is streamed, keeping only the numeric columns in use; project
+//     files are capped at 16 MiB.
+//   - Private data stays with the curator: Dataset values, row counts,
+//     dropped and clipped counts and data-derived bounds (SuggestBounds) are
+//     for the curator's screen only; data-derived bounds need the curator's
+//     recorded acknowledgement in the workspace.
+//   - Randomness here is for demo data only (seeded math/rand/v2 in
+//     demo_seeded.go); release noise comes from the mechanism package.
 //
 // Package project imports learners and mechanism, never ui.
 package project
