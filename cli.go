@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
@@ -87,11 +89,17 @@ func (e *verifyError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var ue *usageError
 	var ve *verifyError
+	var be *project.BudgetError
+	var re *project.RequestError
+	var lpe *learners.ParamError
+	var mpe *mechanism.ParamError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &lpe), errors.As(err, &mpe):
 		return exitUsage
+	case errors.As(err, &be):
+		return exitBudget
 	case errors.As(err, &ve),
 		errors.Is(err, project.ErrBadSignature),
 		errors.Is(err, project.ErrMalformed),
@@ -117,9 +125,12 @@ type command struct {
 // commands lists the subcommands in the order `bernstein help` shows them.
 func commands() []*command {
 	return []*command{
+		releaseCommand(),
+		evalCommand(),
 		verifyCommand(),
 		inspectCommand(),
 		keygenCommand(),
+		ledgerCommand(),
 		demoDataCommand(),
 		viewCommand(),
 		versionCommand(),

@@ -103,9 +103,6 @@ func (b *boundsFlag) Set(s string) error {
 		if !ok || name == "" {
 			return fmt.Errorf("%q: want COLUMN=LO:HI or COLUMN=data", item)
 		}
-		if _, dup := b.specs[name]; dup {
-			return fmt.Errorf("%q: bounds for column %q given twice", item, name)
-		}
 		var spec boundSpec
 		if strings.TrimSpace(rng) == "data" {
 			spec.FromData = true
@@ -124,6 +121,9 @@ func (b *boundsFlag) Set(s string) error {
 			if !(spec.Lo < spec.Hi) {
 				return fmt.Errorf("%q: lower bound must be < upper bound", item)
 			}
+		}
+		if _, dup := b.specs[name]; dup {
+			return fmt.Errorf("%q: bounds for column %q given twice", item, name)
 		}
 		b.order = append(b.order, name)
 		b.specs[name] = spec

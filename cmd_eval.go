@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+func evalCommand() *command {
+	return &command{
+		Name:    "eval",
+		Args:    "FILE.synopsis (--at V1,V2,… | --points Q.csv) [--out R.csv]",
+		Summary: "Evaluate a verified synopsis at query points given in data units; write CSV.",
+		Details: `Query points are in data units and must lie within the synopsis's public
+bounds; they are mapped to [0,1]^ℓ by those bounds. --points reads a CSV file
+whose columns are matched to the features by name (other columns are
+ignored). The result CSV has the feature columns, then value (the released
+function in data units), noise_std (the public standard deviation of the
+release noise at that point) and, for classifiers, class.
+
+The signature is checked first: an invalid file exits 3 and evaluates
+nothing; a valid file by a key outside your allowed signers is evaluated with
+a warning on standard error. Evaluation is post-processing of the release and
+spends no privacy budget.`,
+		MinPos: 1,
+		MaxPos: 1,
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			var at pointFlag
+			var points, out, allowed string
+			var force bool
+			fs.Var(&at, "at", "one query point in data units, one value per feature `V1,V2,…`")
+			fs.StringVar(&points, "points", "", "CSV file of query points `Q.csv`, columns named like the features")
+			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output")
+			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
+			trustFlag(fs, &allowed)
+			return func(ctx context.Context, pos []string) error {
+				switch {
+				case (len(at) == 0) == (points == ""):
+					return usagef("give exactly one of --at V1,V2,… and --points Q.csv")
+				}
+				v, err := openVerified(pos[0], allowed)
+				if err != nil {
+					return err
+				}
+				if !v.Trusted {
+					fmt.Fprintf(e.Stderr, "warning: %s\n", trustLine(v))
+				}
+				var x []float64
+				if len(at) > 0 {
+					if d := len(v.File.Domain.Features); len(at) != d {
+						return usagef("--at has %d value(s); the synopsis has %d feature(s) (%s)", len(at), d, featureNames(v))
+					}
+					if err := v.ToUnit(at, make([]float64, len(at))); err != nil {
+						return usagef("--at: %v", err)
+					}
+					x = at
+				} else {
+					ds, err := project.ReadCSV(points, project.CSVOptions{Columns: featureList(v)})
+					if err != nil {
+						return err
+					}
+					if x, err = project.QueryPoints(ds, v); err != nil {
+						return err
+					}
+				}
+				res, err := project.EvalReleaseAt(ctx, v, x)
+				if err != nil {
+					return err
+				}
+				if out == "" {
+					return res.WriteCSV(e.Stdout)
+				}
+				var buf bytes.Buffer
+				if err := res.WriteCSV(&buf); err != nil {
+					return err
+				}
+				if err := project.WriteFileAtomic(out, buf.Bytes(), 0o644, force); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.Stderr, "wrote %d row(s) to %s\n", res.Len(), out)
+				return nil
+			}
+		},
+	}
+}
+
+func featureList(v *project.VerifiedSynopsis) []string {
+	var names []string
+	for _, b := range v.File.Domain.Features {
+		names = append(names, b.Name)
+	}
+	return names
+}
+
+func featureNames(v *project.VerifiedSynopsis) string {
+	s := ""
+	for i, b := range v.File.Domain.Features {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%s in [%g, %g]", b.Name, b.Lo, b.Hi)
+	}
+	return s
+}

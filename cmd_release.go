@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+type releaseFlags struct {
+	data, label, learner, noise, out, key, title, note string
+	passphraseFile, ledger                             string
+	features                                           listFlag
+	bounds                                             boundsFlag
+	units                                              boundsUnits
+	params                                             paramsFlag
+	k                                                  kFlag
+	epsilon, delta, budget, positive, beta             floatFlag
+	h                                                  int
+	force, allowOver, dropInvalid, ackDataBounds       bool
+}
+
+func releaseCommand() *command {
+	return &command{
+		Name: "release",
+		Args: "--data FILE.csv --features A,B [--label Y] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
+		Summary: "Fit a learner to a CSV dataset and publish it as a signed, " +
+			"differentially private synopsis; prints ε spent and the ledger total.",
+		Details: `Steps, in this order: read and validate everything; fit the learner; evaluate it
+on the Bernstein lattice; check the output file can be written; record the
+spend in the privacy-budget ledger (refused when over the dataset's budget);
+add secure noise; write the signed synopsis. If the last step fails, the
+spend stays recorded.
+
+Bounds must be public: chosen from domain knowledge, not from the data. COL=data
+takes them from the data's minimum and maximum, which leaks those values
+outside ε; it is refused unless --acknowledge-data-bounds is given, and the
+synopsis records it.
+
+Learners (--learner) and their parameters (--param NAME=V or NAME=V1,V2,… for
+one value per feature):
+` + learnerHelp(),
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			f := &releaseFlags{h: 1}
+			f.k.auto = true
+			fs.StringVar(&f.data, "data", "", "the private dataset, a CSV file with a header `FILE.csv` (required)")
+			fs.Var(&f.features, "features", "feature columns in axis order, comma-separated `A,B`; 1 to 6 (required)")
+			fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
+			fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
+			fs.Var(&f.bounds, "bounds", "public bounds of every feature and of a real label, `A=LO:HI,B=LO:HI`;\nCOL=data suggests them from the data (needs --acknowledge-data-bounds); repeatable")
+			fs.Var(&f.units, "units", "optional units recorded in the synopsis, `A=UNIT,B=UNIT`")
+			fs.BoolVar(&f.ackDataBounds, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
+			fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
+			fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
+			fs.Var(&f.epsilon, "epsilon", "privacy parameter `E` > 0 spent by this release (required)")
+			fs.Var(&f.delta, "delta", "privacy parameter `D` in (0,1) for --noise laplace-approx and gaussian")
+			fs.StringVar(&f.noise, "noise", string(mechanism.NoiseLaplace), "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
+			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
+			fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
+			fs.IntVar(&f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
+			fs.StringVar(&f.title, "title", "", "public one-line `TITLE` of the synopsis")
+			fs.StringVar(&f.note, "note", "", "public free-text `NOTE` of the synopsis")
+			fs.StringVar(&f.out, "out", "", "the synopsis file to write, `FILE.synopsis` (required)")
+			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
+			fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
+			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
+			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
+			fs.StringVar(&f.key, "key", "", "curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
+			fs.StringVar(&f.passphraseFile, "passphrase-file", "", "read the key passphrase from `FILE` (else $"+passphraseEnv+", else a prompt)")
+			return func(ctx context.Context, _ []string) error { return runRelease(ctx, e, f) }
+		},
+	}
+}
+
+// boundsUnits is --units A=UNIT,B=UNIT.
+type boundsUnits map[string]string
+
+func (u *boundsUnits) String() string {
+	if u == nil {
+		return ""
+	}
+	var parts []string
+	for k, v := range *u {
+		parts = append(parts, k+"="+v)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func (u *boundsUnits) Set(s string) error {
+	if *u == nil {
+		*u = boundsUnits{}
+	}
+	for _, item := range strings.Split(s, ",") {
+		name, unit, ok := strings.Cut(item, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return fmt.Errorf("%q: want COLUMN=UNIT", item)
+		}
+		(*u)[strings.TrimSpace(name)] = strings.TrimSpace(unit)
+	}
+	return nil
+}
+
+func learnerKinds() []string {
+	var kinds []string
+	for _, l := range learners.All() {
+		kinds = append(kinds, string(l.Spec().Kind))
+	}
+	return kinds
+}
+
+// learnerHelp describes every learner and its parameters, from the
+// learners' own metadata.
+func learnerHelp() string {
+	var b strings.Builder
+	for _, l := range learners.All() {
+		s := l.Spec()
+		label := "no label"
+		switch s.Label {
+		case learners.LabelReal:
+			label = "real label (needs bounds)"
+		case learners.LabelBinary:
+			label = "binary label (two values)"
+		}
+		fmt.Fprintf(&b, "  %s: %s; %d–%d features, %s; output %s.\n", s.Kind, s.Title, s.MinDim, s.MaxDim, label, s.Output.Kind)
+		for _, p := range s.Params {
+			rng := fmt.Sprintf("[%g, %g]", p.Min, p.Max)
+			if p.MinExclusive {
+				rng = fmt.Sprintf("(%g, %g]", p.Min, p.Max)
+			}
+			if len(p.Choices) > 0 {
+				var cs []string
+				for i, c := range p.Choices {
+					s := fmt.Sprintf("%g", c)
+					if i < len(p.ChoiceLabels) {
+						s += "=" + p.ChoiceLabels[i]
+					}
+					cs = append(cs, s)
+				}
+				rng = "one of " + strings.Join(cs, ", ")
+			}
+			per := ""
+			if p.PerAxis {
+				per = ", per feature"
+			}
+			fmt.Fprintf(&b, "      %s (default %g, %s%s): %s\n", p.Name, p.Default, rng, per, p.Help)
+		}
+	}
+	return b.String()
+}
+
+func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
+	switch {
+	case f.data == "":
+		return usagef("--data FILE.csv is required")
+	case len(f.features) == 0:
+		return usagef("--features is required")
+	case f.learner == "":
+		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
+	case !f.epsilon.set:
+		return usagef("--epsilon is required")
+	case f.out == "":
+		return usagef("--out FILE.synopsis is required")
+	}
+	learner, err := learners.Lookup(learners.Kind(f.learner))
+	if err != nil {
+		return usagef("--learner %s: %v", f.learner, err)
+	}
+	spec := learner.Spec()
+	noise := mechanism.NoiseKind(f.noise)
+	switch noise {
+	case mechanism.NoiseLaplace:
+		if f.delta.set && f.delta.v != 0 {
+			return usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
+		}
+	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
+		if !f.delta.set {
+			return usagef("--noise %s needs --delta D in (0,1)", noise)
+		}
+	default:
+		return usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
+	}
+	if f.beta.set && !f.k.auto {
+		return usagef("--beta only applies to --k auto")
+	}
+	for col := range f.units {
+		if !slices.Contains(f.features, col) && col != f.label {
+			return usagef("--units names column %q, which is neither a feature nor the label", col)
+		}
+	}
+
+	// Columns that must be numeric, bounds per used column.
+	cols := slices.Clone([]string(f.features))
+	if f.label != "" && !slices.Contains(cols, f.label) {
+		cols = append(cols, f.label)
+	}
+	for _, name := range f.bounds.order {
+		if !slices.Contains(cols, name) {
+			return usagef("--bounds names column %q, which is neither a feature nor the label", name)
+		}
+	}
+	ds, err := project.ReadCSV(f.data, project.CSVOptions{Columns: cols, DropInvalid: f.dropInvalid})
+	if err != nil {
+		return err
+	}
+	if ds.Dropped > 0 {
+		fmt.Fprintf(e.Stderr, "note: dropped %d row(s) with missing or non-numeric values (curator only; not released)\n", ds.Dropped)
+	}
+	req := project.ReleaseRequest{
+		Dataset:                ds,
+		Features:               f.features,
+		Label:                  f.label,
+		Bounds:                 map[string]project.Bounds{},
+		Units:                  f.units,
+		BoundsFromData:         map[string]bool{},
+		AcknowledgedDataBounds: f.ackDataBounds,
+		Learner:                spec.Kind,
+		Params:                 learners.Values(f.params.values),
+		Privacy: mechanism.Params{
+			Epsilon: f.epsilon.v,
+			Delta:   f.delta.v,
+			Noise:   noise,
+			K:       f.k.k,
+			H:       f.h,
+		},
+		KAuto: f.k.auto,
+		Beta:  f.beta.v,
+		Title: f.title,
+		Note:  f.note,
+	}
+	for name, s := range f.bounds.specs {
+		if s.FromData {
+			// Prepare refuses this without --acknowledge-data-bounds.
+			req.BoundsFromData[name] = true
+			continue
+		}
+		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+	}
+	if spec.Label == learners.LabelBinary && f.label != "" {
+		if f.positive.set {
+			req.PositiveClass = f.positive.v
+		} else if req.PositiveClass, err = largerLabel(ds, f.label); err != nil {
+			return err
+		}
+	} else if f.positive.set {
+		return usagef("--positive applies only to learners with a binary label")
+	}
+
+	// Order: validate and fit (Prepare), then check the key, the output
+	// and the budget, all before the passphrase prompt.
+	ledgerPath := f.ledger
+	if ledgerPath == "" {
+		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+			return err
+		}
+	}
+	keyPath := f.key
+	if keyPath == "" {
+		if keyPath, err = project.DefaultKeyPath(); err != nil {
+			return err
+		}
+	}
+	prep, err := project.Prepare(ctx, req, nil)
+	if err != nil {
+		return err
+	}
+	if k := prep.Params.K; f.k.auto {
+		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
+	}
+	for _, col := range cols {
+		if c := prep.Clipped[col]; c > 0 {
+			fmt.Fprintf(e.Stderr, "note: %d value(s) of column %q clipped to the public bounds (curator only; not released)\n", c, col)
+		}
+	}
+	if _, err := os.Stat(keyPath); err != nil {
+		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
+	}
+	if _, err := os.Lstat(f.out); err == nil && !f.force {
+		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+	}
+	ledger, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		return err
+	}
+	if err := budgetPrecheck(ledger, ds.Hash, f); err != nil {
+		return err
+	}
+	if f.budget.set {
+		if err := ledger.SetBudget(ds.Hash, f.budget.v); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(ds.Hash), f.budget.v)
+	}
+	pass, err := readPassphrase(e, f.passphraseFile, keyPath, false)
+	if err != nil {
+		return err
+	}
+	signer, err := project.LoadSigner(keyPath, pass)
+	clear(pass)
+	if err != nil {
+		return err
+	}
+	res, err := prep.Release(ctx, project.ReleaseOptions{
+		Out:             f.out,
+		Overwrite:       f.force,
+		AllowOverBudget: f.allowOver,
+		Ledger:          ledger,
+		Signer:          signer,
+		AppVersion:      version,
+		Now:             e.Now,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stdout, "wrote %s\n", res.Path)
+	fmt.Fprintf(e.Stdout, "ε spent by this release: %.6g", res.Spent)
+	if prep.Params.Delta > 0 {
+		fmt.Fprintf(e.Stdout, " (δ %.6g)", prep.Params.Delta)
+	}
+	fmt.Fprintln(e.Stdout)
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(ds.Hash), res.Total, res.Budget)
+	if res.OverBudget {
+		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
+	}
+	return nil
+}
+
+// budgetPrecheck refuses, before the fit and the passphrase prompt, a
+// release that the ledger will certainly refuse. It is deliberately more
+// lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead of
+// the ledger's 1e-9), so it never refuses a release the ledger would
+// allow; Reserve remains the one authoritative check.
+func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
+	if f.allowOver {
+		return nil
+	}
+	spent, _ := l.Spent(hash)
+	budget := l.Budget(hash)
+	if f.budget.set {
+		budget = f.budget.v
+	}
+	if spent+f.epsilon.v > budget*(1+1e-6) {
+		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+	}
+	return nil
+}
+
+func orDefault(f floatFlag, def float64) float64 {
+	if f.set {
+		return f.v
+	}
+	return def
+}
+
+// largerLabel returns the larger of the label column's values, the default
+// positive class (1 for 0/1 labels, +1 for ±1).
+func largerLabel(ds *project.Dataset, col string) (float64, error) {
+	v, err := ds.Column(col)
+	if err != nil {
+		return 0, err
+	}
+	if len(v) == 0 {
+		return 0, fmt.Errorf("%s: label column %q has no values", ds.Path, col)
+	}
+	return slices.Max(v), nil
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
