@@ -83,11 +83,21 @@ func newPolynomial(k []int, h int, coeffs []float64) *Polynomial {
 		for j, kj := range k {
 			shape[j] = kj + 1
 		}
-		cur := coeffs
+		// Apply T_j along every axis, ping-ponging between two buffers
+		// (coeffs itself is never overwritten).
+		cur, next := coeffs, make([]float64, len(coeffs))
+		var spare []float64
 		for j := range k {
-			next := make([]float64, len(cur))
 			modeProduct(cur, shape, j, p.bases[j].t, shape[j], next)
-			cur = next
+			switch {
+			case j == len(k)-1:
+				cur = next
+			case spare == nil: // first step: do not write into coeffs next
+				spare = make([]float64, len(coeffs))
+				cur, next = next, spare
+			default:
+				cur, next = next, cur
+			}
 		}
 		p.prime = cur
 	}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Synopsis is a released function: the iterated Bernstein polynomial whose
@@ -110,16 +113,9 @@ func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p
 	if err != nil {
 		return nil, err
 	}
-	noisy := make([]float64, len(exact))
-	for i, x := range exact {
-		if i%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		if noisy[i], err = src.add(x); err != nil {
-			return nil, err
-		}
+	noisy, err := addSecureNoise(ctx, src, exact)
+	if err != nil {
+		return nil, err
 	}
 	return &Synopsis{
 		Polynomial:  newPolynomial(slices.Clone(p.K), p.H, noisy),
@@ -129,6 +125,55 @@ func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p
 		Delta:       p.Delta,
 		Sensitivity: sensitivity,
 	}, nil
+}
+
+// addSecureNoise returns exact + one independent secure draw per value. The
+// draws (≈ 10 µs each, dominated by the library's locked crypto/rand
+// buffer and its sampling arithmetic) are spread over runtime.GOMAXPROCS(0)
+// goroutines in chunks; ctx is checked between chunks.
+func addSecureNoise(ctx context.Context, src *secureNoise, exact []float64) ([]float64, error) {
+	const chunk = 512
+	noisy := make([]float64, len(exact))
+	nChunks := (len(exact) + chunk - 1) / chunk
+	workers := min(runtime.GOMAXPROCS(0), nChunks)
+	var next atomic.Int64
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= nChunks {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				for i := c * chunk; i < min((c+1)*chunk, len(exact)); i++ {
+					v, err := src.add(exact[i])
+					if err != nil {
+						errs[w] = err
+						next.Store(int64(nChunks)) // stop the others
+						return
+					}
+					noisy[i] = v
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return noisy, nil
 }
 
 // RestoreSynopsis rebuilds a synopsis read from a file. It validates
