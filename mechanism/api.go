@@ -14,7 +14,9 @@ type Oracle interface {
 
 // GridOracle is implemented by oracles that can evaluate a whole tensor grid
 // faster than point by point (for example a separable kernel density
-// estimate). Sanitize uses it when present.
+// estimate). Sanitize uses it when present: EvaluateLattice calls EvalGrid
+// sequentially (never concurrently) on at most 20 slabs of the lattice along
+// the first axis, so EvalGrid may parallelise internally.
 type GridOracle interface {
 	Oracle
 	// EvalGrid writes F_D at every point of axes[0] × … × axes[ℓ−1] into out,
@@ -39,7 +41,9 @@ const (
 	NoiseGaussian NoiseKind = "gaussian"
 )
 
-// Params are the release parameters of Algorithm 1.
+// Params are the release parameters of Algorithm 1. Params.Validate checks
+// them (the only place the rules are enforced); NoiseScale turns them into
+// the noise scale.
 type Params struct {
 	Epsilon float64   // ε > 0, finite
 	Delta   float64   // δ ∈ (0,1) for NoiseLaplaceApprox and NoiseGaussian; 0 for NoiseLaplace
