@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -463,7 +462,7 @@ func parseNumber(s string) (float64, string) {
 			}
 		}
 		return 0, fmt.Sprintf("%s is not a number", quoteShort(t))
-	case math.IsNaN(v) || math.IsInf(v, 0):
+	case !isFinite(v):
 		return 0, fmt.Sprintf("%s is not a finite number", quoteShort(t))
 	}
 	return v, ""

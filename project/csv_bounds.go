@@ -17,12 +17,15 @@ type Bounds struct {
 	Lo, Hi float64
 }
 
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
 // Validate checks Lo < Hi and that both are finite.
 func (b Bounds) Validate() error {
 	switch {
-	case math.IsNaN(b.Lo) || math.IsInf(b.Lo, 0):
+	case !isFinite(b.Lo):
 		return fmt.Errorf("lower bound %v is not a finite number", b.Lo)
-	case math.IsNaN(b.Hi) || math.IsInf(b.Hi, 0):
+	case !isFinite(b.Hi):
 		return fmt.Errorf("upper bound %v is not a finite number", b.Hi)
 	case !(b.Lo < b.Hi):
 		return fmt.Errorf("lower bound %v must be less than upper bound %v", b.Lo, b.Hi)

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,7 +140,7 @@ func (l *Ledger) Refresh() error {
 	return err
 }
 
-// readLocked reads and parses the file, updates the cache and returns the
+// readLocked reads the file and loads it into the cache, returning the
 // bytes read. The caller holds the file lock.
 func (l *Ledger) readLocked() ([]byte, error) {
 	data, err := os.ReadFile(l.path)
@@ -151,14 +150,19 @@ func (l *Ledger) readLocked() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
+	return data, l.load(data)
+}
+
+// load parses the ledger's bytes into the cache.
+func (l *Ledger) load(data []byte) error {
 	entries, torn, err := parseLedger(data, l.path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	l.mu.Lock()
 	l.entries, l.torn = entries, torn
 	l.mu.Unlock()
-	return data, nil
+	return nil
 }
 
 // Torn returns the torn last line found when the ledger was last read, or
@@ -263,8 +267,8 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if e.Kind != KindRelease && e.Kind != KindValidation {
 		return Entry{}, fmt.Errorf("ledger: entry kind %q cannot be reserved: use %q or %q", e.Kind, KindRelease, KindValidation)
 	}
-	if e.Budget != 0 || e.RepairsLine != 0 || e.OverBudget {
-		return Entry{}, errors.New("ledger: Budget, RepairsLine and OverBudget are set by the ledger, not by the caller")
+	if e.OverBudget {
+		return Entry{}, errors.New("ledger: OverBudget is set by the ledger (allowOver), not by the caller")
 	}
 	if err := e.prepare(); err != nil {
 		return Entry{}, err
@@ -385,9 +389,8 @@ func (l *Ledger) appendChecked(decide func(entries []Entry, torn *TornError) ([]
 	if err := appendDurably(l.path, int64(len(data)), line); err != nil {
 		return err
 	}
-	// Re-read instead of patching the cache: the file is the truth.
-	_, err = l.readLocked()
-	return err
+	// Under the lock the file now holds exactly data+line.
+	return l.load(append(data, line...))
 }
 
 // appendDurably appends line to path in a single write and fsyncs it; on
@@ -458,7 +461,6 @@ func marshalEntry(e Entry) ([]byte, error) {
 // validate checks the rules an entry must satisfy, in the file and in
 // Reserve. Errors name the field.
 func (e *Entry) validate() error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case e.Version != LedgerVersion:
 		return fmt.Errorf("v: version %d is not supported (this program reads version %d)", e.Version, LedgerVersion)
@@ -466,9 +468,9 @@ func (e *Entry) validate() error {
 		return errors.New("id: missing")
 	case e.Time.IsZero():
 		return errors.New("time: missing")
-	case !finite(e.Epsilon) || e.Epsilon < 0:
+	case !isFinite(e.Epsilon) || e.Epsilon < 0:
 		return fmt.Errorf("epsilon: %v must be finite and ≥ 0", e.Epsilon)
-	case !finite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
+	case !isFinite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
 		return fmt.Errorf("delta: %v must be in [0, 1)", e.Delta)
 	}
 	if !(e.Kind == KindRepair && e.DatasetHash == "") && !isSHA256Hex(e.DatasetHash) {
@@ -476,7 +478,7 @@ func (e *Entry) validate() error {
 	}
 	for name, v := range e.Params {
 		for _, x := range v {
-			if !finite(x) {
+			if !isFinite(x) {
 				return fmt.Errorf("params: %s = %v is not finite", name, x)
 			}
 		}
@@ -490,7 +492,7 @@ func (e *Entry) validate() error {
 			return fmt.Errorf("kind %s: budget and repairs_line must be unset", e.Kind)
 		}
 	case KindBudget:
-		if !finite(e.Budget) || e.Budget <= 0 {
+		if !isFinite(e.Budget) || e.Budget <= 0 {
 			return fmt.Errorf("budget: %v must be finite and > 0", e.Budget)
 		}
 		if e.Epsilon != 0 || e.Delta != 0 {
@@ -644,7 +646,7 @@ func newTornError(path string, tail []fragment) *TornError {
 			t.DatasetHash = string(m[1])
 		}
 		if m := reEpsilon.FindSubmatch(f.data); m != nil {
-			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= t.Epsilon && !math.IsInf(v, 0) {
+			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= t.Epsilon && isFinite(v) {
 				t.Epsilon, t.Charged = v, true
 			}
 		}

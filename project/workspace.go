@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -378,7 +377,6 @@ func (w *Workspace) validate(name string) error {
 	fail := func(field, format string, args ...any) error {
 		return &WorkspaceError{File: name, Field: field, Rule: fmt.Sprintf(format, args...)}
 	}
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	if w.Version != WorkspaceVersion {
 		return fail("version", "version %d is not supported: this program reads version %d", w.Version, WorkspaceVersion)
 	}
@@ -421,16 +419,16 @@ func (w *Workspace) validate(name string) error {
 			return fail("learner.params", "parameter %q needs a name and at least one value", p)
 		}
 		for _, x := range v {
-			if !finite(x) {
+			if !isFinite(x) {
 				return fail("learner.params."+p, "%v is not a finite number", x)
 			}
 		}
 	}
-	if pl := w.Learner.PositiveLabel; pl != nil && !finite(*pl) {
+	if pl := w.Learner.PositiveLabel; pl != nil && !isFinite(*pl) {
 		return fail("learner.positive_label", "%v is not a finite number", *pl)
 	}
 	pr := w.Privacy
-	if !finite(pr.Epsilon) || pr.Epsilon <= 0 {
+	if !isFinite(pr.Epsilon) || pr.Epsilon <= 0 {
 		return fail("privacy.epsilon", "%v must be a finite number > 0", pr.Epsilon)
 	}
 	switch pr.Noise {
@@ -465,9 +463,9 @@ func (w *Workspace) validate(name string) error {
 			return fail(field+".ledger_entry_id", "missing")
 		case r.Time.IsZero():
 			return fail(field+".time", "missing")
-		case !finite(r.Epsilon) || r.Epsilon <= 0:
+		case !isFinite(r.Epsilon) || r.Epsilon <= 0:
 			return fail(field+".epsilon", "%v must be a finite number > 0", r.Epsilon)
-		case !finite(r.Delta) || r.Delta < 0 || r.Delta >= 1:
+		case !isFinite(r.Delta) || r.Delta < 0 || r.Delta >= 1:
 			return fail(field+".delta", "%v must be in [0, 1)", r.Delta)
 		}
 	}
