@@ -107,7 +107,7 @@ func DefaultLedgerPath() (string, error) {
 
 // OpenLedger opens the ledger at path (DefaultLedgerPath if path is empty)
 // and reads it. A missing file is an empty ledger; it is created by the first
-// write. A ledger whose last line is torn opens (its spend is counted, see
+// write (its directory and lock file are created on opening). A ledger whose last line is torn opens (its spend is counted, see
 // Torn); any other malformed line is a *LedgerError naming it, and the
 // ledger is refused: a budget record that cannot be read must not be
 // mistaken for an unspent one.

@@ -167,14 +167,19 @@ func (e *DatasetChangedError) Error() string {
 		e.Path, shortHash(e.Got), shortHash(e.Want))
 }
 
-// NewWorkspace returns a workspace for a dataset with default privacy
+// NewWorkspace returns a workspace for a dataset (its path made absolute,
+// so that it does not depend on the working directory) with default privacy
 // settings: ε = 0.5 (half the default budget), pure ε-DP Laplace noise,
 // h = 1, k automatic. Features, bounds and the learner are left for the
 // curator to choose.
 func NewWorkspace(d *Dataset) *Workspace {
+	p := d.Path
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
 	return &Workspace{
 		Version: WorkspaceVersion,
-		Dataset: WorkspaceDataset{Path: d.Path, Hash: d.Hash},
+		Dataset: WorkspaceDataset{Path: p, Hash: d.Hash},
 		Privacy: PrivacySettings{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, H: 1},
 	}
 }
