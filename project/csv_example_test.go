@@ -1,7 +1,10 @@
 package project_test
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -44,4 +47,29 @@ func ExampleDataset_MapToUnit() {
 	// 0.667 0.800
 	// 1.000 0.500
 	// clipped per column: [1 0]
+}
+
+func ExampleReadCSV() {
+	dir, err := os.MkdirTemp("", "csv")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "data.csv")
+	if err := os.WriteFile(path, []byte("\ufeffage\tweight\n34\t71.5\n51\t\n29\tNaN\n"), 0o644); err != nil {
+		panic(err)
+	}
+	_, err = project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}})
+	var ce *project.CSVError
+	if errors.As(err, &ce) {
+		fmt.Printf("line %d, column %d (%s): %v\n", ce.Line, ce.Column, ce.ColumnName, ce.Lines)
+	}
+	d, err := project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}, DropInvalid: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("columns %q, %d row kept, %d dropped (lines %v)\n", d.Columns, d.Rows, d.Dropped, d.DroppedLines)
+	// Output:
+	// line 3, column 2 (weight): [3 4]
+	// columns ["age" "weight"], 1 row kept, 2 dropped (lines [3 4])
 }
