@@ -20,7 +20,7 @@ columns x1, x2, label ∈ {0, 1}). The data are synthetic and deterministic
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var out string
 			var force bool
-			fs.StringVar(&out, "out", "", "directory to write the CSV files into, created if missing `DIR` (required)")
+			fs.StringVar(&out, "out", "", "the directory `DIR` to write the CSV files into, created if missing (required)")
 			fs.BoolVar(&force, "force", false, "overwrite existing files")
 			return func(context.Context, []string) error {
 				if out == "" {

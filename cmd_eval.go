@@ -31,8 +31,8 @@ spends no privacy budget.`,
 			var at pointFlag
 			var points, out, allowed string
 			var force bool
-			fs.Var(&at, "at", "one query point in data units, one value per feature `V1,V2,…`")
-			fs.StringVar(&points, "points", "", "CSV file of query points `Q.csv`, columns named like the features")
+			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")
+			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features")
 			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output")
 			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
 			trustFlag(fs, &allowed)

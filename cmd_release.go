@@ -49,30 +49,30 @@ one value per feature):
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &releaseFlags{h: 1}
 			f.k.auto = true
-			fs.StringVar(&f.data, "data", "", "the private dataset, a CSV file with a header `FILE.csv` (required)")
-			fs.Var(&f.features, "features", "feature columns in axis order, comma-separated `A,B`; 1 to 6 (required)")
+			fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
+			fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order; 1 to 6 (required)")
 			fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
 			fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
-			fs.Var(&f.bounds, "bounds", "public bounds of every feature and of a real label, `A=LO:HI,B=LO:HI`;\nCOL=data suggests them from the data (needs --acknowledge-data-bounds); repeatable")
-			fs.Var(&f.units, "units", "optional units recorded in the synopsis, `A=UNIT,B=UNIT`")
+			fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
+			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.BoolVar(&f.ackDataBounds, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
 			fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
 			fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
-			fs.Var(&f.epsilon, "epsilon", "privacy parameter `E` > 0 spent by this release (required)")
-			fs.Var(&f.delta, "delta", "privacy parameter `D` in (0,1) for --noise laplace-approx and gaussian")
+			fs.Var(&f.epsilon, "epsilon", "privacy parameter ε = `E` > 0 spent by this release (required)")
+			fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
 			fs.StringVar(&f.noise, "noise", string(mechanism.NoiseLaplace), "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
 			fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
 			fs.IntVar(&f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
-			fs.StringVar(&f.title, "title", "", "public one-line `TITLE` of the synopsis")
-			fs.StringVar(&f.note, "note", "", "public free-text `NOTE` of the synopsis")
-			fs.StringVar(&f.out, "out", "", "the synopsis file to write, `FILE.synopsis` (required)")
+			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
+			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
+			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
 			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
 			fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
-			fs.StringVar(&f.key, "key", "", "curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
+			fs.StringVar(&f.key, "key", "", "the curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
 			fs.StringVar(&f.passphraseFile, "passphrase-file", "", "read the key passphrase from `FILE` (else $"+passphraseEnv+", else a prompt)")
 			return func(ctx context.Context, _ []string) error { return runRelease(ctx, e, f) }
 		},
@@ -129,7 +129,11 @@ func learnerHelp() string {
 		case learners.LabelBinary:
 			label = "binary label (two values)"
 		}
-		fmt.Fprintf(&b, "  %s: %s; %d–%d features, %s; output %s.\n", s.Kind, s.Title, s.MinDim, s.MaxDim, label, s.Output.Kind)
+		dims := fmt.Sprintf("%d–%d features", s.MinDim, s.MaxDim)
+		if s.MinDim == s.MaxDim {
+			dims = fmt.Sprintf("%d feature(s)", s.MinDim)
+		}
+		fmt.Fprintf(&b, "  %s: %s; %s, %s; output %s.\n", s.Kind, s.Title, dims, label, s.Output.Kind)
 		for _, p := range s.Params {
 			rng := fmt.Sprintf("[%g, %g]", p.Min, p.Max)
 			if p.MinExclusive {

@@ -12,7 +12,7 @@ import (
 
 // trustFlag is the --allowed-signers flag shared by verify, inspect and eval.
 func trustFlag(fs *flag.FlagSet, path *string) {
-	fs.StringVar(path, "allowed-signers", "", "OpenSSH allowed_signers `FILE` of trusted curator keys\n(default: allowed_signers in the user config directory; a missing default file trusts no one)")
+	fs.StringVar(path, "allowed-signers", "", "the OpenSSH allowed_signers `FILE` listing trusted curator keys\n(default: allowed_signers in the user config directory; a missing default file trusts no one)")
 }
 
 // openVerified opens and verifies a synopsis against the allowed signers.
