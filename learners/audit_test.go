@@ -121,7 +121,7 @@ func auditSensitivity(t *testing.T, l Learner, cfg auditConfig) (maxRatio float6
 	if res.Pairs < cfg.pairs() {
 		t.Errorf("audit %s %s: only %d valid pairs (%d skipped), want %d", l.Spec().Kind, cfg.Name, res.Pairs, res.Skipped, cfg.pairs())
 	}
-	t.Logf("audit %s %s: %d scenario pairs (%d skipped: outside the data universe), %d climb steps, %d evaluations; max |F_D−F_D′|/S = %.9f at %s",
+	t.Logf("audit %s %s: %d scenario pairs (%d skipped: outside the data universe), %d climb steps, %d evaluations; max |F_D−F_D′|/S = %.12f at %s",
 		l.Spec().Kind, cfg.Name, res.Pairs, res.Skipped, res.ClimbSteps, res.Queries, res.MaxRatio, res.Worst)
 	return res.MaxRatio
 }

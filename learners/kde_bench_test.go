@@ -4,6 +4,7 @@ import (
 	"context"
 	rand "math/rand/v2"
 	"testing"
+	"time"
 )
 
 // kdeBenchData returns n seeded points in [0,1]^dim from a two-component
@@ -46,13 +47,24 @@ func BenchmarkKDELattice(b *testing.B) {
 	g := f.Oracle.(GridOracle)
 	axes := latticeAxes(dim, k)
 	out := make([]float64, (k+1)*(k+1))
+	cpu0, _ := processCPUTime()
 	b.ResetTimer()
 	for b.Loop() {
 		if err := g.EvalGrid(context.Background(), axes, out); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/point")
+	reportPerPoint(b, n, cpu0)
+}
+
+// reportPerPoint reports wall ns per data point and, where available, CPU
+// time per op (all threads; on an idle 2-core machine wall ≈ CPU/2 for the
+// parallel lattice evaluation).
+func reportPerPoint(b *testing.B, n int, cpu0 time.Duration) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/point")
+	if cpu1, ok := processCPUTime(); ok {
+		b.ReportMetric(float64((cpu1-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
 }
 
 // BenchmarkKDEDirect measures the direct n·(k+1)^ℓ kernel loop (Eval at every
@@ -67,6 +79,7 @@ func BenchmarkKDEDirect(b *testing.B) {
 	axes := latticeAxes(dim, k)
 	y := make([]float64, dim)
 	var sink float64
+	cpu0, _ := processCPUTime()
 	b.ResetTimer()
 	for b.Loop() {
 		for _, a := range axes[0] {
@@ -76,6 +89,6 @@ func BenchmarkKDEDirect(b *testing.B) {
 			}
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/point")
+	reportPerPoint(b, n, cpu0)
 	_ = sink
 }

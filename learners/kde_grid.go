@@ -87,6 +87,10 @@ func (o *kdeOracle) accumulateChunk(axes [][]float64, lo, hi int, ws [][]float64
 	for j, ax := range axes {
 		kernelMatrix(ws[j][:cn*len(ax)], o.x, o.dim, j, lo, hi, ax, o.inv2b2[j])
 	}
+	if o.dim == 2 { // P = W_2
+		gemmTN(a, ws[0], ws[1], cn, len(axes[0]), len(axes[1]))
+		return
+	}
 	// P = row-wise Kronecker product of W_2 … W_ℓ (a column of ones if ℓ = 1).
 	width := 1
 	pv := p[:cn]
