@@ -23,20 +23,27 @@ const svmCertifyBlock = 32
 
 // exactGradient recomputes G = Qα − 1 for every coordinate from scratch:
 // f_i = Σ_{j: α_j > 0} α_j l_j K_ij with kernel values in float64 and
-// compensated (Neumaier) summation, in parallel. Pairs of two support
-// vectors are evaluated once and credited to both rows, so the cost is
-// (n − n_sv)·n_sv + n_sv²/2 kernel evaluations.
+// compensated (Neumaier) summation, in parallel. Support vectors whose Q
+// row is in the solver's cache contribute α_j·Q_ji·l_i from that row (the
+// same float64 kernel values, no exponentials); for the others, pairs of
+// two such support vectors are evaluated once and credited to both rows, so
+// the kernel evaluations number (n − m)·m + m²/2 for m uncached support
+// vectors.
 //
 // Error (u = 2⁻⁵³, Σ_j α_j ≤ C): each term α_j l_j K_ij is off by
-// ≤ α_j((ℓ+5)u + u), the compensated sums (including the merge of the
-// per-worker partial sums) add ≤ 3u·Σ_j α_j K_ij + O(n u²)·C, so
-// |ΔG_i| ≤ C·(ℓ+10)u·(1 + n·u), used by certifiedGap.
+// ≤ α_j((ℓ+5)u + u) (the signs l are exact), the compensated sums
+// (including the merge of the partial sums) add ≤ 3u·Σ_j α_j K_ij +
+// O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+10)u·(1 + n·u), used by certifiedGap.
 func (s *svmDual) exactGradient(ctx context.Context) error {
 	n, k := s.n, s.k
-	isSV := make([]bool, n)
-	var sv []int
+	isSV := make([]bool, n) // uncached support vectors
+	var sv, cached []int
 	for i, a := range s.alpha {
-		if a > 0 {
+		switch {
+		case a == 0:
+		case s.cache.rows[i] != nil:
+			cached = append(cached, i)
+		default:
 			sv = append(sv, i)
 			isSV[i] = true
 		}
@@ -46,7 +53,8 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 		coef[j] = s.alpha[j] * k.l[j]
 	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), n/svmCertifyBlock))
-	accs := make([][]ermSum, workers)
+	accs := make([][]ermSum, workers+1)
+	accs[workers] = make([]ermSum, n) // cached rows; each i written by one worker
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -58,9 +66,11 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 				if lo >= n || ctx.Err() != nil {
 					return
 				}
-				for i := lo; i < min(n, lo+svmCertifyBlock); i++ {
+				hi := min(n, lo+svmCertifyBlock)
+				for i := lo; i < hi; i++ {
 					s.gradientRow(i, isSV[i], sv, coef, acc)
 				}
+				s.cachedRows(lo, hi, cached, accs[workers])
 			}
 		})
 	}
@@ -77,9 +87,21 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 		s.grad[i] = k.l[i]*t.value() - 1
 	}
 	s.exact = true
-	nsv := len(sv)
-	s.exactEvals += (n-nsv)*nsv + nsv*(nsv-1)/2
+	m := len(sv)
+	s.exactEvals += (n-m)*m + m*(m-1)/2
 	return nil
+}
+
+// cachedRows adds α_j·Q_ji·l_i = α_j l_j K_ij to acc[i], i ∈ [lo, hi), for
+// the support vectors j whose Q row is cached (read only here).
+func (s *svmDual) cachedRows(lo, hi int, cached []int, acc []ermSum) {
+	l := s.k.l
+	for _, j := range cached {
+		a, row := s.alpha[j], s.cache.rows[j]
+		for i := lo; i < hi; i++ {
+			acc[i].add(a * row[i] * l[i])
+		}
+	}
 }
 
 // gradientRow adds row i's contributions to acc: f_i gets α_j l_j K_ij for

@@ -152,6 +152,27 @@ const svmShrinkEvery = 1000
 func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 	n := s.n
 	s.warmStart()
+	// If the rows of the starting support vectors fit in the cache, compute
+	// them now: the gradient then comes from cached rows, and the same rows
+	// serve later updates and the final certificate. Otherwise the
+	// symmetric pass of exactGradient (half the kernel evaluations) is
+	// cheaper.
+	var warm []int
+	for i, a := range s.alpha {
+		if a > 0 {
+			warm = append(warm, i)
+		}
+	}
+	if len(warm) <= s.cache.max {
+		for w, i := range warm {
+			if w%64 == 0 {
+				if err := ermCanceled(ctx, KindSVM); err != nil {
+					return err
+				}
+			}
+			s.row(i)
+		}
+	}
 	if err := s.exactGradient(ctx); err != nil {
 		return err
 	}
