@@ -56,7 +56,10 @@ type ReleaseRequest struct {
 	// k is used on every axis.
 	Privacy mechanism.Params
 	// KAuto chooses k* of Section 4.1 (mechanism.OptimalK) with failure
-	// probability Beta (DefaultBeta if 0), the same k on every axis.
+	// probability Beta (DefaultBeta if 0), the same k on every axis. The
+	// formula is the paper's for pure ε-DP Laplace noise; it is used for
+	// every noise kind (for laplace-approx and gaussian, whose noise grows
+	// more slowly with k, it errs towards a smaller k).
 	KAuto bool
 	Beta  float64
 	// Title and Note are the curator's public description of the release.
@@ -227,8 +230,8 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		if beta == 0 {
 			beta = DefaultBeta
 		}
-		if !(beta > 0 && beta < 1) {
-			return nil, reqErr("beta", "β = %v: the failure probability of k* must be in (0,1)", req.Beta)
+		if err := mechanism.ValidateBeta(beta); err != nil {
+			return nil, err
 		}
 		// Validate ε, δ, the noise kind and h (with a placeholder k) before
 		// they enter the formula for k*.
@@ -253,6 +256,11 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	p.Params = params
 	p.Lattice, err = mechanism.NewLattice(params.K)
 	if err != nil {
+		return nil, err
+	}
+	// Title, note, domain and output are checked now (with a placeholder
+	// app version), so that a mistake surfaces before the lattice work.
+	if err := p.checkMeta(p.synopsisMeta("0", time.Now())); err != nil {
 		return nil, err
 	}
 	p.Exact, err = mechanism.EvaluateLattice(ctx, p.Fitted.Oracle, p.Lattice, progress)
@@ -418,6 +426,11 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	if err := checkWritable(opt.Out, opt.Overwrite); err != nil {
 		return nil, err
 	}
+	created := now()
+	meta := p.synopsisMeta(opt.AppVersion, created)
+	if err := p.checkMeta(meta); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -431,7 +444,7 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	params["h"] = []float64{float64(p.Params.H)}
 	params["k"] = intsToFloats(p.Params.K)
 	entry, err := opt.Ledger.Reserve(Entry{
-		Time:        now(),
+		Time:        created,
 		Kind:        KindRelease,
 		DatasetHash: ds.Hash,
 		DatasetPath: absPath(ds.Path),
@@ -451,19 +464,7 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	if err != nil {
 		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
 	}
-	file, err := NewSynopsisFile(rel, SynopsisMeta{
-		AppVersion:  opt.AppVersion,
-		Created:     entry.Time,
-		Title:       p.Request.Title,
-		Note:        p.Request.Note,
-		Learner:     p.Spec.Kind,
-		Params:      p.Resolved,
-		N:           p.Fitted.N,
-		Domain:      p.Domain,
-		Output:      p.Spec.Output,
-		OutputRange: p.Fitted.OutputRange,
-		ClassLabels: p.ClassLabels,
-	})
+	file, err := NewSynopsisFile(rel, meta)
 	if err != nil {
 		return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
 	}
@@ -479,6 +480,47 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 		Budget:     opt.Ledger.Budget(ds.Hash),
 		OverBudget: entry.OverBudget,
 	}, nil
+}
+
+// synopsisMeta is the public description written next to the noisy
+// values.
+func (p *Prepared) synopsisMeta(appVersion string, created time.Time) SynopsisMeta {
+	return SynopsisMeta{
+		AppVersion:  appVersion,
+		Created:     created,
+		Title:       p.Request.Title,
+		Note:        p.Request.Note,
+		Learner:     p.Spec.Kind,
+		Params:      p.Resolved,
+		N:           p.Fitted.N,
+		Domain:      p.Domain,
+		Output:      p.Spec.Output,
+		OutputRange: p.Fitted.OutputRange,
+		ClassLabels: p.ClassLabels,
+	}
+}
+
+// checkMeta validates every public field of the synopsis-to-be before
+// anything is spent, by building a synopsis with the same metadata around a
+// placeholder release: Laplace noise, k = 1 on every axis and all-zero
+// values (no data, no noise; the real mechanism parameters were validated
+// by Params.Validate). It is never written.
+func (p *Prepared) checkMeta(meta SynopsisMeta) error {
+	params := mechanism.Params{Epsilon: p.Params.Epsilon, Noise: mechanism.NoiseLaplace,
+		K: slices.Repeat([]int{1}, len(p.Params.K)), H: p.Params.H}
+	scale, err := mechanism.NoiseScale(p.Fitted.Sensitivity, params)
+	if err != nil {
+		return err
+	}
+	zero, err := mechanism.RestoreSynopsis(params.K, params.H, make([]float64, 1<<len(params.K)), params.Noise,
+		scale, params.Epsilon, params.Delta, p.Fitted.Sensitivity)
+	if err != nil {
+		return err
+	}
+	if _, err := NewSynopsisFile(zero, meta); err != nil {
+		return err
+	}
+	return nil
 }
 
 // checkWritable fails unless path can be created: its directory exists and

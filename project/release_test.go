@@ -121,6 +121,9 @@ func TestPrepareRejects(t *testing.T) {
 		}, "k"},
 		{"auto k with bad epsilon", func(r *ReleaseRequest) { r.KAuto, r.Privacy.Epsilon = true, -1 }, "epsilon"},
 		{"auto k with bad h", func(r *ReleaseRequest) { r.KAuto, r.Privacy.H = true, 11 }, "h"},
+		{"title with a line break", func(r *ReleaseRequest) { r.Title = "a\nb" }, "title"},
+		{"title too long", func(r *ReleaseRequest) { r.Title = strings.Repeat("t", 201) }, "title"},
+		{"unit with a line break", func(r *ReleaseRequest) { r.Units = map[string]string{"x": "c\nm"} }, "unit"},
 		{"beta out of range", func(r *ReleaseRequest) { r.KAuto, r.Beta = true, 1.5 }, "beta"},
 	}
 	for _, tc := range cases {
@@ -534,6 +537,8 @@ func TestReleaseChecksOutputFirst(t *testing.T) {
 		{"no ledger", func(e *releaseEnv) { e.opt.Ledger = nil }, nil},
 		{"no signer", func(e *releaseEnv) { e.opt.Signer = nil }, nil},
 		{"no output", func(e *releaseEnv) { e.opt.Out = "" }, nil},
+		{"no app version", func(e *releaseEnv) { e.opt.AppVersion = "" }, ErrMalformed},
+		{"app version with a space", func(e *releaseEnv) { e.opt.AppVersion = "1 2" }, ErrMalformed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
