@@ -95,26 +95,27 @@ func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, erro
 // signer is trusted (see VerifiedSynopsis); an untrusted but valid file is
 // not an error.
 func ReadSynopsis(r io.Reader, size int64, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
-	data, err := readCapped(r, size)
+	data, err := readCapped(r, size, MaxSynopsisFileSize)
 	if err != nil {
 		return nil, err
 	}
 	return parseSynopsis(data, trusted, time.Now())
 }
 
-// readCapped reads the whole file, refusing sizes above MaxSynopsisFileSize
-// before allocating.
-func readCapped(r io.Reader, size int64) ([]byte, error) {
-	if size > MaxSynopsisFileSize {
-		return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is %d bytes; at most %d", size, MaxSynopsisFileSize), Err: ErrTooLarge}
+// readCapped reads the whole file, refusing sizes above limit (the cap
+// MaxSynopsisFileSize) before allocating; with an unknown size it reads at
+// most limit+1 bytes.
+func readCapped(r io.Reader, size, limit int64) ([]byte, error) {
+	if size > limit {
+		return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is %d bytes; at most %d", size, limit), Err: ErrTooLarge}
 	}
 	if size < 0 {
-		data, err := io.ReadAll(io.LimitReader(r, MaxSynopsisFileSize+1))
+		data, err := io.ReadAll(io.LimitReader(r, limit+1))
 		if err != nil {
 			return nil, err
 		}
-		if len(data) > MaxSynopsisFileSize {
-			return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is more than %d bytes", MaxSynopsisFileSize), Err: ErrTooLarge}
+		if int64(len(data)) > limit {
+			return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is more than %d bytes", limit), Err: ErrTooLarge}
 		}
 		return data, nil
 	}

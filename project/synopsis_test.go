@@ -411,11 +411,16 @@ func TestReadSynopsisSizeCap(t *testing.T) {
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
-	// Unknown size: the reader stops one byte past the cap.
+	// Unknown size: the reader stops one byte past the cap (a small cap
+	// here; ReadSynopsis passes MaxSynopsisFileSize).
+	const limit = 1000
 	r := &synZeros{}
-	_, err = ReadSynopsis(r, -1, nil)
-	if !errors.Is(err, ErrTooLarge) || r.n != MaxSynopsisFileSize+1 {
-		t.Fatalf("got %v after %d bytes, want ErrTooLarge after %d", err, r.n, MaxSynopsisFileSize+1)
+	_, err = readCapped(r, -1, limit)
+	if !errors.Is(err, ErrTooLarge) || r.n != limit+1 {
+		t.Fatalf("got %v after %d bytes, want ErrTooLarge after %d", err, r.n, limit+1)
+	}
+	if data, err := readCapped(bytes.NewReader(make([]byte, limit)), -1, limit); err != nil || len(data) != limit {
+		t.Fatalf("a file of exactly the cap: %d bytes, %v", len(data), err)
 	}
 }
 
