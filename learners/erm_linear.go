@@ -142,14 +142,16 @@ func (q *ermLinearProblem) hessian(h *mat.SymDense, w []float64) {
 // ‖w − w*‖ ≤ ‖∇P(w)‖ (⟨∇P(w) − ∇P(w*), w − w*⟩ ≥ ‖w − w*‖²), so the result
 // bounds the distance of w from the exact minimiser.
 //
-// Error budget (Higham §3.1, §4.3), with p = ℓ+1, ‖x̃_i‖ ≤ 1 and |ψ| the
-// loss derivative (≤ 1 for log-loss, ≤ |z| + 1 for the square loss, both
-// ≤ ‖w‖ + 1, and both 1-Lipschitz in z): each margin z_i is computed with
+// Error budget (Higham §3.1, §4.3), with p = ℓ+1, ‖x̃_i‖ ≤ 1 and ψ the loss
+// derivative (|ψ| ≤ 1 for the log-loss, ≤ |z| + 1 for the square loss, both
+// ≤ ‖w‖ + 2, and both 1-Lipschitz in z): each margin z_i is computed with
 // error ≤ γ_{p+4}‖w‖, each ψ_i with error ≤ γ_{p+4}‖w‖ + 8u(‖w‖ + 2), each
 // term (C/n)ψ_i x̃_ij with a further 4u relative error, and compensated
-// summation adds ≤ 3u·Σ|terms| ≤ 3u·C(‖w‖+2) per coordinate; the norm adds
-// γ_{p+2}. The margin 4√p·(C+1)·γ_{p+24}·(‖w‖+2) dominates the sum of these
-// terms by a factor ≥ 2.
+// summation adds ≤ 3u·Σ|terms| ≤ 3u·C(‖w‖+2) per coordinate. So each
+// coordinate of the data part errs by ≤ C·γ_{p+20}(‖w‖+2), and ‖·‖₂ of the
+// error by ≤ √p times that; the margin 4√p·C·γ_{p+24}·(‖w‖+2) dominates it
+// by a factor ≥ 2. Adding w and taking the norm round with relative error
+// ≤ γ_{p+4}, covered by the factor (1 + γ_{p+4}) on the computed norm.
 func (q *ermLinearProblem) certifiedGradNorm(ctx context.Context, w []float64) (float64, error) {
 	sums := make([]ermSum, q.p)
 	k := q.c / float64(q.n)
@@ -172,8 +174,8 @@ func (q *ermLinearProblem) certifiedGradNorm(ctx context.Context, w []float64) (
 		wn2 += w[j] * w[j]
 	}
 	wn := math.Sqrt(wn2)
-	margin := 4 * math.Sqrt(float64(q.p)) * (q.c + 1) * ermGamma(q.p+24) * (wn + 2)
-	return math.Sqrt(nrm2)*(1+ermGamma(q.p+2)) + margin, nil
+	margin := 4 * math.Sqrt(float64(q.p)) * q.c * ermGamma(q.p+24) * (wn + 2)
+	return math.Sqrt(nrm2)*(1+ermGamma(q.p+4)) + margin, nil
 }
 
 // refineNewton performs up to steps exact Newton steps w ← w − H⁻¹∇P(w),

@@ -201,3 +201,25 @@ func TestErmOracleDimPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestErmTinyC checks that the certificates scale with C: with C = 10⁻⁹ and
+// n = 10⁴ the tolerances are ~10⁻¹⁵, far below an absolute rounding floor,
+// and the fits must still certify.
+func TestErmTinyC(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	bin := ermRandomData(r, 10000, 3, true)
+	real := ermRandomData(r, 10000, 3, false)
+	for _, c := range []struct {
+		l Learner
+		d Dataset
+	}{{NewLogistic(), bin}, {NewRidge(), real}, {NewSVM(), bin}} {
+		f, err := c.l.Fit(context.Background(), c.d, Values{"C": {1e-9}})
+		if err != nil {
+			t.Errorf("%s: %v", c.l.Spec().Kind, err)
+			continue
+		}
+		if want := 2e-9 / 10000; f.Sensitivity < want || f.Sensitivity > 1.1*want*(1+math.Sqrt(1e-9)) {
+			t.Errorf("%s: S = %g, want ≈ 2C/n = %g", c.l.Spec().Kind, f.Sensitivity, want)
+		}
+	}
+}

@@ -51,13 +51,12 @@ func (svm) Spec() Spec {
 		Params: []ParamSpec{
 			ermParamC(),
 			{
-				Name:         "sigma",
-				Label:        "Kernel width σ",
-				Help:         "Width of the Gaussian kernel exp(−‖x − y‖²/(2σ²)) in mapped units ([0,1] per feature). Small σ gives a wiggly decision function that needs a finer Bernstein lattice.",
-				Default:      1,
-				Min:          1e-3,
-				Max:          100,
-				MinExclusive: false,
+				Name:    "sigma",
+				Label:   "Kernel width σ",
+				Help:    "Width of the Gaussian kernel exp(−‖x − y‖²/(2σ²)) in mapped units ([0,1] per feature). Small σ gives a wiggly decision function that needs a finer Bernstein lattice.",
+				Default: 1,
+				Min:     1e-3,
+				Max:     100,
 			},
 		},
 		Output: OutputSpec{
