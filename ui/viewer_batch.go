@@ -23,13 +23,6 @@ type viewerBatch struct {
 // rows returns the number of query rows.
 func (b *viewerBatch) rows() int { return len(b.Value) }
 
-// viewerBatchEvaluator is implemented by evaluators with a faster batch path
-// (*project.VerifiedSynopsis: EvalDataBatch uses the release's tensor
-// evaluation); viewerEvalBatch uses it per chunk when present.
-type viewerBatchEvaluator interface {
-	EvalDataBatch(ctx context.Context, points, values, stds []float64) error
-}
-
 // viewerBatchChunk is the number of rows a worker evaluates between checks of the
 // context and progress updates.
 const viewerBatchChunk = 4096
@@ -110,7 +103,6 @@ func viewerEvalBatch(ctx context.Context, r *viewerRelease, x []float64, progres
 	fail := func(err error) {
 		errOnce.Do(func() { firstErr = err; cancel() })
 	}
-	_, isBatch := r.eval.(viewerBatchEvaluator)
 	workers := min(runtime.GOMAXPROCS(0), (n+viewerBatchChunk-1)/viewerBatchChunk)
 	for range workers {
 		wg.Add(1)
@@ -125,18 +117,7 @@ func viewerEvalBatch(ctx context.Context, r *viewerRelease, x []float64, progres
 					return
 				}
 				hi := min(lo+viewerBatchChunk, n)
-				if be, ok := r.eval.(viewerBatchEvaluator); ok {
-					if err := be.EvalDataBatch(ctx, x[lo*dim:hi*dim], res.Value[lo:hi], res.NoiseStd[lo:hi]); err != nil {
-						fail(fmt.Errorf("rows %d–%d: %w", lo+1, hi, err))
-						return
-					}
-					if res.Class != nil {
-						for i := lo; i < hi; i++ {
-							res.Class[i], _ = r.eval.Class(res.Value[i])
-						}
-					}
-				}
-				for i := lo; i < hi && !isBatch; i++ {
+				for i := lo; i < hi; i++ {
 					v, s, err := r.eval.EvalData(x[i*dim : (i+1)*dim])
 					if err != nil {
 						fail(fmt.Errorf("row %d: %w", i+1, err))

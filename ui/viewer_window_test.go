@@ -551,3 +551,55 @@ func findButton(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	}
 	return found
 }
+
+// gatedEval blocks every evaluation until gate is closed, so a test can
+// observe the window while a batch is still running.
+type gatedEval struct {
+	viewerEvaluator
+	gate chan struct{}
+}
+
+func (g gatedEval) EvalData(x []float64) (float64, float64, error) {
+	<-g.gate
+	return g.viewerEvaluator.EvalData(x)
+}
+
+// TestViewerBatchRunsInBackground: Evaluate returns at once while the
+// batch runs off the UI goroutine (the window stays responsive), shows
+// progress and can be cancelled.
+func TestViewerBatchRunsInBackground(t *testing.T) {
+	dir := t.TempDir()
+	signer := viewerTestSigner(t, 13)
+	path := viewerFixtureKDE.write(t, dir, signer)
+	v := newTestViewer(t, viewerTrustFile(t, dir, "c@example.org", signer), path)
+	var q strings.Builder
+	q.WriteString("length\n")
+	for i := range 50_000 {
+		fmt.Fprintf(&q, "%g\n", float64(i%1000)/100)
+	}
+	qpath := filepath.Join(dir, "q.csv")
+	if err := os.WriteFile(qpath, []byte(q.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v.batch.load(qpath)
+	v.wait()
+	gate := make(chan struct{})
+	v.batch.r.eval = gatedEval{viewerEvaluator: v.batch.r.eval, gate: gate}
+
+	test.Tap(v.batch.evalBt) // returns although no row can be evaluated yet
+	if v.batch.cancelBt.Disabled() || !v.batch.evalBt.Disabled() || v.batch.status.Text != "Evaluating…" {
+		t.Fatalf("while running: cancel disabled %v, evaluate disabled %v, status %q",
+			v.batch.cancelBt.Disabled(), v.batch.evalBt.Disabled(), v.batch.status.Text)
+	}
+	test.Tap(v.batch.cancelBt)
+	close(gate)
+	v.wait()
+	if v.batch.result != nil || v.batch.status.Text != "Cancelled." || v.batch.evalBt.Disabled() {
+		t.Errorf("after cancel: result %v, status %q", v.batch.result != nil, v.batch.status.Text)
+	}
+	test.Tap(v.batch.evalBt)
+	v.wait()
+	if v.batch.result == nil || v.batch.result.rows() != 50_000 || v.batch.progress.Value != 1 {
+		t.Errorf("second run: status %q progress %g", v.batch.status.Text, v.batch.progress.Value)
+	}
+}
