@@ -223,3 +223,18 @@ func TestErmTinyC(t *testing.T) {
 		}
 	}
 }
+
+// TestErmSolversRefuseUncertifiable asks each solver for a tolerance of 0,
+// which no floating-point certificate can meet (each carries a positive
+// rounding margin): the solvers must return an error rather than a solution.
+func TestErmSolversRefuseUncertifiable(t *testing.T) {
+	ctx := context.Background()
+	bin := ermFigure2Data(30, 7)
+	if _, err := svmSolve(ctx, bin, 5, 0.5, 0); err == nil || !strings.Contains(err.Error(), "cannot be certified") {
+		t.Errorf("svm with g_max = 0: error %v, want a certification failure", err)
+	}
+	q := newErmLinearProblem(KindLogistic, bin, 1, logisticLoss{})
+	if _, err := q.minimize(ctx, 0); err == nil || !strings.Contains(err.Error(), "could not certify") {
+		t.Errorf("logistic with τ = 0: error %v, want a certification failure", err)
+	}
+}

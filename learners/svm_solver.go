@@ -237,9 +237,9 @@ func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 			return fmt.Errorf("%s: solver did not reach the certified duality gap %.3g within %d updates (n = %d, C = %g); try a smaller C or a larger σ",
 				KindSVM, gapTol, limit, n, s.c)
 		}
-		d := s.step(best)
 		old := s.alpha[best]
-		s.alpha[best] = min(max(old+d, 0), s.upper)
+		s.alpha[best] = min(max(old+s.step(best), 0), s.upper)
+		d := s.alpha[best] - old
 		row := s.row(best)
 		for _, j := range s.active {
 			s.grad[j] += d * row[j]
