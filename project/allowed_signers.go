@@ -372,7 +372,7 @@ func checkPrincipal(p string) error {
 	}
 	for _, r := range p {
 		if r <= ' ' || r == 0x7f || strings.ContainsRune("\",*?!", r) {
-			return fmt.Errorf("principal %q must not contain spaces, control characters, quotes, commas or * ? !", p)
+			return fmt.Errorf("principal %q must not contain spaces, control characters, quotes, commas or the pattern characters '*', '?', '!'", p)
 		}
 	}
 	return nil
