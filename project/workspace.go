@@ -415,17 +415,31 @@ func (w *Workspace) validate(name string) error {
 			return fail(field, "%v", err)
 		}
 	}
-	if k := w.Learner.Kind; k != "" && !slices.Contains([]learners.Kind{learners.KindKDE, learners.KindPriestleyChao,
-		learners.KindNaiveBayes, learners.KindSVM, learners.KindLogistic, learners.KindRidge}, k) {
-		return fail("learner.kind", "%q is not a known learner (kde, priestley-chao, naive-bayes, svm, logistic, ridge)", k)
+	var spec learners.Spec
+	if w.Learner.Kind != "" {
+		l, err := learners.Lookup(w.Learner.Kind)
+		if err != nil {
+			return fail("learner.kind", "%s", strings.TrimPrefix(err.Error(), "learners: "))
+		}
+		spec = l.Spec()
 	}
+	// Names and values are checked against the learner's ParamSpec here;
+	// the number of values of per-axis parameters depends on the features
+	// and is checked when the learner resolves them (Spec.Resolve).
 	for p, v := range w.Learner.Params {
 		if p == "" || len(v) == 0 {
 			return fail("learner.params", "parameter %q needs a name and at least one value", p)
 		}
+		if w.Learner.Kind == "" {
+			return fail("learner.params", "parameters given but no learner kind")
+		}
+		i := slices.IndexFunc(spec.Params, func(ps learners.ParamSpec) bool { return ps.Name == p })
+		if i < 0 {
+			return fail("learner.params."+p, "not a parameter of learner %q", spec.Kind)
+		}
 		for _, x := range v {
-			if !isFinite(x) {
-				return fail("learner.params."+p, "%v is not a finite number", x)
+			if err := spec.Params[i].Check(x); err != nil {
+				return fail("learner.params."+p, "%v %v", x, err)
 			}
 		}
 	}
