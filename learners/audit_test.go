@@ -7,7 +7,9 @@ package learners
 //
 //	func auditSensitivity(t *testing.T, l Learner, cfg auditConfig) (maxRatio float64)
 //	func runAudit(l Learner, cfg auditConfig) auditResult   // same search, no *testing.T
+//	func auditPairsPerCase(cases int) int                   // pairs per config for ≥ 10⁴ in total
 //	var auditLong *bool                                      // the -long flag (defined here only)
+//	type underReporting struct{ Learner; factor float64 }   // scales S, to test that audits fail
 //
 // auditSensitivity fits l to many replace-one neighbouring datasets D ~ D′
 // (same n, one record replaced) and evaluates |F_D(y) − F_D′(y)| / S at many
