@@ -7,21 +7,14 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
-// viewerBatch holds a batch of queries and the release's answers, row by
-// row: row i is X[i*dim:(i+1)*dim] (data units), Value[i], NoiseStd[i] and,
-// for classifiers, Class[i].
-type viewerBatch struct {
-	Features []viewerFeature
-	X        []float64
-	Value    []float64
-	NoiseStd []float64
-	Class    []string // nil unless the release is a classifier
-}
-
-// rows returns the number of query rows.
-func (b *viewerBatch) rows() int { return len(b.Value) }
+// viewerBatch is a batch of queries with the release's answers, in the
+// form project shares with `bernstein eval`: row i is X[i*ℓ:(i+1)*ℓ] (data
+// units), Value[i], NoiseStd[i] and, for classifiers, Class[i].
+type viewerBatch = project.EvalResults
 
 // viewerBatchChunk is the number of rows a worker evaluates between checks of the
 // context and progress updates.
@@ -78,7 +71,10 @@ func viewerEvalBatch(ctx context.Context, r *viewerRelease, x []float64, progres
 		return nil, err
 	}
 	n := len(x) / dim
-	res := &viewerBatch{Features: r.Features, X: x, Value: make([]float64, n), NoiseStd: make([]float64, n)}
+	res := &viewerBatch{X: x, Value: make([]float64, n), NoiseStd: make([]float64, n)}
+	for _, f := range r.Features {
+		res.Features = append(res.Features, f.Name)
+	}
 	if r.classifier() {
 		res.Class = make([]string, n)
 	}

@@ -104,8 +104,8 @@ func TestViewerBatchErrorsAndCancel(t *testing.T) {
 
 	// Empty batch: no rows, no error.
 	res, err := viewerEvalBatch(context.Background(), r, nil, nil)
-	if err != nil || res.rows() != 0 {
-		t.Errorf("empty batch: %v, %d rows", err, res.rows())
+	if err != nil || res.Len() != 0 {
+		t.Errorf("empty batch: %v, %d rows", err, res.Len())
 	}
 }
 

@@ -56,7 +56,7 @@ func viewerReadQueries(path string, r *viewerRelease) ([]float64, *project.Datas
 // to overwrite in the save dialog).
 func viewerExportBatch(ctx context.Context, path string, b *viewerBatch, progress func(done, total int)) error {
 	var buf bytes.Buffer
-	buf.Grow(b.rows() * 64)
+	buf.Grow(b.Len() * 64)
 	if err := viewerWriteCSV(ctx, &buf, b, progress); err != nil {
 		return err
 	}
@@ -140,13 +140,13 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 	t.status = widget.NewLabel("")
 	t.status.Wrapping = fyne.TextWrapWord
 
-	header := viewerExportHeader(r.Features, r.classifier())
+	header := project.EvalHeader(names, r.classifier())
 	t.results = widget.NewTableWithHeaders(
 		func() (int, int) {
 			if t.result == nil {
 				return 0, 0
 			}
-			return min(t.result.rows(), viewerPreviewRows), len(header)
+			return min(t.result.Len(), viewerPreviewRows), len(header)
 		},
 		func() fyne.CanvasObject { return widget.NewLabel("0.000000000") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -180,7 +180,7 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 // resultCell formats one cell of the results table.
 func (t *viewerBatchTab) resultCell(row, col int) string {
 	b := t.result
-	if b == nil || row >= b.rows() {
+	if b == nil || row >= b.Len() {
 		return ""
 	}
 	dim := len(b.Features)
@@ -293,7 +293,7 @@ func (t *viewerBatchTab) evaluate() {
 				t.progress.SetValue(1)
 				t.results.Refresh()
 				t.exportBt.Enable()
-				t.status.SetText(fmt.Sprintf("Evaluated %d rows in %.2f s.", res.rows(), elapsed.Seconds()))
+				t.status.SetText(fmt.Sprintf("Evaluated %d rows in %.2f s.", res.Len(), elapsed.Seconds()))
 			}
 		})
 	})
@@ -341,7 +341,7 @@ func (t *viewerBatchTab) export(path string) {
 				t.status.SetText("Export failed: " + err.Error())
 				return
 			}
-			t.status.SetText(fmt.Sprintf("Exported %d rows to %s.", res.rows(), path))
+			t.status.SetText(fmt.Sprintf("Exported %d rows to %s.", res.Len(), path))
 		})
 	})
 }

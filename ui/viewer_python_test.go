@@ -11,7 +11,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project"
 )
+
+func featureNames(r *viewerRelease) []string {
+	n := make([]string, r.dim())
+	for j, f := range r.Features {
+		n[j] = f.Name
+	}
+	return n
+}
 
 // viewerPythonScript is the numpy-only snippet documented in docs/python.md.
 var viewerPythonScript = filepath.Join("..", "docs", "python", "bernstein_eval.py")
@@ -83,7 +93,7 @@ func TestViewerPythonSnippet(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			r := doc.Release
-			if got, want := strings.Join(recs[0], ","), strings.Join(viewerExportHeader(r.Features, r.classifier()), ","); got != want {
+			if got, want := strings.Join(recs[0], ","), strings.Join(project.EvalHeader(featureNames(r), r.classifier()), ","); got != want {
 				t.Errorf("header %q, want %q", got, want)
 			}
 			if len(recs) != len(tc.points)+1 {

@@ -152,7 +152,7 @@ func TestViewerTrustedFlow(t *testing.T) {
 	}
 	test.Tap(v.batch.evalBt)
 	v.wait()
-	if v.batch.result == nil || v.batch.result.rows() != n {
+	if v.batch.result == nil || v.batch.result.Len() != n {
 		t.Fatalf("batch: status %q", v.batch.status.Text)
 	}
 	for i := range n {
@@ -599,7 +599,7 @@ func TestViewerBatchRunsInBackground(t *testing.T) {
 	}
 	test.Tap(v.batch.evalBt)
 	v.wait()
-	if v.batch.result == nil || v.batch.result.rows() != 50_000 || v.batch.progress.Value != 1 {
+	if v.batch.result == nil || v.batch.result.Len() != 50_000 || v.batch.progress.Value != 1 {
 		t.Errorf("second run: status %q progress %g", v.batch.status.Text, v.batch.progress.Value)
 	}
 }
