@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -182,8 +183,11 @@ func TestTradeoffDeterministicAndCancellable(t *testing.T) {
 	grid := [][]float64{linspace01(30), linspace01(30)}
 	md, _ := testModel(t, smooth2D, []int{10, 10}, []int{1, 2}, grid)
 	sp := tradeoffSpec{Sensitivity: 0.01, Noise: mechanism.NoiseLaplace, Epsilons: []float64{0.1, 1}, Orders: []int{1, 2}, Baseline: true, Repeats: 50, Seed: 7}
+	var mu sync.Mutex
 	var last int
-	a, err := md.run(context.Background(), sp, func(done, total int) {
+	a, err := md.run(context.Background(), sp, func(done, total int) { // called from worker goroutines
+		mu.Lock()
+		defer mu.Unlock()
 		if total != 50 {
 			t.Errorf("progress total %d, want 50", total)
 		}
