@@ -1,0 +1,574 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/icons"
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// AppID and AppName identify the application to Fyne and the desktop.
+const (
+	AppID   = "io.github.bernsteinrelease.bernstein"
+	AppName = "Bernstein Release"
+)
+
+// CuratorOptions configures the curator window. Every path is optional.
+type CuratorOptions struct {
+	// OpenCSV is a dataset to load at start (bernstein --open FILE.csv).
+	OpenCSV string
+	// OpenProject is a project file (.bernstein) to open at start.
+	OpenProject string
+	// ConfigDir holds the demo data and the autosave; default
+	// os.UserConfigDir()/bernstein.
+	ConfigDir string
+	// LedgerPath is the privacy-budget ledger; default
+	// project.DefaultLedgerPath().
+	LedgerPath string
+	// KeyPath is the curator's signing key; default project.DefaultKeyPath().
+	KeyPath string
+	// Version is shown in the About dialog and written into synopses.
+	Version string
+}
+
+// RunCurator opens the curator window and runs the application until the
+// window is closed. It must be called from the main goroutine (Fyne's
+// event loop runs there).
+func RunCurator(opts CuratorOptions) error {
+	a := app.NewWithID(AppID)
+	a.SetIcon(icons.AppPNG)
+	c, err := newCurator(a, opts)
+	if err != nil {
+		return err
+	}
+	c.win.ShowAndRun()
+	c.shutdown()
+	return nil
+}
+
+// curator is the curator window. All fields are touched on the UI
+// goroutine only, except where noted.
+type curator struct {
+	app  fyne.App
+	win  fyne.Window
+	opts CuratorOptions
+
+	state       *curatorState
+	ds          *project.Dataset // loaded dataset (nil if none)
+	dsErr       error            // why the dataset could not be loaded
+	projectPath string
+	dirty       bool
+	syncing     bool // widgets are being filled from state: ignore their callbacks
+	themeChoice string
+
+	ledgerMu  sync.Mutex // guards ledger (opened lazily, used from release goroutines)
+	ledger    *project.Ledger
+	ledgerErr error
+
+	engine  *previewEngine
+	preview *previewPanel
+
+	nav     *widget.List
+	pages   map[string]curatorPage
+	current string
+	pageBox *fyne.Container
+	status  *widget.Label
+	budget  *widget.Label
+
+	autosave   *time.Timer
+	recentMenu *fyne.Menu
+	release    *releaseFlow // the dialogs of the current release (tests drive them)
+
+	// Test hooks (nil in the app).
+	onPreviewDone  func(res *previewResult, err error)
+	onReleaseDone  func(res *project.ReleaseResult, err error)
+	onDatasetReady func(err error)
+	chooseFolder   func(cb func(dir string)) // default: a folder dialog
+	openViewer     func(path string)         // default: OpenViewer
+}
+
+// curatorPage is one wizard step.
+type curatorPage interface {
+	content() fyne.CanvasObject
+	// refresh fills the page's widgets from the state (UI goroutine).
+	refresh()
+}
+
+// newCurator builds the window (not shown).
+func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
+	if opts.ConfigDir == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, fmt.Errorf("find the user configuration directory: %w", err)
+		}
+		opts.ConfigDir = filepath.Join(dir, "bernstein")
+	}
+	if opts.LedgerPath == "" {
+		p, err := project.DefaultLedgerPath()
+		if err != nil {
+			return nil, err
+		}
+		opts.LedgerPath = p
+	}
+	if opts.KeyPath == "" {
+		p, err := project.DefaultKeyPath()
+		if err != nil {
+			return nil, err
+		}
+		opts.KeyPath = p
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	c := &curator{
+		app: a, opts: opts, state: newCuratorState(), engine: newPreviewEngine(),
+		pages: map[string]curatorPage{},
+	}
+	c.themeChoice = a.Preferences().StringWithFallback("theme", themeSystem)
+	applyTheme(a, c.themeChoice)
+	c.win = a.NewWindow(AppName)
+	c.win.SetIcon(icons.AppPNG)
+	c.build()
+	c.win.Resize(fyne.NewSize(1280, 800))
+	c.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
+		for _, u := range uris {
+			c.openPath(u.Path())
+			return
+		}
+	})
+	c.win.SetCloseIntercept(c.confirmClose)
+	c.updateTitle()
+	c.updateBudget()
+	switch {
+	case opts.OpenProject != "":
+		c.openProject(opts.OpenProject)
+	case opts.OpenCSV != "":
+		c.loadDataset(opts.OpenCSV, true)
+	default:
+		c.showStep(stepStart)
+	}
+	return c, nil
+}
+
+// shutdown stops background work after the window closed.
+func (c *curator) shutdown() {
+	c.preview.stop()
+}
+
+// build creates the window content.
+func (c *curator) build() {
+	c.status = widget.NewLabel("")
+	c.status.Truncation = fyne.TextTruncateEllipsis
+	c.budget = widget.NewLabel("")
+	c.budget.Alignment = fyne.TextAlignTrailing
+	c.budget.TextStyle = fyne.TextStyle{Bold: true}
+
+	c.preview = newPreviewPanel(c)
+	c.pages[stepStart] = newStartPage(c)
+	c.pages[stepData] = newDataPage(c)
+	c.pages[stepBounds] = newBoundsPage(c)
+	c.pages[stepLearner] = newLearnerPage(c)
+	c.pages[stepPrivacy] = newPrivacyPage(c)
+	c.pages[stepRelease] = newReleasePage(c)
+
+	icons := map[string]fyne.Resource{
+		stepStart: theme.HomeIcon(), stepData: theme.FileIcon(), stepBounds: theme.ContentCutIcon(),
+		stepLearner: theme.ComputerIcon(), stepPrivacy: theme.VisibilityOffIcon(), stepRelease: theme.UploadIcon(),
+	}
+	c.nav = widget.NewList(
+		func() int { return len(wizardSteps) },
+		func() fyne.CanvasObject {
+			return container.NewHBox(widget.NewIcon(theme.HomeIcon()), widget.NewLabel("Learner   "))
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Icon).SetResource(icons[wizardSteps[id]])
+			box.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%d. %s", id, wizardSteps[id]))
+			if id == 0 {
+				box.Objects[1].(*widget.Label).SetText(wizardSteps[id])
+			}
+		})
+	c.nav.OnSelected = func(id widget.ListItemID) {
+		if wizardSteps[id] != c.current {
+			c.showStep(wizardSteps[id])
+		}
+	}
+	c.pageBox = container.NewStack()
+	left := container.NewBorder(nil, nil, container.NewPadded(c.nav), widget.NewSeparator(), c.pageBox)
+	split := container.NewHSplit(left, c.preview.content())
+	split.Offset = 0.42
+	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, c.budget, c.status)
+	min := canvas.NewRectangle(nil)
+	min.SetMinSize(fyne.NewSize(1000, 640))
+	c.win.SetContent(container.NewStack(min, container.NewBorder(nil, statusBar, nil, nil, split)))
+	c.buildMenus()
+}
+
+// buildMenus sets the main menu and the keyboard shortcuts.
+func (c *curator) buildMenus() {
+	mod := fyne.KeyModifierShortcutDefault
+	sc := func(k fyne.KeyName, m fyne.KeyModifier) *desktop.CustomShortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: m}
+	}
+	item := func(label string, s *desktop.CustomShortcut, fn func()) *fyne.MenuItem {
+		it := fyne.NewMenuItem(label, fn)
+		if s != nil {
+			it.Shortcut = s
+			c.win.Canvas().AddShortcut(s, func(fyne.Shortcut) { fn() })
+		}
+		return it
+	}
+	recent := fyne.NewMenuItem("Open Recent", nil)
+	recent.ChildMenu = fyne.NewMenu("")
+	c.fillRecentMenu(recent.ChildMenu)
+	file := fyne.NewMenu("File",
+		item("New Project", sc(fyne.KeyN, mod), c.newProject),
+		item("Open…", sc(fyne.KeyO, mod), c.showOpenDialog),
+		recent,
+		fyne.NewMenuItemSeparator(),
+		item("Save Project", sc(fyne.KeyS, mod), func() { c.saveProject(false) }),
+		item("Save Project As…", sc(fyne.KeyS, mod|fyne.KeyModifierShift), func() { c.saveProject(true) }),
+		fyne.NewMenuItemSeparator(),
+		item("Open Synopsis in Viewer…", nil, c.showOpenSynopsisDialog),
+		item("Open Demo Data", nil, func() { c.showStep(stepStart) }),
+	)
+	release := fyne.NewMenu("Release",
+		item("Release…", sc(fyne.KeyR, mod), c.startRelease),
+		item("Curator Key…", nil, c.showKeyInfo),
+	)
+	view := fyne.NewMenu("View",
+		fyne.NewMenuItem("System Theme", func() { c.setTheme(themeSystem) }),
+		fyne.NewMenuItem("Light Theme", func() { c.setTheme(themeLight) }),
+		fyne.NewMenuItem("Dark Theme", func() { c.setTheme(themeDark) }),
+	)
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Curator Guide", c.showGuide),
+		fyne.NewMenuItem("About Bernstein Release", c.showAbout),
+	)
+	c.win.SetMainMenu(fyne.NewMainMenu(file, release, view, help))
+	c.recentMenu = recent.ChildMenu
+}
+
+// showStep switches the wizard page.
+func (c *curator) showStep(step string) {
+	p, ok := c.pages[step]
+	if !ok {
+		return
+	}
+	c.current = step
+	c.syncing = true
+	p.refresh()
+	c.syncing = false
+	c.pageBox.Objects = []fyne.CanvasObject{p.content()}
+	c.pageBox.Refresh()
+	if i := slices.Index(wizardSteps, step); i >= 0 {
+		c.nav.Select(i)
+	}
+}
+
+// refreshPages re-fills every page from the state (after loading a
+// project or a dataset).
+func (c *curator) refreshPages() {
+	c.syncing = true
+	for _, p := range c.pages {
+		p.refresh()
+	}
+	c.syncing = false
+}
+
+// changed is called after the curator edited a setting: it marks the
+// project unsaved, schedules the autosave and recomputes the preview.
+func (c *curator) changed() {
+	if c.syncing {
+		return
+	}
+	c.dirty = true
+	c.updateTitle()
+	c.scheduleAutosave()
+	c.preview.schedule(false)
+}
+
+// updateTitle shows the project name and an unsaved marker.
+func (c *curator) updateTitle() {
+	name := "Untitled project"
+	if c.projectPath != "" {
+		name = strings.TrimSuffix(filepath.Base(c.projectPath), projectExt)
+	}
+	mark := ""
+	if c.dirty {
+		mark = " *"
+	}
+	c.win.SetTitle(fmt.Sprintf("%s%s — %s", name, mark, AppName))
+}
+
+// setStatus shows a message in the status bar.
+func (c *curator) setStatus(format string, args ...any) {
+	c.status.SetText(fmt.Sprintf(format, args...))
+}
+
+// openLedger returns the ledger, opening it on first use. Safe for
+// concurrent use.
+func (c *curator) openLedger() (*project.Ledger, error) {
+	c.ledgerMu.Lock()
+	defer c.ledgerMu.Unlock()
+	if c.ledger == nil && c.ledgerErr == nil {
+		if err := os.MkdirAll(filepath.Dir(c.opts.LedgerPath), 0o700); err != nil {
+			return nil, err
+		}
+		c.ledger, c.ledgerErr = project.OpenLedger(c.opts.LedgerPath)
+	}
+	if c.ledger != nil {
+		return c.ledger, nil
+	}
+	return nil, c.ledgerErr
+}
+
+// budgetState returns ε spent, δ spent and the total budget of the loaded
+// dataset.
+func (c *curator) budgetState() (spent, delta, budget float64, err error) {
+	if c.ds == nil {
+		return 0, 0, 0, errors.New("no dataset")
+	}
+	l, err := c.openLedger()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if err := l.Refresh(); err != nil {
+		return 0, 0, 0, err
+	}
+	spent, delta = l.Spent(c.ds.Hash)
+	return spent, delta, l.Budget(c.ds.Hash), nil
+}
+
+// updateBudget refreshes the always-visible budget in the status bar.
+func (c *curator) updateBudget() {
+	if c.ds == nil {
+		c.budget.SetText("Privacy budget: open a dataset")
+		return
+	}
+	spent, delta, budget, err := c.budgetState()
+	if err != nil {
+		c.budget.SetText("Privacy budget unknown: " + err.Error())
+		return
+	}
+	c.budget.SetText(budgetLine(spent, delta, budget))
+	if p, ok := c.pages[stepPrivacy].(*privacyPage); ok {
+		p.updateBudget(spent, budget)
+	}
+}
+
+// setTheme applies and stores a theme choice and redraws the plots.
+func (c *curator) setTheme(choice string) {
+	c.themeChoice = choice
+	c.app.Preferences().SetString("theme", choice)
+	applyTheme(c.app, choice)
+	c.preview.schedule(true)
+}
+
+// openPath opens a dropped or chosen file by its extension.
+func (c *curator) openPath(path string) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case projectExt:
+		c.openProject(path)
+	case ".synopsis":
+		c.openSynopsis(path)
+	default:
+		c.loadDataset(path, true)
+	}
+}
+
+// showOpenDialog offers CSV files and project files.
+func (c *curator) showOpenDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.win)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		c.openPath(path)
+	}, c.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", projectExt}))
+	d.Show()
+}
+
+// showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
+func (c *curator) showOpenSynopsisDialog() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.win)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		c.openSynopsis(path)
+	}, c.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".synopsis"}))
+	d.Show()
+}
+
+// openSynopsis opens a synopsis in the analyst's viewer window, if the
+// viewer is part of this build.
+func (c *curator) openSynopsis(path string) {
+	if c.openViewer != nil {
+		c.openViewer(path)
+		return
+	}
+	OpenViewer(c.app, path)
+}
+
+// loadDataset reads a CSV in the background; fresh resets the column
+// choices (a new dataset), otherwise they are kept (a project reopened).
+func (c *curator) loadDataset(path string, fresh bool) {
+	c.setStatus("Reading %s …", path)
+	drop := c.state.DropInvalid
+	var cols []string
+	if drop {
+		cols = c.state.usedColumns()
+		if c.state.Label != "" && !slices.Contains(cols, c.state.Label) {
+			cols = append(cols, c.state.Label)
+		}
+	}
+	go func() {
+		opts := project.CSVOptions{}
+		if drop && len(cols) > 0 {
+			opts.Columns, opts.DropInvalid = cols, true
+		}
+		ds, err := project.ReadCSV(path, opts)
+		uiDo(func() {
+			c.datasetLoaded(path, ds, err, fresh)
+		})
+	}()
+}
+
+// datasetLoaded installs a dataset read by loadDataset (UI goroutine).
+func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fresh bool) {
+	c.state.CSVPath = path
+	c.ds, c.dsErr = ds, err
+	if err != nil {
+		c.setStatus("Could not read %s", path)
+	} else {
+		c.setStatus("Read %s: %d rows, %d columns", filepath.Base(path), ds.Rows, len(ds.Columns))
+		if fresh {
+			c.chooseDefaultColumns()
+		}
+	}
+	c.refreshPages()
+	if c.current == stepStart || c.current == "" {
+		c.showStep(stepData)
+	} else {
+		c.showStep(c.current)
+	}
+	c.updateBudget()
+	c.changed()
+	if c.onDatasetReady != nil {
+		c.onDatasetReady(err)
+	}
+}
+
+// chooseDefaultColumns picks sensible columns for a newly loaded dataset:
+// a column named "label" (or "class", "y") with two values becomes the
+// label of a classifier; all other numeric columns (at most 2) features.
+func (c *curator) chooseDefaultColumns() {
+	s := c.state
+	s.Features, s.Label, s.Positive = nil, "", ""
+	numeric := c.ds.NumericColumns()
+	for _, col := range numeric {
+		switch strings.ToLower(col) {
+		case "label", "class", "y", "target":
+			if s.Label == "" {
+				s.Label = col
+				continue
+			}
+		}
+		if len(s.Features) < 2 {
+			s.Features = append(s.Features, col)
+		}
+	}
+	if s.Label != "" {
+		if vals := distinctValues(c.ds, s.Label, 3); len(vals) == 2 {
+			s.Positive = formatValue(vals[1])
+			if s.spec().Label != learners.LabelBinary {
+				s.Learner = learners.KindSVM
+			}
+		} else if s.spec().Label == learners.LabelNone {
+			s.Label = ""
+		}
+	} else if s.spec().Label != learners.LabelNone {
+		s.Learner = learners.KindKDE
+	}
+}
+
+// scheduleAutosave saves the project 2 s after the last change, if it has
+// a file.
+func (c *curator) scheduleAutosave() {
+	if c.projectPath == "" {
+		return
+	}
+	if c.autosave != nil {
+		c.autosave.Stop()
+	}
+	c.autosave = time.AfterFunc(2*time.Second, func() {
+		uiDo(func() {
+			if c.dirty && c.projectPath != "" {
+				c.writeProject(c.projectPath, true)
+			}
+		})
+	})
+}
+
+// confirmClose asks before closing with unsaved changes.
+func (c *curator) confirmClose() {
+	if !c.dirty {
+		c.win.Close()
+		return
+	}
+	dialog.ShowConfirm("Unsaved changes", "The project has unsaved changes. Close anyway?", func(ok bool) {
+		if ok {
+			c.dirty = false
+			c.win.Close()
+		}
+	}, c.win)
+}
+
+// previewShown passes a finished preview's numbers to the pages.
+func (c *curator) previewShown(r *previewResult) {
+	c.preview.lastK = r.K
+	if p, ok := c.pages[stepLearner].(*learnerPage); ok {
+		p.showSensitivity(r)
+	}
+	if p, ok := c.pages[stepPrivacy].(*privacyPage); ok {
+		p.showK(r)
+	}
+	if p, ok := c.pages[stepRelease].(*releasePage); ok {
+		p.updateSummary()
+	}
+}
+
+// ctxBackground is the context of background work (cancelled per job).
+var ctxBackground = context.Background()

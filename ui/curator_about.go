@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/icons"
+)
+
+// License is the licence notice shown in the About dialog.
+const License = "Bernstein Release is free software under the MIT licence. It uses Fyne (BSD-3-Clause), gonum and gonum/plot (BSD-3-Clause), Google's differential-privacy library (Apache-2.0) and golang.org/x/crypto (BSD-3-Clause)."
+
+// showAbout is Help ▸ About.
+func (c *curator) showAbout() {
+	icon := canvas.NewImageFromResource(icons.AppPNG)
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSize(96, 96))
+	text := widget.NewRichTextFromMarkdown("## " + AppName + "\n\nVersion " + c.opts.Version + "\n\n" +
+		"Releases functions learned from sensitive data under ε-differential privacy with the Bernstein mechanism " +
+		"(F. Aldà and B. I. P. Rubinstein, *The Bernstein Mechanism: Function Release under Differential Privacy*, AAAI 2017).\n\n" + License)
+	text.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("About "+AppName, "Close", container.NewBorder(nil, nil, icon, nil, text), c.win)
+	d.Resize(fyne.NewSize(560, 320))
+	d.Show()
+}
+
+// curatorGuide is the in-app help (Help ▸ Curator Guide).
+const curatorGuide = `## Releasing a function, step by step
+
+1. **Data** — open a CSV (File ▸ Open, Ctrl+O, or drop it on the window). Choose the feature columns and, for regression and classifiers, the label.
+2. **Bounds** — give every used column public bounds from domain knowledge. Values outside are clipped. "Suggest from data" leaks the minimum and maximum and needs your explicit acknowledgement, which is recorded.
+3. **Learner** — pick what to learn. Every parameter has its help text and valid range; the sensitivity S(F) appears once the preview has run.
+4. **Privacy** — choose ε (smaller is more private), the noise, the order h and the lattice size k (automatic is a good start). The remaining budget of the dataset is always in the status bar.
+5. **Preview** — on the right: the error against ε for h = 1…5 and the nearest-lattice baseline, and the true function next to a simulated release. Nothing is published by the preview.
+6. **Release** (Ctrl+R) — check the summary, enter your key passphrase, and the signed synopsis is written after the spend is recorded in the ledger.
+
+Save the project with Ctrl+S; it is saved automatically afterwards.`
+
+// showGuide is Help ▸ Curator Guide.
+func (c *curator) showGuide() {
+	t := widget.NewRichTextFromMarkdown(curatorGuide)
+	t.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustom("Curator guide", "Close", container.NewVScroll(t), c.win)
+	d.Resize(fyne.NewSize(640, 520))
+	d.Show()
+}

@@ -1,0 +1,232 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+)
+
+// boundsPage edits the public bounds of every used column.
+type boundsPage struct {
+	c    *curator
+	box  fyne.CanvasObject
+	rows *fyne.Container
+	ack  *widget.Check
+	// Per column, for tests and live updates.
+	editors map[string]*boundsEditor
+}
+
+// boundsEditor is one column's row.
+type boundsEditor struct {
+	lo, hi, unit *widget.Entry
+	clipped      *widget.Label
+	fromData     *widget.Label
+	suggest      *widget.Button
+}
+
+const boundsExplanation = `**Why public bounds?** The privacy guarantee assumes every value lies in a range fixed *before* looking at the data. Values outside the bounds are clipped to them. If the bounds were taken from the data (its minimum and maximum), they would reveal those values — often a real person's — and that leak is **not** covered by ε.
+
+Choose bounds from domain knowledge: ages 0–120, a percentage 0–100, a sensor's range from its datasheet.`
+
+func newBoundsPage(c *curator) *boundsPage {
+	p := &boundsPage{c: c, editors: map[string]*boundsEditor{}}
+	expl := widget.NewRichTextFromMarkdown(boundsExplanation)
+	expl.Wrapping = fyne.TextWrapWord
+	p.ack = widget.NewCheck("I understand that \"Suggest from data\" reveals each column's minimum and maximum outside the ε guarantee, and I accept that this is recorded in the project and in the published synopsis.", func(b bool) {
+		if c.syncing {
+			return
+		}
+		c.state.AckDataBounds = b
+		if b {
+			c.state.AckTime = time.Now().UTC()
+		} else {
+			c.state.AckTime = time.Time{}
+		}
+		p.updateSuggestButtons()
+		c.changed()
+	})
+	p.rows = container.NewVBox()
+	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+		widget.NewLabelWithStyle("Public bounds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		expl, p.rows, widget.NewSeparator(), p.ack,
+	)))
+	return p
+}
+
+func (p *boundsPage) content() fyne.CanvasObject { return p.box }
+
+func (p *boundsPage) refresh() {
+	c := p.c
+	p.ack.SetChecked(c.state.AckDataBounds)
+	p.rows.Objects = nil
+	p.editors = map[string]*boundsEditor{}
+	cols := c.state.usedColumns()
+	if len(cols) == 0 {
+		p.rows.Add(widget.NewLabel("Choose feature columns on the Data step first."))
+	}
+	spec := c.state.spec()
+	for _, col := range cols {
+		p.rows.Add(p.editorFor(col, spec.Label == learners.LabelReal && col == c.state.Label))
+	}
+	if spec.Label == learners.LabelBinary && c.state.Label != "" {
+		l := widget.NewLabel(fmt.Sprintf("The label %q of a classifier needs no bounds: its two values become the classes −1 and +1.", c.state.Label))
+		l.Wrapping = fyne.TextWrapWord
+		p.rows.Add(l)
+	}
+	p.rows.Refresh()
+	p.updateSuggestButtons()
+}
+
+// editorFor builds the bounds row of one column.
+func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
+	c := p.c
+	st := c.state.bound(col)
+	e := &boundsEditor{lo: widget.NewEntry(), hi: widget.NewEntry(), unit: widget.NewEntry(),
+		clipped: widget.NewLabel(""), fromData: widget.NewLabel("")}
+	p.editors[col] = e
+	e.lo.SetPlaceHolder("lower bound")
+	e.hi.SetPlaceHolder("upper bound")
+	e.unit.SetPlaceHolder("unit, e.g. years (optional)")
+	e.lo.SetText(st.Lo)
+	e.hi.SetText(st.Hi)
+	e.unit.SetText(st.Unit)
+	e.fromData.Importance = widget.WarningImportance
+	e.clipped.Importance = widget.LowImportance
+	validate := func(string) error {
+		_, err := parseBounds(&columnSetting{Lo: e.lo.Text, Hi: e.hi.Text})
+		return err
+	}
+	e.lo.Validator = func(s string) error { _, err := parseNumber(s); return err }
+	e.hi.Validator = func(s string) error {
+		if _, err := parseNumber(s); err != nil {
+			return err
+		}
+		return validate(s)
+	}
+	onEdit := func() {
+		if c.syncing {
+			return
+		}
+		st.Lo, st.Hi = e.lo.Text, e.hi.Text
+		st.FromData = false // edited by hand: no longer the data's min/max
+		p.updateRow(col, e)
+		c.changed()
+	}
+	e.lo.OnChanged = func(string) { onEdit() }
+	e.hi.OnChanged = func(string) { onEdit() }
+	e.unit.OnChanged = func(s string) {
+		if c.syncing {
+			return
+		}
+		st.Unit = s
+		c.changed()
+	}
+	e.suggest = widget.NewButton("Suggest from data", func() { p.suggest(col) })
+	p.updateRow(col, e)
+	title := col
+	if isLabel {
+		title += " (label: mapped to [−1, 1])"
+	}
+	form := container.NewGridWithColumns(3,
+		container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
+		container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi),
+		e.unit)
+	return widget.NewCard(title, "", container.NewVBox(form, container.NewHBox(e.suggest, e.fromData), e.clipped))
+}
+
+// updateRow refreshes the clip count and the from-data marker of a column.
+func (p *boundsPage) updateRow(col string, e *boundsEditor) {
+	c := p.c
+	st := c.state.bound(col)
+	if st.FromData {
+		e.fromData.SetText("taken from the data (recorded in the synopsis)")
+	} else {
+		e.fromData.SetText("")
+	}
+	b, err := parseBounds(st)
+	if err != nil {
+		e.clipped.SetText(err.Error())
+		return
+	}
+	if c.ds == nil {
+		e.clipped.SetText("")
+		return
+	}
+	below, above, err := countClipped(c.ds.Data[col], b.Lo, b.Hi)
+	if err != nil || c.ds.Data[col] == nil {
+		e.clipped.SetText("")
+		return
+	}
+	e.clipped.SetText(fmt.Sprintf("%d values below and %d above these bounds would be clipped (curator only, never published).", below, above))
+}
+
+// countClipped counts values below lo and above hi.
+func countClipped(v []float64, lo, hi float64) (below, above int, err error) {
+	if !(lo < hi) {
+		return 0, 0, fmt.Errorf("bounds [%g, %g] are empty", lo, hi)
+	}
+	for _, x := range v {
+		switch {
+		case x < lo:
+			below++
+		case x > hi:
+			above++
+		}
+	}
+	return below, above, nil
+}
+
+// updateSuggestButtons enables "Suggest from data" only after the
+// acknowledgement.
+func (p *boundsPage) updateSuggestButtons() {
+	for _, e := range p.editors {
+		if p.c.state.AckDataBounds {
+			e.suggest.Enable()
+		} else {
+			e.suggest.Disable()
+		}
+	}
+}
+
+// suggest fills a column's bounds with the data's min and max — only after
+// the acknowledgement, which the caller's button state enforces and this
+// re-checks.
+func (p *boundsPage) suggest(col string) {
+	c := p.c
+	if !c.state.AckDataBounds {
+		dialog.ShowInformation("Acknowledgement needed", "Tick the acknowledgement below first: bounds from the data leak its minimum and maximum.", c.win)
+		return
+	}
+	if c.ds == nil {
+		return
+	}
+	b, err := c.ds.SuggestBounds(col)
+	if err != nil {
+		dialog.ShowError(err, c.win)
+		return
+	}
+	st := c.state.bound(col)
+	st.Lo, st.Hi, st.FromData = fmtBound(b.Lo), fmtBound(b.Hi), true
+	e := p.editors[col]
+	c.syncing = true
+	e.lo.SetText(st.Lo)
+	e.hi.SetText(st.Hi)
+	c.syncing = false
+	p.updateRow(col, e)
+	c.changed()
+}
+
+func fmtBound(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}

@@ -1,0 +1,285 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// dataPage shows the dataset: counts, load errors with line and column,
+// the first rows, and the choice of feature and label columns.
+type dataPage struct {
+	c        *curator
+	box      fyne.CanvasObject
+	file     *widget.Label
+	counts   *widget.Label
+	errs     *widget.Label
+	table    *widget.Table
+	features *widget.CheckGroup
+	label    *widget.Select
+	positive *widget.Select
+	posRow   *fyne.Container
+	drop     *widget.Check
+	colErrs  *widget.Label
+}
+
+const noLabel = "(no label column)"
+
+func newDataPage(c *curator) *dataPage {
+	p := &dataPage{c: c}
+	p.file = widget.NewLabel("No dataset yet.")
+	p.file.Wrapping = fyne.TextWrapBreak
+	p.counts = widget.NewLabel("")
+	p.errs = widget.NewLabel("")
+	p.errs.Wrapping = fyne.TextWrapWord
+	p.errs.Importance = widget.DangerImportance
+	p.colErrs = widget.NewLabel("")
+	p.colErrs.Wrapping = fyne.TextWrapWord
+	p.colErrs.Importance = widget.DangerImportance
+	open := widget.NewButtonWithIcon("Open CSV…", theme.FolderOpenIcon(), c.showOpenDialog)
+
+	p.table = widget.NewTableWithHeaders(
+		func() (int, int) {
+			if c.ds == nil {
+				return 0, 0
+			}
+			return len(c.ds.Preview), len(c.ds.Columns)
+		},
+		func() fyne.CanvasObject { return widget.NewLabel("0000000.000") },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			l.SetText("")
+			if c.ds != nil && id.Row < len(c.ds.Preview) && id.Col < len(c.ds.Preview[id.Row]) {
+				l.SetText(c.ds.Preview[id.Row][id.Col])
+			}
+		})
+	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		l := o.(*widget.Label)
+		switch {
+		case id.Row < 0 && c.ds != nil && id.Col >= 0 && id.Col < len(c.ds.Columns):
+			l.SetText(c.ds.Columns[id.Col])
+			l.TextStyle.Bold = true
+		case id.Col < 0:
+			l.SetText(strconv.Itoa(id.Row + 1))
+		default:
+			l.SetText("")
+		}
+	}
+
+	p.features = widget.NewCheckGroup(nil, func(sel []string) {
+		if c.syncing {
+			return
+		}
+		// Keep the file's column order.
+		var ordered []string
+		for _, col := range c.ds.Columns {
+			if slices.Contains(sel, col) {
+				ordered = append(ordered, col)
+			}
+		}
+		c.state.Features = ordered
+		if slices.Contains(ordered, c.state.Label) {
+			c.state.Label = ""
+		}
+		p.refreshColumns()
+		c.changed()
+	})
+	p.features.Horizontal = true
+	p.label = widget.NewSelect(nil, func(s string) {
+		if c.syncing {
+			return
+		}
+		if s == noLabel {
+			s = ""
+		}
+		c.state.Label = s
+		c.state.Positive = ""
+		if vals := distinctValues(c.ds, s, 3); len(vals) == 2 {
+			c.state.Positive = formatValue(vals[1])
+		}
+		p.refreshColumns()
+		c.changed()
+	})
+	p.positive = widget.NewSelect(nil, func(s string) {
+		if c.syncing {
+			return
+		}
+		c.state.Positive = s
+		c.changed()
+	})
+	p.posRow = container.NewBorder(nil, nil, widget.NewLabel("Positive class (+1):"), nil, p.positive)
+	p.drop = widget.NewCheck("Drop rows with missing or non-numeric values in the chosen columns", func(b bool) {
+		if c.syncing {
+			return
+		}
+		c.state.DropInvalid = b
+		if c.state.CSVPath != "" {
+			c.loadDataset(c.state.CSVPath, false)
+		}
+	})
+	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
+	help.Wrapping = fyne.TextWrapWord
+	help.Importance = widget.LowImportance
+	top := container.NewVBox(
+		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,
+		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.features,
+		container.NewBorder(nil, nil, widget.NewLabel("Label column:"), nil, p.label), p.posRow,
+		p.drop, p.colErrs, help,
+	)
+	p.box = container.NewPadded(container.NewBorder(top, nil, nil, nil, p.table))
+	return p
+}
+
+func (p *dataPage) content() fyne.CanvasObject { return p.box }
+
+func (p *dataPage) refresh() {
+	c := p.c
+	p.errs.SetText("")
+	p.errs.Hide()
+	switch {
+	case c.ds == nil && c.dsErr != nil:
+		p.file.SetText(c.state.CSVPath)
+		p.counts.SetText("")
+		p.errs.SetText(describeLoadError(c.dsErr))
+		p.errs.Show()
+	case c.ds == nil:
+		p.file.SetText("No dataset yet. Open a CSV file (or drop one on the window), or try a demo from the Start page.")
+		p.counts.SetText("")
+	default:
+		p.file.SetText(c.ds.Path)
+		p.counts.SetText(fmt.Sprintf("%d rows × %d columns (numeric: %s)", c.ds.Rows, len(c.ds.Columns), strings.Join(c.ds.NumericColumns(), ", ")))
+		if c.ds.Dropped > 0 {
+			p.counts.SetText(p.counts.Text + fmt.Sprintf(" — %d rows dropped (lines %s…)", c.ds.Dropped, joinInts(c.ds.DroppedLines)))
+		}
+	}
+	p.drop.SetChecked(c.state.DropInvalid)
+	if c.ds != nil {
+		p.features.Options = slices.Clone(c.ds.Columns)
+		for i := range c.ds.Columns {
+			p.table.SetColumnWidth(i, max(90, float32(8*len(c.ds.Columns[i])+30)))
+		}
+	} else {
+		p.features.Options = nil
+	}
+	p.features.Refresh()
+	p.features.SetSelected(c.state.Features)
+	p.refreshColumns()
+	p.table.Refresh()
+}
+
+// refreshColumns updates the label and positive-class choices and the
+// per-column errors.
+func (p *dataPage) refreshColumns() {
+	c := p.c
+	wasSyncing := c.syncing
+	c.syncing = true
+	defer func() { c.syncing = wasSyncing }()
+	spec := c.state.spec()
+	opts := []string{noLabel}
+	if c.ds != nil {
+		for _, col := range c.ds.Columns {
+			if !slices.Contains(c.state.Features, col) {
+				opts = append(opts, col)
+			}
+		}
+	}
+	p.label.Options = opts
+	if c.state.Label == "" {
+		p.label.SetSelected(noLabel)
+	} else {
+		p.label.SetSelected(c.state.Label)
+	}
+	switch spec.Label {
+	case learners.LabelNone:
+		p.label.PlaceHolder = "not needed by " + spec.Title
+	default:
+		p.label.PlaceHolder = "needed by " + spec.Title
+	}
+	p.posRow.Hide()
+	var problems []string
+	if c.ds != nil {
+		for _, col := range c.state.Features {
+			if _, err := c.ds.Column(col); err != nil {
+				problems = append(problems, err.Error())
+			}
+		}
+		if c.state.Label != "" {
+			if _, err := c.ds.Column(c.state.Label); err != nil {
+				problems = append(problems, err.Error())
+			} else if spec.Label == learners.LabelBinary {
+				vals := distinctValues(c.ds, c.state.Label, 3)
+				if len(vals) == 2 {
+					p.positive.Options = []string{formatValue(vals[0]), formatValue(vals[1])}
+					p.positive.SetSelected(c.state.Positive)
+					p.posRow.Show()
+				} else {
+					problems = append(problems, fmt.Sprintf("label %q: %s needs exactly two label values", c.state.Label, spec.Title))
+				}
+			}
+		}
+		if spec.Label != learners.LabelNone && c.state.Label == "" {
+			problems = append(problems, spec.Title+" needs a label column.")
+		}
+		if spec.Label == learners.LabelNone && c.state.Label != "" {
+			problems = append(problems, fmt.Sprintf("%s is unsupervised: the label column %q is not used.", spec.Title, c.state.Label))
+		}
+	}
+	p.colErrs.SetText(strings.Join(problems, "\n"))
+}
+
+// describeLoadError explains a CSV error with its line and column.
+func describeLoadError(err error) string {
+	var ce *project.CSVError
+	if errors.As(err, &ce) {
+		s := "Could not read the file:\n" + ce.Error()
+		if len(ce.Lines) > 0 {
+			s += "\nLines: " + joinInts(ce.Lines)
+		}
+		return s
+	}
+	return "Could not read the file:\n" + err.Error()
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// distinctValues returns up to limit distinct values of a numeric column
+// in ascending order (nil if the column is missing or not numeric).
+func distinctValues(ds *project.Dataset, col string, limit int) []float64 {
+	if ds == nil || col == "" {
+		return nil
+	}
+	v, err := ds.Column(col)
+	if err != nil {
+		return nil
+	}
+	var out []float64
+	for _, x := range v {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+			if len(out) >= limit {
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func formatValue(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -1,0 +1,381 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/ui/plotting"
+)
+
+// previewPanel is the right-hand side of the curator window: the tradeoff
+// plot, the function plot, a progress bar with a cancel button and the key
+// numbers. It recomputes in a background worker goroutine when settings
+// change (debounced), cancels stale work, and touches widgets only through
+// fyne.Do.
+type previewPanel struct {
+	c        *curator
+	tradeoff *plotView
+	function *plotView
+	progress *widget.ProgressBar
+	stage    *widget.Label
+	cancel   *widget.Button
+	info     *widget.Label
+	warn     *widget.Label
+	sliders  *fyne.Container
+	box      fyne.CanvasObject
+
+	// gen counts scheduled jobs and doneGen the last one finished (both
+	// under mu), so tests can wait until the preview is idle.
+	gen, doneGen int
+	// lastK is the k of the last preview and last the last result (UI
+	// goroutine).
+	lastK []int
+	last  *previewResult
+	// sliceAt holds the ℓ ≥ 3 slice position of every axis from the third.
+	sliceAt []float64
+
+	mu      sync.Mutex // guards pending, running, stopped
+	pending *previewJob
+	running context.CancelFunc
+	stopped bool
+	wake    chan struct{}
+}
+
+// previewJob is one request to the worker: a snapshot of the settings.
+type previewJob struct {
+	gen        int
+	input      previewInput
+	inputErr   error // the settings are incomplete: show this instead
+	renderOnly bool  // only the theme or size changed
+	theme      plotting.Theme
+	tsize      plotting.Size
+	fsize      plotting.Size
+}
+
+func newPreviewPanel(c *curator) *previewPanel {
+	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
+	onResize := func() { p.schedule(true) }
+	p.tradeoff = newPlotView(fyne.NewSize(420, 260), onResize)
+	p.function = newPlotView(fyne.NewSize(420, 260), onResize)
+	p.progress = widget.NewProgressBar()
+	p.stage = widget.NewLabel("")
+	p.stage.Truncation = fyne.TextTruncateEllipsis
+	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.cancelRunning)
+	p.cancel.Disable()
+	p.info = widget.NewLabel("")
+	p.info.Wrapping = fyne.TextWrapWord
+	p.warn = widget.NewLabel("")
+	p.warn.Wrapping = fyne.TextWrapWord
+	p.warn.Importance = widget.WarningImportance
+	p.sliders = container.NewVBox()
+	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	bar := container.NewBorder(nil, nil, nil, p.cancel, container.NewVBox(p.progress, p.stage))
+	plots := container.NewGridWithRows(2, p.tradeoff, container.NewBorder(nil, p.sliders, nil, nil, p.function))
+	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
+	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
+	p.function.SetMessage("")
+	go p.worker()
+	return p
+}
+
+func (p *previewPanel) content() fyne.CanvasObject { return p.box }
+
+// schedule asks the worker to recompute (renderOnly: only redraw). It
+// snapshots the settings on the UI goroutine and cancels work in progress.
+func (p *previewPanel) schedule(renderOnly bool) {
+	c := p.c
+	p.mu.Lock()
+	p.gen++
+	gen := p.gen
+	p.mu.Unlock()
+	job := &previewJob{gen: gen, renderOnly: renderOnly,
+		theme: plotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize()}
+	req, err := c.state.request(c.ds)
+	if c.ds == nil && c.dsErr != nil {
+		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
+	}
+	job.inputErr = err
+	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...)}
+	p.syncSliders(len(req.Features))
+	p.mu.Lock()
+	if p.pending != nil && !p.pending.renderOnly {
+		job.renderOnly = false // never lose a pending recompute
+	}
+	p.pending = job
+	if !renderOnly && p.running != nil {
+		p.running() // cancel stale work
+	}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop ends the worker.
+func (p *previewPanel) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	if p.running != nil {
+		p.running()
+	}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// cancelRunning is the Cancel button.
+func (p *previewPanel) cancelRunning() {
+	p.mu.Lock()
+	if p.running != nil {
+		p.running()
+	}
+	p.mu.Unlock()
+}
+
+// previewDebounce is how long the worker waits for further changes before
+// starting (typing in a field or dragging a slider sends many).
+const previewDebounce = 120 * time.Millisecond
+
+// worker runs preview jobs one at a time, always the latest.
+func (p *previewPanel) worker() {
+	var last *previewResult
+	var lastErr error
+	var lastKey string
+	for range p.wake {
+		time.Sleep(previewDebounce)
+		p.mu.Lock()
+		job := p.pending
+		p.pending = nil
+		stopped := p.stopped
+		var ctx context.Context
+		var cancel context.CancelFunc
+		if job != nil {
+			ctx, cancel = context.WithCancel(ctxBackground)
+			p.running = cancel
+		}
+		p.mu.Unlock()
+		if stopped {
+			if cancel != nil {
+				cancel()
+			}
+			return
+		}
+		if job == nil {
+			continue
+		}
+		key := ""
+		if job.inputErr == nil {
+			key = fitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt)
+		}
+		res, err := last, lastErr
+		if job.inputErr != nil {
+			res, err = nil, job.inputErr
+		} else if !job.renderOnly || key != lastKey || last == nil && lastErr == nil {
+			uiDo(func() { p.started() })
+			res, err = p.c.engine.compute(ctx, job.input, p.progressFunc())
+		}
+		var timg, fimg image.Image
+		var rerr error
+		if err == nil && res != nil {
+			timg, fimg, rerr = renderPreview(res, job.theme, job.tsize, job.fsize)
+		}
+		cancel()
+		p.mu.Lock()
+		p.running = nil
+		p.mu.Unlock()
+		if errors.Is(err, context.Canceled) {
+			uiDo(func() { p.cancelled(job.gen) })
+			continue
+		}
+		last, lastErr, lastKey = res, err, key
+		uiDo(func() { p.show(job.gen, res, err, timg, fimg, rerr) })
+	}
+}
+
+// renderPreview draws both plots of a result.
+func renderPreview(res *previewResult, th plotting.Theme, ts, fs plotting.Size) (timg, fimg image.Image, err error) {
+	timg, err = plotting.RenderTradeoff(res.Tradeoff, th, ts)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case res.Function != nil:
+		fimg, err = plotting.RenderFunction1D(res.Function, th, fs)
+	case res.Heatmaps != nil:
+		fimg, err = plotting.RenderHeatmaps(res.Heatmaps, th, fs)
+	}
+	return timg, fimg, err
+}
+
+// progressFunc returns a progress callback that updates the bar through
+// fyne.Do at most once per percent.
+func (p *previewPanel) progressFunc() previewProgress {
+	var mu sync.Mutex
+	lastPct, lastStage := -1, previewStage("")
+	return func(stage previewStage, done, total int) {
+		if total <= 0 {
+			return
+		}
+		pct := done * 100 / total
+		mu.Lock()
+		if pct == lastPct && stage == lastStage {
+			mu.Unlock()
+			return
+		}
+		lastPct, lastStage = pct, stage
+		mu.Unlock()
+		uiDo(func() {
+			p.progress.SetValue(float64(pct) / 100)
+			p.stage.SetText(fmt.Sprintf("%s … %d%%", stage, pct))
+		})
+	}
+}
+
+// started shows that a computation runs (UI goroutine).
+func (p *previewPanel) started() {
+	p.cancel.Enable()
+	p.progress.SetValue(0)
+	p.stage.SetText("Computing the preview …")
+}
+
+// cancelled shows that the last computation was cancelled.
+func (p *previewPanel) cancelled(gen int) {
+	if !p.isLatest(gen) {
+		return // a newer job is coming
+	}
+	p.cancel.Disable()
+	p.stage.SetText("Preview cancelled. Change a setting to compute it again.")
+	p.progress.SetValue(0)
+	p.done(gen, nil, context.Canceled)
+}
+
+// show displays a finished preview (UI goroutine).
+func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg image.Image, rerr error) {
+	p.cancel.Disable()
+	p.progress.SetValue(1)
+	switch {
+	case err != nil:
+		p.progress.SetValue(0)
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			p.stage.SetText("Waiting for settings")
+			p.tradeoff.SetMessage(fmt.Sprintf("Step %q: %s", fe.Step, err))
+		} else {
+			p.stage.SetText("The preview could not be computed")
+			p.tradeoff.SetMessage(err.Error())
+		}
+		p.function.SetMessage("")
+		p.info.SetText("")
+		p.warn.SetText("")
+	case rerr != nil:
+		p.stage.SetText("The plots could not be drawn")
+		p.tradeoff.SetMessage(rerr.Error())
+	default:
+		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", previewRepeats(res.Dim)))
+		p.tradeoff.SetImage(timg)
+		p.function.SetImage(fimg)
+		p.info.SetText(previewSummary(res))
+		p.warn.SetText(strings.Join(res.Warnings, "\n"))
+		p.last = res
+		p.c.previewShown(res)
+	}
+	p.done(gen, res, err)
+}
+
+// isLatest reports whether gen is the newest scheduled job.
+func (p *previewPanel) isLatest(gen int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return gen == p.gen
+}
+
+// done records a finished job and reports the latest to the test hook.
+func (p *previewPanel) done(gen int, res *previewResult, err error) {
+	p.mu.Lock()
+	latest := gen == p.gen
+	if gen > p.doneGen {
+		p.doneGen = gen
+	}
+	p.mu.Unlock()
+	if latest && p.c.onPreviewDone != nil {
+		p.c.onPreviewDone(res, err)
+	}
+}
+
+// idle reports whether every scheduled job has finished.
+func (p *previewPanel) idle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.doneGen == p.gen
+}
+
+// previewSummary is the numbers line under the plots.
+func previewSummary(r *previewResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, kLabel(r.K), latticeCount(r.K), r.H, r.Scale)
+	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %.4g).", r.MarkerErr, r.Approx)
+	clipped := 0
+	for _, n := range r.Clipped {
+		clipped += n
+	}
+	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
+	if clipped > 0 {
+		fmt.Fprintf(&b, ", %d values clipped to the bounds", clipped)
+	}
+	if r.Dropped > 0 {
+		fmt.Fprintf(&b, ", %d rows dropped", r.Dropped)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+func latticeCount(k []int) int {
+	m := 1
+	for _, v := range k {
+		m *= v + 1
+	}
+	return m
+}
+
+// syncSliders shows one slider per axis from the third (ℓ ≥ 3 slice).
+func (p *previewPanel) syncSliders(dim int) {
+	want := max(dim-2, 0)
+	for len(p.sliceAt) < want {
+		p.sliceAt = append(p.sliceAt, 0.5)
+	}
+	p.sliceAt = p.sliceAt[:want]
+	if len(p.sliders.Objects) == want {
+		return
+	}
+	p.sliders.Objects = nil
+	names := p.c.state.Features
+	for j := 0; j < want; j++ {
+		j := j
+		name := fmt.Sprintf("axis %d", j+3)
+		if j+2 < len(names) {
+			name = names[j+2]
+		}
+		s := widget.NewSlider(0, 1)
+		s.Step = 0.01
+		s.SetValue(p.sliceAt[j])
+		s.OnChangeEnded = func(v float64) {
+			p.sliceAt[j] = v
+			p.schedule(false)
+		}
+		p.sliders.Add(container.NewBorder(nil, nil, widget.NewLabel("Slice at "+name+" (fraction of its bounds)"), nil, s))
+	}
+	p.sliders.Refresh()
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// startPage is the first screen: demo datasets, open, recent projects.
+type startPage struct {
+	c       *curator
+	box     fyne.CanvasObject
+	recent  *fyne.Container
+	demoKDE *widget.Button
+	demoSVM *widget.Button
+}
+
+func newStartPage(c *curator) *startPage {
+	p := &startPage{c: c}
+	intro := widget.NewRichTextFromMarkdown(`## Welcome
+
+Bernstein Release publishes a **function learned from sensitive data** — a density, a regression curve or a classifier — with **differential privacy**. You choose the data, public bounds, a learner and a privacy level; the preview on the right shows what a release would look like before anything is published.
+
+New here? Start with a demo dataset:`)
+	intro.Wrapping = fyne.TextWrapWord
+	p.demoKDE = widget.NewButtonWithIcon("Demo: 1-D density (5000 points, two-bump mixture)", theme.MediaPlayIcon(), func() { c.openDemo(demoKDE) })
+	p.demoKDE.Importance = widget.HighImportance
+	p.demoSVM = widget.NewButtonWithIcon("Demo: 2-D two-class data (SVM, as in the paper's Figure 2)", theme.MediaPlayIcon(), func() { c.openDemo(demoSVM) })
+	open := widget.NewButtonWithIcon("Open a CSV file or project…", theme.FolderOpenIcon(), c.showOpenDialog)
+	tip := widget.NewLabel("You can also drop a CSV file onto this window.")
+	tip.Importance = widget.LowImportance
+	p.recent = container.NewVBox()
+	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+		intro, p.demoKDE, p.demoSVM, widget.NewSeparator(), open, tip,
+		widget.NewLabelWithStyle("Recent projects", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.recent,
+	)))
+	return p
+}
+
+func (p *startPage) content() fyne.CanvasObject { return p.box }
+
+func (p *startPage) refresh() {
+	p.recent.Objects = nil
+	for _, path := range p.c.recentProjects() {
+		path := path
+		b := widget.NewButtonWithIcon(filepath.Base(path), theme.DocumentIcon(), func() { p.c.openProject(path) })
+		b.Alignment = widget.ButtonAlignLeading
+		p.recent.Add(container.NewBorder(nil, nil, nil, widget.NewLabel(filepath.Dir(path)), b))
+	}
+	if len(p.recent.Objects) == 0 {
+		l := widget.NewLabel("None yet. Projects you save appear here.")
+		l.Importance = widget.LowImportance
+		p.recent.Add(l)
+	}
+	p.recent.Refresh()
+}
+
+// Demo datasets.
+const (
+	demoKDE = "kde-mixture.csv"
+	demoSVM = "two-class.csv"
+)
+
+// openDemo writes the bundled demo datasets into the config directory (if
+// missing) and opens one with settings that work out of the box.
+func (c *curator) openDemo(name string) {
+	dir := filepath.Join(c.opts.ConfigDir, "demo")
+	path := filepath.Join(dir, name)
+	if _, err := os.Stat(path); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			dialog.ShowError(err, c.win)
+			return
+		}
+		if _, err := project.WriteDemoData(dir, true); err != nil {
+			dialog.ShowError(err, c.win)
+			return
+		}
+	}
+	c.resetProject()
+	s := c.state
+	switch name {
+	case demoKDE:
+		s.Learner = learners.KindKDE
+		s.Features = []string{"x"}
+		s.bound("x").Lo, s.bound("x").Hi = "0", "1"
+		s.Title = "Demo: private density of a two-bump mixture"
+	case demoSVM:
+		s.Learner = learners.KindSVM
+		s.Features = []string{"x1", "x2"}
+		s.Label, s.Positive = "label", "1"
+		for _, col := range s.Features {
+			s.bound(col).Lo, s.bound(col).Hi = "0", "1"
+		}
+		s.Title = "Demo: private SVM classifier"
+	}
+	c.loadDataset(path, false)
+}

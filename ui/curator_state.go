@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// curatorState is the curator's project as plain data: what the window
+// shows and the project file stores. It has no widgets; the window reads
+// and writes it on the UI goroutine only, and background work gets copies
+// (snapshot). Text fields hold what the curator typed, so an invalid entry
+// survives a save and reload unchanged.
+type curatorState struct {
+	CSVPath     string
+	DropInvalid bool
+	Features    []string
+	Label       string // "" when the learner needs none
+	Positive    string // label value of class +1 (binary labels), as text
+	Bounds      map[string]*columnSetting
+	// AckDataBounds records the curator's acknowledgement that bounds
+	// suggested from the data leak its minimum and maximum; AckTime when.
+	AckDataBounds bool
+	AckTime       time.Time
+
+	Learner learners.Kind
+	// Params holds the parameter form's text per learner and parameter
+	// name, so switching learners keeps what was typed.
+	Params map[learners.Kind]map[string]string
+
+	Epsilon float64
+	Delta   float64
+	Noise   mechanism.NoiseKind
+	H       int
+	KAuto   bool
+	K       int
+
+	Title, Note string
+	History     []releaseRecord
+}
+
+// columnSetting is the public bounds editor of one column.
+type columnSetting struct {
+	Lo, Hi   string // as typed
+	Unit     string
+	FromData bool // filled by "Suggest from data" (after the acknowledgement)
+}
+
+// releaseRecord is one release of this project.
+type releaseRecord struct {
+	Time     time.Time
+	Path     string
+	Epsilon  float64
+	Delta    float64
+	LedgerID string
+}
+
+// newCuratorState returns the defaults: KDE, ε = 1, pure Laplace noise,
+// h = 3 (the paper's Figure 1 shows h = 3 doing well over a wide ε range),
+// k chosen automatically.
+func newCuratorState() *curatorState {
+	return &curatorState{
+		Bounds:  map[string]*columnSetting{},
+		Learner: learners.KindKDE,
+		Params:  map[learners.Kind]map[string]string{},
+		Epsilon: 1,
+		Delta:   1e-6,
+		Noise:   mechanism.NoiseLaplace,
+		H:       3,
+		KAuto:   true,
+		K:       20,
+	}
+}
+
+// spec returns the chosen learner's spec (KDE if the kind is unknown).
+func (s *curatorState) spec() learners.Spec {
+	l, err := learners.Lookup(s.Learner)
+	if err != nil {
+		l = learners.NewKDE()
+	}
+	return l.Spec()
+}
+
+// usedColumns returns the columns that need public bounds: the features
+// and, for real labels, the label.
+func (s *curatorState) usedColumns() []string {
+	cols := slices.Clone(s.Features)
+	if s.spec().Label == learners.LabelReal && s.Label != "" {
+		cols = append(cols, s.Label)
+	}
+	return cols
+}
+
+// bound returns (creating if needed) the bounds editor of a column.
+func (s *curatorState) bound(col string) *columnSetting {
+	b := s.Bounds[col]
+	if b == nil {
+		b = &columnSetting{}
+		s.Bounds[col] = b
+	}
+	return b
+}
+
+// fieldError is a setting that cannot be used yet; Step names the wizard
+// step where the curator fixes it.
+type fieldError struct {
+	Step  string
+	Field string
+	Rule  string
+}
+
+func (e *fieldError) Error() string { return e.Field + ": " + e.Rule }
+
+// parseNumber parses a number typed by the curator: surrounding spaces are
+// ignored; it must be finite.
+func parseNumber(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, errors.New("enter a number")
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a finite number", t)
+	}
+	return v, nil
+}
+
+// parseBounds parses a column's bounds editor.
+func parseBounds(b *columnSetting) (project.Bounds, error) {
+	lo, err := parseNumber(b.Lo)
+	if err != nil {
+		return project.Bounds{}, fmt.Errorf("lower bound: %w", err)
+	}
+	hi, err := parseNumber(b.Hi)
+	if err != nil {
+		return project.Bounds{}, fmt.Errorf("upper bound: %w", err)
+	}
+	bd := project.Bounds{Lo: lo, Hi: hi}
+	return bd, bd.Validate()
+}
+
+// parseParam parses one parameter's text against its spec: one value, or
+// for per-axis parameters one value per feature separated by commas.
+func parseParam(p learners.ParamSpec, text string, dim int) ([]float64, error) {
+	parts := strings.Split(text, ",")
+	if strings.TrimSpace(text) == "" {
+		return nil, errors.New("enter a value")
+	}
+	if len(parts) > 1 && !p.PerAxis {
+		return nil, errors.New("takes a single value")
+	}
+	if p.PerAxis && len(parts) > 1 && len(parts) != dim {
+		return nil, fmt.Errorf("give one value or one per feature (%d)", dim)
+	}
+	out := make([]float64, len(parts))
+	for i, s := range parts {
+		v, err := parseNumber(s)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Check(v); err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// paramText returns the form text of a parameter (its default if untouched).
+func (s *curatorState) paramText(p learners.ParamSpec) string {
+	if m := s.Params[s.Learner]; m != nil {
+		if t, ok := m[p.Name]; ok {
+			return t
+		}
+	}
+	if len(p.Choices) > 0 {
+		return strconv.FormatFloat(p.Default, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(p.Default, 'g', -1, 64)
+}
+
+// setParamText records a parameter's form text for the current learner.
+func (s *curatorState) setParamText(name, text string) {
+	m := s.Params[s.Learner]
+	if m == nil {
+		m = map[string]string{}
+		s.Params[s.Learner] = m
+	}
+	m[name] = text
+}
+
+// request builds the release request for dataset ds from the state. It
+// checks what the form can check (choices made, numbers parse); project.
+// Prepare validates everything else, with the same rules for the window and
+// the command line.
+func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, error) {
+	var req project.ReleaseRequest
+	if ds == nil {
+		return req, &fieldError{Step: stepData, Field: "dataset", Rule: "open a CSV file or a demo dataset"}
+	}
+	spec := s.spec()
+	if len(s.Features) == 0 {
+		return req, &fieldError{Step: stepData, Field: "features", Rule: "choose at least one feature column"}
+	}
+	if spec.Label != learners.LabelNone && s.Label == "" {
+		return req, &fieldError{Step: stepData, Field: "label", Rule: fmt.Sprintf("%s needs a label column", spec.Title)}
+	}
+	req = project.ReleaseRequest{
+		Dataset:  ds,
+		Features: slices.Clone(s.Features),
+		Bounds:   map[string]project.Bounds{},
+		Units:    map[string]string{},
+		Learner:  s.Learner,
+		Params:   learners.Values{},
+		Privacy: mechanism.Params{
+			Epsilon: s.Epsilon, Noise: s.Noise, H: s.H,
+		},
+		KAuto: s.KAuto,
+		Title: s.Title, Note: s.Note,
+	}
+	if spec.Label != learners.LabelNone {
+		req.Label = s.Label
+	}
+	if spec.Label == learners.LabelBinary {
+		v, err := parseNumber(s.Positive)
+		if err != nil {
+			return req, &fieldError{Step: stepData, Field: "positive class", Rule: "choose which label value is the positive class"}
+		}
+		req.PositiveClass = v
+	}
+	for _, col := range s.usedColumns() {
+		b := s.Bounds[col]
+		if b == nil || (strings.TrimSpace(b.Lo) == "" && strings.TrimSpace(b.Hi) == "") {
+			return req, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: "enter public bounds (from domain knowledge, not from the data)"}
+		}
+		bd, err := parseBounds(b)
+		if err != nil {
+			return req, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: err.Error()}
+		}
+		req.Bounds[col] = bd
+		if b.Unit != "" {
+			req.Units[col] = b.Unit
+		}
+		if b.FromData {
+			if req.BoundsFromData == nil {
+				req.BoundsFromData = map[string]bool{}
+			}
+			req.BoundsFromData[col] = true
+		}
+	}
+	req.AcknowledgedDataBounds = s.AckDataBounds
+	for _, p := range spec.Params {
+		v, err := parseParam(p, s.paramText(p), len(s.Features))
+		if err != nil {
+			return req, &fieldError{Step: stepLearner, Field: p.Label, Rule: err.Error()}
+		}
+		req.Params[p.Name] = v
+	}
+	if s.Noise != mechanism.NoiseLaplace {
+		req.Privacy.Delta = s.Delta
+	}
+	if !s.KAuto {
+		req.Privacy.K = []int{s.K}
+	}
+	return req, nil
+}
+
+// Wizard steps.
+const (
+	stepStart   = "Start"
+	stepData    = "Data"
+	stepBounds  = "Bounds"
+	stepLearner = "Learner"
+	stepPrivacy = "Privacy"
+	stepRelease = "Release"
+)
+
+var wizardSteps = []string{stepStart, stepData, stepBounds, stepLearner, stepPrivacy, stepRelease}

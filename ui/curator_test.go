@@ -1,0 +1,411 @@
+package ui
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// curatorFixture is a curator window of a headless test app with its own
+// config directory, ledger and key path, and channels fed by the window's
+// test hooks.
+type curatorFixture struct {
+	t        *testing.T
+	c        *curator
+	dir      string
+	datasets chan error
+	releases chan curatorReleaseOutcome
+	viewed   chan string
+}
+
+type curatorReleaseOutcome struct {
+	res *project.ReleaseResult
+	err error
+}
+
+func newCuratorFixture(t *testing.T) *curatorFixture {
+	t.Helper()
+	a := test.NewTempApp(t)
+	dir := t.TempDir()
+	c, err := newCurator(a, CuratorOptions{
+		ConfigDir:  filepath.Join(dir, "config"),
+		LedgerPath: filepath.Join(dir, "config", "ledger.jsonl"),
+		KeyPath:    filepath.Join(dir, "config", "curator_ed25519"),
+		Version:    "test",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &curatorFixture{t: t, c: c, dir: dir, datasets: make(chan error, 4),
+		releases: make(chan curatorReleaseOutcome, 4), viewed: make(chan string, 4)}
+	c.onDatasetReady = func(err error) { f.datasets <- err }
+	c.onReleaseDone = func(res *project.ReleaseResult, err error) { f.releases <- curatorReleaseOutcome{res, err} }
+	c.openViewer = func(path string) { f.viewed <- path }
+	c.win.Resize(fyne.NewSize(1280, 800))
+	c.win.Show()
+	t.Cleanup(func() {
+		f.waitIdle()
+		c.shutdown()
+	})
+	return f
+}
+
+// do runs a widget action the way the UI goroutine would: serialised with
+// the window's background callbacks (see uiMu).
+func (f *curatorFixture) do(fn func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	fn()
+}
+
+// waitDataset waits for a dataset load to finish.
+func (f *curatorFixture) waitDataset() {
+	f.t.Helper()
+	select {
+	case err := <-f.datasets:
+		if err != nil {
+			f.t.Fatalf("dataset: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		f.t.Fatal("timed out waiting for the dataset")
+	}
+}
+
+// waitIdle waits until every scheduled preview job has finished and
+// returns the state of the preview panel.
+func (f *curatorFixture) waitIdle() {
+	f.t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	for !f.c.preview.idle() {
+		if time.Now().After(deadline) {
+			f.t.Fatal("timed out waiting for the preview")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// preview waits for the preview and returns its last result, failing the
+// test if it ended in an error.
+func (f *curatorFixture) preview() *previewResult {
+	f.t.Helper()
+	f.waitIdle()
+	p := f.c.preview
+	if p.tradeoff.img.Image == nil {
+		f.t.Fatalf("no tradeoff plot; message %q, stage %q", p.tradeoff.msg.Text, p.stage.Text)
+	}
+	if p.function.img.Image == nil {
+		f.t.Fatalf("no function plot; stage %q", p.stage.Text)
+	}
+	return p.last
+}
+
+// typeInto replaces an entry's text by typing, as the curator would.
+func curatorType(e *widget.Entry, s string) {
+	e.SetText("")
+	test.Type(e, s)
+}
+
+// waitRelease waits for a release to finish.
+func (f *curatorFixture) waitRelease() curatorReleaseOutcome {
+	f.t.Helper()
+	select {
+	case o := <-f.releases:
+		return o
+	case <-time.After(120 * time.Second):
+		f.t.Fatal("timed out waiting for the release")
+	}
+	return curatorReleaseOutcome{}
+}
+
+// TestCuratorFlowKDE drives the whole flow through the real widgets: demo
+// data → KDE → preview finishes → release (creating the key on first use)
+// → the written file verifies with the curator's allowed_signers line and
+// evaluates; the ledger holds the spend.
+func TestCuratorFlowKDE(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	res := f.preview()
+	if c.ds == nil || c.ds.Rows != 5000 {
+		t.Fatalf("demo dataset not loaded: %+v", c.ds)
+	}
+	if res.Dim != 1 || res.Function == nil || res.Tradeoff == nil {
+		t.Fatalf("preview for ℓ = 1: dim %d, function %v, tradeoff %v", res.Dim, res.Function != nil, res.Tradeoff != nil)
+	}
+	if len(res.Tradeoff.Curves) < 6 {
+		t.Fatalf("tradeoff plot has %d curves, want ≥ 6 (h = 1…5 and the baseline)", len(res.Tradeoff.Curves))
+	}
+	if !(res.MarkerErr > 0) {
+		t.Errorf("marker error %v, want > 0", res.MarkerErr)
+	}
+	lp := c.pages[stepLearner].(*learnerPage)
+	if !strings.Contains(lp.sens.Text, "Sensitivity S(F) =") {
+		t.Errorf("learner page shows %q, want the sensitivity", lp.sens.Text)
+	}
+
+	// Privacy: type ε = 0.5; the preview follows.
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { curatorType(pp.epsEntry, "0.5") })
+	res = f.preview()
+	if res.Epsilon != 0.5 || c.state.Epsilon != 0.5 {
+		t.Fatalf("ε = %v in the preview, %v in the state; want 0.5", res.Epsilon, c.state.Epsilon)
+	}
+	if !strings.Contains(pp.reading.Text, "1.65×") {
+		t.Errorf("plain-language reading %q does not give e^0.5 ≈ 1.65", pp.reading.Text)
+	}
+
+	// Release: the key is created on first use.
+	rp := c.pages[stepRelease].(*releasePage)
+	out := filepath.Join(f.dir, "kde.synopsis")
+	f.do(func() { curatorType(rp.out, out) })
+	f.do(func() { test.Tap(rp.release) })
+	fl := c.release
+	if fl == nil || fl.keyDlg == nil {
+		t.Fatal("no key-creation dialog on first release")
+	}
+	f.do(func() { curatorType(fl.principal, "curator@example.org") })
+	f.do(func() { curatorType(fl.keyPass, "correct horse") })
+	f.do(func() { curatorType(fl.keyPass2, "correct horse") })
+	f.do(func() { test.Tap(fl.keyDlg.button("Create key")) })
+	if fl.keyInfo == nil || !fl.keyInfo.Visible() {
+		t.Fatal("the public key and allowed_signers line are not shown after creating the key")
+	}
+	f.do(func() { test.Tap(fl.keyInfo.button("Continue")) })
+	fl = c.release
+	if fl.dlg == nil || !fl.dlg.Visible() {
+		t.Fatal("no release dialog after the key was created")
+	}
+	// A wrong passphrase spends nothing.
+	f.do(func() { curatorType(fl.pass, "wrong") })
+	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	if o := f.waitRelease(); !errors.Is(o.err, project.ErrWrongPassphrase) {
+		t.Fatalf("wrong passphrase: %v, want ErrWrongPassphrase", o.err)
+	}
+	if spent, _, _, _ := c.budgetState(); spent != 0 {
+		t.Fatalf("ε spent %v after a wrong passphrase, want 0", spent)
+	}
+	f.do(func() { curatorType(fl.pass, "correct horse") })
+	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	o := f.waitRelease()
+	if o.err != nil {
+		t.Fatalf("release: %v", o.err)
+	}
+	if o.res.Path != out || o.res.Spent != 0.5 || o.res.Total != 0.5 {
+		t.Fatalf("release result %+v", o.res)
+	}
+	if fl.result == nil || !fl.result.Visible() {
+		t.Fatal("no result dialog")
+	}
+	f.do(func() { test.Tap(fl.result.button("Open in viewer")) })
+	if got := <-f.viewed; got != out {
+		t.Errorf("viewer opened %q, want %q", got, out)
+	}
+
+	// The written file verifies against the curator's allowed_signers line
+	// and evaluates.
+	trust, err := project.LoadAllowedSigners(c.opts.KeyPath + project.AllowedSignersSuffix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := project.OpenSynopsis(out, trust)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.Trusted {
+		t.Error("the release is not trusted by the curator's own allowed_signers line")
+	}
+	if v.File.Mechanism.Epsilon != 0.5 || v.File.Learner.Kind != string(learners.KindKDE) || v.File.Learner.N != 5000 {
+		t.Errorf("synopsis metadata: ε %v, learner %q, n %d", v.File.Mechanism.Epsilon, v.File.Learner.Kind, v.File.Learner.N)
+	}
+	val, std, err := v.EvalData([]float64{0.75})
+	if err != nil || math.IsNaN(val) || !(std > 0) {
+		t.Fatalf("EvalData(0.75) = %v ± %v, %v", val, std, err)
+	}
+	if spent, _, budget, _ := c.budgetState(); spent != 0.5 || budget != project.DefaultBudget {
+		t.Errorf("ledger: spent %v of %v, want 0.5 of %v", spent, budget, project.DefaultBudget)
+	}
+	if len(c.state.History) != 1 || c.state.History[0].Path != out || c.state.History[0].LedgerID == "" {
+		t.Errorf("release history %+v", c.state.History)
+	}
+	if !strings.Contains(c.budget.Text, "ε spent 0.5 of 1") {
+		t.Errorf("status bar %q does not show the spend", c.budget.Text)
+	}
+}
+
+// TestCuratorBudgetRefusal: a release that would exceed the dataset's
+// budget is refused; nothing is written and nothing is spent. Ticking the
+// over-budget box releases and the ledger records it.
+func TestCuratorBudgetRefusal(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	// Create the key directly (the key flow is tested above).
+	if _, err := project.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { curatorType(pp.total, "0.3") })
+	f.do(func() { test.Tap(pp.setTotal) })
+	if _, _, budget, _ := c.budgetState(); budget != 0.3 {
+		t.Fatalf("budget %v after setting 0.3", budget)
+	}
+	f.waitIdle()
+	rp := c.pages[stepRelease].(*releasePage)
+	out := filepath.Join(f.dir, "over.synopsis")
+	f.do(func() { curatorType(rp.out, out) })
+	test.Tap(rp.release) // ε = 1 > 0.3
+	fl := c.release
+	if fl.overBudge.Hidden {
+		t.Error("the over-budget option is hidden although the release exceeds the budget")
+	}
+	f.do(func() { curatorType(fl.pass, "pw") })
+	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	o := f.waitRelease()
+	var be *project.BudgetError
+	if !errors.As(o.err, &be) {
+		t.Fatalf("release over budget: %v, want a *project.BudgetError", o.err)
+	}
+	if !strings.Contains(fl.stage.Text, "Refused") {
+		t.Errorf("dialog says %q, want the refusal", fl.stage.Text)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused release wrote %s (%v)", out, err)
+	}
+	if spent, _, _, _ := c.budgetState(); spent != 0 {
+		t.Errorf("a refused release spent ε = %v", spent)
+	}
+	// Explicit override: recorded as over budget.
+	f.do(func() { test.Tap(fl.overBudge) })
+	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	o = f.waitRelease()
+	if o.err != nil || !o.res.OverBudget {
+		t.Fatalf("release with the override: %+v, %v", o.res, o.err)
+	}
+	l, _ := c.openLedger()
+	es := l.Entries(c.ds.Hash)
+	if len(es) == 0 || !es[len(es)-1].OverBudget {
+		t.Errorf("ledger does not record the over-budget release: %+v", es)
+	}
+}
+
+// TestCuratorAcknowledgementGate: "Suggest from data" is disabled until the
+// curator acknowledges the leak; afterwards the bounds are the data's
+// min/max, marked as from the data, and the acknowledgement reaches the
+// request (and so the synopsis) and the project file. Unticking it makes
+// the preview refuse the data-derived bounds.
+func TestCuratorAcknowledgementGate(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepBounds) })
+	bp := c.pages[stepBounds].(*boundsPage)
+	ed := bp.editors["x"]
+	if ed == nil {
+		t.Fatal("no bounds editor for column x")
+	}
+	if !ed.suggest.Disabled() {
+		t.Fatal("Suggest from data is enabled before the acknowledgement")
+	}
+	test.Tap(ed.suggest) // a disabled button does nothing
+	if c.state.Bounds["x"].FromData || ed.lo.Text != "0" {
+		t.Fatalf("bounds changed without the acknowledgement: %+v", c.state.Bounds["x"])
+	}
+	f.do(func() { test.Tap(bp.ack) })
+	if !c.state.AckDataBounds || c.state.AckTime.IsZero() {
+		t.Fatal("acknowledgement not recorded")
+	}
+	if ed.suggest.Disabled() {
+		t.Fatal("Suggest from data still disabled after the acknowledgement")
+	}
+	f.do(func() { test.Tap(ed.suggest) })
+	want, _ := c.ds.SuggestBounds("x")
+	if got, _ := parseBounds(c.state.Bounds["x"]); got != want || !c.state.Bounds["x"].FromData {
+		t.Fatalf("suggested bounds %+v (from data %v), want %+v", got, c.state.Bounds["x"].FromData, want)
+	}
+	req, err := c.state.request(c.ds)
+	if err != nil || !req.AcknowledgedDataBounds || !req.BoundsFromData["x"] {
+		t.Fatalf("request: %v, ack %v, from data %v", err, req.AcknowledgedDataBounds, req.BoundsFromData)
+	}
+	f.preview()
+	w, err := c.state.toWorkspace(c.ds)
+	if err != nil || len(w.Bounds) != 1 || !w.Bounds[0].FromData || w.Bounds[0].AcknowledgedAt == nil {
+		t.Fatalf("workspace bounds %+v, %v", w.Bounds, err)
+	}
+	// Withdrawing the acknowledgement: project.Prepare refuses.
+	f.do(func() { test.Tap(bp.ack) })
+	f.waitIdle()
+	if msg := c.preview.tradeoff.msg.Text; !strings.Contains(msg, "acknowledge") {
+		t.Errorf("preview message %q, want a refusal of data-derived bounds", msg)
+	}
+}
+
+// TestCuratorTwoClassPreview: the 2-D demo with an SVM gives heatmaps with
+// the decision boundary.
+func TestCuratorTwoClassPreview(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoSVM) })
+	f.waitDataset()
+	res := f.preview()
+	if res.Dim != 2 || res.Heatmaps == nil || !res.Heatmaps.Boundary || len(res.Heatmaps.Maps) != 2 {
+		t.Fatalf("2-D preview: dim %d, heatmaps %+v", res.Dim, res.Heatmaps != nil)
+	}
+	if c.state.Learner != learners.KindSVM || c.state.Label != "label" {
+		t.Fatalf("demo settings: learner %q, label %q", c.state.Learner, c.state.Label)
+	}
+}
+
+// TestCuratorProjectRoundTrip saves and reopens a project, and reports a
+// changed CSV.
+func TestCuratorProjectRoundTrip(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	c.state.Epsilon, c.state.H, c.state.Noise, c.state.Delta = 0.25, 2, mechanism.NoiseGaussian, 1e-7
+	c.state.setParamText("bandwidth", "0.04")
+	path := filepath.Join(f.dir, "p.bernstein")
+	if !c.writeProject(path, false) {
+		t.Fatal("save failed")
+	}
+	if c.dirty || !strings.HasPrefix(c.win.Title(), "p — ") {
+		t.Errorf("after save: dirty %v, title %q", c.dirty, c.win.Title())
+	}
+	c.changed()
+	if !strings.HasPrefix(c.win.Title(), "p * — ") {
+		t.Errorf("unsaved marker missing: %q", c.win.Title())
+	}
+	f.waitIdle()
+	w, err := project.LoadWorkspace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := stateFromWorkspace(w)
+	if s.Epsilon != 0.25 || s.H != 2 || s.Noise != mechanism.NoiseGaussian || s.Delta != 1e-7 || s.paramText(learners.NewKDE().Spec().Params[0]) != "0.04" || s.Features[0] != "x" {
+		t.Fatalf("reloaded state %+v", s)
+	}
+	if got := c.recentProjects(); len(got) == 0 || filepath.Base(got[0]) != "p.bernstein" {
+		t.Errorf("recent projects %v", got)
+	}
+}

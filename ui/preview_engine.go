@@ -1,0 +1,607 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/ui/plotting"
+)
+
+// The preview engine turns the curator's current settings into the data of
+// the two preview plots. It never releases anything: the fit goes through
+// project.Prepare (the one pipeline shared with the release), and every
+// "release" it shows is a mechanism.SimulatedRelease made with seeded
+// simulation noise.
+//
+// Caching (what does not change is computed once):
+//   - the fit (project.Prepare: mapping, learner fit) per fit key — data,
+//     columns, bounds, learner and parameters;
+//   - F_D on the lattice per k (mechanism.EvaluateLattice on the cached
+//     oracle), F_D on the preview grid per fit;
+//   - per k the tradeoff model (basis matrices per h and exact parts);
+//   - the tradeoff curves per (k, noise, δ, ε grid);
+//
+// so moving the ε slider only recomputes the marker (one order, 200
+// repeats: ~20 ms at ℓ = 2, k = 20) and one simulated release.
+
+// previewOrders are the orders h drawn in the tradeoff plot.
+var previewOrders = []int{1, 2, 3, 4, 5}
+
+// previewSeed seeds every simulated release of the preview, so the same
+// settings always show the same picture.
+const previewSeed = 20170204
+
+// previewRepeats returns the simulated releases averaged per tradeoff
+// point: 200 for ℓ ≤ 2, fewer for larger ℓ where each costs more.
+func previewRepeats(dim int) int {
+	switch {
+	case dim <= 2:
+		return 200
+	case dim == 3:
+		return 100
+	}
+	return 50
+}
+
+// previewInput is everything the preview depends on.
+type previewInput struct {
+	// Request is the release request the curator would make now (Title,
+	// Note are ignored). Privacy.K is used unless KAuto.
+	Request project.ReleaseRequest
+	// SliceAt gives, for ℓ ≥ 3, the position in [0,1] of every axis from
+	// the third on (the function plot shows the slice through axes 1 and 2).
+	SliceAt []float64
+}
+
+// previewStage names the step of the preview in progress.
+type previewStage string
+
+const (
+	stageFit      previewStage = "Fitting the learner and evaluating F_D on the lattice"
+	stageLattice  previewStage = "Evaluating F_D on the lattice"
+	stageGrid     previewStage = "Evaluating F_D on the preview grid"
+	stageSimulate previewStage = "Simulating releases"
+)
+
+// previewProgress is called (from any goroutine) with the stage and its
+// progress.
+type previewProgress func(stage previewStage, done, total int)
+
+// previewResult is the computed preview: plot data and numbers, no images.
+type previewResult struct {
+	Dim         int
+	K           []int
+	H           int
+	Epsilon     float64
+	Noise       mechanism.NoiseKind
+	Scale       float64 // noise scale λ / λ_δ / σ at the current setting
+	Sensitivity float64
+	SensNote    string
+	N           int
+	Clipped     map[string]int // curator only
+	Dropped     int            // curator only
+	PureBetter  bool           // laplace-approx is worse than pure Laplace here
+	MarkerErr   float64        // mean sup-norm error at the current setting
+	Approx      float64        // noiseless approximation error at the current h, k
+	Warnings    []string
+
+	Tradeoff *plotting.Tradeoff
+	Function *plotting.Function1D // ℓ = 1
+	Heatmaps *plotting.Heatmaps   // ℓ ≥ 2
+}
+
+// previewEngine holds the caches. Its methods are safe for concurrent use;
+// compute calls are serialised (a new one waits for the previous to notice
+// its cancellation).
+type previewEngine struct {
+	run sync.Mutex // serialises compute
+
+	mu       sync.Mutex
+	fitKey   string
+	prep     *project.Prepared
+	lattices map[string][]float64
+	truth    []float64 // F_D on tradeoffGrid(dim)
+	models   map[string]*tradeoffModel
+	curves   map[string]*tradeoffResult
+	sliceKey string
+	slice    []float64
+}
+
+func newPreviewEngine() *previewEngine {
+	return &previewEngine{}
+}
+
+// resetLocked drops every cache (a new fit).
+func (e *previewEngine) resetLocked() {
+	e.fitKey, e.prep, e.truth, e.sliceKey, e.slice = "", nil, nil, "", nil
+	e.lattices = map[string][]float64{}
+	e.models = map[string]*tradeoffModel{}
+	e.curves = map[string]*tradeoffResult{}
+}
+
+// fitKey identifies everything the fit depends on.
+func fitKey(r project.ReleaseRequest) string {
+	var b strings.Builder
+	if r.Dataset != nil {
+		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
+	}
+	fmt.Fprintf(&b, "f=%q|l=%q|pos=%v|ack=%v|learner=%s|", r.Features, r.Label, r.PositiveClass, r.AcknowledgedDataBounds, r.Learner)
+	cols := make([]string, 0, len(r.Bounds))
+	for c := range r.Bounds {
+		cols = append(cols, c)
+	}
+	for c := range r.BoundsFromData {
+		if _, ok := r.Bounds[c]; !ok {
+			cols = append(cols, c)
+		}
+	}
+	sort.Strings(cols)
+	for _, c := range cols {
+		bd := r.Bounds[c]
+		fmt.Fprintf(&b, "b[%q]=%v:%v:%v|", c, bd.Lo, bd.Hi, r.BoundsFromData[c])
+	}
+	names := make([]string, 0, len(r.Params))
+	for n := range r.Params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "p[%s]=%v|", n, r.Params[n])
+	}
+	return b.String()
+}
+
+func kKey(k []int) string {
+	s := make([]string, len(k))
+	for i, v := range k {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, "x")
+}
+
+// privacyParams returns the release parameters of the request with k
+// resolved (auto: mechanism.OptimalK, as project.Prepare does), validated.
+func privacyParams(req project.ReleaseRequest, sensitivity float64) (mechanism.Params, error) {
+	p := req.Privacy
+	dim := len(req.Features)
+	if req.KAuto {
+		beta := req.Beta
+		if beta == 0 {
+			beta = project.DefaultBeta
+		}
+		if err := mechanism.ValidateBeta(beta); err != nil {
+			return p, err
+		}
+		if p.H < 1 || p.H > mechanism.MaxH {
+			return p, fmt.Errorf("h = %d: must be between 1 and %d", p.H, mechanism.MaxH)
+		}
+		if !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0) {
+			return p, fmt.Errorf("ε = %v: must be > 0 and finite", p.Epsilon)
+		}
+		p.K = slices.Repeat([]int{mechanism.OptimalK(p.Epsilon, sensitivity, beta, p.H, dim)}, dim)
+	} else {
+		p.K = slices.Clone(p.K)
+		if len(p.K) == 1 && dim > 1 {
+			p.K = slices.Repeat(p.K, dim)
+		}
+	}
+	return p, p.Validate()
+}
+
+// compute returns the preview for in. It returns ctx.Err() when cancelled
+// and request errors (missing bounds, invalid parameters, …) as they come
+// from project.Prepare or mechanism validation.
+func (e *previewEngine) compute(ctx context.Context, in previewInput, progress previewProgress) (*previewResult, error) {
+	e.run.Lock()
+	defer e.run.Unlock()
+	if progress == nil {
+		progress = func(previewStage, int, int) {}
+	}
+	req := in.Request
+	key := fitKey(req)
+
+	e.mu.Lock()
+	if e.lattices == nil || e.fitKey != key {
+		e.resetLocked()
+	}
+	prep := e.prep
+	e.mu.Unlock()
+
+	if prep == nil {
+		p, err := project.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
+		if err != nil {
+			return nil, err
+		}
+		prep = p
+		e.mu.Lock()
+		e.fitKey, e.prep = key, p
+		e.lattices[kKey(p.Params.K)] = p.Exact
+		e.mu.Unlock()
+	}
+	fit := prep.Fitted
+	dim := len(req.Features)
+	params, err := privacyParams(req, fit.Sensitivity)
+	if err != nil {
+		return nil, err
+	}
+	scale, err := mechanism.NoiseScale(fit.Sensitivity, params)
+	if err != nil {
+		return nil, err
+	}
+
+	// F_D on the lattice for this k.
+	kk := kKey(params.K)
+	e.mu.Lock()
+	exact := e.lattices[kk]
+	e.mu.Unlock()
+	if exact == nil {
+		lat, err := mechanism.NewLattice(params.K)
+		if err != nil {
+			return nil, err
+		}
+		exact, err = mechanism.EvaluateLattice(ctx, fit.Oracle, lat, func(d, t int) { progress(stageLattice, d, t) })
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.lattices[kk] = exact
+		e.mu.Unlock()
+	}
+
+	// F_D on the preview grid (once per fit).
+	grid := tradeoffGrid(dim)
+	e.mu.Lock()
+	truth := e.truth
+	e.mu.Unlock()
+	if truth == nil {
+		truth, err = evalOracleGrid(ctx, fit.Oracle, grid, func(d, t int) { progress(stageGrid, d, t) })
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.truth = truth
+		e.mu.Unlock()
+	}
+
+	orders := slices.Clone(previewOrders)
+	if !slices.Contains(orders, params.H) {
+		orders = append(orders, params.H)
+	}
+	e.mu.Lock()
+	md := e.models[kk]
+	e.mu.Unlock()
+	if md == nil || !slices.Contains(md.orders, params.H) {
+		md, err = newTradeoffModel(params.K, exact, grid, truth, orders)
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.models[kk] = md
+		e.mu.Unlock()
+	}
+
+	repeats := previewRepeats(dim)
+	epsGrid := epsilonGrid(params.Epsilon)
+	ckey := fmt.Sprintf("%s|%s|%v|%v|%d|%v", kk, params.Noise, params.Delta, epsGrid, repeats, fit.Sensitivity)
+	e.mu.Lock()
+	curves := e.curves[ckey]
+	e.mu.Unlock()
+	if curves == nil {
+		sp := tradeoffSpec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
+			Epsilons: epsGrid, Orders: previewOrders, Baseline: true, Repeats: repeats, Seed: previewSeed}
+		curves, err = md.run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.curves[ckey] = curves
+		e.mu.Unlock()
+	}
+	marker, err := md.run(ctx, tradeoffSpec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
+		Epsilons: []float64{params.Epsilon}, Orders: []int{params.H}, Repeats: repeats, Seed: previewSeed}, nil)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &previewResult{
+		Dim: dim, K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: scale,
+		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
+		Clipped: prep.Clipped, Dropped: prep.Dropped,
+		MarkerErr: marker.Mean[0][0], Approx: md.approx[params.H],
+	}
+	if params.Noise == mechanism.NoiseLaplaceApprox {
+		res.PureBetter = mechanism.PureIsBetter(params)
+		if res.PureBetter {
+			res.Warnings = append(res.Warnings, "With these settings (ε, δ)-Laplace adds more noise than pure ε-Laplace: choose the pure Laplace noise.")
+		}
+	}
+	for i, err := range curves.Errors {
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("ε = %s is not shown: %v", fmtEps(curves.Epsilons[i]), err))
+		}
+	}
+	res.Tradeoff = tradeoffPlot(curves, md, params, res, fit.Sensitivity)
+
+	// The function plot: one simulated release at the current setting.
+	sim, err := mechanism.Simulate(exact, fit.Sensitivity, params, mechanism.NewSimulationNoise(previewSeed))
+	if err != nil {
+		return nil, err
+	}
+	aff := outputAffine(prep)
+	switch dim {
+	case 1:
+		res.Function, err = functionPlot1D(sim, grid[0], truth, prep, aff, res)
+	default:
+		var sliceTruth []float64
+		var axes [][]float64
+		if dim == 2 {
+			axes, sliceTruth = grid, truth
+		} else {
+			axes = sliceAxes(dim, in.SliceAt)
+			skey := fmt.Sprint(axes[2:])
+			e.mu.Lock()
+			if e.sliceKey == skey {
+				sliceTruth = e.slice
+			}
+			e.mu.Unlock()
+			if sliceTruth == nil {
+				sliceTruth, err = evalOracleGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
+				if err != nil {
+					return nil, err
+				}
+				e.mu.Lock()
+				e.sliceKey, e.slice = skey, sliceTruth
+				e.mu.Unlock()
+			}
+		}
+		res.Heatmaps, err = heatmapPlot(sim, axes, sliceTruth, prep, aff, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// sliceAxes returns the axes of the ℓ ≥ 3 slice: a 60×60 grid over the
+// first two axes and the single value SliceAt[j−2] (default ½) on the rest.
+func sliceAxes(dim int, at []float64) [][]float64 {
+	axes := make([][]float64, dim)
+	axes[0], axes[1] = linspace01(60), linspace01(60)
+	for j := 2; j < dim; j++ {
+		v := 0.5
+		if j-2 < len(at) && at[j-2] >= 0 && at[j-2] <= 1 {
+			v = at[j-2]
+		}
+		axes[j] = []float64{v}
+	}
+	return axes
+}
+
+// affine maps the learner's output units to data units: offset + scale·v.
+type affine struct{ offset, scale float64 }
+
+func (a affine) apply(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = a.offset + a.scale*x
+	}
+	return out
+}
+
+// outputAffine is project's (*SynopsisFile).OutputAffine for the prepared
+// release's domain and output kind (the same map the analyst's viewer uses).
+func outputAffine(p *project.Prepared) affine {
+	f := &project.SynopsisFile{Domain: p.Domain}
+	f.Output.Kind = string(p.Spec.Output.Kind)
+	o, s := f.OutputAffine()
+	return affine{o, s}
+}
+
+// axisData maps [0,1] grid values to the feature's data units.
+func axisData(b project.Bound, ys []float64) []float64 {
+	out := make([]float64, len(ys))
+	for i, y := range ys {
+		out[i] = b.Lo + (b.Hi-b.Lo)*y
+	}
+	return out
+}
+
+// axisLabel is "name (unit)" or the name.
+func axisLabel(b project.Bound) string {
+	if b.Unit != "" {
+		return b.Name + " (" + b.Unit + ")"
+	}
+	return b.Name
+}
+
+// outputLabel names the output axis of the function plot.
+func outputLabel(p *project.Prepared) string {
+	o := p.Spec.Output
+	switch o.Kind {
+	case learners.OutputDensity:
+		return o.Name + " (per unit of the features)"
+	case learners.OutputRegression:
+		if p.Domain.Label != nil {
+			return axisLabel(*p.Domain.Label)
+		}
+	}
+	return o.Name
+}
+
+func fmtEps(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// tradeoffPlot assembles the tradeoff figure.
+func tradeoffPlot(c *tradeoffResult, md *tradeoffModel, params mechanism.Params, res *previewResult, sens float64) *plotting.Tradeoff {
+	t := &plotting.Tradeoff{
+		Title:    fmt.Sprintf("Error vs privacy: k = %s, mean of %d simulated releases", kLabel(params.K), previewRepeats(len(params.K))),
+		Epsilons: c.Epsilons, MarkerEps: params.Epsilon, MarkerErr: res.MarkerErr,
+		MarkerLabel: fmt.Sprintf("your setting (ε = %s, h = %d)", fmtEps(params.Epsilon), params.H),
+	}
+	for o, h := range c.Orders {
+		w := 1.5
+		if h == params.H {
+			w = 2.5
+		}
+		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("Bernstein, h = %d", h), Y: c.Mean[o], Colour: o, Width: w})
+	}
+	t.Curves = append(t.Curves, plotting.Curve{Label: "nearest lattice point (baseline)", Y: c.Baseline, Colour: 5, Dashed: true, Width: 1.8})
+	if params.Noise != mechanism.NoiseGaussian {
+		bound := make([]float64, len(c.Epsilons))
+		for i, s := range c.Scales {
+			bound[i] = math.NaN()
+			if !math.IsNaN(s) {
+				bound[i] = md.approx[params.H] + mechanism.UniformNoiseTailBound(s, params.H, params.K, project.DefaultBeta)
+			}
+		}
+		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("95%% bound (h = %d)", params.H), Y: bound, Colour: -1, Dashed: true, Width: 1.2})
+	}
+	lower := make([]float64, len(c.Epsilons))
+	for i, eps := range c.Epsilons {
+		lower[i] = mechanism.LowerBound(sens, eps)
+	}
+	t.Curves = append(t.Curves, plotting.Curve{Label: "lower bound S/ε (up to constants)", Y: lower, Colour: -1, Dashed: true, Width: 0.8})
+	t.YLabel = "sup-norm error (learner units)"
+	return t
+}
+
+func kLabel(k []int) string {
+	if len(k) > 0 && slices.Equal(k, slices.Repeat(k[:1], len(k))) {
+		return strconv.Itoa(k[0])
+	}
+	return kKey(k)
+}
+
+// functionPlot1D assembles the ℓ = 1 figure in data units.
+func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *project.Prepared, aff affine, res *previewResult) (*plotting.Function1D, error) {
+	rel, err := sim.EvalGrid([][]float64{ys})
+	if err != nil {
+		return nil, err
+	}
+	band := make([]float64, len(ys))
+	for i, y := range ys {
+		s, err := sim.NoiseStdAt([]float64{y})
+		if err != nil {
+			return nil, err
+		}
+		band[i] = 2 * s * math.Abs(aff.scale)
+	}
+	fb := prep.Domain.Features[0]
+	return &plotting.Function1D{
+		Title:  fmt.Sprintf("F_D and one simulated release (ε = %s, h = %d, k = %d)", fmtEps(res.Epsilon), res.H, res.K[0]),
+		XLabel: axisLabel(fb), YLabel: outputLabel(prep),
+		X: axisData(fb, ys), True: aff.apply(truth), Release: aff.apply(rel), Band: band,
+		BandLabel: "±2 noise std (public)",
+	}, nil
+}
+
+// heatmapPlot assembles the ℓ ≥ 2 figure (a slice for ℓ ≥ 3).
+func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []float64, prep *project.Prepared, aff affine, res *previewResult) (*plotting.Heatmaps, error) {
+	rel, err := sim.EvalGrid(axes)
+	if err != nil {
+		return nil, err
+	}
+	fx, fy := prep.Domain.Features[0], prep.Domain.Features[1]
+	tv := aff.apply(truth)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range tv {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	h := &plotting.Heatmaps{
+		XLabel: axisLabel(fx), YLabel: axisLabel(fy),
+		X: axisData(fx, axes[0]), Y: axisData(fy, axes[1]),
+		Maps: []plotting.Heatmap{
+			{Title: "true F_D (private)", Values: tv},
+			{Title: fmt.Sprintf("simulated release (ε = %s, h = %d)", fmtEps(res.Epsilon), res.H), Values: aff.apply(rel)},
+		},
+		Min: lo, Max: hi, ColourLabel: prep.Spec.Output.Name,
+	}
+	switch prep.Spec.Output.Kind {
+	case learners.OutputClassScore:
+		h.Boundary, h.BoundaryLevel, h.Diverging, h.Center = true, 0, true, 0
+	case learners.OutputProbability:
+		h.Boundary, h.BoundaryLevel, h.Diverging, h.Center = true, 0.5, true, 0.5
+	}
+	if len(axes) > 2 {
+		var parts []string
+		for j := 2; j < len(axes); j++ {
+			b := prep.Domain.Features[j]
+			parts = append(parts, fmt.Sprintf("%s = %.4g", b.Name, b.Lo+(b.Hi-b.Lo)*axes[j][0]))
+		}
+		h.Maps[0].Title += " at " + strings.Join(parts, ", ")
+	}
+	return h, nil
+}
+
+// evalOracleGrid evaluates F_D on a tensor grid in lattice order, with the
+// learner's fast EvalGrid when it has one, else point by point on all
+// cores. progress (may be nil) reports points done.
+func evalOracleGrid(ctx context.Context, o learners.Oracle, axes [][]float64, progress func(done, total int)) ([]float64, error) {
+	total := 1
+	for _, a := range axes {
+		total *= len(a)
+	}
+	out := make([]float64, total)
+	if g, ok := o.(learners.GridOracle); ok {
+		if err := g.EvalGrid(ctx, axes, out); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(total, total)
+		}
+		return checkFinite(out)
+	}
+	const chunk = 256
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			y := make([]float64, len(axes))
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= total || ctx.Err() != nil {
+					return
+				}
+				end := min(start+chunk, total)
+				for g := start; g < end; g++ {
+					r := g
+					for j := len(axes) - 1; j >= 0; j-- {
+						y[j] = axes[j][r%len(axes[j])]
+						r /= len(axes[j])
+					}
+					out[g] = o.Eval(y)
+				}
+				d := int(done.Add(int64(end - start)))
+				if progress != nil {
+					progress(d, total)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return checkFinite(out)
+}
+
+func checkFinite(v []float64) ([]float64, error) {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("F_D is %g at preview grid point %d: the learner returned a non-finite value", x, i)
+		}
+	}
+	return v, nil
+}
