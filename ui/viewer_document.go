@@ -78,7 +78,7 @@ func viewerLoad(path, trustPath string) *viewerDoc {
 	if v.Trusted {
 		d.State = viewerTrusted
 		d.Headline = fmt.Sprintf("Signature valid — signed by %s, a trusted key.", v.Principal)
-		d.Detail = "Key " + v.Fingerprint + ". " + v.TrustNote + "."
+		d.Detail = "Key " + v.Fingerprint + ". " + viewerSentence(v.TrustNote)
 	} else {
 		d.State = viewerUntrusted
 		d.Headline = "Signature valid, but the signing key is NOT in your trusted keys."
@@ -200,6 +200,7 @@ func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
 		{Label: "Records n", Value: fmt.Sprint(f.Learner.N)},
 		{Label: "Sensitivity S(F)", Value: viewerNum(f.Learner.Sensitivity) + " (replace-one neighbours, in the learner's units on [0,1]^ℓ)"},
 		{Label: "Output", Value: viewerFmtOutput(f)},
+		{Label: "Units shown", Value: viewerFmtUnits(v)},
 		{Label: "Created", Value: f.Created.UTC().Format(time.RFC3339)},
 		{Label: "App version", Value: viewerOrDash(f.AppVersion)},
 	}
@@ -298,6 +299,28 @@ func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {
 		parts = append(parts, label+" = "+strings.Join(vals, ", "))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// viewerFmtUnits says in which units the viewer shows values: queries in
+// the features' data units, outputs mapped back by kind
+// ((*project.SynopsisFile).OutputAffine).
+func viewerFmtUnits(v *project.VerifiedSynopsis) string {
+	r := viewerReleaseOf(v)
+	switch r.OutputKind {
+	case learners.OutputDensity:
+		u := ""
+		if r.OutputUnit != "" {
+			u = " (" + r.OutputUnit + ")"
+		}
+		return "Queries in the features' data units. Densities per unit of data volume" + u + ": the release on [0,1]^ℓ divided by the volume of the public box ∏(hi − lo)."
+	case learners.OutputRegression:
+		u := ""
+		if r.OutputUnit != "" {
+			u = " (" + r.OutputUnit + ")"
+		}
+		return "Queries in the features' data units. Values in the label's units" + u + ", mapped back from [−1, 1] by the label's public bounds."
+	}
+	return "Queries in the features' data units. Scores and probabilities are unitless."
 }
 
 func viewerFmtOutput(f *project.SynopsisFile) string {

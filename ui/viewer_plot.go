@@ -99,7 +99,7 @@ func viewerFigure(ctx context.Context, r *viewerRelease, spec viewerPlotSpec) (p
 		}
 		title += " — slice at " + strings.Join(at, ", ")
 	}
-	h := &plotting.ViewerHeatmap{Title: title, XLabel: fx.label(), YLabel: fy.label(), ColourLabel: r.outputLabel(),
+	h := &plotting.ViewerHeatmap{Title: title, XLabel: fx.label(), YLabel: fy.label(), ColourLabel: r.OutputName,
 		X: xs, Y: ys, Values: b.Value, Contours: 8}
 	if r.classifier() {
 		h.Boundary, h.BoundaryLevel = true, r.threshold()

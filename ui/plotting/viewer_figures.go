@@ -283,7 +283,7 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 	if h.Diverging {
 		cm = moreland.SmoothBlueRed()
 	} else {
-		cm = moreland.ExtendedKindlmann()
+		cm = viewerSequential()
 	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
@@ -332,7 +332,7 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 	p.X.Min, p.X.Max = h.X[0]-dx, h.X[nx-1]+dx
 	p.Y.Min, p.Y.Max = h.Y[0]-dy, h.Y[ny-1]+dy
 
-	barW := vg.Points(70)
+	barW := vg.Points(84)
 	p.Draw(draw.Crop(dc, 0, -barW, 0, 0))
 	bar := viewerPlot(th, "", "", h.ColourLabel)
 	bar.HideX()
@@ -340,6 +340,26 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 	barArea := draw.Crop(dc, dc.Max.X-dc.Min.X-barW, 0, 0, 0)
 	bar.Draw(draw.Crop(barArea, vg.Points(4), vg.Points(-4), vg.Points(30), vg.Points(-24)))
 	return nil
+}
+
+// viewerViridis are control colours of matplotlib's viridis map (CC0), in
+// increasing luminance: a sequential scale that stays legible in grey and
+// for colour-blind readers.
+var viewerViridis = []color.Color{
+	color.NRGBA{0x44, 0x01, 0x54, 0xff}, color.NRGBA{0x3b, 0x52, 0x8b, 0xff},
+	color.NRGBA{0x21, 0x91, 0x8c, 0xff}, color.NRGBA{0x5e, 0xc9, 0x62, 0xff},
+	color.NRGBA{0xfd, 0xe7, 0x25, 0xff},
+}
+
+// viewerSequential returns the sequential colour map of viewer heatmaps
+// (viridis interpolated at constant luminance steps), or moreland's
+// Kindlmann map should the controls ever fail its luminance check.
+func viewerSequential() palette.ColorMap {
+	cm, err := moreland.NewLuminance(viewerViridis)
+	if err != nil {
+		return moreland.Kindlmann()
+	}
+	return cm
 }
 
 // RenderViewer draws f for the screen: an image of s.W×s.H pixels at the

@@ -202,3 +202,19 @@ func TestExportViewer(t *testing.T) {
 		t.Error("zero width accepted")
 	}
 }
+
+// TestViewerSequentialIsViridis: the sequential scale is built from the
+// viridis controls (NewLuminance accepts them), not the fallback.
+func TestViewerSequentialIsViridis(t *testing.T) {
+	cm := viewerSequential()
+	cm.SetMin(0)
+	cm.SetMax(1)
+	c, err := cm.At(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, g, b, _ := c.RGBA()
+	if abs8(int(r>>8)-0x44) > 3 || abs8(int(g>>8)-0x01) > 3 || abs8(int(b>>8)-0x54) > 3 {
+		t.Errorf("colour at the minimum = (%d, %d, %d), want viridis' dark purple (68, 1, 84)", r>>8, g>>8, b>>8)
+	}
+}
