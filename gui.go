@@ -1,26 +1,36 @@
 package main
 
 import (
-	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/widget"
+	"fmt"
+	"os"
 
-	"github.com/bernsteinrelease/bernstein/icons"
+	"github.com/bernsteinrelease/bernstein/ui"
 )
 
 // runGUI opens the graphical application. args is the command line after the
-// program name, in one of three forms:
+// program name, in one of these forms:
 //
-//	[]                          the curator window (no arguments)
-//	["--open", "FILE.csv"]      the curator window with a dataset loaded
-//	["view", "FILE.synopsis"]   the analyst viewer on a synopsis
-//
-// This is a placeholder that opens a plain window; the UI engineer replaces
-// its body with ui.RunCurator / ui.RunViewer.
+//	[]                            the curator window (no arguments)
+//	["--open", "FILE.csv"]        the curator window with a dataset loaded
+//	["--open", "FILE.bernstein"]  the curator window with a project opened
+//	["view", "FILE.synopsis"]     the analyst viewer on a synopsis
 func runGUI(args []string) error {
-	a := app.NewWithID("io.github.bernsteinrelease.bernstein")
-	a.SetIcon(icons.AppPNG)
-	w := a.NewWindow("Bernstein Release")
-	w.SetContent(widget.NewLabel("Bernstein Release"))
-	w.ShowAndRun()
-	return nil
+	switch {
+	case len(args) == 0:
+		return ui.RunCurator(ui.CuratorOptions{Version: version})
+	case len(args) == 2 && (args[0] == "--open" || args[0] == "-open"):
+		if _, err := os.Stat(args[1]); err != nil {
+			return err
+		}
+		opts := ui.CuratorOptions{Version: version}
+		if ui.IsProjectFile(args[1]) {
+			opts.OpenProject = args[1]
+		} else {
+			opts.OpenCSV = args[1]
+		}
+		return ui.RunCurator(opts)
+	case len(args) == 2 && args[0] == "view":
+		return ui.RunViewer(args[1])
+	}
+	return fmt.Errorf("usage: bernstein [--open FILE.csv|FILE.bernstein] | bernstein view FILE.synopsis (got %q)", args)
 }

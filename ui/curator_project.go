@@ -262,3 +262,9 @@ func (c *curator) fillRecentMenu(m *fyne.Menu) {
 	}
 	m.Refresh()
 }
+
+// IsProjectFile reports whether path names a curator project file (by its
+// extension), for the command line's --open.
+func IsProjectFile(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), projectExt)
+}
