@@ -4,7 +4,17 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 )
+
+// ermReportCPU reports the process CPU time per op (all threads) since cpu0,
+// which is stable on the shared machine where wall time is not
+// (processCPUTime is the helper of kde_bench_cpu_*_test.go).
+func ermReportCPU(b *testing.B, cpu0 time.Duration) {
+	if cpu1, ok := processCPUTime(); ok {
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	}
+}
 
 // BenchmarkSVMFit fits the Figure 2 data (C, σ as named) and reports the
 // support vectors, coordinate updates and kernel evaluations per fit.
@@ -26,6 +36,7 @@ func BenchmarkSVMFit(b *testing.B) {
 			d := ermFigure2Data(c.perClass, 1)
 			_, gapTol, _ := svmBounds(n, c.c)
 			var sol *svmSolution
+			cpu0, _ := processCPUTime()
 			for b.Loop() {
 				var err error
 				if sol, err = svmSolve(context.Background(), d, c.c, c.sigma, gapTol); err != nil {
@@ -35,6 +46,7 @@ func BenchmarkSVMFit(b *testing.B) {
 			b.ReportMetric(float64(len(sol.coef)), "SVs")
 			b.ReportMetric(float64(sol.iterations), "updates")
 			b.ReportMetric(float64(sol.kernelEvals), "kernel-evals")
+			ermReportCPU(b, cpu0)
 		})
 	}
 }
@@ -53,6 +65,8 @@ func BenchmarkSVMEvalGrid(b *testing.B) {
 	axes := [][]float64{axis, axis}
 	out := make([]float64, 65*65)
 	b.Run("grid", func(b *testing.B) {
+		cpu0, _ := processCPUTime()
+		defer ermReportCPU(b, cpu0)
 		for b.Loop() {
 			if err := f.Oracle.(GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
 				b.Fatal(err)
@@ -60,6 +74,8 @@ func BenchmarkSVMEvalGrid(b *testing.B) {
 		}
 	})
 	b.Run("pointwise", func(b *testing.B) {
+		cpu0, _ := processCPUTime()
+		defer ermReportCPU(b, cpu0)
 		for b.Loop() {
 			for i, y0 := range axis {
 				for j, y1 := range axis {

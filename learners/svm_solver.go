@@ -152,18 +152,19 @@ const svmShrinkEvery = 1000
 func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 	n := s.n
 	s.warmStart()
-	// If the rows of the starting support vectors fit in the cache, compute
-	// them now: the gradient then comes from cached rows, and the same rows
-	// serve later updates and the final certificate. Otherwise the
-	// symmetric pass of exactGradient (half the kernel evaluations) is
-	// cheaper.
+	// If the starting support vectors are at most half the records and
+	// their rows fit in the cache, compute the rows now: the gradient then
+	// comes from cached rows, and the same rows serve later updates and the
+	// final certificate. Otherwise the symmetric pass of exactGradient is
+	// cheaper (up to half the kernel evaluations when most α start at U,
+	// as for small C, where the start is often already optimal).
 	var warm []int
 	for i, a := range s.alpha {
 		if a > 0 {
 			warm = append(warm, i)
 		}
 	}
-	if len(warm) <= s.cache.max {
+	if len(warm) <= s.cache.max && 2*len(warm) <= n {
 		for w, i := range warm {
 			if w%64 == 0 {
 				if err := ermCanceled(ctx, KindSVM); err != nil {
