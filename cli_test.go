@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/project"
 )
@@ -94,10 +98,51 @@ func newWorkspace(t *testing.T) *workspace {
 
 func (w *workspace) path(name string) string { return filepath.Join(w.dir, name) }
 
-// keygen creates the default key and trusts it.
+// keygen creates the default key with bernstein keygen and trusts it.
 func (w *workspace) keygen(t *testing.T, te *testEnv) {
 	t.Helper()
 	te.mustRun(t, "keygen", "--passphrase-file", w.pass, "--principal", "curator@example.org", "--trust")
+}
+
+// testKey installs a fixed, unencrypted TEST key as the default curator key
+// and trusts it. Unencrypted keys load without the (deliberately slow)
+// bcrypt key derivation, which keeps the tests fast; LoadSigner accepts
+// them (ssh-keygen -N "" keys) and bernstein keygen never writes them.
+func (w *workspace) testKey(t *testing.T) {
+	t.Helper()
+	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	block, err := ssh.MarshalPrivateKey(priv, "TEST KEY")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := project.DefaultKeyPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := ssh.NewPublicKey(priv.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := project.ParseAllowedSigners(strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Add("curator@example.org", pub); err != nil {
+		t.Fatal(err)
+	}
+	trust, err := project.DefaultAllowedSignersPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Save(trust); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func (w *workspace) kdeRelease(out string, extra ...string) []string {
@@ -406,7 +451,7 @@ func parseRow(t *testing.T, row []string) []float64 {
 func TestClassifierEval(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	out := w.path("nb.synopsis")
 	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--bounds", "x1=0:1", "--bounds", "x2=0:1", "--learner", "naive-bayes",
@@ -455,7 +500,7 @@ func TestClassifierEval(t *testing.T) {
 func TestBudget(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	data := filepath.Join(w.demo, project.DemoKDE1DFile)
 	rel := func(eps, out string, extra ...string) []string {
 		args := []string{"release", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
@@ -499,7 +544,7 @@ func TestBudget(t *testing.T) {
 func TestVerifyFailures(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	out := w.path("kde.synopsis")
 	te.mustRun(t, w.kdeRelease(out)...)
 	good, err := os.ReadFile(out)
@@ -560,7 +605,7 @@ func TestVerifyFailures(t *testing.T) {
 func TestNothingOverwrittenWithoutForce(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	out := w.path("kde.synopsis")
 	te.mustRun(t, w.kdeRelease(out)...)
 	before, _ := os.ReadFile(out)
@@ -648,7 +693,7 @@ func TestPassphraseSources(t *testing.T) {
 func TestDataErrorsAndBounds(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	data := w.path("data.csv")
 	if err := os.WriteFile(data, []byte("age,y\n31,1\nabc,2\n40,\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -690,7 +735,7 @@ func TestDataErrorsAndBounds(t *testing.T) {
 func TestKAuto(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
-	w.keygen(t, te)
+	w.testKey(t)
 	out := w.path("a.synopsis")
 	args := w.kdeRelease(out)
 	args[slices.Index(args, "--k")+1] = "auto"
