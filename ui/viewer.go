@@ -92,6 +92,7 @@ type viewer struct {
 
 	doc      *viewerDoc
 	gen      int    // increases with every open; stale loads are dropped
+	saveDir  string // folder of the last export
 	trustErr string // the trusted-keys path could not be determined
 
 	root    *fyne.Container // banner + body

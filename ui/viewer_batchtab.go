@@ -303,22 +303,11 @@ func (t *viewerBatchTab) chooseExport() {
 	if t.result == nil {
 		return
 	}
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, t.v.win)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close() // the dialog created the file; export replaces it atomically
-		t.export(path)
-	}, t.v.win)
 	base := strings.TrimSuffix(filepath.Base(t.path), filepath.Ext(t.path))
-	d.SetFileName(base + "-results.csv")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv"}))
-	d.Show()
+	if t.v.saveDir == "" {
+		t.v.saveDir = filepath.Dir(t.path)
+	}
+	t.v.saveAs("Export results as CSV", base+"-results.csv", ".csv", t.export)
 }
 
 // export writes the results to path in the background.

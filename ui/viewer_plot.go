@@ -10,8 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/plot/vg"
@@ -350,21 +348,8 @@ func (t *viewerPlotTab) chooseExport(format string) {
 	if t.fig == nil {
 		return
 	}
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, t.v.win)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
-		t.export(path, format)
-	}, t.v.win)
-	d.SetFileName("release-plot." + format)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{"." + format}))
-	d.Show()
+	t.v.saveAs("Export plot as "+strings.ToUpper(format), "release-plot."+format, "."+format,
+		func(path string) { t.export(path, format) })
 }
 
 // export writes the shown figure to path as PNG or SVG (light theme, 8×5

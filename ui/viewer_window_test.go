@@ -61,6 +61,29 @@ func labelTexts(o fyne.CanvasObject) string {
 	return b.String()
 }
 
+// widgetTexts collects the text of every label under o, looking inside
+// widgets (dialogs, forms) through their renderers.
+func widgetTexts(t *testing.T, o fyne.CanvasObject) string {
+	var b strings.Builder
+	var walk func(fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch w := o.(type) {
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.TempWidgetRenderer(t, w).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return b.String()
+}
+
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
 
 // TestViewerTrustedFlow opens a valid, trusted file and drives the viewer:

@@ -1,0 +1,120 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// The viewer does not use Fyne's save dialog: it opens (and truncates) the
+// chosen file before the caller sees the name, so an analyst who picked
+// the open synopsis by mistake would destroy it. The viewer's own "Save
+// as" asks for a folder and a name, refuses any target that is the open
+// synopsis or a .synopsis file, confirms before replacing a file, and
+// writes through project.WriteFileAtomic (temporary file, then rename).
+
+// viewerSaveTarget checks a save target chosen by the analyst: name is
+// given the extension ext if it lacks it; the result must not be a
+// .synopsis file nor the same file as protect (the open synopsis). It
+// returns the full path and whether a file already exists there.
+func viewerSaveTarget(dir, name, ext, protect string) (string, bool, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsRune(name, os.PathSeparator) || name == "." || name == ".." {
+		return "", false, errors.New("enter a file name (without folders)")
+	}
+	if !strings.EqualFold(filepath.Ext(name), ext) {
+		name += ext
+	}
+	path := filepath.Join(dir, name)
+	if strings.EqualFold(filepath.Ext(path), project.SynopsisExt) {
+		return "", false, errors.New("the viewer never writes .synopsis files")
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return path, false, nil
+	case err != nil:
+		return "", false, err
+	case st.IsDir():
+		return "", false, fmt.Errorf("%s is a folder", path)
+	}
+	if protect != "" {
+		if pst, err := os.Stat(protect); err == nil && os.SameFile(st, pst) {
+			return "", false, errors.New("that is the synopsis file you are viewing; the viewer never changes it")
+		}
+	}
+	return path, true, nil
+}
+
+// saveAs asks where to save a file with extension ext (e.g. ".csv") and
+// calls save with the chosen path once the analyst confirmed (including
+// replacing an existing file).
+func (v *viewer) saveAs(title, defaultName, ext string, save func(path string)) {
+	dir := v.saveDir
+	if dir == "" && v.doc != nil {
+		dir = filepath.Dir(v.doc.Path)
+	}
+	if dir == "" {
+		dir, _ = os.UserHomeDir()
+	}
+	protect := ""
+	if v.doc != nil {
+		protect = v.doc.Path
+	}
+	folder := widget.NewLabel(dir)
+	folder.Wrapping = fyne.TextWrapBreak
+	change := widget.NewButton("Change…", func() {
+		d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+			if err == nil && u != nil {
+				dir = u.Path()
+				folder.SetText(dir)
+			}
+		}, v.win)
+		if u, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			d.SetLocation(u)
+		}
+		d.Show()
+	})
+	name := widget.NewEntry()
+	name.SetText(defaultName)
+	name.Validator = func(s string) error {
+		_, _, err := viewerSaveTarget(dir, s, ext, protect)
+		return err
+	}
+	items := []*widget.FormItem{
+		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, change, folder)),
+		{Text: "File name", Widget: name, HintText: "saved as " + ext},
+	}
+	form := dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
+		if !ok {
+			return
+		}
+		path, exists, err := viewerSaveTarget(dir, name.Text, ext, protect)
+		if err != nil {
+			dialog.ShowError(err, v.win)
+			return
+		}
+		v.saveDir = dir
+		if !exists {
+			save(path)
+			return
+		}
+		dialog.ShowConfirm("Replace file?", fmt.Sprintf("%s already exists. Replace it?", path), func(yes bool) {
+			if yes {
+				save(path)
+			}
+		}, v.win)
+	}, v.win)
+	form.Resize(fyne.NewSize(640, 260))
+	form.Show()
+}
