@@ -157,7 +157,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	switch name {
 	case "--open", "-open":
 		if len(args) != 2 {
-			return reportError(e, "", usagef("--open takes exactly one FILE.csv"))
+			return reportError(e, "", usagef("--open takes exactly one FILE.csv or FILE.bernstein"))
 		}
 		return reportError(e, "", e.GUI(args))
 	case "-h", "--help", "-help":

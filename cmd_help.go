@@ -38,6 +38,7 @@ differential privacy with the Bernstein mechanism (Aldà & Rubinstein, 2017).
 Usage:
   bernstein                          open the curator window
   bernstein --open FILE.csv          open the curator window on a dataset
+  bernstein --open FILE.bernstein    open the curator window on a saved project
   bernstein view FILE.synopsis       open the analyst viewer on a synopsis
   bernstein COMMAND [ARGS] [FLAGS]   run a command-line command
 

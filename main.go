@@ -2,12 +2,12 @@
 // sensitive data under differential privacy with the Bernstein mechanism
 // (Aldà & Rubinstein, AAAI 2017).
 //
-// Without arguments it opens the curator window. `bernstein view
-// FILE.synopsis` and `bernstein --open FILE.csv` open the GUI on a file. Every
-// other first argument names a command-line subcommand (release, eval,
-// verify, inspect, keygen, ledger, demo-data, version, help); `bernstein
-// help` lists them with their flags and the exit codes, which docs/cli.md
-// documents as well.
+// Without arguments it opens the curator window; `bernstein view
+// FILE.synopsis` and `bernstein --open FILE.csv|FILE.bernstein` open the GUI
+// on a file. Every other first argument names a command-line subcommand
+// (release, eval, verify, inspect, keygen, ledger, demo-data, version,
+// help); `bernstein help` lists them with their flags and the exit codes,
+// which docs/cli.md documents as well.
 package main
 
 import (
