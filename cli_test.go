@@ -755,3 +755,46 @@ func TestKAuto(t *testing.T) {
 		t.Errorf("k = %d, k* = %.2f", k, kStar)
 	}
 }
+
+// TestLedgerTornLine simulates a crash in the middle of a ledger write: the
+// torn entry is counted, releases are refused until ledger --repair, which
+// charges what the fragment reveals.
+func TestLedgerTornLine(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"))...)
+	ledgerPath, err := project.DefaultLedgerPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := project.HashFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(ledgerPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(f, `{"dataset_hash":%q,"epsilon":0.125,"delta":0,"ki`, hash); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	r := te.mustRun(t, "ledger", "--data", data)
+	if !strings.Contains(r.stderr, "warning:") || !strings.Contains(r.stdout, "spent ε 0.375 ") {
+		t.Errorf("torn ledger: stdout %q stderr %q; want the torn 0.125 counted", r.stdout, r.stderr)
+	}
+	if r := te.run(w.kdeRelease(w.path("b.synopsis"))...); r.code != exitRuntime {
+		t.Errorf("release on a torn ledger: exit %d %q", r.code, r.stderr)
+	}
+	r = te.mustRun(t, "ledger", "--repair", "--data", data)
+	if !strings.Contains(r.stdout, "repaired line 2: charged ε 0.125") || !strings.Contains(r.stdout, "spent ε 0.375 ") {
+		t.Errorf("repair: %q", r.stdout)
+	}
+	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"))...)
+	if r := te.mustRun(t, "ledger", "--repair"); !strings.Contains(r.stdout, "nothing to repair") {
+		t.Errorf("second repair: %q", r.stdout)
+	}
+}
