@@ -119,6 +119,7 @@ func newViewer(a fyne.App, cfg viewerConfig) *viewer {
 	v.win.Resize(fyne.NewSize(1100, 760))
 	v.win.SetMainMenu(v.menu())
 	v.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { v.dropped(uris) })
+	v.win.SetOnClosed(v.cancelAll)
 	v.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault},
 		func(fyne.Shortcut) { v.chooseFile() })
 	v.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault},
@@ -152,6 +153,18 @@ func (v *viewer) goJob(f func()) {
 		defer v.jobs.Done()
 		f()
 	}()
+}
+
+// cancelAll cancels running batch work and plot drawing (the window is
+// closing).
+func (v *viewer) cancelAll() {
+	v.gen++ // drops a verification still running
+	if v.batch != nil && v.batch.cancel != nil {
+		v.batch.cancel()
+	}
+	if v.plot != nil && v.plot.cancel != nil {
+		v.plot.cancel()
+	}
 }
 
 // wait blocks until no background work is running (tests).
