@@ -40,7 +40,9 @@ func newBoundsPage(c *curator) *boundsPage {
 	p := &boundsPage{c: c, editors: map[string]*boundsEditor{}}
 	expl := widget.NewRichTextFromMarkdown(boundsExplanation)
 	expl.Wrapping = fyne.TextWrapWord
-	p.ack = widget.NewCheck("I understand that \"Suggest from data\" reveals each column's minimum and maximum outside the ε guarantee, and I accept that this is recorded in the project and in the published synopsis.", func(b bool) {
+	ackText := widget.NewLabel("\"Suggest from data\" reveals each column's minimum and maximum outside the ε guarantee. It stays disabled until you accept that leak; your acceptance is recorded in the project file and in the published synopsis.")
+	ackText.Wrapping = fyne.TextWrapWord
+	p.ack = widget.NewCheck("I accept this leak", func(b bool) {
 		if c.syncing {
 			return
 		}
@@ -56,7 +58,7 @@ func newBoundsPage(c *curator) *boundsPage {
 	p.rows = container.NewVBox()
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		widget.NewLabelWithStyle("Public bounds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		expl, p.rows, widget.NewSeparator(), p.ack,
+		expl, p.rows, widget.NewSeparator(), ackText, p.ack,
 	)))
 	return p
 }
@@ -94,12 +96,14 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 	p.editors[col] = e
 	e.lo.SetPlaceHolder("lower bound")
 	e.hi.SetPlaceHolder("upper bound")
-	e.unit.SetPlaceHolder("unit, e.g. years (optional)")
+	e.unit.SetPlaceHolder("e.g. years (optional)")
 	e.lo.SetText(st.Lo)
 	e.hi.SetText(st.Hi)
 	e.unit.SetText(st.Unit)
 	e.fromData.Importance = widget.WarningImportance
-	e.clipped.Importance = widget.LowImportance
+	e.fromData.Wrapping = fyne.TextWrapWord
+	e.clipped.Wrapping = fyne.TextWrapWord
+	e.clipped.TextStyle.Italic = true
 	validate := func(string) error {
 		_, err := parseBounds(&columnSetting{Lo: e.lo.Text, Hi: e.hi.Text})
 		return err
@@ -135,11 +139,12 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 	if isLabel {
 		title += " (label: mapped to [−1, 1])"
 	}
-	form := container.NewGridWithColumns(3,
-		container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
-		container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi),
-		e.unit)
-	return widget.NewCard(title, "", container.NewVBox(form, container.NewHBox(e.suggest, e.fromData), e.clipped))
+	form := container.NewVBox(
+		container.NewGridWithColumns(2,
+			container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
+			container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi)),
+		container.NewBorder(nil, nil, widget.NewLabel("unit"), nil, e.unit))
+	return widget.NewCard(title, "", container.NewVBox(form, container.NewBorder(nil, nil, e.suggest, nil, e.fromData), e.clipped))
 }
 
 // updateRow refreshes the clip count and the from-data marker of a column.

@@ -118,7 +118,7 @@ func newDataPage(c *curator) *dataPage {
 		c.changed()
 	})
 	p.posRow = container.NewBorder(nil, nil, widget.NewLabel("Positive class (+1):"), nil, p.positive)
-	p.drop = widget.NewCheck("Drop rows with missing or non-numeric values in the chosen columns", func(b bool) {
+	p.drop = widget.NewCheck("Drop rows with missing or non-numeric values", func(b bool) {
 		if c.syncing {
 			return
 		}
@@ -129,7 +129,7 @@ func newDataPage(c *curator) *dataPage {
 	})
 	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
 	help.Wrapping = fyne.TextWrapWord
-	help.Importance = widget.LowImportance
+	help.TextStyle.Italic = true
 	top := container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,

@@ -51,7 +51,7 @@ func newLearnerPage(c *curator) *learnerPage {
 	p.desc = widget.NewLabel("")
 	p.desc.Wrapping = fyne.TextWrapWord
 	p.dims = widget.NewLabel("")
-	p.dims.Importance = widget.LowImportance
+	p.dims.TextStyle.Italic = true
 	p.dims.Wrapping = fyne.TextWrapWord
 	p.form = container.NewVBox()
 	p.sens = widget.NewLabel("Sensitivity S(F): shown once the preview has fitted the learner.")
@@ -136,7 +136,7 @@ func (p *learnerPage) buildForm() {
 		}
 		help := widget.NewLabel(paramHelp(ps))
 		help.Wrapping = fyne.TextWrapWord
-		help.Importance = widget.LowImportance
+		help.TextStyle.Italic = true
 		p.form.Add(container.NewVBox(
 			container.NewBorder(nil, nil, widget.NewLabelWithStyle(ps.Label, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, field),
 			help))

@@ -32,6 +32,7 @@ type previewPanel struct {
 	info     *widget.Label
 	warn     *widget.Label
 	sliders  *fyne.Container
+	barRow   *fyne.Container // progress bar and Cancel, shown while computing
 	box      fyne.CanvasObject
 
 	// gen counts scheduled jobs and doneGen the last one finished (both
@@ -65,8 +66,8 @@ type previewJob struct {
 func newPreviewPanel(c *curator) *previewPanel {
 	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
 	onResize := func() { p.schedule(true) }
-	p.tradeoff = newPlotView(fyne.NewSize(420, 260), onResize)
-	p.function = newPlotView(fyne.NewSize(420, 260), onResize)
+	p.tradeoff = newPlotView(fyne.NewSize(400, 210), onResize)
+	p.function = newPlotView(fyne.NewSize(400, 210), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Truncation = fyne.TextTruncateEllipsis
@@ -79,7 +80,9 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.warn.Importance = widget.WarningImportance
 	p.sliders = container.NewVBox()
 	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	bar := container.NewBorder(nil, nil, nil, p.cancel, container.NewVBox(p.progress, p.stage))
+	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
+	p.barRow.Hide()
+	bar := container.NewVBox(p.barRow, p.stage)
 	plots := container.NewGridWithRows(2, p.tradeoff, container.NewBorder(nil, p.sliders, nil, nil, p.function))
 	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
@@ -246,6 +249,7 @@ func (p *previewPanel) progressFunc() previewProgress {
 
 // started shows that a computation runs (UI goroutine).
 func (p *previewPanel) started() {
+	p.barRow.Show()
 	p.cancel.Enable()
 	p.progress.SetValue(0)
 	p.stage.SetText("Computing the preview …")
@@ -257,6 +261,7 @@ func (p *previewPanel) cancelled(gen int) {
 		return // a newer job is coming
 	}
 	p.cancel.Disable()
+	p.barRow.Hide()
 	p.stage.SetText("Preview cancelled. Change a setting to compute it again.")
 	p.progress.SetValue(0)
 	p.done(gen, nil, context.Canceled)
@@ -265,6 +270,9 @@ func (p *previewPanel) cancelled(gen int) {
 // show displays a finished preview (UI goroutine).
 func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg image.Image, rerr error) {
 	p.cancel.Disable()
+	if p.isLatest(gen) {
+		p.barRow.Hide()
+	}
 	p.progress.SetValue(1)
 	switch {
 	case err != nil:
@@ -333,10 +341,10 @@ func previewSummary(r *previewResult) string {
 	}
 	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
 	if clipped > 0 {
-		fmt.Fprintf(&b, ", %d values clipped to the bounds", clipped)
+		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
 	}
 	if r.Dropped > 0 {
-		fmt.Fprintf(&b, ", %d rows dropped", r.Dropped)
+		fmt.Fprintf(&b, ", %s dropped", plural(r.Dropped, "row"))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -378,4 +386,12 @@ func (p *previewPanel) syncSliders(dim int) {
 		p.sliders.Add(container.NewBorder(nil, nil, widget.NewLabel("Slice at "+name+" (fraction of its bounds)"), nil, s))
 	}
 	p.sliders.Refresh()
+}
+
+// plural writes "1 value" or "n values".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -38,7 +38,7 @@ type privacyPage struct {
 const (
 	epsLogMin = -3
 	epsLogMax = 2
-	kAutoText = "Automatic: k* of the paper's Section 4.1"
+	kAutoText = "Automatic (k* of Section 4.1)"
 	kManText  = "Manual"
 )
 
@@ -46,9 +46,9 @@ var noiseChoices = []struct {
 	kind  mechanism.NoiseKind
 	label string
 }{
-	{mechanism.NoiseLaplace, "Laplace — pure ε-DP (the paper's Algorithm 1)"},
-	{mechanism.NoiseLaplaceApprox, "Laplace, (ε, δ)-DP by advanced composition (Section 4.2)"},
-	{mechanism.NoiseGaussian, "Gaussian, (ε, δ)-DP"},
+	{mechanism.NoiseLaplace, "Laplace: pure ε-DP (Algorithm 1)"},
+	{mechanism.NoiseLaplaceApprox, "Laplace: (ε, δ)-DP (Section 4.2)"},
+	{mechanism.NoiseGaussian, "Gaussian: (ε, δ)-DP"},
 }
 
 func newPrivacyPage(c *curator) *privacyPage {
@@ -119,7 +119,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	}
 	deltaHelp := widget.NewLabel("δ is the probability that the ε guarantee fails. Keep it far below 1/n (e.g. 1e-6).")
 	deltaHelp.Wrapping = fyne.TextWrapWord
-	deltaHelp.Importance = widget.LowImportance
+	deltaHelp.TextStyle.Italic = true
 	p.deltaRow = container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("δ"), nil, p.delta), deltaHelp)
 
 	var hs []string
@@ -166,7 +166,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	help := func(s string) *widget.Label {
 		l := widget.NewLabel(s)
 		l.Wrapping = fyne.TextWrapWord
-		l.Importance = widget.LowImportance
+		l.TextStyle.Italic = true
 		return l
 	}
 	bold := func(s string) *widget.Label {
@@ -177,7 +177,9 @@ func newPrivacyPage(c *curator) *privacyPage {
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry), p.epsSlide),
 		p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
-		bold("Noise"), p.noise, p.deltaRow,
+		bold("Noise"), p.noise,
+		help("Pure ε-DP is the strongest guarantee. The (ε, δ) variants can add less noise when there are many coefficients, at the price of a small failure probability δ."),
+		p.deltaRow,
 		bold("Order h of the iterated Bernstein polynomial"), p.h,
 		help("Higher h approximates smooth functions better (error ∝ k^−h) but amplifies noise (by up to (2^h−1)^ℓ). The tradeoff plot compares h = 1…5."),
 		bold("Lattice size k (points per axis minus one)"), p.kMode,

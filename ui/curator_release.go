@@ -117,7 +117,7 @@ func (p *releasePage) refresh() {
 	}
 	if len(s.History) == 0 {
 		l := widget.NewLabel("No releases yet.")
-		l.Importance = widget.LowImportance
+		l.TextStyle.Italic = true
 		p.history.Add(l)
 	}
 	p.history.Refresh()
@@ -289,7 +289,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	out.Wrapping = fyne.TextWrapBreak
 	order := widget.NewLabel("The spend is written to the ledger first, then the signed synopsis. The noise is drawn from a secure random source; this cannot be undone.")
 	order.Wrapping = fyne.TextWrapWord
-	order.Importance = widget.LowImportance
+	order.TextStyle.Italic = true
 	content := container.NewVBox(sum, out, budgetLabel, f.overBudge, widget.NewLabel("Key passphrase:"), f.pass, order, f.progress, f.stage)
 	f.progress.Hide()
 	var running bool
@@ -397,7 +397,7 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 	msg.Wrapping = fyne.TextWrapWord
 	share := widget.NewLabel("Analysts verify it with your allowed_signers line (Release ▸ Curator Key…).")
 	share.Wrapping = fyne.TextWrapWord
-	share.Importance = widget.LowImportance
+	share.TextStyle.Italic = true
 	path := res.Path
 	f.result = showCuratorDialog(c.win, "Released", container.NewVBox(msg, share), []string{"Close", "Open in viewer"}, []func() bool{
 		nil, func() bool { c.openSynopsis(path); return true },

@@ -36,7 +36,7 @@ New here? Start with a demo dataset:`)
 	p.demoSVM = widget.NewButtonWithIcon("Demo: 2-D two-class data (SVM, as in the paper's Figure 2)", theme.MediaPlayIcon(), func() { c.openDemo(demoSVM) })
 	open := widget.NewButtonWithIcon("Open a CSV file or project…", theme.FolderOpenIcon(), c.showOpenDialog)
 	tip := widget.NewLabel("You can also drop a CSV file onto this window.")
-	tip.Importance = widget.LowImportance
+	tip.TextStyle.Italic = true
 	p.recent = container.NewVBox()
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		intro, p.demoKDE, p.demoSVM, widget.NewSeparator(), open, tip,
@@ -57,7 +57,7 @@ func (p *startPage) refresh() {
 	}
 	if len(p.recent.Objects) == 0 {
 		l := widget.NewLabel("None yet. Projects you save appear here.")
-		l.Importance = widget.LowImportance
+		l.TextStyle.Italic = true
 		p.recent.Add(l)
 	}
 	p.recent.Refresh()
@@ -92,6 +92,9 @@ func (c *curator) openDemo(name string) {
 		s.Features = []string{"x"}
 		s.bound("x").Lo, s.bound("x").Hi = "0", "1"
 		s.Title = "Demo: private density of a two-bump mixture"
+		// Figure 1 of the paper: k = 20. Here the theory's k* (about 4) is
+		// far too coarse: the approximation error, not the noise, dominates.
+		s.KAuto, s.K = false, 20
 	case demoSVM:
 		s.Learner = learners.KindSVM
 		s.Features = []string{"x1", "x2"}

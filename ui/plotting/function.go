@@ -74,7 +74,7 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 	}
 	p := newPlot(th, f.Title, f.XLabel, f.YLabel)
 	addGrid(p, th)
-	p.Legend.Top = true
+	leg := newLegend(th)
 
 	if f.Band != nil && f.Release != nil {
 		poly := make(plotter.XYs, 0, 2*len(f.X))
@@ -97,7 +97,7 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 			pg.LineStyle.Width = 0
 			p.Add(pg)
 			if f.BandLabel != "" {
-				p.Legend.Add(f.BandLabel, pg)
+				leg.Add(f.BandLabel, pg)
 			}
 		}
 	}
@@ -113,7 +113,7 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 			l.LineStyle = lineStyle(th.series(colour), width, dashed)
 			p.Add(l)
 			if label != "" {
-				p.Legend.Add(label, l)
+				leg.Add(label, l)
 				label = ""
 			}
 		}
@@ -170,10 +170,10 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 			hi, lo = hi+1, lo-1
 		}
 		p.Y.Min = lo - 0.05*(hi-lo)
-		p.Y.Max = hi + 0.3*(hi-lo)
+		p.Y.Max = hi + 0.05*(hi-lo)
 	}
 	p.X.Min, p.X.Max = f.X[0], f.X[len(f.X)-1]
-	return render(p, s, th)
+	return renderWithLegend(p, leg, s, th)
 }
 
 // segments splits (x, y) into runs of finite y.

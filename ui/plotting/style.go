@@ -147,22 +147,52 @@ func addGrid(p *plot.Plot, th Theme) {
 	p.Add(g)
 }
 
-// render draws one plot onto a fresh canvas and returns its image.
-func render(p *plot.Plot, s Size, th Theme) (image.Image, error) {
+
+// newLegend returns an empty legend styled by th, drawn outside the plot
+// area by renderWithLegend.
+func newLegend(th Theme) *plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font = font.From(uiFont, 9)
+	l.TextStyle.Color = th.Foreground
+	l.ThumbnailWidth = vg.Points(18)
+	l.Padding = vg.Points(2)
+	l.Left = true
+	l.Top = true
+	return &l
+}
+
+// renderWithLegend draws p with leg beside it (on the right when the
+// legend takes at most 40% of the width, else below the plot), so the
+// legend never covers data.
+func renderWithLegend(p *plot.Plot, leg *plot.Legend, s Size, th Theme) (image.Image, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
 	c := newCanvas(s, th)
+	dc := draw.New(c)
 	var err error
 	func() {
-		// gonum/plot panics on a few degenerate inputs (for example an
-		// empty log range); turn that into an error for the caller.
 		defer func() {
 			if r := recover(); r != nil {
 				err = fmt.Errorf("plotting: %v", r)
 			}
 		}()
-		p.Draw(draw.New(c))
+		r := leg.Rectangle(dc)
+		lw, lh := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
+		pad := vg.Points(8)
+		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+		switch {
+		case lw == 0:
+			p.Draw(dc)
+		case lw+pad <= 0.4*w:
+			p.Draw(draw.Crop(dc, 0, -(lw + 2*pad), 0, 0))
+			top := vg.Points(24) // below the title
+			leg.Draw(draw.Crop(dc, w-lw-pad, -pad, 0, -top))
+		default:
+			lh = min(lh, 0.4*h)
+			p.Draw(draw.Crop(dc, 0, 0, lh+pad, 0))
+			leg.Draw(draw.Crop(dc, pad, 0, 0, -(h - lh - pad/2)))
+		}
 	}()
 	if err != nil {
 		return nil, err

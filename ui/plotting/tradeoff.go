@@ -69,8 +69,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	addGrid(p, th)
-	p.Legend.Top = true
-	p.Legend.Left = false
+	leg := newLegend(th)
 
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	for _, c := range t.Curves {
@@ -78,8 +77,10 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 		for i, y := range c.Y {
 			if y > 0 && finite(y) {
 				xys = append(xys, plotter.XY{X: t.Epsilons[i], Y: y})
-				ymin = math.Min(ymin, y)
-				ymax = math.Max(ymax, y)
+				if c.Colour >= 0 {
+					ymin = math.Min(ymin, y)
+					ymax = math.Max(ymax, y)
+				}
 			}
 		}
 		if len(xys) == 0 {
@@ -108,7 +109,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 			p.Add(sc)
 		}
 		if c.Label != "" {
-			p.Legend.Add(c.Label, l)
+			leg.Add(c.Label, l)
 		}
 	}
 	if t.MarkerErr > 0 && finite(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
@@ -117,7 +118,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 			m.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 			p.Add(m)
 			if t.MarkerLabel != "" {
-				p.Legend.Add(t.MarkerLabel, m)
+				leg.Add(t.MarkerLabel, m)
 			}
 			ymin = math.Min(ymin, t.MarkerErr)
 			ymax = math.Max(ymax, t.MarkerErr)
@@ -130,11 +131,15 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if ymax <= ymin {
 		ymax = ymin * 10
 	}
-	// Snap the ranges to decades so LogTicks always has labelled ticks and
-	// the legend has head room above the curves.
+	// The range follows the data curves and the marker (reference lines
+	// are clipped), snapped outwards to decades so LogTicks always has
+	// labelled ticks.
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(ymin)))
-	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(ymax))+0.6)
+	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(ymax)))
+	if p.Y.Max/p.Y.Min < 100 {
+		p.Y.Min /= 10 // at least two decades, so the curves are not squeezed flat
+	}
 	p.X.Min = t.Epsilons[0]
 	p.X.Max = t.Epsilons[len(t.Epsilons)-1]
-	return render(p, s, th)
+	return renderWithLegend(p, leg, s, th)
 }
