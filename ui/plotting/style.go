@@ -147,7 +147,6 @@ func addGrid(p *plot.Plot, th Theme) {
 	p.Add(g)
 }
 
-
 // newLegend returns an empty legend styled by th, drawn outside the plot
 // area by renderWithLegend.
 func newLegend(th Theme) *plot.Legend {
