@@ -19,7 +19,9 @@ type curatorDialog struct {
 // showCuratorDialog shows a modal dialog over w with content and buttons
 // (label → action; an action returning false keeps the dialog open). The
 // first button is the dismiss button, the last the default (high
-// importance).
+// importance). An action that opens another dialog must hide this one
+// first and return false: Fyne removes every overlay above a popup that is
+// hidden.
 func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool) *curatorDialog {
 	d := &curatorDialog{title: widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), buttons: map[string]*widget.Button{}}
 	var row []fyne.CanvasObject
@@ -49,7 +51,8 @@ func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, l
 // Hide closes the dialog.
 func (d *curatorDialog) Hide() { d.pop.Hide() }
 
-// Visible reports whether the dialog is showing.
+// Visible reports whether the dialog is marked visible (the headless tests
+// also check that it is the top overlay, see curatorOnTop).
 func (d *curatorDialog) Visible() bool { return d.pop.Visible() }
 
 // tap presses a button by label (tests and keyboard shortcuts).

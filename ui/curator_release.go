@@ -457,10 +457,13 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.app.Clipboard().SetContent(line) })
 	f.keyInfo = showCuratorDialog(c.win, "Your curator key", container.NewVBox(msg, entry, cp), []string{"Continue"}, []func() bool{
 		func() bool {
+			// Hide first: removing a popup also removes every overlay
+			// above it, so the next dialog must open after this one closed.
+			f.keyInfo.Hide()
 			if then != nil {
 				then()
 			}
-			return true
+			return false
 		},
 	})
 	f.keyInfo.pop.Resize(fyne.NewSize(640, 360))

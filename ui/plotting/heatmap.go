@@ -127,7 +127,7 @@ func RenderHeatmaps(h *Heatmaps, th Theme, s Size) (image.Image, error) {
 
 	c := newCanvas(s, th)
 	dc := draw.New(c)
-	barW := vg.Points(62)
+	barW := vg.Points(84)
 	mapsArea := draw.Crop(dc, 0, -barW, 0, 0)
 	barArea := draw.Crop(dc, dc.Max.X-dc.Min.X-barW, 0, 0, 0)
 
