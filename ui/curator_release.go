@@ -110,7 +110,7 @@ func (p *releasePage) refresh() {
 	p.history.Objects = nil
 	for i := len(s.History) - 1; i >= 0; i-- {
 		h := s.History[i]
-		row := widget.NewLabel(fmt.Sprintf("%s  ε = %s%s  →  %s", h.Time.Local().Format("2006-01-02 15:04"), formatValue(h.Epsilon), deltaSuffix(h.Delta), h.Path))
+		row := widget.NewLabel(fmt.Sprintf("%s  ε = %s%s: %s", h.Time.Local().Format("2006-01-02 15:04"), formatValue(h.Epsilon), deltaSuffix(h.Delta), h.Path))
 		row.Wrapping = fyne.TextWrapBreak
 		path := h.Path
 		p.history.Add(container.NewBorder(nil, nil, nil, widget.NewButton("Open in viewer", func() { p.c.openSynopsis(path) }), row))

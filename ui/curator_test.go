@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -426,5 +427,55 @@ func TestCuratorProjectRoundTrip(t *testing.T) {
 	}
 	if got := c.recentProjects(); len(got) == 0 || filepath.Base(got[0]) != "p.bernstein" {
 		t.Errorf("recent projects %v", got)
+	}
+}
+
+// TestCuratorSlice3D: for ℓ = 3 the function plot is a 2-D slice with a
+// slider for the third axis; moving it recomputes the slice.
+func TestCuratorSlice3D(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	var b strings.Builder
+	b.WriteString("a,b,c\n")
+	for i := 0; i < 300; i++ {
+		x := float64(i) / 300
+		fmt.Fprintf(&b, "%g,%g,%g\n", x, math.Mod(x*7, 1), math.Mod(x*13, 1))
+	}
+	path := filepath.Join(f.dir, "three.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() {
+		c.state.Features = []string{"a", "b", "c"}
+		for _, col := range c.state.Features {
+			c.state.bound(col).Lo, c.state.bound(col).Hi = "0", "1"
+		}
+		c.state.KAuto, c.state.K = false, 6
+		c.loadDataset(path, false)
+	})
+	f.waitDataset()
+	res := f.preview()
+	if res.Dim != 3 || res.Heatmaps == nil || !strings.Contains(res.Heatmaps.Maps[0].Title, "c = 0.5") {
+		t.Fatalf("3-D preview: dim %d, heatmaps %v", res.Dim, res.Heatmaps != nil)
+	}
+	if len(c.preview.sliders.Objects) != 1 {
+		t.Fatalf("%d slice sliders for ℓ = 3, want 1", len(c.preview.sliders.Objects))
+	}
+	var slider *widget.Slider
+	for _, o := range test.LaidOutObjects(c.preview.sliders) {
+		if s, ok := o.(*widget.Slider); ok {
+			slider = s
+		}
+	}
+	if slider == nil {
+		t.Fatal("no slider widget")
+	}
+	f.do(func() {
+		slider.SetValue(0.25)
+		slider.OnChangeEnded(0.25)
+	})
+	res = f.preview()
+	if !strings.Contains(res.Heatmaps.Maps[0].Title, "c = 0.25") {
+		t.Errorf("slice title %q after moving the slider to 0.25", res.Heatmaps.Maps[0].Title)
 	}
 }
