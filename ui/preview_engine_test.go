@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/ui/plotting"
+)
+
+// twoClassKDE is a 2-D KDE request on the bundled two-class demo data
+// (ℓ = 2, k = 20, the benchmark setting).
+func twoClassKDE(eps float64) previewInput {
+	return previewInput{Request: project.ReleaseRequest{
+		Dataset: project.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
+		Bounds:  map[string]project.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
+		Learner: learners.KindKDE,
+		Privacy: mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, H: 3, K: []int{20}},
+	}}
+}
+
+// TestPreviewEngineCaches: changing only ε reuses the fit, the lattice
+// values and (within the same ε grid) the tradeoff curves; changing a
+// learner parameter refits.
+func TestPreviewEngineCaches(t *testing.T) {
+	e := newPreviewEngine()
+	var stages []previewStage
+	progress := func(s previewStage, done, total int) {
+		if len(stages) == 0 || stages[len(stages)-1] != s {
+			stages = append(stages, s)
+		}
+	}
+	first, err := e.compute(context.Background(), twoClassKDE(1), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep := e.prep
+	stages = nil
+	second, err := e.compute(context.Background(), twoClassKDE(2), func(s previewStage, d, n int) { progress(s, d, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.prep != prep {
+		t.Error("changing ε refitted the learner")
+	}
+	if len(stages) != 0 {
+		t.Errorf("changing ε within the same ε grid reran %v; want everything cached", stages)
+	}
+	if second.Tradeoff.Curves[0].Y[0] != first.Tradeoff.Curves[0].Y[0] || second.MarkerErr >= first.MarkerErr {
+		t.Errorf("curves should be identical and the marker error fall with ε: %v vs %v, marker %v vs %v",
+			first.Tradeoff.Curves[0].Y[0], second.Tradeoff.Curves[0].Y[0], first.MarkerErr, second.MarkerErr)
+	}
+	in := twoClassKDE(2)
+	in.Request.Params = learners.Values{"bandwidth": {0.08}}
+	if _, err := e.compute(context.Background(), in, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e.prep == prep {
+		t.Error("changing the bandwidth did not refit")
+	}
+}
+
+// TestPreviewEngineErrors: request errors come from project.Prepare and
+// mechanism validation unchanged; cancellation returns context.Canceled.
+func TestPreviewEngineErrors(t *testing.T) {
+	e := newPreviewEngine()
+	in := twoClassKDE(1)
+	delete(in.Request.Bounds, "x2")
+	_, err := e.compute(context.Background(), in, nil)
+	var re *project.RequestError
+	if !errors.As(err, &re) || re.Field != "bounds[x2]" {
+		t.Errorf("missing bounds: %v, want a *project.RequestError for bounds[x2]", err)
+	}
+	in = twoClassKDE(1)
+	in.Request.Privacy.Noise = mechanism.NoiseGaussian // needs δ
+	_, err = e.compute(context.Background(), in, nil)
+	var pe *mechanism.ParamError
+	if !errors.As(err, &pe) {
+		t.Errorf("Gaussian noise without δ: %v, want a *mechanism.ParamError", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := newPreviewEngine().compute(ctx, twoClassKDE(1), nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled compute: %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkPreviewEpsilonMove is what moving the ε slider costs with the
+// fit, lattice and tradeoff curves cached (ℓ = 2, k = 20, 100×100 grid):
+// the marker (200 simulated releases at one order), one simulated release
+// on the grid, and drawing both plots at 640×420.
+func BenchmarkPreviewEpsilonMove(b *testing.B) {
+	e := newPreviewEngine()
+	if _, err := e.compute(context.Background(), twoClassKDE(1), nil); err != nil {
+		b.Fatal(err)
+	}
+	size := plotting.Size{W: 640, H: 420, Scale: 1}
+	eps := []float64{1.1, 1.3, 1.5, 1.7}
+	i := 0
+	for b.Loop() {
+		res, err := e.compute(context.Background(), twoClassKDE(eps[i%len(eps)]), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := renderPreview(res, plotting.Light(), size, size); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkPreviewFirst is a full preview from scratch: fit (KDE, n =
+// 3000), F_D on the lattice and the grid, the tradeoff curves and both plots.
+func BenchmarkPreviewFirst(b *testing.B) {
+	size := plotting.Size{W: 640, H: 420, Scale: 1}
+	for b.Loop() {
+		res, err := newPreviewEngine().compute(context.Background(), twoClassKDE(1), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := renderPreview(res, plotting.Light(), size, size); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
