@@ -475,7 +475,11 @@ func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fre
 	} else {
 		c.setStatus("Read %s: %d rows, %d columns", filepath.Base(path), ds.Rows, len(ds.Columns))
 		if fresh {
-			c.chooseDefaultColumns()
+			if demo := demoName(ds); demo != "" {
+				c.applyDemoSettings(demo) // e.g. make run opens the demo CSV
+			} else {
+				c.chooseDefaultColumns()
+			}
 		}
 	}
 	c.refreshPages()

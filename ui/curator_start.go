@@ -85,11 +85,18 @@ func (c *curator) openDemo(name string) {
 		}
 	}
 	c.resetProject()
+	c.applyDemoSettings(name)
+	c.loadDataset(path, false)
+}
+
+// applyDemoSettings sets the learner, columns, public bounds (the demo
+// generators' documented [0,1] ranges) and k of a demo dataset.
+func (c *curator) applyDemoSettings(name string) {
 	s := c.state
 	switch name {
 	case demoKDE:
 		s.Learner = learners.KindKDE
-		s.Features = []string{"x"}
+		s.Features, s.Label, s.Positive = []string{"x"}, "", ""
 		s.bound("x").Lo, s.bound("x").Hi = "0", "1"
 		s.Title = "Demo: private density of a two-bump mixture"
 		// Figure 1 of the paper: k = 20. Here the theory's k* (about 4) is
@@ -104,5 +111,17 @@ func (c *curator) openDemo(name string) {
 		}
 		s.Title = "Demo: private SVM classifier"
 	}
-	c.loadDataset(path, false)
+}
+
+// demoName returns demoKDE or demoSVM if ds is byte for byte one of the
+// bundled demo datasets (as written by bernstein demo-data or make run),
+// else "".
+func demoName(ds *project.Dataset) string {
+	switch ds.Hash {
+	case project.DemoKDE1D(project.DemoKDE1DSeed).Hash:
+		return demoKDE
+	case project.DemoTwoClass2D(project.DemoTwoClass2DSeed).Hash:
+		return demoSVM
+	}
+	return ""
 }

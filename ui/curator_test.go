@@ -479,3 +479,35 @@ func TestCuratorSlice3D(t *testing.T) {
 		t.Errorf("slice title %q after moving the slider to 0.25", res.Heatmaps.Maps[0].Title)
 	}
 }
+
+// TestCuratorOpenDemoCSV: opening the bundled demo CSV directly (make run:
+// bernstein --open kde-mixture.csv) applies the demo's settings, so the
+// preview is ready without further input; any other CSV gets default
+// columns and waits for public bounds.
+func TestCuratorOpenDemoCSV(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	paths, err := project.WriteDemoData(filepath.Join(f.dir, "demo"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.loadDataset(paths[0], true) })
+	f.waitDataset()
+	res := f.preview()
+	if res.Dim != 1 || c.state.KAuto || c.state.K != 20 {
+		t.Fatalf("demo settings not applied: dim %d, k auto %v, k %d", res.Dim, c.state.KAuto, c.state.K)
+	}
+	other := filepath.Join(f.dir, "other.csv")
+	if err := os.WriteFile(other, []byte("u,v\n1,2\n3,4\n5,7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.loadDataset(other, true) })
+	f.waitDataset()
+	f.waitIdle()
+	if got := c.state.Features; len(got) != 2 || got[0] != "u" {
+		t.Errorf("default features %v, want [u v]", got)
+	}
+	if msg := c.preview.tradeoff.msg.Text; !strings.Contains(msg, "bounds of u") {
+		t.Errorf("preview message %q, want a request for the bounds of u", msg)
+	}
+}
