@@ -1,0 +1,44 @@
+// Package ui is the graphical application of Bernstein Release (Fyne): the
+// curator's window, which prepares and publishes releases, and the analyst's
+// viewer (files viewer*.go), which verifies and evaluates them.
+//
+// # Contract
+//
+// The package implements no privacy logic. Every release goes through the
+// one pipeline shared with the command line, project.Prepare and
+// (*project.Prepared).Release (ledger entry first, secure noise from the
+// mechanism package, signed synopsis last); budgets come from the project
+// ledger; bounds, columns and parameters are validated by project and the
+// learners' specs. The curator's preview only simulates releases with seeded
+// simulation noise (mechanism.SimulationNoise, mechanism.Simulate), a type
+// that can never be published.
+//
+// Entry points: RunCurator (the curator window, from `bernstein` and
+// `bernstein --open FILE`), RunViewer and OpenViewer (the analyst's viewer).
+// They must run on the main goroutine.
+//
+// # Threads
+//
+// Heavy work (reading CSV files, fitting, the preview simulation, drawing
+// plots with ui/plotting, releasing) runs on background goroutines; widgets
+// are touched only on the UI goroutine, through fyne.Do (uiDo in the curator,
+// which also serialises callbacks under Fyne's headless test driver). Stale
+// preview work is cancelled through its context when a setting changes.
+//
+// # Files of the curator
+//
+//   - curator.go: the window, menus, shortcuts, dataset loading, budget;
+//   - curator_state.go: the settings as plain data and their conversion to
+//     a project.ReleaseRequest; curator_project.go: project files, recent
+//     projects;
+//   - curator_start.go, curator_data.go, curator_bounds.go,
+//     curator_learner.go, curator_privacy.go, curator_release.go: the wizard
+//     steps and the release flow;
+//   - curator_preview.go: the preview panel and its worker;
+//     preview_engine.go: the preview computation and its caches;
+//     preview_tradeoff.go, preview_tensor.go: the tradeoff simulation;
+//   - privacy_text.go: the plain-language reading of ε and the budget line.
+//
+// Errors from user input and files are shown in the window; only programmer
+// misuse panics (documented where it can happen).
+package ui
