@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+func TestParseParam(t *testing.T) {
+	bw := learners.ParamSpec{Name: "bandwidth", Min: 0, MinExclusive: true, Max: 1, PerAxis: true}
+	c := learners.ParamSpec{Name: "C", Min: 0.001, Max: 1000}
+	n := learners.ParamSpec{Name: "n", Min: 1, Max: 10, Integer: true}
+	tests := []struct {
+		p    learners.ParamSpec
+		text string
+		dim  int
+		want []float64
+		err  string
+	}{
+		{bw, "0.05", 2, []float64{0.05}, ""},
+		{bw, " 0.05 , 0.1 ", 2, []float64{0.05, 0.1}, ""},
+		{bw, "0.05, 0.1, 0.2", 2, nil, "one per feature (2)"},
+		{bw, "0", 1, nil, "must be > 0"},
+		{bw, "", 1, nil, "enter a value"},
+		{bw, "abc", 1, nil, `"abc" is not a finite number`},
+		{bw, "NaN", 1, nil, "not a finite number"},
+		{c, "1,2", 1, nil, "single value"},
+		{c, "1e6", 1, nil, "between 0.001 and 1000"},
+		{n, "2.5", 1, nil, "whole number"},
+		{n, "3", 1, []float64{3}, ""},
+	}
+	for _, tt := range tests {
+		got, err := parseParam(tt.p, tt.text, tt.dim)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s %q: error %v, want %q", tt.p.Name, tt.text, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s %q = %v, %v; want %v", tt.p.Name, tt.text, got, err, tt.want)
+		}
+	}
+}
+
+// TestRequestFieldErrors: incomplete settings name the wizard step and the
+// field; complete settings give the request project.Prepare validates.
+func TestRequestFieldErrors(t *testing.T) {
+	ds := project.DemoTwoClass2D(1)
+	base := func() *curatorState {
+		s := newCuratorState()
+		s.Learner = learners.KindSVM
+		s.Features = []string{"x1", "x2"}
+		s.Label, s.Positive = "label", "1"
+		s.bound("x1").Lo, s.bound("x1").Hi = "0", "1"
+		s.bound("x2").Lo, s.bound("x2").Hi = "0", "1"
+		return s
+	}
+	tests := []struct {
+		name  string
+		edit  func(s *curatorState)
+		ds    *project.Dataset
+		step  string
+		field string
+	}{
+		{"no dataset", func(*curatorState) {}, nil, stepData, "dataset"},
+		{"no features", func(s *curatorState) { s.Features = nil }, ds, stepData, "features"},
+		{"no label", func(s *curatorState) { s.Label = "" }, ds, stepData, "label"},
+		{"no positive class", func(s *curatorState) { s.Positive = "" }, ds, stepData, "positive class"},
+		{"missing bounds", func(s *curatorState) { delete(s.Bounds, "x2") }, ds, stepBounds, "bounds of x2"},
+		{"bad bounds", func(s *curatorState) { s.bound("x1").Hi = "-1" }, ds, stepBounds, "bounds of x1"},
+		{"bad parameter", func(s *curatorState) { s.setParamText("C", "-3") }, ds, stepLearner, "Regularisation C"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := base()
+			tt.edit(s)
+			_, err := s.request(tt.ds)
+			var fe *fieldError
+			if !errors.As(err, &fe) || fe.Step != tt.step || !strings.HasPrefix(fe.Field, tt.field) {
+				t.Fatalf("error %v, want a field error at step %s for %q", err, tt.step, tt.field)
+			}
+		})
+	}
+	s := base()
+	s.Noise, s.Delta, s.KAuto, s.K = mechanism.NoiseGaussian, 1e-6, false, 7
+	s.bound("x1").FromData = true
+	s.AckDataBounds = true
+	req, err := s.request(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Privacy.Delta != 1e-6 || len(req.Privacy.K) != 1 || req.Privacy.K[0] != 7 || req.KAuto ||
+		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.PositiveClass != 1 {
+		t.Errorf("request %+v", req)
+	}
+	s.Noise = mechanism.NoiseLaplace
+	if req, _ := s.request(ds); req.Privacy.Delta != 0 {
+		t.Errorf("pure Laplace request has δ = %v, want 0", req.Privacy.Delta)
+	}
+}
+
+// TestWorkspaceRoundTrip: the state survives a project file.
+func TestWorkspaceRoundTrip(t *testing.T) {
+	ds := project.DemoKDE1D(1)
+	s := newCuratorState()
+	s.CSVPath = "/data/kde.csv"
+	s.Features = []string{"x"}
+	s.bound("x").Lo, s.bound("x").Hi, s.bound("x").FromData = "-1", "2", true
+	s.AckDataBounds = true
+	s.setParamText("bandwidth", "0.07")
+	s.Epsilon, s.Noise, s.Delta, s.H, s.KAuto, s.K = 0.3, mechanism.NoiseLaplaceApprox, 1e-5, 4, false, 12
+	s.Title, s.Note = "t", "n"
+	w, err := s.toWorkspace(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := stateFromWorkspace(w)
+	if got.CSVPath != s.CSVPath || got.Epsilon != 0.3 || got.Noise != mechanism.NoiseLaplaceApprox || got.Delta != 1e-5 ||
+		got.H != 4 || got.KAuto || got.K != 12 || got.Title != "t" || got.Note != "n" ||
+		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].FromData || !got.AckDataBounds ||
+		got.paramText(learners.NewKDE().Spec().Params[0]) != "0.07" {
+		t.Errorf("round trip: %+v", got)
+	}
+	if _, err := s.toWorkspace(nil); err == nil {
+		t.Error("a project without a dataset was accepted")
+	}
+}
+
+func TestEpsilonReading(t *testing.T) {
+	tests := []struct {
+		eps, delta float64
+		kind       mechanism.NoiseKind
+		want       []string
+	}{
+		{0.05, 0, mechanism.NoiseLaplace, []string{"Very strong privacy", "1.05×"}},
+		{1, 0, mechanism.NoiseLaplace, []string{"Strong privacy", "2.72×"}},
+		{2, 1e-6, mechanism.NoiseGaussian, []string{"Moderate privacy", "7.39×", "1 in 1 million"}},
+		{8, 1e-6, mechanism.NoiseLaplace, []string{"Weak privacy", "2981×"}},
+		{50, 0, mechanism.NoiseLaplace, []string{"Very weak privacy", "5.2e+21×"}},
+		{-1, 0, mechanism.NoiseLaplace, []string{"must be a positive number"}},
+	}
+	for _, tt := range tests {
+		got := epsilonReading(tt.eps, tt.delta, tt.kind)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("ε = %g: %q lacks %q", tt.eps, got, w)
+			}
+		}
+		if tt.kind == mechanism.NoiseLaplace && strings.Contains(got, "δ") {
+			t.Errorf("ε = %g, pure Laplace: %q mentions δ", tt.eps, got)
+		}
+	}
+}
+
+func TestBudgetLine(t *testing.T) {
+	if got := budgetLine(0.25, 0, 1); got != "Privacy budget for this dataset: ε spent 0.25 of 1, 0.75 left" {
+		t.Errorf("got %q", got)
+	}
+	if got := budgetLine(1.5, 1e-6, 1); !strings.Contains(got, "0 left") || !strings.Contains(got, "OVER BUDGET by 0.5") || !strings.Contains(got, "δ spent 1e-06") {
+		t.Errorf("over budget: %q", got)
+	}
+}
+
+func TestSuggestedFileName(t *testing.T) {
+	for title, want := range map[string]string{
+		"Demo: private SVM classifier": "demo-private-svm-classifier.synopsis",
+		"":                             "release.synopsis",
+		"../../etc/passwd":             "etc-passwd.synopsis",
+		"Ωμέγα":                        "release.synopsis",
+	} {
+		if got := suggestedFileName(title); got != want {
+			t.Errorf("suggestedFileName(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+func Example_epsilonReading() {
+	fmt.Println(epsilonReading(0.5, 0, mechanism.NoiseLaplace))
+	fmt.Println(epsilonReading(1, 1e-6, mechanism.NoiseGaussian))
+	// Output:
+	// Strong privacy: adding or changing any one person's record makes any published result at most 1.65× more or less likely.
+	// Strong privacy: adding or changing any one person's record makes any published result at most 2.72× more or less likely. δ = 1e-06: the guarantee may fail with probability 1 in 1 million.
+}
