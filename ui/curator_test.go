@@ -428,6 +428,43 @@ func TestCuratorProjectRoundTrip(t *testing.T) {
 	if got := c.recentProjects(); len(got) == 0 || filepath.Base(got[0]) != "p.bernstein" {
 		t.Errorf("recent projects %v", got)
 	}
+
+	// Reopen after the CSV changed: the window says so.
+	f.do(func() { c.dirty = false })
+	csv, err := os.ReadFile(c.state.CSVPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(c.state.CSVPath, append(csv, []byte("0.5\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.openProject(path) })
+	f.waitDataset()
+	f.waitIdle()
+	if txt := curatorOverlayText(c); !strings.Contains(txt, "The CSV file changed") {
+		t.Errorf("no changed-dataset message on reopening; overlay text %q", txt)
+	}
+	if c.ds.Rows != 5001 || c.state.Epsilon != 0.25 {
+		t.Errorf("reopened project: %d rows, ε = %v", c.ds.Rows, c.state.Epsilon)
+	}
+}
+
+// curatorOverlayText collects the text of the labels in the top overlay.
+func curatorOverlayText(c *curator) string {
+	top := c.win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(top) {
+		switch w := o.(type) {
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+		case *widget.RichText:
+			b.WriteString(w.String() + "\n")
+		}
+	}
+	return b.String()
 }
 
 // TestCuratorSlice3D: for ℓ = 3 the function plot is a 2-D slice with a
