@@ -171,6 +171,9 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 
 // shutdown stops background work after the window closed.
 func (c *curator) shutdown() {
+	if c.autosave != nil {
+		c.autosave.Stop()
+	}
 	c.preview.stop()
 }
 
