@@ -114,6 +114,10 @@ type Fitted struct {
 	OutputRange [2]float64
 	// N is the number of records used.
 	N int
+	// Output, when its Kind is set, replaces Spec().Output for this fit: a
+	// learner whose output meaning depends on a parameter (logistic
+	// regression's score or probability) says here what this F_D returns.
+	Output OutputSpec
 }
 
 // Oracle is F_D on [0,1]^ℓ; it has the method set of mechanism.Oracle.

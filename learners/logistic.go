@@ -153,7 +153,18 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 		SensitivityNote: note,
 		OutputRange:     rng,
 		N:               n,
+		Output:          logisticOutput(prob),
 	}, nil
+}
+
+// logisticOutput describes what a fit returns for the chosen output mode.
+func logisticOutput(prob bool) OutputSpec {
+	if prob {
+		return OutputSpec{Name: "probability", Kind: OutputProbability,
+			Meaning: "The probability of class +1 (class +1 where ≥ ½)."}
+	}
+	return OutputSpec{Name: "score", Kind: OutputClassScore,
+		Meaning: "The linear score ⟨w, y⟩ (class +1 where ≥ 0)."}
 }
 
 func linkText(prob bool) string {

@@ -110,6 +110,10 @@ func TestLogisticOutputs(t *testing.T) {
 			t.Errorf("y=%v: probability %g outside %v", y, p, prob.OutputRange)
 		}
 	}
+	if score.Output.Kind != OutputClassScore || prob.Output.Kind != OutputProbability {
+		t.Errorf("output kinds: score fit %q, probability fit %q; want %q and %q",
+			score.Output.Kind, prob.Output.Kind, OutputClassScore, OutputProbability)
+	}
 	if r := prob.Sensitivity / score.Sensitivity; math.Abs(r-0.25) > 1e-9 {
 		t.Errorf("S(probability)/S(score) = %.12g, want ¼", r)
 	}

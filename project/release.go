@@ -221,6 +221,11 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if err := mechanism.ValidateSensitivity(p.Fitted.Sensitivity); err != nil {
 		return nil, fmt.Errorf("learner %s: %w", spec.Kind, err)
 	}
+	if p.Fitted.Output.Kind != "" {
+		// The fit knows what its values mean when a parameter decides it
+		// (logistic score or probability); everything downstream reads Spec.
+		p.Spec.Output = p.Fitted.Output
+	}
 
 	// Release parameters, k auto or given.
 	params := req.Privacy

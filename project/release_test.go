@@ -660,6 +660,31 @@ func TestReleaseClassifier(t *testing.T) {
 	}
 }
 
+// TestPrepareOutputFollowsFit checks that a learner whose output meaning
+// depends on a parameter (logistic: score or probability) is described by
+// the fit, so the synopsis and the plots read a probability as a probability.
+func TestPrepareOutputFollowsFit(t *testing.T) {
+	ds := releaseTestDataset(t, 120)
+	for _, tc := range []struct {
+		mode float64
+		want learners.OutputKind
+	}{{0, learners.OutputClassScore}, {1, learners.OutputProbability}} {
+		req := ReleaseRequest{
+			Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: 7,
+			Bounds:  map[string]Bounds{"x": {0, 10}, "y": {0, 10}},
+			Learner: learners.KindLogistic, Params: learners.Values{"output": {tc.mode}},
+			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{2, 2}, H: 1},
+		}
+		p, err := Prepare(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Spec.Output.Kind != tc.want {
+			t.Errorf("output = %v: Prepared.Spec.Output.Kind = %q, want %q", tc.mode, p.Spec.Output.Kind, tc.want)
+		}
+	}
+}
+
 func TestReleaseRegressionUnits(t *testing.T) {
 	ds := releaseTestDataset(t, 100)
 	e := newReleaseEnv(t)
