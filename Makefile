@@ -13,9 +13,10 @@ GOBIN       := $(shell $(GO) env GOPATH)/bin
 DEMO_DIR    ?= $(HOME)/.cache/bernstein-demo
 
 # System packages Fyne needs to build on Debian/Ubuntu (cgo, OpenGL, X11, Wayland),
-# plus openssh-client: a test verifies synopsis signatures with the real ssh-keygen.
+# plus openssh-client (a test verifies synopsis signatures with the real ssh-keygen)
+# and python3-numpy (a test runs the documented numpy evaluator, docs/python.md).
 DEB_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
-	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev openssh-client
+	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev openssh-client python3-numpy
 
 .PHONY: run test setup deps build check fmt-check vet staticcheck gotest fuzz bench clean
 
