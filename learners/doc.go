@@ -28,7 +28,7 @@
 // match structurally. Derivations of every bound, where they differ from the
 // paper, and the largest ratio |F_D − F_D′|/S found by the neighbour-search
 // audit (audit_test.go) are in docs/sensitivity.md and
-// docs/sensitivity-erm.md.
+// docs/sensitivity.md (regularised ERM learners).
 //
 // Learners: kde (NewKDE), priestley-chao (NewPriestleyChao), naive-bayes
 // (NewNaiveBayes), svm (NewSVM), logistic (NewLogistic), ridge (NewRidge);

@@ -7,7 +7,7 @@ package learners
 //	w* = argmin_w (C/n) Σ L(l_i, ⟨φ(d_i), w⟩) + ½‖w‖².
 //
 // The objective is 1-strongly convex, which gives all three proofs in
-// docs/sensitivity-erm.md:
+// docs/sensitivity.md (regularised ERM learners):
 //
 //   - stability: replace-one neighbours D ~ D' have ‖w*_D − w*_D'‖ ≤ 2MCκ/n
 //     when the loss is M-Lipschitz in its second argument on the set where
@@ -71,7 +71,7 @@ func ermCompensatedError(m int, sumAbs float64) float64 {
 
 // Solver shares: the fraction of the stability bound spent on solver
 // inexactness. The public solver tolerance is chosen so that the solver term
-// of S(F) equals share × (stability term); see docs/sensitivity-erm.md.
+// of S(F) equals share × (stability term); see docs/sensitivity.md (regularised ERM learners).
 const (
 	// ermSVMGapShare: the certified duality gap of the SVM dual adds 5 % to
 	// S(F) (tolerance g_max = (share·MCκ/n)²/2).

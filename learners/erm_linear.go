@@ -22,7 +22,7 @@ import (
 // data-dependent clipping: every coordinate of 2x − 1 lies in [−1, 1], hence
 // ‖x̃‖² = (Σ(2x_j − 1)² + 1)/(ℓ+1) ≤ 1, the norm bound under which the
 // log-loss and the square loss have the Lipschitz constants used in
-// docs/sensitivity-erm.md. The constant last coordinate is an intercept that
+// docs/sensitivity.md (regularised ERM learners). The constant last coordinate is an intercept that
 // lies inside the norm budget and is regularised like every other weight (an
 // unregularised intercept would have unbounded sensitivity). Centring the
 // features at the middle of the domain makes boundaries through the centre

@@ -25,7 +25,7 @@ type logistic struct{}
 // (default 1) and output (0: linear score ⟨w*, ỹ⟩, default; 1: probability
 // σ(⟨w*, ỹ⟩)).
 //
-// Sensitivity (docs/sensitivity-erm.md §Logistic): the log-loss is
+// Sensitivity (docs/sensitivity.md (regularised ERM learners) §Logistic): the log-loss is
 // 1-Lipschitz in the margin and ‖x̃‖ ≤ 1, so replace-one stability of the
 // 1-strongly convex objective gives ‖w − w'‖ ≤ 2C/n (Chaudhuri, Monteleoni &
 // Sarwate 2011, as quoted in Appendix G), and ‖ỹ‖ ≤ 1 for every query gives

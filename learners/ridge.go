@@ -19,7 +19,7 @@ type ridge struct{}
 // F_D(y) = ⟨w*, ỹ⟩, affine in y, so the Bernstein approximation is exact
 // (h = 1, k = 1).
 //
-// Sensitivity (docs/sensitivity-erm.md §Ridge): the square loss is not
+// Sensitivity (docs/sensitivity.md (regularised ERM learners) §Ridge): the square loss is not
 // globally Lipschitz, but P(w*) ≤ P(0) ≤ C·B²/2 gives ‖w*‖ ≤ √C·B for every
 // dataset, so on that ball |z| ≤ √C·B and |∂L/∂z| = |z − l| ≤ M = B(1 + √C).
 // Replace-one stability then gives ‖w − w'‖ ≤ 2MC/n and, with ‖ỹ‖ ≤ 1,

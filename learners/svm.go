@@ -19,7 +19,7 @@ type svm struct{}
 // term: Eq. 5 does not regularise a bias, so the strong-convexity argument
 // does not cover it, and an unregularised bias has unbounded sensitivity.
 //
-// Sensitivity (docs/sensitivity-erm.md §SVM): the hinge loss is 1-Lipschitz
+// Sensitivity (docs/sensitivity.md (regularised ERM learners) §SVM): the hinge loss is 1-Lipschitz
 // (M = 1), the objective is 1-strongly convex in the RKHS, so replace-one
 // neighbours have ‖w − w'‖_H ≤ 2MCκ/n and sup_y |f_w(y) − f_w'(y)| ≤
 // 2MCκ²/n = 2C/n. This is twice the value printed in Section 6 (MC/n·sup K),
