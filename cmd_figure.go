@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/ui/plotting"
+)
+
+// Output file names of `bernstein figure 1`.
+const (
+	figure1CSVFile = "figure1.csv"
+	figure1PNGFile = "figure1.png"
+)
+
+// figureCommand reproduces figures of Aldà & Rubinstein (2017). Only Figure 1
+// exists so far.
+func figureCommand() *command {
+	return &command{
+		Name:    "figure",
+		Args:    "1 --out DIR [--repeats N] [--bandwidth B] [--seed S] [--force]",
+		Summary: "Reproduce a figure of the paper (simulation study; only figure 1 so far).",
+		Details: `figure 1: private KDE (Section 6, Figure 1). 5000 points from
+0.4·N(0.5, 0.02) + 0.6·N(0.75, 0.005) (second parameter read as a VARIANCE;
+the bundled demo data), Gaussian KDE with a fixed public bandwidth, k = 20,
+h = 1..5 and the nearest-lattice baseline, ε ∈ {0.01, 0.03, 0.1, 0.3, 1, 3, 10},
+mean sup-norm error on a 1001-point grid against the non-private KDE.
+Releases are SIMULATED with seeded noise (Laplace, scale S·21/ε): this is a
+study of utility, not a release. Writes DIR/` + figure1CSVFile + ` (columns method, h,
+epsilon, mean_sup_error; h empty for the baseline) and DIR/` + figure1PNGFile + `
+(log–log plot). See docs/reproduction.md.`,
+		MinPos: 1,
+		MaxPos: 1,
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			var out string
+			var force bool
+			cfg := figure1Config{Repeats: figure1DefaultRepeats, Bandwidth: figure1DefaultBW, Seed: figure1DefaultSeed}
+			fs.StringVar(&out, "out", "", "the directory `DIR` to write the CSV and PNG into, created if missing (required)")
+			fs.IntVar(&cfg.Repeats, "repeats", cfg.Repeats, "simulated releases `N` per method and ε (the paper: 1000)")
+			fs.Float64Var(&cfg.Bandwidth, "bandwidth", cfg.Bandwidth, "KDE bandwidth `B` (kernel standard deviation on [0,1]); a fixed public value")
+			fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed `S` of the simulation noise (same seed, same figure)")
+			fs.BoolVar(&force, "force", false, "overwrite existing output files")
+			return func(ctx context.Context, pos []string) error {
+				if pos[0] != "1" {
+					return usagef("figure %q: only figure 1 is implemented", pos[0])
+				}
+				if out == "" {
+					return usagef("--out DIR is required")
+				}
+				paths, err := writeFigure1(ctx, out, cfg, force)
+				for _, p := range paths {
+					fmt.Fprintln(e.Stdout, p)
+				}
+				return err
+			}
+		},
+	}
+}
+
+// writeFigure1 runs the Figure 1 protocol and writes the CSV and the PNG
+// into dir (atomically; existing files are refused unless overwrite). It
+// returns the paths written.
+func writeFigure1(ctx context.Context, dir string, cfg figure1Config, overwrite bool) ([]string, error) {
+	rows, err := runFigure1(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	img, err := renderFigure1(rows, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	csvPath := filepath.Join(dir, figure1CSVFile)
+	if err := project.WriteFileAtomic(csvPath, figure1CSV(rows), 0o644, overwrite); err != nil {
+		return paths, err
+	}
+	paths = append(paths, csvPath)
+	pngPath := filepath.Join(dir, figure1PNGFile)
+	if err := project.WriteFileAtomic(pngPath, img, 0o644, overwrite); err != nil {
+		return paths, err
+	}
+	return append(paths, pngPath), nil
+}
+
+// renderFigure1 draws the rows as a log–log tradeoff plot (PNG bytes).
+func renderFigure1(rows []figure1Row, cfg figure1Config) ([]byte, error) {
+	t := &plotting.Tradeoff{
+		Title: fmt.Sprintf("Figure 1: private KDE, k = %d, bandwidth %s, %d simulated repeats",
+			figure1K, strconv.FormatFloat(cfg.Bandwidth, 'g', -1, 64), cfg.Repeats),
+		Epsilons: figure1Epsilons,
+		YLabel:   "mean sup-norm error (log scale)",
+	}
+	byKey := map[string][]float64{}
+	var order []string
+	for _, r := range rows {
+		key := r.Method
+		if r.H > 0 {
+			key = "h = " + strconv.Itoa(r.H)
+		}
+		if _, ok := byKey[key]; !ok {
+			order = append(order, key)
+		}
+		byKey[key] = append(byKey[key], r.MeanSupError)
+	}
+	for i, key := range order {
+		c := plotting.Curve{Label: key, Y: byKey[key], Colour: i}
+		if key == figure1MethodNearest {
+			c.Label, c.Colour, c.Width = "nearest lattice point (baseline)", -1, 2
+		}
+		t.Curves = append(t.Curves, c)
+	}
+	im, err := plotting.RenderTradeoff(t, plotting.Light(), plotting.Size{W: 900, H: 600, Scale: 1})
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, im); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// Figure 1 of Aldà & Rubinstein (2017, Section 6, "Kernel Density
+// Estimation"): the mean sup-norm error of the Bernstein mechanism (k = 20,
+// h = 1..5) and of the nearest-lattice baseline (Section 4.2) for a Gaussian
+// KDE of 5000 points from 0.4·N(0.5, 0.02) + 0.6·N(0.75, 0.005), where the
+// second parameter of N is read as the VARIANCE (project.DemoKDE1D), against
+// ε, averaged over repeats.
+//
+// This is a SIMULATION STUDY: the releases are simulated with the seeded
+// mechanism.SimulationNoise (Laplace with the scale of Algorithm 1,
+// λ = S(F)·(k+1)/ε, from mechanism.NoiseScale); nothing here is a release and
+// no privacy is spent on anything.
+const (
+	figure1K               = 20   // cover size of the paper
+	figure1MaxH            = 5    // orders h = 1..5
+	figure1GridPoints      = 1001 // sup norm taken on {0, 0.001, …, 1}
+	figure1DefaultRepeats  = 1000 // the paper's 1000 repeats
+	figure1MaxRepeats      = 1e6  // bounds run time (≈ 1 s per 1000 repeats)
+	figure1Batch           = 500  // repeats per matrix product (bounds memory)
+	figure1DefaultBW       = 0.05 // fixed public bandwidth (the app's KDE default)
+	figure1DefaultSeed     = 1    // simulation noise seed
+	figure1MethodBernstein = "bernstein"
+	figure1MethodNearest   = "nearest-lattice"
+)
+
+// figure1Epsilons are the privacy budgets on the x axis of Figure 1.
+var figure1Epsilons = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10}
+
+// figure1Config are the parameters of the protocol that the command line
+// may change. Validate checks them.
+type figure1Config struct {
+	Repeats   int     // releases simulated per (method, ε), ≥ 1
+	Bandwidth float64 // KDE bandwidth in [0,1] units, in (0, 1]
+	Seed      uint64  // seed of the simulation noise
+}
+
+// Validate checks the configuration; errors are usage errors naming the
+// flag, the value and the rule.
+func (c figure1Config) Validate() error {
+	if c.Repeats < 1 || c.Repeats > figure1MaxRepeats {
+		return usagef("--repeats %d: must be between 1 and %d", c.Repeats, int(figure1MaxRepeats))
+	}
+	if !(c.Bandwidth > 0 && c.Bandwidth <= 1) {
+		return usagef("--bandwidth %v: must be in (0, 1] (a standard deviation in units of the [0,1] data range)", c.Bandwidth)
+	}
+	return nil
+}
+
+// figure1Row is one point of Figure 1. H is 0 for the baseline.
+type figure1Row struct {
+	Method       string
+	H            int
+	Epsilon      float64
+	MeanSupError float64
+}
+
+// figure1Setup is everything computed once from the data: the basis
+// matrices and the approximation residual of each method.
+type figure1Setup struct {
+	Sensitivity float64
+	Methods     []figure1Method
+	// Stacked is the (len(Methods)·1001)×21 matrix of all basis matrices,
+	// so that one product per batch serves every method.
+	Stacked *mat.Dense
+}
+
+// figure1Method is one series: rows of its 1001×21 basis matrix B (row i is
+// the weight of each lattice value at y_i = i/1000) and its error without
+// noise, Resid = B·c − F on the grid, c the exact lattice values.
+type figure1Method struct {
+	Name  string
+	H     int
+	Resid []float64
+}
+
+// newFigure1Setup fits the KDE to the demo data (bounds [0,1], records
+// outside are clipped like the app does), evaluates it on the lattice and
+// the grid, and builds the basis matrices. The data set is the fixed demo
+// (project.DemoKDE1DSeed); seed only drives the simulation noise.
+func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, error) {
+	d := project.DemoKDE1D(project.DemoKDE1DSeed)
+	x, _, err := d.MapToUnit([]string{"x"}, []project.Bounds{{Lo: 0, Hi: 1}})
+	if err != nil {
+		return nil, err
+	}
+	fit, err := learners.NewKDE().Fit(ctx, learners.Dataset{Dim: 1, X: x}, learners.Values{"bandwidth": {bandwidth}})
+	if err != nil {
+		return nil, err
+	}
+	g, ok := fit.Oracle.(learners.GridOracle)
+	if !ok {
+		return nil, errors.New("figure 1: the KDE oracle does not evaluate grids")
+	}
+	lattice := make([]float64, figure1K+1)
+	if err := g.EvalGrid(ctx, [][]float64{figure1Axis(figure1K)}, lattice); err != nil {
+		return nil, err
+	}
+	grid := figure1Axis(figure1GridPoints - 1)
+	exact := make([]float64, len(grid))
+	if err := g.EvalGrid(ctx, [][]float64{grid}, exact); err != nil {
+		return nil, err
+	}
+	s := &figure1Setup{Sensitivity: fit.Sensitivity}
+	n, m := len(grid), figure1K+1
+	nMethods := figure1MaxH + 1
+	s.Stacked = mat.NewDense(nMethods*n, m, nil)
+	for h := 1; h <= figure1MaxH; h++ {
+		basis := mechanism.NewIteratedBasis(figure1K, h)
+		row := make([]float64, m)
+		for i, y := range grid {
+			basis.At(y, row)
+			s.Stacked.SetRow((h-1)*n+i, row)
+		}
+		s.Methods = append(s.Methods, figure1Method{Name: figure1MethodBernstein, H: h})
+	}
+	for i, y := range grid {
+		s.Stacked.Set(figure1MaxH*n+i, figure1Nearest(y, figure1K), 1)
+	}
+	s.Methods = append(s.Methods, figure1Method{Name: figure1MethodNearest})
+	approx := mat.NewVecDense(nMethods*n, nil)
+	approx.MulVec(s.Stacked, mat.NewVecDense(m, lattice))
+	for j := range s.Methods {
+		r := make([]float64, n)
+		for i := range r {
+			r[i] = approx.AtVec(j*n+i) - exact[i]
+		}
+		s.Methods[j].Resid = r
+	}
+	return s, nil
+}
+
+// figure1Axis returns {0, 1/k, …, 1}.
+func figure1Axis(k int) []float64 {
+	a := make([]float64, k+1)
+	for i := range a {
+		a[i] = float64(i) / float64(k)
+	}
+	return a
+}
+
+// figure1Nearest is the lattice index of mechanism.Polynomial.EvalNearest:
+// ⌊y·k + ½⌋, at most k.
+func figure1Nearest(y float64, k int) int {
+	return min(int(math.Floor(y*float64(k)+0.5)), k)
+}
+
+// runFigure1 runs the protocol: for every ε, Repeats simulated releases of
+// the 21 lattice values (Laplace noise of scale λ = S·21/ε from a seeded
+// SimulationNoise), each evaluated by every method on the 1001-point grid,
+// and the mean over repeats of sup_y |release(y) − F_D(y)|. The noise draws
+// of one repeat are shared by all methods (common random numbers: the
+// comparison between methods is not blurred by different draws); different
+// ε use independent draws. Rows come ordered by method (h = 1..5, then the
+// baseline) and then ε.
+func runFigure1(ctx context.Context, cfg figure1Config) ([]figure1Row, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s, err := newFigure1Setup(ctx, cfg.Bandwidth)
+	if err != nil {
+		return nil, err
+	}
+	return s.run(ctx, cfg.Repeats, cfg.Seed)
+}
+
+func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]figure1Row, error) {
+	src := mechanism.NewSimulationNoise(seed)
+	n := figure1GridPoints
+	m := figure1K + 1
+	sums := make([][]float64, len(s.Methods)) // [method][ε]
+	for j := range sums {
+		sums[j] = make([]float64, len(figure1Epsilons))
+	}
+	z := mat.NewDense(m, figure1Batch, nil)
+	prod := mat.NewDense(len(s.Methods)*n, figure1Batch, nil)
+	for ei, eps := range figure1Epsilons {
+		lambda, err := mechanism.NoiseScale(s.Sensitivity, mechanism.Params{
+			Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{figure1K}, H: 1,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for done := 0; done < repeats; done += figure1Batch {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			b := min(figure1Batch, repeats-done)
+			zb := z.Slice(0, m, 0, b).(*mat.Dense)
+			for i := range m {
+				for r := range b {
+					zb.Set(i, r, src.Laplace(lambda))
+				}
+			}
+			pb := prod.Slice(0, len(s.Methods)*n, 0, b).(*mat.Dense)
+			pb.Mul(s.Stacked, zb)
+			for j, meth := range s.Methods {
+				sups := make([]float64, b)
+				for i := range n {
+					row := pb.RawRowView(j*n + i)[:b]
+					res := meth.Resid[i]
+					for r, v := range row {
+						sups[r] = math.Max(sups[r], math.Abs(res+v))
+					}
+				}
+				for _, v := range sups {
+					sums[j][ei] += v
+				}
+			}
+		}
+	}
+	var rows []figure1Row
+	for j, meth := range s.Methods {
+		for ei, eps := range figure1Epsilons {
+			rows = append(rows, figure1Row{Method: meth.Name, H: meth.H, Epsilon: eps, MeanSupError: sums[j][ei] / float64(repeats)})
+		}
+	}
+	return rows, nil
+}
+
+// figure1CSV renders rows as CSV with the header
+// method,h,epsilon,mean_sup_error (h empty for the baseline).
+func figure1CSV(rows []figure1Row) []byte {
+	b := []byte("method,h,epsilon,mean_sup_error\n")
+	for _, r := range rows {
+		h := ""
+		if r.H > 0 {
+			h = strconv.Itoa(r.H)
+		}
+		b = fmt.Appendf(b, "%s,%s,%s,%s\n", r.Method, h,
+			strconv.FormatFloat(r.Epsilon, 'g', -1, 64), strconv.FormatFloat(r.MeanSupError, 'g', 6, 64))
+	}
+	return b
+}
