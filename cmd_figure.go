@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -112,14 +113,19 @@ func renderFigure1(rows []figure1Row, cfg figure1Config) ([]byte, error) {
 		}
 		byKey[key] = append(byKey[key], r.MeanSupError)
 	}
+	// The baseline gets the theme's muted grey as an extra series colour
+	// (Colour −1 would leave it out of the y range).
+	th := plotting.Light()
+	grey := len(th.Series)
+	th.Series = append(slices.Clone(th.Series), th.Muted)
 	for i, key := range order {
-		c := plotting.Curve{Label: key, Y: byKey[key], Colour: i}
+		c := plotting.Curve{Label: key, Y: byKey[key], Colour: i % grey}
 		if key == figure1MethodNearest {
-			c.Label, c.Colour, c.Width = "nearest lattice point (baseline)", -1, 2
+			c.Label, c.Colour, c.Width = "nearest lattice point (baseline)", grey, 2.5
 		}
 		t.Curves = append(t.Curves, c)
 	}
-	im, err := plotting.RenderTradeoff(t, plotting.Light(), plotting.Size{W: 900, H: 600, Scale: 1})
+	im, err := plotting.RenderTradeoff(t, th, plotting.Size{W: 900, H: 600, Scale: 1})
 	if err != nil {
 		return nil, err
 	}
