@@ -81,13 +81,19 @@ func (h *Heatmaps) colourRange() (lo, hi float64) {
 				}
 			}
 		}
-		if !finite(lo) {
-			lo, hi = 0, 1
-		}
 	}
-	if h.Diverging {
-		r := math.Max(math.Abs(hi-h.Center), math.Abs(h.Center-lo))
-		lo, hi = h.Center-r, h.Center+r
+	return colourScale(lo, hi, h.Diverging, h.Center)
+}
+
+// colourScale finishes a colour range: [0, 1] when no finite value was
+// seen, symmetric about center for a diverging scale, and never empty.
+func colourScale(lo, hi float64, diverging bool, center float64) (float64, float64) {
+	if !finite(lo) || !finite(hi) {
+		lo, hi = 0, 1
+	}
+	if diverging {
+		r := math.Max(math.Abs(hi-center), math.Abs(center-lo))
+		lo, hi = center-r, center+r
 	}
 	if !(lo < hi) {
 		lo, hi = lo-0.5, hi+0.5

@@ -7,8 +7,6 @@ import (
 	"io"
 	"math"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -59,7 +57,7 @@ func (c *ViewerCurve) Validate() error {
 		return fmt.Errorf("plotting: viewer curve: %d x values: need at least 2", n)
 	}
 	for i, x := range c.X {
-		if !vFinite(x) || (i > 0 && x <= c.X[i-1]) {
+		if !finite(x) || (i > 0 && x <= c.X[i-1]) {
 			return fmt.Errorf("plotting: viewer curve: x[%d] = %g: must be finite and increasing", i, x)
 		}
 	}
@@ -67,30 +65,30 @@ func (c *ViewerCurve) Validate() error {
 		return fmt.Errorf("plotting: viewer curve: %d values and %d noise std values: want %d (one per x)", len(c.Value), len(c.Std), n)
 	}
 	for i, s := range c.Std {
-		if !(s >= 0) || !vFinite(s) {
+		if !(s >= 0) || !finite(s) {
 			return fmt.Errorf("plotting: viewer curve: std[%d] = %g: must be finite and ≥ 0", i, s)
 		}
 	}
-	if !(c.BandSigmas >= 0) || !vFinite(c.BandSigmas) {
+	if !(c.BandSigmas >= 0) || !finite(c.BandSigmas) {
 		return fmt.Errorf("plotting: viewer curve: band sigmas = %g: must be finite and ≥ 0", c.BandSigmas)
 	}
 	return nil
 }
 
 func (c *ViewerCurve) drawViewer(dc draw.Canvas, th Theme) error {
-	p := viewerPlot(th, c.Title, c.XLabel, c.YLabel)
-	viewerGrid(p, th)
+	p := newPlot(th, c.Title, c.XLabel, c.YLabel)
+	addGrid(p, th)
 	p.Legend.Top = true
 	lo, hi := math.Inf(1), math.Inf(-1)
 	if c.BandSigmas > 0 {
 		poly := make(plotter.XYs, 0, 2*len(c.X))
 		for i, x := range c.X {
-			if vFinite(c.Value[i]) {
+			if finite(c.Value[i]) {
 				poly = append(poly, plotter.XY{X: x, Y: c.Value[i] + c.BandSigmas*c.Std[i]})
 			}
 		}
 		for i := len(c.X) - 1; i >= 0; i-- {
-			if vFinite(c.Value[i]) {
+			if finite(c.Value[i]) {
 				poly = append(poly, plotter.XY{X: c.X[i], Y: c.Value[i] - c.BandSigmas*c.Std[i]})
 			}
 		}
@@ -109,12 +107,12 @@ func (c *ViewerCurve) drawViewer(dc draw.Canvas, th Theme) error {
 		}
 	}
 	label := "release"
-	for _, seg := range viewerSegments(c.X, c.Value) {
+	for _, seg := range segments(c.X, c.Value) {
 		l, err := plotter.NewLine(seg)
 		if err != nil {
 			return fmt.Errorf("plotting: viewer curve: %w", err)
 		}
-		l.LineStyle = viewerLine(th.Foreground, 1.8, false)
+		l.LineStyle = lineStyle(th.Foreground, 1.8, false)
 		if len(th.Series) > 0 {
 			l.LineStyle.Color = th.Series[0]
 		}
@@ -127,19 +125,19 @@ func (c *ViewerCurve) drawViewer(dc draw.Canvas, th Theme) error {
 			lo, hi = math.Min(lo, xy.Y), math.Max(hi, xy.Y)
 		}
 	}
-	if c.ThresholdOn && vFinite(c.Threshold) {
+	if c.ThresholdOn && finite(c.Threshold) {
 		l, err := plotter.NewLine(plotter.XYs{{X: c.X[0], Y: c.Threshold}, {X: c.X[len(c.X)-1], Y: c.Threshold}})
 		if err != nil {
 			return fmt.Errorf("plotting: viewer curve: threshold: %w", err)
 		}
-		l.LineStyle = viewerLine(th.Muted, 1.2, true)
+		l.LineStyle = lineStyle(th.Muted, 1.2, true)
 		p.Add(l)
 		if c.ThresholdLabel != "" {
 			p.Legend.Add(c.ThresholdLabel, l)
 		}
 		lo, hi = math.Min(lo, c.Threshold), math.Max(hi, c.Threshold)
 	}
-	if c.MarkOn && vFinite(c.MarkX) && vFinite(c.MarkY) {
+	if c.MarkOn && finite(c.MarkX) && finite(c.MarkY) {
 		sc, err := plotter.NewScatter(plotter.XYs{{X: c.MarkX, Y: c.MarkY}})
 		if err != nil {
 			return fmt.Errorf("plotting: viewer curve: mark: %w", err)
@@ -147,7 +145,7 @@ func (c *ViewerCurve) drawViewer(dc draw.Canvas, th Theme) error {
 		sc.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 	}
-	if vFinite(lo) && vFinite(hi) {
+	if finite(lo) && finite(hi) {
 		if hi == lo {
 			lo, hi = lo-1, hi+1
 		}
@@ -194,7 +192,7 @@ func (h *ViewerHeatmap) Validate() error {
 			return fmt.Errorf("plotting: viewer heatmap: %s axis has %d values: need at least 2", ax.name, len(ax.v))
 		}
 		for i, v := range ax.v {
-			if !vFinite(v) || (i > 0 && v <= ax.v[i-1]) {
+			if !finite(v) || (i > 0 && v <= ax.v[i-1]) {
 				return fmt.Errorf("plotting: viewer heatmap: %s[%d] = %g: must be finite and increasing", ax.name, i, v)
 			}
 		}
@@ -213,21 +211,11 @@ func (h *ViewerHeatmap) Validate() error {
 func (h *ViewerHeatmap) viewerRange() (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range h.Values {
-		if vFinite(v) {
+		if finite(v) {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
-	if !vFinite(lo) {
-		lo, hi = 0, 1
-	}
-	if h.Diverging {
-		r := math.Max(math.Abs(hi-h.Center), math.Abs(h.Center-lo))
-		lo, hi = h.Center-r, h.Center+r
-	}
-	if !(lo < hi) {
-		lo, hi = lo-0.5, hi+0.5
-	}
-	return lo, hi
+	return colourScale(lo, hi, h.Diverging, h.Center)
 }
 
 // ContourLevels returns the contour levels of h: "nice" round values
@@ -238,7 +226,7 @@ func (h *ViewerHeatmap) ContourLevels() []float64 {
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range h.Values {
-		if vFinite(v) {
+		if finite(v) {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
@@ -290,14 +278,14 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 	colours := cm.Palette(256).Colors()
 	nan := color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 
-	p := viewerPlot(th, h.Title, h.XLabel, h.YLabel)
+	p := newPlot(th, h.Title, h.XLabel, h.YLabel)
 	nx, ny := len(h.X), len(h.Y)
 	img := image.NewRGBA(image.Rect(0, 0, nx, ny))
 	for i := range nx {
 		for j := range ny {
 			v := h.Values[i*ny+j]
 			col := color.Color(nan)
-			if vFinite(v) {
+			if finite(v) {
 				k := int(math.Round((v - lo) / (hi - lo) * 255))
 				col = colours[max(0, min(255, k))]
 			}
@@ -313,15 +301,15 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 		ct := plotter.NewContour(g, levels, nil)
 		// The map's colours do not depend on the theme, so neither do
 		// the lines drawn on it.
-		ct.LineStyles = []draw.LineStyle{viewerLine(color.NRGBA{A: 0x60}, 0.7, false)}
+		ct.LineStyles = []draw.LineStyle{lineStyle(color.NRGBA{A: 0x60}, 0.7, false)}
 		p.Add(ct)
 	}
 	if h.Boundary {
 		ct := plotter.NewContour(g, []float64{h.BoundaryLevel}, nil)
-		ct.LineStyles = []draw.LineStyle{viewerLine(color.Black, 2.4, false)}
+		ct.LineStyles = []draw.LineStyle{lineStyle(color.Black, 2.4, false)}
 		p.Add(ct)
 	}
-	if h.MarkOn && vFinite(h.MarkX) && vFinite(h.MarkY) {
+	if h.MarkOn && finite(h.MarkX) && finite(h.MarkY) {
 		sc, err := plotter.NewScatter(plotter.XYs{{X: h.MarkX, Y: h.MarkY}})
 		if err != nil {
 			return fmt.Errorf("plotting: viewer heatmap: mark: %w", err)
@@ -334,7 +322,7 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 
 	barW := vg.Points(84)
 	p.Draw(draw.Crop(dc, 0, -barW, 0, 0))
-	bar := viewerPlot(th, "", "", h.ColourLabel)
+	bar := newPlot(th, "", "", h.ColourLabel)
 	bar.HideX()
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	barArea := draw.Crop(dc, dc.Max.X-dc.Min.X-barW, 0, 0, 0)
@@ -430,69 +418,4 @@ func viewerDraw(f ViewerFigure, dc draw.Canvas, th Theme) (err error) {
 		}
 	}()
 	return f.drawViewer(dc, th)
-}
-
-// viewerFont is Liberation Sans, bundled with gonum/plot.
-var viewerFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-
-// viewerPlot returns a plot styled by th.
-func viewerPlot(th Theme, title, xLabel, yLabel string) *plot.Plot {
-	p := plot.New()
-	p.BackgroundColor = th.Background
-	p.Title.Text = title
-	p.Title.TextStyle.Font = font.From(viewerFont, 12)
-	p.Title.TextStyle.Color = th.Foreground
-	p.Title.Padding = vg.Points(6)
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Color = th.Foreground
-		a.Label.TextStyle.Font = font.From(viewerFont, 10)
-		a.Label.TextStyle.Color = th.Foreground
-		a.Tick.Label.Font = font.From(viewerFont, 9)
-		a.Tick.Label.Color = th.Foreground
-		a.Tick.Color = th.Foreground
-	}
-	p.X.Label.Text = xLabel
-	p.Y.Label.Text = yLabel
-	p.Legend.TextStyle.Font = font.From(viewerFont, 9)
-	p.Legend.TextStyle.Color = th.Foreground
-	p.Legend.ThumbnailWidth = vg.Points(18)
-	return p
-}
-
-func viewerGrid(p *plot.Plot, th Theme) {
-	g := plotter.NewGrid()
-	g.Vertical.Color, g.Horizontal.Color = th.Grid, th.Grid
-	g.Vertical.Width, g.Horizontal.Width = vg.Points(0.5), vg.Points(0.5)
-	p.Add(g)
-}
-
-func viewerLine(c color.Color, width float64, dashed bool) draw.LineStyle {
-	ls := draw.LineStyle{Color: c, Width: vg.Points(width)}
-	if dashed {
-		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
-	return ls
-}
-
-// vFinite reports whether x is a finite number.
-func vFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-// viewerSegments splits (x, y) into runs of finite y.
-func viewerSegments(x, y []float64) []plotter.XYs {
-	var out []plotter.XYs
-	var cur plotter.XYs
-	for i := range x {
-		if vFinite(y[i]) {
-			cur = append(cur, plotter.XY{X: x[i], Y: y[i]})
-			continue
-		}
-		if len(cur) > 0 {
-			out = append(out, cur)
-			cur = nil
-		}
-	}
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
 }
