@@ -1,0 +1,30 @@
+// Package peers implements, for comparison with the Bernstein mechanism,
+// two other ways of releasing a one-dimensional density under ε-differential
+// privacy that the literature offers:
+//
+//   - Wang et al. (NIPS 2013), "Efficient Algorithm for Privately Releasing
+//     Smooth Queries": a summary of t noisy trigonometric moments
+//     (1/n)Σ cos(m·arccos(u_i)) (Algorithm 1) from which any smooth linear
+//     query — here the Gaussian KDE at y — is answered by a public
+//     evaluation (Algorithm 2) with a generalized-Jackson-kernel
+//     approximation (Section 4.1). Files trig.go, jackson.go.
+//   - Chaudhuri & Vinterbo (NIPS 2013), "A Stability-based Validation
+//     Procedure for Differentially Private Machine Learning", Algorithm 5:
+//     a histogram density estimator with Laplace noise on the bin counts,
+//     clamped at 0 and renormalised. File histogram.go.
+//
+// Like package mechanism, this package is pure mathematics and knows
+// nothing of learners, files or the user interface. It computes the exact
+// private statistics (TrigMoments, HistogramCounts), the Laplace noise scale
+// that makes them ε-DP (TrigNoiseScale, HistogramNoiseScale), and the public
+// post-processing that turns noisy statistics into a density
+// (TrigKDEWeights, HistogramDensity). It draws no noise itself: the only
+// user so far is the Figure 1 simulation study (cmd_figure1.go), which adds
+// seeded mechanism.SimulationNoise. A real release would have to add noise
+// from github.com/google/differential-privacy/go/v3/noise.
+//
+// Neighbouring datasets replace one record (same n), as in the Bernstein
+// paper. Data are assumed to lie in [0,1] (public bounds, clipped); every
+// function validates its arguments and returns an error naming the value
+// and the rule; none panics.
+package peers

@@ -1,0 +1,87 @@
+package peers
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxBins bounds the number of histogram bins (memory, not privacy).
+const MaxBins = 1 << 20
+
+// HistogramCounts returns n_i = #{x_j ∈ I_i}, i = 0..bins−1, for the bins
+// I_i = [i/bins, (i+1)/bins) (the last bin also holds 1) of Chaudhuri &
+// Vinterbo (2013), Algorithm 5, step 4 (bin size h = 1/bins). Every x must
+// lie in [0,1]; 1 ≤ bins ≤ MaxBins. The counts are private.
+func HistogramCounts(x []float64, bins int) ([]float64, error) {
+	if bins < 1 || bins > MaxBins {
+		return nil, fmt.Errorf("peers.HistogramCounts: bins = %d: must be between 1 and %d", bins, MaxBins)
+	}
+	counts := make([]float64, bins)
+	for j, v := range x {
+		if !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("peers.HistogramCounts: x[%d] = %v: must lie in [0,1]", j, v)
+		}
+		counts[HistogramBin(v, bins)]++
+	}
+	return counts, nil
+}
+
+// HistogramBin returns the index of the bin [i/bins, (i+1)/bins) holding
+// y ∈ [0,1] (1 goes to the last bin). Values outside [0,1] are clamped to
+// the first or last bin; bins must be ≥ 1 (it returns 0 otherwise).
+func HistogramBin(y float64, bins int) int {
+	if bins < 1 || !(y > 0) {
+		return 0
+	}
+	return min(int(math.Floor(y*float64(bins))), bins-1)
+}
+
+// HistogramNoiseScale returns the Laplace scale 2/ε of Algorithm 5 step 4
+// (ñ_i = n_i + 2R_i/α with R_i standard Laplace, α = ε): replacing one
+// record moves one count down and one up, so the count vector has L1
+// sensitivity 2 and Laplace(2/ε) noise on every count is ε-DP. ε must be
+// positive and finite.
+func HistogramNoiseScale(epsilon float64) (float64, error) {
+	if !(epsilon > 0) || math.IsInf(epsilon, 0) {
+		return 0, fmt.Errorf("peers.HistogramNoiseScale: epsilon = %v: must be positive and finite", epsilon)
+	}
+	return 2 / epsilon, nil
+}
+
+// HistogramDensity is the public post-processing of Algorithm 5 steps 4–6:
+// given noisy counts n_i + Z_i it returns the density value on each bin,
+// f̂_i = ñ_i/(h·ñ) with ñ_i = max(0, n_i + Z_i), ñ = Σ ñ_i and h = 1/bins.
+// The paper leaves ñ = 0 (every noisy count ≤ 0) undefined; we return the
+// uniform density 1, which depends on nothing private. Noisy counts must be
+// finite and at least one given; out may be nil (a new slice is returned)
+// or have len(noisy).
+func HistogramDensity(noisy, out []float64) ([]float64, error) {
+	bins := len(noisy)
+	if bins < 1 || bins > MaxBins {
+		return nil, fmt.Errorf("peers.HistogramDensity: %d noisy counts: must be between 1 and %d", bins, MaxBins)
+	}
+	if out == nil {
+		out = make([]float64, bins)
+	} else if len(out) != bins {
+		return nil, fmt.Errorf("peers.HistogramDensity: len(out) = %d: must equal the number of counts %d", len(out), bins)
+	}
+	total := 0.0
+	for i, c := range noisy {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("peers.HistogramDensity: noisy count %d = %v: must be finite", i, c)
+		}
+		out[i] = max(0, c)
+		total += out[i]
+	}
+	if total == 0 {
+		for i := range out {
+			out[i] = 1
+		}
+		return out, nil
+	}
+	scale := float64(bins) / total // 1/(h·ñ)
+	for i := range out {
+		out[i] *= scale
+	}
+	return out, nil
+}

@@ -1,0 +1,132 @@
+package peers
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxTrigDegree bounds t, the number of trigonometric moments.
+const MaxTrigDegree = 1000
+
+// trigQuadrature is the number of intervals of the trapezoid rule on
+// θ ∈ [0, π] used for the cosine coefficients of g_y(θ) = f_y(cos θ). The
+// rule is exact for cosines of degree < 2·trigQuadrature; for the Gaussian
+// kernels used here (bandwidth ≥ MinTrigBandwidth) the aliasing error is
+// below 1e-12 relative.
+const trigQuadrature = 2048
+
+// MinTrigBandwidth is the smallest KDE bandwidth TrigKDEWeights accepts
+// (the quadrature above resolves kernels down to this width).
+const MinTrigBandwidth = 0.005
+
+// TrigMoments returns the exact (noise-free) summary of Wang et al. (2013),
+// Algorithm 1, for d = 1: S_m = (1/n) Σ_i cos(m·θ_i), θ_i = arccos(u_i),
+// m = 0..t−1, where the data x_i ∈ [0,1] are mapped to u_i = 2x_i − 1 ∈
+// [−1,1] (the paper's data universe). S_0 = 1 is public. The moments are
+// private; TrigNoiseScale gives the noise that makes them ε-DP.
+// 1 ≤ t ≤ MaxTrigDegree, at least one record, every x in [0,1].
+func TrigMoments(x []float64, t int) ([]float64, error) {
+	if t < 1 || t > MaxTrigDegree {
+		return nil, fmt.Errorf("peers.TrigMoments: t = %d: must be between 1 and %d", t, MaxTrigDegree)
+	}
+	if len(x) == 0 {
+		return nil, fmt.Errorf("peers.TrigMoments: no records: need at least one")
+	}
+	s := make([]float64, t)
+	for j, v := range x {
+		if !(v >= 0 && v <= 1) {
+			return nil, fmt.Errorf("peers.TrigMoments: x[%d] = %v: must lie in [0,1]", j, v)
+		}
+		theta := math.Acos(2*v - 1)
+		for m := range t {
+			s[m] += math.Cos(float64(m) * theta)
+		}
+	}
+	for m := range s {
+		s[m] /= float64(len(x))
+	}
+	return s, nil
+}
+
+// TrigNoiseScale returns the Laplace scale 2(t−1)/(n·ε) for the moments
+// S_1..S_{t−1} (S_0 = 1 needs none). Replacing one record changes each
+// S_m, m ≥ 1, by at most 2/n (|cos| ≤ 1), so the vector has L1
+// sensitivity 2(t−1)/n and this scale is ε-DP. Wang et al. add Lap(t/(nε))
+// to all t moments, which under replace-one neighbours is only 2ε-DP (their
+// Theorem 3.1 is for the same neighbour relation), so we use the larger,
+// correct scale. n ≥ 1, 1 ≤ t ≤ MaxTrigDegree, ε positive and finite.
+func TrigNoiseScale(n, t int, epsilon float64) (float64, error) {
+	switch {
+	case n < 1:
+		return 0, fmt.Errorf("peers.TrigNoiseScale: n = %d: must be at least 1", n)
+	case t < 1 || t > MaxTrigDegree:
+		return 0, fmt.Errorf("peers.TrigNoiseScale: t = %d: must be between 1 and %d", t, MaxTrigDegree)
+	case !(epsilon > 0) || math.IsInf(epsilon, 0):
+		return 0, fmt.Errorf("peers.TrigNoiseScale: epsilon = %v: must be positive and finite", epsilon)
+	}
+	return 2 * float64(t-1) / (float64(n) * epsilon), nil
+}
+
+// TrigKDEWeights returns the public evaluation weights of Wang et al.
+// (2013), Algorithm 2, for the linear query "Gaussian KDE at y":
+// f_y(u) = φ_b(y − (u+1)/2), φ_b the N(0, b²) density, so that
+// q_{f_y}(D) = (1/n)Σ φ_b(y − x_i) = F_D(y) for data x ∈ [0,1]. The answer
+// from a (noisy) summary S is Σ_m w_m·S_m with w = the cosine coefficients
+// of I_{t,K}(g_y), g_y(θ) = f_y(cos θ), the generalized-Jackson-kernel
+// approximation of Section 4.1, Eq. (2), of degree ≤ t−1 (JacksonMultipliers).
+// The weights depend only on y, b, t, K — never on the data.
+// y ∈ [0,1], b ∈ [MinTrigBandwidth, 1], 1 ≤ t ≤ MaxTrigDegree, 0 ≤ K ≤ 20;
+// out has length t or is nil.
+func TrigKDEWeights(y, bandwidth float64, t, k int, out []float64) ([]float64, error) {
+	switch {
+	case !(y >= 0 && y <= 1):
+		return nil, fmt.Errorf("peers.TrigKDEWeights: y = %v: must lie in [0,1]", y)
+	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
+		return nil, fmt.Errorf("peers.TrigKDEWeights: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
+	}
+	mu, err := JacksonMultipliers(t, k)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = make([]float64, t)
+	} else if len(out) != t {
+		return nil, fmt.Errorf("peers.TrigKDEWeights: len(out) = %d: must be t = %d", len(out), t)
+	}
+	g := cosineCoefficients(func(theta float64) float64 {
+		z := (y - (math.Cos(theta)+1)/2) / bandwidth
+		return math.Exp(-z*z/2) / (math.Sqrt(2*math.Pi) * bandwidth)
+	}, t)
+	for m := range out {
+		out[m] = g[m] * mu[m]
+	}
+	return out, nil
+}
+
+// cosineCoefficients returns ĝ_m, m = 0..t−1, of an even 2π-periodic g =
+// Σ ĝ_m cos(mθ): ĝ_0 = (1/2π)∫g, ĝ_m = (1/π)∫g·cos(mθ), by the trapezoid
+// rule on [0, π] with trigQuadrature intervals.
+func cosineCoefficients(g func(float64) float64, t int) []float64 {
+	n := trigQuadrature
+	vals := make([]float64, n+1)
+	for j := range vals {
+		vals[j] = g(math.Pi * float64(j) / float64(n))
+	}
+	out := make([]float64, t)
+	for m := range out {
+		s := 0.0
+		for j, v := range vals {
+			w := 1.0
+			if j == 0 || j == n {
+				w = 0.5
+			}
+			s += w * v * math.Cos(float64(m)*math.Pi*float64(j)/float64(n))
+		}
+		s /= float64(n)
+		if m > 0 {
+			s *= 2
+		}
+		out[m] = s
+	}
+	return out
+}
