@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -117,11 +118,18 @@ func renderFigure1(rows []figure1Row, cfg figure1Config) ([]byte, error) {
 	// (Colour −1 would leave it out of the y range).
 	th := plotting.Light()
 	grey := len(th.Series)
-	th.Series = append(slices.Clone(th.Series), th.Muted)
+	th.Series = append(slices.Clone(th.Series), th.Muted,
+		color.RGBA{R: 0x00, G: 0x89, B: 0x7b, A: 0xff}, // peer: teal
+		color.RGBA{R: 0x8d, G: 0x6e, B: 0x63, A: 0xff}) // peer: brown
 	for i, key := range order {
 		c := plotting.Curve{Label: key, Y: byKey[key], Colour: i % grey}
-		if key == figure1MethodNearest {
+		switch key {
+		case figure1MethodNearest:
 			c.Label, c.Colour, c.Width = "nearest lattice point (baseline)", grey, 2.5
+		case figure1MethodTrig:
+			c.Label, c.Colour, c.Dashed = "Wang et al. trigonometric, t = 21 (peer)", grey+1, true
+		case figure1MethodHistogram:
+			c.Label, c.Colour, c.Dashed = "Chaudhuri–Vinterbo histogram, 20 bins (peer)", grey+2, true
 		}
 		t.Curves = append(t.Curves, c)
 	}

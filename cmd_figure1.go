@@ -11,6 +11,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
@@ -36,6 +37,11 @@ const (
 	figure1DefaultSeed     = 1    // simulation noise seed
 	figure1MethodBernstein = "bernstein"
 	figure1MethodNearest   = "nearest-lattice"
+	figure1MethodTrig      = "wang-trig"  // peers: Wang et al. (2013)
+	figure1MethodHistogram = "histogram"  // peers: Chaudhuri & Vinterbo (2013), Algorithm 5
+	figure1TrigT           = figure1K + 1 // moments m = 0..20: as many numbers as the Bernstein lattice
+	figure1TrigK           = 2            // smoothness order of the Jackson operator (fixed a priori)
+	figure1Bins            = figure1K     // histogram bins of width 1/20 = the lattice spacing
 )
 
 // figure1Epsilons are the privacy budgets on the x axis of Figure 1.
@@ -73,10 +79,12 @@ type figure1Row struct {
 // matrices and the approximation residual of each method.
 type figure1Setup struct {
 	Sensitivity float64
+	N           int // records
 	Methods     []figure1Method
 	// Stacked is the (len(Methods)·1001)×21 matrix of all basis matrices,
 	// so that one product per batch serves every method.
-	Stacked *mat.Dense
+	Stacked   *mat.Dense
+	Histogram figure1Histogram
 }
 
 // figure1Method is one series: rows of its 1001×21 basis matrix B (row i is
@@ -86,6 +94,17 @@ type figure1Method struct {
 	Name  string
 	H     int
 	Resid []float64
+	// Scale returns the Laplace scale of this method's noise at ε.
+	Scale func(eps float64) (float64, error)
+}
+
+// figure1Histogram is the Chaudhuri–Vinterbo series, which is not linear
+// in the noise (clamping, renormalisation) and is evaluated bin by bin:
+// the sup over the grid points in bin i of |f̂_i − F_D| is
+// max(|f̂_i − lo_i|, |f̂_i − hi_i|), lo/hi the extremes of F_D in the bin.
+type figure1Histogram struct {
+	Counts []float64
+	Lo, Hi []float64
 }
 
 // newFigure1Setup fits the KDE to the demo data (bounds [0,1], records
@@ -115,10 +134,17 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 	if err := g.EvalGrid(ctx, [][]float64{grid}, exact); err != nil {
 		return nil, err
 	}
-	s := &figure1Setup{Sensitivity: fit.Sensitivity}
+	s := &figure1Setup{Sensitivity: fit.Sensitivity, N: len(x)}
+	bernsteinScale := func(eps float64) (float64, error) {
+		return mechanism.NoiseScale(s.Sensitivity, mechanism.Params{
+			Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{figure1K}, H: 1,
+		})
+	}
 	n, m := len(grid), figure1K+1
-	nMethods := figure1MaxH + 1
+	nMethods := figure1MaxH + 2
 	s.Stacked = mat.NewDense(nMethods*n, m, nil)
+	// exactCoeffs[j] are the noise-free numbers method j's basis multiplies.
+	exactCoeffs := make([][]float64, 0, nMethods)
 	for h := 1; h <= figure1MaxH; h++ {
 		basis := mechanism.NewIteratedBasis(figure1K, h)
 		row := make([]float64, m)
@@ -126,20 +152,63 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 			basis.At(y, row)
 			s.Stacked.SetRow((h-1)*n+i, row)
 		}
-		s.Methods = append(s.Methods, figure1Method{Name: figure1MethodBernstein, H: h})
+		s.Methods = append(s.Methods, figure1Method{Name: figure1MethodBernstein, H: h, Scale: bernsteinScale})
+		exactCoeffs = append(exactCoeffs, lattice)
 	}
 	for i, y := range grid {
 		s.Stacked.Set(figure1MaxH*n+i, figure1Nearest(y, figure1K), 1)
 	}
-	s.Methods = append(s.Methods, figure1Method{Name: figure1MethodNearest})
-	approx := mat.NewVecDense(nMethods*n, nil)
-	approx.MulVec(s.Stacked, mat.NewVecDense(m, lattice))
+	s.Methods = append(s.Methods, figure1Method{Name: figure1MethodNearest, Scale: bernsteinScale})
+	exactCoeffs = append(exactCoeffs, lattice)
+
+	// Wang et al.: t = 21 moments; S_0 = 1 is public, so its column is
+	// kept out of the noise (the residual adds its exact contribution).
+	moments, err := peers.TrigMoments(x, figure1TrigT)
+	if err != nil {
+		return nil, err
+	}
+	w := make([]float64, figure1TrigT)
+	row := (figure1MaxH + 1) * n
+	trigConst := make([]float64, n) // w_0(y)·S_0, noise-free
+	for i, y := range grid {
+		if _, err := peers.TrigKDEWeights(y, bandwidth, figure1TrigT, figure1TrigK, w); err != nil {
+			return nil, err
+		}
+		trigConst[i] = w[0] * moments[0]
+		w[0] = 0
+		s.Stacked.SetRow(row+i, w)
+	}
+	s.Methods = append(s.Methods, figure1Method{Name: figure1MethodTrig, Scale: func(eps float64) (float64, error) {
+		return peers.TrigNoiseScale(s.N, figure1TrigT, eps)
+	}})
+	exactCoeffs = append(exactCoeffs, moments)
+
 	for j := range s.Methods {
+		rows := s.Stacked.Slice(j*n, (j+1)*n, 0, m)
+		approx := mat.NewVecDense(n, nil)
+		approx.MulVec(rows, mat.NewVecDense(m, exactCoeffs[j]))
 		r := make([]float64, n)
 		for i := range r {
-			r[i] = approx.AtVec(j*n+i) - exact[i]
+			r[i] = approx.AtVec(i) - exact[i]
+			if s.Methods[j].Name == figure1MethodTrig {
+				r[i] += trigConst[i]
+			}
 		}
 		s.Methods[j].Resid = r
+	}
+
+	counts, err := peers.HistogramCounts(x, figure1Bins)
+	if err != nil {
+		return nil, err
+	}
+	s.Histogram = figure1Histogram{Counts: counts, Lo: make([]float64, figure1Bins), Hi: make([]float64, figure1Bins)}
+	for i := range figure1Bins {
+		s.Histogram.Lo[i], s.Histogram.Hi[i] = math.Inf(1), math.Inf(-1)
+	}
+	for i, y := range grid {
+		b := peers.HistogramBin(y, figure1Bins)
+		s.Histogram.Lo[b] = math.Min(s.Histogram.Lo[b], exact[i])
+		s.Histogram.Hi[b] = math.Max(s.Histogram.Hi[b], exact[i])
 	}
 	return s, nil
 }
@@ -188,10 +257,19 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 	}
 	z := mat.NewDense(m, figure1Batch, nil)
 	prod := mat.NewDense(len(s.Methods)*n, figure1Batch, nil)
+	histSums := make([]float64, len(figure1Epsilons))
+	noisyCounts := make([]float64, figure1Bins)
+	density := make([]float64, figure1Bins)
+	lambdas := make([]float64, len(s.Methods))
 	for ei, eps := range figure1Epsilons {
-		lambda, err := mechanism.NoiseScale(s.Sensitivity, mechanism.Params{
-			Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{figure1K}, H: 1,
-		})
+		for j, meth := range s.Methods {
+			l, err := meth.Scale(eps)
+			if err != nil {
+				return nil, err
+			}
+			lambdas[j] = l
+		}
+		histScale, err := peers.HistogramNoiseScale(eps)
 		if err != nil {
 			return nil, err
 		}
@@ -203,23 +281,39 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 			zb := z.Slice(0, m, 0, b).(*mat.Dense)
 			for i := range m {
 				for r := range b {
-					zb.Set(i, r, src.Laplace(lambda))
+					zb.Set(i, r, src.Laplace(1))
 				}
 			}
 			pb := prod.Slice(0, len(s.Methods)*n, 0, b).(*mat.Dense)
 			pb.Mul(s.Stacked, zb)
 			for j, meth := range s.Methods {
 				sups := make([]float64, b)
+				lambda := lambdas[j]
 				for i := range n {
 					row := pb.RawRowView(j*n + i)[:b]
 					res := meth.Resid[i]
 					for r, v := range row {
-						sups[r] = math.Max(sups[r], math.Abs(res+v))
+						sups[r] = math.Max(sups[r], math.Abs(res+lambda*v))
 					}
 				}
 				for _, v := range sups {
 					sums[j][ei] += v
 				}
+			}
+			// Histogram: the same unit draws (rows 0..19) as its noise.
+			h := &s.Histogram
+			for r := range b {
+				for i := range noisyCounts {
+					noisyCounts[i] = h.Counts[i] + histScale*zb.At(i, r)
+				}
+				if _, err := peers.HistogramDensity(noisyCounts, density); err != nil {
+					return nil, err
+				}
+				sup := 0.0
+				for i, f := range density {
+					sup = math.Max(sup, math.Max(math.Abs(f-h.Lo[i]), math.Abs(f-h.Hi[i])))
+				}
+				histSums[ei] += sup
 			}
 		}
 	}
@@ -228,6 +322,9 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 		for ei, eps := range figure1Epsilons {
 			rows = append(rows, figure1Row{Method: meth.Name, H: meth.H, Epsilon: eps, MeanSupError: sums[j][ei] / float64(repeats)})
 		}
+	}
+	for ei, eps := range figure1Epsilons {
+		rows = append(rows, figure1Row{Method: figure1MethodHistogram, Epsilon: eps, MeanSupError: histSums[ei] / float64(repeats)})
 	}
 	return rows, nil
 }

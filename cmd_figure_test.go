@@ -7,11 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
 var regenFigure1 = flag.Bool("figure1.regen", false, "rewrite docs/reproduction/figure1.{csv,png} with the default protocol (1000 repeats)")
@@ -65,8 +67,17 @@ func TestFigure1Claims(t *testing.T) {
 	if want := []string{"method", "h", "epsilon", "mean_sup_error"}; strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		t.Fatalf("header %v, want %v", recs[0], want)
 	}
-	if len(recs)-1 != 7*6 {
-		t.Fatalf("%d rows, want 7 ε × 6 methods = 42", len(recs)-1)
+	// 7 ε × (h = 1..5 + baseline) = 42 rows, plus 7 ε × 2 peer methods.
+	if len(recs)-1 != 7*8 {
+		t.Fatalf("%d rows, want 7 ε × 8 methods = 56", len(recs)-1)
+	}
+	perMethod := map[string]int{}
+	for _, r := range recs[1:] {
+		perMethod[r[0]]++
+	}
+	if perMethod["bernstein"] != 35 || perMethod[figure1MethodNearest] != 7 ||
+		perMethod[figure1MethodTrig] != 7 || perMethod[figure1MethodHistogram] != 7 {
+		t.Errorf("rows per method %v, want bernstein 35 and 7 for each other method", perMethod)
 	}
 	errAt := map[[2]string]float64{} // (method/h, ε) → error
 	for _, r := range recs[1:] {
@@ -158,6 +169,9 @@ func TestFigure1BasisMatchesMechanism(t *testing.T) {
 	}
 	n := figure1GridPoints
 	for j, meth := range s.Methods {
+		if meth.Name == figure1MethodTrig {
+			continue // checked in TestFigure1TrigRows
+		}
 		h := max(meth.H, 1)
 		p, err := mechanism.NewPolynomial([]int{figure1K}, h, coeffs)
 		if err != nil {
@@ -180,6 +194,37 @@ func TestFigure1BasisMatchesMechanism(t *testing.T) {
 			}
 			if math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
 				t.Errorf("%s h=%d y=%g: basis gives %g, mechanism %g", meth.Name, meth.H, y, got, want)
+			}
+		}
+	}
+}
+
+// TestFigure1TrigRows checks the Wang et al. rows of the stacked matrix
+// against peers.TrigKDEWeights (column 0, the public S_0, is kept out of
+// the noise) and that its noise-free residual is the answer from the exact
+// moments minus the KDE.
+func TestFigure1TrigRows(t *testing.T) {
+	s, err := newFigure1Setup(context.Background(), figure1DefaultBW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := slices.IndexFunc(s.Methods, func(m figure1Method) bool { return m.Name == figure1MethodTrig })
+	if j < 0 {
+		t.Fatal("no wang-trig method")
+	}
+	n := figure1GridPoints
+	for _, i := range []int{0, 250, 741, 1000} {
+		y := float64(i) / float64(n-1)
+		w, err := peers.TrigKDEWeights(y, figure1DefaultBW, figure1TrigT, figure1TrigK, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Stacked.At(j*n+i, 0); got != 0 {
+			t.Errorf("y = %g: noise weight of S_0 = %g, want 0", y, got)
+		}
+		for m := 1; m < figure1TrigT; m++ {
+			if got := s.Stacked.At(j*n+i, m); math.Abs(got-w[m]) > 1e-12*(1+math.Abs(w[m])) {
+				t.Errorf("y = %g m = %d: row %g, weights %g", y, m, got, w[m])
 			}
 		}
 	}
