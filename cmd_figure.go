@@ -34,9 +34,11 @@ func figureCommand() *command {
 the bundled demo data), Gaussian KDE with a fixed public bandwidth, k = 20,
 h = 1..5 and the nearest-lattice baseline, ε ∈ {0.01, 0.03, 0.1, 0.3, 1, 3, 10},
 mean sup-norm error on a 1001-point grid against the non-private KDE.
-Releases are SIMULATED with seeded noise (Laplace, scale S·21/ε): this is a
-study of utility, not a release. Writes DIR/` + figure1CSVFile + ` (columns method, h,
-epsilon, mean_sup_error; h empty for the baseline) and DIR/` + figure1PNGFile + `
+Two peer mechanisms are added as extra series (not in the paper): Wang et
+al.'s trigonometric summary (21 moments) and Chaudhuri–Vinterbo's private
+histogram (20 bins). Releases are SIMULATED with seeded noise (Laplace,
+scale S·21/ε for Bernstein): this is a study of utility, not a release. Writes DIR/` + figure1CSVFile + ` (columns method, h,
+epsilon, mean_sup_error; h empty except for bernstein) and DIR/` + figure1PNGFile + `
 (log–log plot). See docs/reproduction.md.`,
 		MinPos: 1,
 		MaxPos: 1,

@@ -26,6 +26,11 @@ import (
 // mechanism.SimulationNoise (Laplace with the scale of Algorithm 1,
 // λ = S(F)·(k+1)/ε, from mechanism.NoiseScale); nothing here is a release and
 // no privacy is spent on anything.
+//
+// Two peer mechanisms from mechanism/peers run as extra series on the same
+// data, ε grid and unit noise draws: the trigonometric summary of Wang et
+// al. (2013) with t = 21 moments, and the private histogram of Chaudhuri &
+// Vinterbo (2013, Algorithm 5) with 20 bins (docs/reproduction.md).
 const (
 	figure1K               = 20   // cover size of the paper
 	figure1MaxH            = 5    // orders h = 1..5
@@ -75,14 +80,16 @@ type figure1Row struct {
 	MeanSupError float64
 }
 
-// figure1Setup is everything computed once from the data: the basis
-// matrices and the approximation residual of each method.
+// figure1Setup is everything computed once from the data: the linear
+// evaluation matrices and noise-free residual of each linear method
+// (Bernstein h = 1..5, baseline, Wang et al.) and the histogram's counts.
 type figure1Setup struct {
 	Sensitivity float64
 	N           int // records
 	Methods     []figure1Method
-	// Stacked is the (len(Methods)·1001)×21 matrix of all basis matrices,
-	// so that one product per batch serves every method.
+	// Stacked is the (len(Methods)·1001)×21 matrix of all evaluation
+	// matrices (noise weights), so that one product per batch serves every
+	// linear method.
 	Stacked   *mat.Dense
 	Histogram figure1Histogram
 }
