@@ -132,6 +132,7 @@ func commands() []*command {
 		keygenCommand(),
 		ledgerCommand(),
 		demoDataCommand(),
+		figureCommand(),
 		viewCommand(),
 		versionCommand(),
 		helpCommand(),
