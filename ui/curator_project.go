@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -187,25 +186,23 @@ func (c *curator) saveProject(as bool) {
 		c.writeProject(c.projectPath, true)
 		return
 	}
-	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, c.win)
-			return
-		}
-		if wc == nil {
-			return
-		}
-		path := wc.URI().Path()
-		wc.Close()
-		if filepath.Ext(path) != projectExt {
-			path += projectExt
-		}
-		// The dialog already asked before replacing an existing file.
-		c.writeProject(path, true)
-	}, c.win)
-	d.SetFileName(strings.TrimSuffix(suggestedFileName(c.state.Title), ".synopsis") + projectExt)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{projectExt}))
-	d.Show()
+	dir := ""
+	if c.projectPath != "" {
+		dir = filepath.Dir(c.projectPath)
+	} else if c.state.CSVPath != "" {
+		dir = filepath.Dir(c.state.CSVPath)
+	}
+	name := strings.TrimSuffix(suggestedFileName(c.state.Title), ".synopsis") + projectExt
+	showSaveForm(c.win, "Save project as", dir, name, "saved as "+projectExt, projectSaveTarget,
+		func(_, path string) { c.writeProject(path, true) })
+}
+
+// projectSaveTarget completes a project file name with .bernstein and
+// reports whether a file is already there (the form then asks before
+// replacing it).
+func projectSaveTarget(dir, name string) (string, bool, error) {
+	path, st, err := saveTarget(dir, name, projectExt)
+	return path, st != nil, err
 }
 
 // writeProject saves the project atomically (UI goroutine; it is small).

@@ -23,30 +23,45 @@ import (
 // synopsis or a .synopsis file, confirms before replacing a file, and
 // writes through project.WriteFileAtomic (temporary file, then rename).
 
-// viewerSaveTarget checks a save target chosen by the analyst: name is
-// given the extension ext if it lacks it; the result must not be a
-// .synopsis file nor the same file as protect (the open synopsis). It
-// returns the full path and whether a file already exists there.
-func viewerSaveTarget(dir, name, ext, protect string) (string, bool, error) {
+// saveTarget completes name with the extension ext if it lacks it and
+// returns the full path in dir with the file's info, or nil info when no
+// file is there yet. A name with folders in it, an empty name and a folder
+// at the path are errors.
+func saveTarget(dir, name, ext string) (string, os.FileInfo, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || strings.ContainsRune(name, os.PathSeparator) || name == "." || name == ".." {
-		return "", false, errors.New("enter a file name (without folders)")
+		return "", nil, errors.New("enter a file name (without folders)")
 	}
 	if !strings.EqualFold(filepath.Ext(name), ext) {
 		name += ext
 	}
 	path := filepath.Join(dir, name)
-	if strings.EqualFold(filepath.Ext(path), project.SynopsisExt) {
-		return "", false, errors.New("the viewer never writes .synopsis files")
-	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return path, false, nil
+		return path, nil, nil
 	case err != nil:
-		return "", false, err
+		return "", nil, err
 	case st.IsDir():
-		return "", false, fmt.Errorf("%s is a folder", path)
+		return "", nil, fmt.Errorf("%s is a folder", path)
+	}
+	return path, st, nil
+}
+
+// viewerSaveTarget checks a save target chosen by the analyst: name is
+// given the extension ext if it lacks it; the result must not be a
+// .synopsis file nor the same file as protect (the open synopsis). It
+// returns the full path and whether a file already exists there.
+func viewerSaveTarget(dir, name, ext, protect string) (string, bool, error) {
+	path, st, err := saveTarget(dir, name, ext)
+	if err != nil {
+		return "", false, err
+	}
+	if strings.EqualFold(filepath.Ext(path), project.SynopsisExt) {
+		return "", false, errors.New("the viewer never writes .synopsis files")
+	}
+	if st == nil {
+		return path, false, nil
 	}
 	if protect != "" {
 		if pst, err := os.Stat(protect); err == nil && os.SameFile(st, pst) {
@@ -64,12 +79,29 @@ func (v *viewer) saveAs(title, defaultName, ext string, save func(path string)) 
 	if dir == "" && v.doc != nil {
 		dir = filepath.Dir(v.doc.Path)
 	}
-	if dir == "" {
-		dir, _ = os.UserHomeDir()
-	}
 	protect := ""
 	if v.doc != nil {
 		protect = v.doc.Path
+	}
+	target := func(dir, name string) (string, bool, error) { return viewerSaveTarget(dir, name, ext, protect) }
+	showSaveForm(v.win, title, dir, defaultName, "saved as "+ext, target, func(dir, path string) {
+		v.saveDir = dir
+		save(path)
+	})
+}
+
+// showSaveForm is the app's "Save as" for files it writes atomically. It
+// replaces Fyne's save dialog, which creates (and truncates) the chosen
+// file before the caller sees the name: then a failed write would lose the
+// old file, and a name the caller completes with an extension would leave
+// an empty stray file. The form asks for a folder and a name, checks them
+// with target (full path, whether a file exists there, or why not), asks
+// before replacing an existing file, and only then calls save with the
+// folder and the path; it never touches the file itself.
+func showSaveForm(win fyne.Window, title, dir, defaultName, hint string,
+	target func(dir, name string) (string, bool, error), save func(dir, path string)) {
+	if dir == "" {
+		dir, _ = os.UserHomeDir()
 	}
 	folder := widget.NewLabel(dir)
 	folder.Wrapping = fyne.TextWrapBreak
@@ -79,7 +111,7 @@ func (v *viewer) saveAs(title, defaultName, ext string, save func(path string)) 
 				dir = u.Path()
 				folder.SetText(dir)
 			}
-		}, v.win)
+		}, win)
 		if u, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
 			d.SetLocation(u)
 		}
@@ -88,33 +120,32 @@ func (v *viewer) saveAs(title, defaultName, ext string, save func(path string)) 
 	name := widget.NewEntry()
 	name.SetText(defaultName)
 	name.Validator = func(s string) error {
-		_, _, err := viewerSaveTarget(dir, s, ext, protect)
+		_, _, err := target(dir, s)
 		return err
 	}
 	items := []*widget.FormItem{
 		widget.NewFormItem("Folder", container.NewBorder(nil, nil, nil, change, folder)),
-		{Text: "File name", Widget: name, HintText: "saved as " + ext},
+		{Text: "File name", Widget: name, HintText: hint},
 	}
 	form := dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
 		if !ok {
 			return
 		}
-		path, exists, err := viewerSaveTarget(dir, name.Text, ext, protect)
+		path, exists, err := target(dir, name.Text)
 		if err != nil {
-			dialog.ShowError(err, v.win)
+			dialog.ShowError(err, win)
 			return
 		}
-		v.saveDir = dir
 		if !exists {
-			save(path)
+			save(dir, path)
 			return
 		}
 		dialog.ShowConfirm("Replace file?", fmt.Sprintf("%s already exists. Replace it?", path), func(yes bool) {
 			if yes {
-				save(path)
+				save(dir, path)
 			}
-		}, v.win)
-	}, v.win)
+		}, win)
+	}, win)
 	form.Resize(fyne.NewSize(640, 260))
 	form.Show()
 }
