@@ -40,12 +40,17 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	t.Helper()
 	a := test.NewTempApp(t)
 	dir := t.TempDir()
+	// Building the window lays out text while the preview worker, already
+	// started, may run its callbacks on its own goroutine (the headless
+	// driver's fyne.Do): hold uiMu as every other widget action does.
+	uiMu.Lock()
 	c, err := newCurator(a, CuratorOptions{
 		ConfigDir:  filepath.Join(dir, "config"),
 		LedgerPath: filepath.Join(dir, "config", "ledger.jsonl"),
 		KeyPath:    filepath.Join(dir, "config", "curator_ed25519"),
 		Version:    "test",
 	})
+	uiMu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
