@@ -292,7 +292,7 @@ func jsonError(data []byte, off int, err error) error {
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return posErr(data, off, ErrMalformed, strings.Trim(name, `"`),
+		return posErr(data, off, ErrMalformed, excerpt([]byte(strings.Trim(name, `"`))),
 			"unknown field: format %d has no such field (a file from a newer release, or edited by hand)", SynopsisFormat)
 	}
 	return posErr(data, off, ErrMalformed, "", "metadata cannot be decoded: %v", err)
@@ -318,6 +318,11 @@ func parseValues(data []byte, off, end, count int) ([]float64, error) {
 			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "missing: the file has only %d of %d values", i, count)
 		}
 		line := data[pos : pos+nl]
+		if len(line) > maxValueLine {
+			// Refused before any copy: a hostile line may be hundreds of MB.
+			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i),
+				"a value line of %d bytes starting %q; a canonical value has at most %d", len(line), excerpt(line), maxValueLine)
+		}
 		v, err := strconv.ParseFloat(string(line), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "%q is not a finite decimal number", line)
@@ -333,4 +338,20 @@ func parseValues(data []byte, off, end, count int) ([]float64, error) {
 		return nil, posErr(data, pos, ErrMalformed, "values", "unexpected data after the %d declared values", count)
 	}
 	return vals, nil
+}
+
+// maxValueLine is the longest canonical value line: the shortest decimal of
+// a float64 is at most 24 bytes ("-2.2250738585072014e-308").
+const maxValueLine = 24
+
+// maxExcerpt caps how much of a hostile input an error message repeats.
+const maxExcerpt = 40
+
+// excerpt returns at most maxExcerpt bytes of b, marked with "…" when cut,
+// so that an error never repeats a huge line or name from the file.
+func excerpt(b []byte) string {
+	if len(b) <= maxExcerpt {
+		return string(b)
+	}
+	return string(b[:maxExcerpt]) + "…"
 }
