@@ -134,7 +134,7 @@ func TestFigure1UsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"other figure", []string{"2", "--out", dir}, "only figure 1"},
+		{"other figure", []string{"3", "--out", dir}, "only figure 1"},
 		{"no out", []string{"1"}, "--out DIR is required"},
 		{"zero repeats", []string{"1", "--out", dir, "--repeats", "0"}, "--repeats 0"},
 		{"bandwidth zero", []string{"1", "--out", dir, "--bandwidth", "0"}, "--bandwidth 0"},
