@@ -17,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -401,38 +400,12 @@ func (c *curator) openPath(path string) {
 
 // showOpenDialog offers CSV files and project files.
 func (c *curator) showOpenDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, c.win)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		c.openPath(path)
-	}, c.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt", projectExt}))
-	d.Show()
+	showOpenFile(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openPath)
 }
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
 func (c *curator) showOpenSynopsisDialog() {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, c.win)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		c.openSynopsis(path)
-	}, c.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".synopsis"}))
-	d.Show()
+	showOpenFile(c.win, []string{project.SynopsisExt}, c.openSynopsis)
 }
 
 // openSynopsis opens a synopsis in the analyst's viewer window, if the

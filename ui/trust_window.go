@@ -200,24 +200,14 @@ func (m *trustManager) showAddWith(text string) {
 
 // showImport reads a .pub or allowed_signers file into the add dialog.
 func (m *trustManager) showImport() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, m.win)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
+	showOpenFile(m.win, nil, func(path string) {
 		data, err := readSmallFile(path, 64<<10)
 		if err != nil {
 			dialog.ShowError(err, m.win)
 			return
 		}
 		m.showAddWith(string(data))
-	}, m.win)
-	d.Show()
+	})
 }
 
 // readSmallFile reads a file of at most limit bytes.

@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -319,20 +318,7 @@ func (v *viewer) setBanner(kind viewerBannerKind, headline, detail string, actio
 
 // chooseFile asks for a synopsis file to open in this window.
 func (v *viewer) chooseFile() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, v.win)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		v.open(path)
-	}, v.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{project.SynopsisExt}))
-	d.Show()
+	showOpenFile(v.win, []string{project.SynopsisExt}, v.open)
 }
 
 // dropped opens a dropped .synopsis file, or loads a dropped .csv file as

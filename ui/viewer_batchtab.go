@@ -11,8 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -198,20 +196,7 @@ func (t *viewerBatchTab) resultCell(row, col int) string {
 }
 
 func (t *viewerBatchTab) choose() {
-	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
-		if err != nil {
-			dialog.ShowError(err, t.v.win)
-			return
-		}
-		if rc == nil {
-			return
-		}
-		path := rc.URI().Path()
-		rc.Close()
-		t.load(path)
-	}, t.v.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".csv", ".tsv", ".txt"}))
-	d.Show()
+	showOpenFile(t.v.win, []string{".csv", ".tsv", ".txt"}, t.load)
 }
 
 // load reads a query CSV in the background and shows its preview; the
