@@ -298,6 +298,9 @@ func ParseWorkspace(data []byte, name string) (*Workspace, error) {
 	case v != "1":
 		return nil, &WorkspaceError{File: name, Field: "version", Rule: fmt.Sprintf("version %s is not supported: this program reads version %d (a newer program may have written it)", v, WorkspaceVersion)}
 	}
+	if err := checkWorkspaceKeys(data, name); err != nil {
+		return nil, err
+	}
 	var w Workspace
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
