@@ -104,13 +104,13 @@ func ReadSynopsis(r io.Reader, size int64, trusted *AllowedSigners) (*VerifiedSy
 
 // readCapped reads the whole file, refusing sizes above limit (the cap
 // MaxSynopsisFileSize) before allocating; with an unknown size it reads at
-// most limit+1 bytes.
+// most limit+1 bytes into a buffer that never grows beyond limit+1.
 func readCapped(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is %d bytes; at most %d", size, limit), Err: ErrTooLarge}
 	}
 	if size < 0 {
-		data, err := io.ReadAll(io.LimitReader(r, limit+1))
+		data, err := readAllCapped(r, limit+1)
 		if err != nil {
 			return nil, err
 		}
@@ -354,4 +354,27 @@ func excerpt(b []byte) string {
 		return string(b)
 	}
 	return string(b[:maxExcerpt]) + "…"
+}
+
+// readAllCapped reads r to EOF or until max bytes, whichever comes first.
+// Unlike io.ReadAll on an io.LimitReader, whose doubling growth may allocate
+// up to twice max, the buffer's capacity never exceeds max.
+func readAllCapped(r io.Reader, max int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max, 64<<10))
+	for int64(len(buf)) < max {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(max, 2*int64(cap(buf))))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
