@@ -27,6 +27,7 @@ type IteratedBasis struct {
 	k, h   int
 	t      []float64 // T, (k+1)×(k+1) row-major
 	ratios *ratioTable
+	norm   normSquared // ‖b^(h)(y)‖² as a degree-2k polynomial, built on first use
 }
 
 type basisKey struct{ k, h int }

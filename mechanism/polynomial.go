@@ -370,7 +370,8 @@ func (p *Polynomial) EvalNearest(y []float64) (float64, error) {
 //
 // since Var Σ_ν w_ν Z_ν = Var Z·Σ_ν w_ν² and the weights factor over axes.
 // It depends only on public quantities (k, h, kind, scale, y), never on the
-// coefficients. scale must be ≥ 0 and finite. Cost O(Σ_j k_j²).
+// coefficients. scale must be ≥ 0 and finite. Cost O(Σ_j k_j) per query
+// (norm_poly.go), after a one-time O(k³) precomputation per (k, h).
 func (p *Polynomial) NoiseStd(y []float64, kind NoiseKind, scale float64) (float64, error) {
 	var factor float64
 	switch kind {
@@ -389,9 +390,7 @@ func (p *Polynomial) NoiseStd(y []float64, kind NoiseKind, scale float64) (float
 	}
 	std := factor * scale
 	for j, b := range p.bases {
-		w := make([]float64, b.k+1)
-		b.At(y[j], w)
-		std *= math.Sqrt(dot(w, w))
+		std *= math.Sqrt(max(b.squaredNorm(y[j]), 0))
 	}
 	return std, nil
 }
