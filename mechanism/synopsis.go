@@ -71,7 +71,7 @@ func Sanitize(ctx context.Context, f Oracle, sensitivity float64, p Params, prog
 	if err != nil {
 		return nil, err
 	}
-	return sanitizeValues(ctx, exact, sensitivity, p, false)
+	return sanitizeValues(ctx, exact, sensitivity, p, false, nil)
 }
 
 // SanitizeValues perturbs exact lattice values (from EvaluateLattice, in
@@ -90,16 +90,27 @@ func Sanitize(ctx context.Context, f Oracle, sensitivity float64, p Params, prog
 // library are returned. See Sanitize for the guarantee; exact must come from
 // the oracle whose sensitivity is given. exact is not modified.
 func SanitizeValues(exact []float64, sensitivity float64, p Params) (*Synopsis, error) {
+	return SanitizeValuesContext(context.Background(), exact, sensitivity, p, nil)
+}
+
+// SanitizeValuesContext is SanitizeValues with cancellation and progress:
+// the secure draws (about 10 µs each) are made in chunks of 512, ctx is
+// checked between chunks (on cancellation it returns ctx.Err() and no
+// synopsis), and progress, if not nil, is called after each chunk with the
+// number of values perturbed so far and the total, from worker goroutines
+// (it must be safe for concurrent use). Guarantee and noise as for
+// SanitizeValues.
+func SanitizeValuesContext(ctx context.Context, exact []float64, sensitivity float64, p Params, progress func(done, total int)) (*Synopsis, error) {
 	if err := ValidateSensitivity(sensitivity); err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sanitizeValues(context.Background(), exact, sensitivity, p, true)
+	return sanitizeValues(ctx, exact, sensitivity, p, true, progress)
 }
 
-func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p Params, check bool) (*Synopsis, error) {
+func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p Params, check bool, progress func(done, total int)) (*Synopsis, error) {
 	if check {
 		if err := checkCoefficients(p.K, exact); err != nil {
 			return nil, err
@@ -113,7 +124,7 @@ func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p
 	if err != nil {
 		return nil, err
 	}
-	noisy, err := addSecureNoise(ctx, src, exact)
+	noisy, err := addSecureNoise(ctx, src, exact, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +141,14 @@ func sanitizeValues(ctx context.Context, exact []float64, sensitivity float64, p
 // addSecureNoise returns exact + one independent secure draw per value. The
 // draws (≈ 10 µs each, dominated by the library's locked crypto/rand
 // buffer and its sampling arithmetic) are spread over runtime.GOMAXPROCS(0)
-// goroutines in chunks; ctx is checked between chunks.
-func addSecureNoise(ctx context.Context, src *secureNoise, exact []float64) ([]float64, error) {
+// goroutines in chunks; ctx is checked between chunks and progress (if not
+// nil) is called after each chunk.
+func addSecureNoise(ctx context.Context, src *secureNoise, exact []float64, progress func(done, total int)) ([]float64, error) {
 	const chunk = 512
 	noisy := make([]float64, len(exact))
 	nChunks := (len(exact) + chunk - 1) / chunk
 	workers := min(runtime.GOMAXPROCS(0), nChunks)
-	var next atomic.Int64
+	var next, done atomic.Int64
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -160,6 +172,10 @@ func addSecureNoise(ctx context.Context, src *secureNoise, exact []float64) ([]f
 						return
 					}
 					noisy[i] = v
+				}
+				if progress != nil {
+					d := done.Add(int64(min((c+1)*chunk, len(exact)) - c*chunk))
+					progress(int(d), len(exact))
 				}
 			}
 		}()

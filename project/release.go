@@ -374,6 +374,10 @@ type ReleaseOptions struct {
 	// Now is the clock for the ledger entry and the synopsis (time.Now if
 	// nil).
 	Now func() time.Time
+	// NoiseProgress, if not nil, is called while the secure noise is drawn
+	// (about 10 µs per lattice value) with the number of values perturbed
+	// so far and the total, from worker goroutines.
+	NoiseProgress func(done, total int)
 }
 
 // ReleaseResult reports a published release.
@@ -388,6 +392,8 @@ type ReleaseResult struct {
 	// OverBudget reports that the release exceeded the budget (allowed by
 	// ReleaseOptions.AllowOverBudget).
 	OverBudget bool
+	// Entry is the ledger entry that records this release's spend.
+	Entry Entry
 }
 
 // writeSynopsisFile is the synopsis writer used by Release; fault-injection
@@ -465,7 +471,9 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	}
 
 	// From here on the spend is recorded, whatever happens.
-	rel, err := mechanism.SanitizeValues(p.Exact, p.Fitted.Sensitivity, p.Params)
+	// Cancelling ctx now stops the noise but not the spend: the ledger
+	// already records it (over-counting is the safe side).
+	rel, err := mechanism.SanitizeValuesContext(ctx, p.Exact, p.Fitted.Sensitivity, p.Params, opt.NoiseProgress)
 	if err != nil {
 		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
 	}
@@ -484,6 +492,7 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 		Total:      total,
 		Budget:     opt.Ledger.Budget(ds.Hash),
 		OverBudget: entry.OverBudget,
+		Entry:      entry,
 	}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -325,9 +326,20 @@ func TestReleaseRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := p.Release(context.Background(), e.opt)
+	var noiseDone atomic.Int64
+	opt := e.opt
+	opt.NoiseProgress = func(done, total int) {
+		if total != 9 || done < 1 || done > total {
+			t.Errorf("noise progress (%d, %d): want 1 ≤ done ≤ total = 9", done, total)
+		}
+		noiseDone.Store(int64(done))
+	}
+	res, err := p.Release(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if noiseDone.Load() != 9 {
+		t.Errorf("noise progress ended at %d of 9", noiseDone.Load())
 	}
 	if res.Spent != 0.5 || res.Total != 0.5 || res.Budget != DefaultBudget || res.OverBudget {
 		t.Errorf("result spent %v total %v budget %v over %v; want 0.5 0.5 %v false", res.Spent, res.Total, res.Budget, res.OverBudget, DefaultBudget)
@@ -386,6 +398,9 @@ func TestReleaseRoundTrip(t *testing.T) {
 	if en.Kind != KindRelease || en.Epsilon != 0.5 || en.Learner != "kde" || en.Noise != "laplace" ||
 		en.Output != absPath(e.opt.Out) || !slices.Equal(en.Params["k"], []float64{8}) || !slices.Equal(en.Params["h"], []float64{2}) {
 		t.Errorf("ledger entry %+v", en)
+	}
+	if res.Entry.ID == "" || res.Entry.ID != en.ID {
+		t.Errorf("result's ledger entry ID %q, ledger has %q", res.Entry.ID, en.ID)
 	}
 }
 

@@ -348,10 +348,16 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 			if err != nil {
 				return nil, err
 			}
-			uiDo(func() { f.stage.SetText("Recording the spend in the ledger, adding noise, signing, writing …") })
+			uiDo(func() {
+				f.stage.SetText("Recording the spend in the ledger, adding noise, signing, writing …")
+				f.progress.SetValue(0)
+			})
 			return prep.Release(context.Background(), project.ReleaseOptions{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver,
 				Ledger: ledger, Signer: signer, AppVersion: version,
+				NoiseProgress: func(done, total int) {
+					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
+				},
 			})
 		}()
 		uiDo(func() {
@@ -386,7 +392,7 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 		return
 	}
 	finished(true)
-	id := c.ledgerEntryID(res.Path)
+	id := res.Entry.ID
 	c.state.History = append(c.state.History, releaseRecord{Time: time.Now().UTC(), Path: res.Path, Epsilon: res.Spent, Delta: deltaOf(c.state), LedgerID: id})
 	c.dirty = true
 	c.updateTitle()
@@ -503,25 +509,4 @@ func defaultPrincipal() string {
 		}
 	}
 	return "curator"
-}
-
-// ledgerEntryID finds the ledger entry of a release by its output file
-// (project.ReleaseResult does not carry the entry; the project file refers
-// to it). It returns "" if there is none.
-func (c *curator) ledgerEntryID(out string) string {
-	l, err := c.openLedger()
-	if err != nil || c.ds == nil {
-		return ""
-	}
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		abs = out
-	}
-	es := l.Entries(c.ds.Hash)
-	for i := len(es) - 1; i >= 0; i-- {
-		if es[i].Output == abs && es[i].Kind == project.KindRelease {
-			return es[i].ID
-		}
-	}
-	return ""
 }
