@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // kdeChunk is the largest number of data points whose kernel vectors one
@@ -29,6 +30,14 @@ const (
 // are spread over GOMAXPROCS workers. It returns an error if the axes or out
 // do not match, or ctx.Err() if cancelled.
 func (o *kdeOracle) EvalGrid(ctx context.Context, axes [][]float64, out []float64) error {
+	return o.EvalGridProgress(ctx, axes, out, nil)
+}
+
+// EvalGridProgress is EvalGrid reporting progress (if not nil) as
+// (records processed, n) after each chunk of records, from worker
+// goroutines. It lets mechanism.EvaluateLattice evaluate the whole lattice
+// in one pass over the data (mechanism.ProgressGridOracle).
+func (o *kdeOracle) EvalGridProgress(ctx context.Context, axes [][]float64, out []float64, progress func(done, total int)) error {
 	if err := checkGrid(o.dim, axes, out); err != nil {
 		return err
 	}
@@ -39,6 +48,7 @@ func (o *kdeOracle) EvalGrid(ctx context.Context, axes [][]float64, out []float6
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	acc := make([][]float64, workers)
 	errs := make([]error, workers)
+	var processed atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -60,6 +70,9 @@ func (o *kdeOracle) EvalGrid(ctx context.Context, axes [][]float64, out []float6
 				lo := c * chunk
 				hi := min(lo+chunk, o.n)
 				o.accumulateChunk(axes, lo, hi, ws, p, tmp, a)
+				if progress != nil {
+					progress(int(processed.Add(int64(hi-lo))), o.n)
+				}
 			}
 		}()
 	}

@@ -25,6 +25,19 @@ type GridOracle interface {
 	EvalGrid(ctx context.Context, axes [][]float64, out []float64) error
 }
 
+// ProgressGridOracle is a GridOracle that reports its own progress. When an
+// oracle implements it, EvaluateLattice makes ONE EvalGridProgress call for
+// the whole lattice instead of slabs (slabs repeat per-call set-up work, such
+// as a kernel density estimate's pass over the data), and forwards the
+// reported fraction as lattice progress.
+type ProgressGridOracle interface {
+	GridOracle
+	// EvalGridProgress is EvalGrid that calls progress (if not nil) with
+	// (done, total) in units of its own choosing, done ≤ total, possibly
+	// from several goroutines (calls may arrive out of order).
+	EvalGridProgress(ctx context.Context, axes [][]float64, out []float64, progress func(done, total int)) error
+}
+
 // NoiseKind names how the lattice values of a release are perturbed.
 type NoiseKind string
 

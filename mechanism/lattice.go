@@ -134,9 +134,10 @@ func (p *progressReporter) add(n int) {
 //
 // Point oracles are evaluated in parallel on runtime.GOMAXPROCS(0)
 // goroutines, so f.Eval must be safe for concurrent use (the Oracle
-// contract). A GridOracle is asked for the grid through EvalGrid instead, in
-// at most 20 slabs along the first axis, sequentially from one goroutine
-// (EvalGrid may parallelise internally). Cancelling ctx stops the work and
+// contract). A ProgressGridOracle is asked for the whole grid in one
+// EvalGridProgress call; another GridOracle through EvalGrid, in at most 20
+// slabs along the first axis (for progress and cancellation), sequentially
+// from one goroutine (EvalGrid may parallelise internally). Cancelling ctx stops the work and
 // returns ctx.Err(). progress, if non-nil, receives (done, total) in lattice
 // points, monotone, at most about 100 times, never concurrently, from worker
 // goroutines; on success the last call is (total, total).
@@ -160,7 +161,9 @@ func EvaluateLattice(ctx context.Context, f Oracle, l Lattice, progress func(don
 	out := make([]float64, total)
 	rep := &progressReporter{fn: progress, total: total}
 	var err error
-	if g, ok := f.(GridOracle); ok {
+	if g, ok := f.(ProgressGridOracle); ok {
+		err = evaluateProgressGridOracle(ctx, g, l, out, rep)
+	} else if g, ok := f.(GridOracle); ok {
 		err = evaluateGridOracle(ctx, g, l, out, rep)
 	} else {
 		err = evaluatePointOracle(ctx, f, l, out, rep)
@@ -174,6 +177,42 @@ func EvaluateLattice(ctx context.Context, f Oracle, l Lattice, progress func(don
 		}
 	}
 	return out, nil
+}
+
+// evaluateProgressGridOracle evaluates the whole lattice in one call and
+// converts the oracle's progress fraction into lattice points (monotone:
+// late, smaller reports from other goroutines are ignored).
+func evaluateProgressGridOracle(ctx context.Context, g ProgressGridOracle, l Lattice, out []float64, rep *progressReporter) error {
+	var mu sync.Mutex
+	reported := 0
+	err := g.EvalGridProgress(ctx, l.Axes(), out, func(done, total int) {
+		if total <= 0 || done < 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		now := int(float64(min(done, total)) / float64(total) * float64(len(out)))
+		if now > reported && (now-reported)*100 >= len(out) { // at most ~100 reports
+			rep.add(now - reported)
+			reported = now
+		}
+	})
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		return fmt.Errorf("oracle grid evaluation: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if reported < len(out) {
+		rep.add(len(out) - reported)
+		reported = len(out)
+	}
+	return nil
 }
 
 func evaluateGridOracle(ctx context.Context, g GridOracle, l Lattice, out []float64, rep *progressReporter) error {
