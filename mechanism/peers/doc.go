@@ -12,6 +12,14 @@
 //     Procedure for Differentially Private Machine Learning", Algorithm 5:
 //     a histogram density estimator with Laplace noise on the bin counts,
 //     clamped at 0 and renormalised. File histogram.go.
+//   - Hall, Rinaldo & Wasserman (2013), "Differential Privacy for Functions
+//     and Functional Data", Prop. 2.1: (ε, δ)-DP release (ε ≤ 1) of a
+//     function in an RKHS by adding a Gaussian process with covariance
+//     c·K, c = 2·ln(2/δ)·Δ²/ε², Δ the RKHS-norm sensitivity; released as
+//     values on a public tensor grid of any dimension (per-axis Cholesky
+//     with jitter, Kronecker sampling), evaluated by multilinear
+//     interpolation (GPRelease, GPFactor, GPGrid; noise from a
+//     caller-supplied GaussianSource). File gp.go.
 //
 // Like package mechanism, this package is pure mathematics and knows
 // nothing of learners, files or the user interface. It computes the exact
