@@ -20,6 +20,12 @@
 //     with jitter, Kronecker sampling), evaluated by multilinear
 //     interpolation (GPRelease, GPFactor, GPGrid; noise from a
 //     caller-supplied GaussianSource). File gp.go.
+//   - Chaudhuri & Vinterbo (NIPS 2013), Appendix, Algorithm 4: output
+//     perturbation of an L2-regularised linear classifier, w* + b with
+//     density ∝ exp(−(ε/Δ₂)‖b‖) and Δ₂ the L2 sensitivity of w*
+//     (OutputPerturbationNoise, from a caller-supplied NoiseSource), and
+//     the released function y ↦ ⟨w* + b, lift(y)⟩ or its sigmoid
+//     (LinearRelease). File output_perturbation.go.
 //
 // Like package mechanism, this package is pure mathematics and knows
 // nothing of learners, files or the user interface. It computes the exact

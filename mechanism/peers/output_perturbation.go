@@ -1,0 +1,156 @@
+package peers
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxOutputPerturbationDim bounds d, the length of a perturbed weight
+// vector (memory, not privacy).
+const MaxOutputPerturbationDim = 1 << 20
+
+// NoiseSource is the caller-supplied source of the draws a peer needs:
+// mechanism.SimulationNoise (seeded, for figures and previews) satisfies
+// it. A real release would need a cryptographically seeded source; peers
+// draw no noise of their own (see the package comment).
+type NoiseSource interface {
+	// Laplace returns a draw from Laplace(0, scale).
+	Laplace(scale float64) float64
+	// Gaussian returns a draw from N(0, sigma²).
+	Gaussian(sigma float64) float64
+}
+
+// OutputPerturbationScale returns Δ₂/ε, the scale θ of the noise norm of
+// OutputPerturbationNoise. Δ₂ (sens2) must be positive and finite (the L2
+// sensitivity of the perturbed vector), ε positive and finite.
+func OutputPerturbationScale(sens2, epsilon float64) (float64, error) {
+	switch {
+	case !(sens2 > 0) || math.IsInf(sens2, 0):
+		return 0, fmt.Errorf("peers.OutputPerturbation: sensitivity Δ₂ = %v: must be positive and finite", sens2)
+	case !(epsilon > 0) || math.IsInf(epsilon, 0):
+		return 0, fmt.Errorf("peers.OutputPerturbation: epsilon = %v: must be positive and finite", epsilon)
+	}
+	return sens2 / epsilon, nil
+}
+
+// OutputPerturbationNoise draws b ∈ ℝ^d with density ∝ exp(−(ε/Δ₂)‖b‖₂),
+// the noise of Chaudhuri & Vinterbo (NIPS 2013), Appendix, Algorithm 4
+// (output perturbation for L2-regularised linear classifiers): there
+// w* + (2/(λαn))·R with ρ(R) ∝ e^{−‖R‖}, and 2/(λn) is the L2 sensitivity
+// of w* (their proof of Theorem 4), so the scale is Δ₂/ε with α = ε.
+//
+// Guarantee: if the exact vector w has ‖w_D − w_D′‖₂ ≤ Δ₂ for all
+// neighbours, releasing w + b is ε-DP: the densities of w_D + b and
+// w_D′ + b at any v differ by the factor
+// exp((ε/Δ₂)(‖v − w_D′‖ − ‖v − w_D‖)) ≤ exp((ε/Δ₂)‖w_D − w_D′‖) ≤ e^ε.
+//
+// Sampling: in polar coordinates the density factors into a direction
+// uniform on the sphere S^{d−1} and a norm with density ∝ r^{d−1}e^{−r/θ},
+// i.e. Gamma(shape d, scale θ = Δ₂/ε). The direction is a normalised
+// vector of d standard Gaussians (rotation invariance); the norm is θ
+// times the sum of d Exp(1) draws, each the absolute value of a
+// Laplace(1) draw. All draws come from src (see NoiseSource).
+//
+// 1 ≤ d ≤ MaxOutputPerturbationDim, Δ₂ and ε positive and finite, src not
+// nil; errors name the value and the rule.
+func OutputPerturbationNoise(d int, sens2, epsilon float64, src NoiseSource) ([]float64, error) {
+	if d < 1 || d > MaxOutputPerturbationDim {
+		return nil, fmt.Errorf("peers.OutputPerturbationNoise: d = %d: must be between 1 and %d", d, MaxOutputPerturbationDim)
+	}
+	theta, err := OutputPerturbationScale(sens2, epsilon)
+	if err != nil {
+		return nil, err
+	}
+	if src == nil {
+		return nil, fmt.Errorf("peers.OutputPerturbationNoise: noise source is nil: the caller must supply one")
+	}
+	b := make([]float64, d)
+	for {
+		var s float64
+		for i := range b {
+			b[i] = src.Gaussian(1)
+			s += b[i] * b[i]
+		}
+		if s > 0 { // probability 1; redraw the null vector
+			inv := 1 / math.Sqrt(s)
+			for i := range b {
+				b[i] *= inv
+			}
+			break
+		}
+	}
+	var r float64
+	for range d {
+		r += math.Abs(src.Laplace(1))
+	}
+	r *= theta
+	for i := range b {
+		b[i] *= r
+	}
+	return b, nil
+}
+
+// LinearRelease is the public function released by output perturbation:
+// y ↦ ⟨w + b, lift(y)⟩ (Sigmoid false) or σ(⟨w + b, lift(y)⟩) (Sigmoid
+// true), with lift a public feature map. Anyone holding the perturbed
+// weights can evaluate it; it is post-processing of the ε-DP vector.
+type LinearRelease struct {
+	weights []float64
+	lift    func(y, out []float64)
+	dim     int
+	sigmoid bool
+}
+
+// NewLinearRelease returns the release of the weights w + b (both of
+// length p ≥ 1, finite) for queries y of length dim ≥ 1, where lift writes
+// the public lift of y into out (len p). The weights are copied.
+func NewLinearRelease(w, b []float64, dim int, lift func(y, out []float64), sigmoid bool) (*LinearRelease, error) {
+	switch {
+	case len(w) < 1:
+		return nil, fmt.Errorf("peers.NewLinearRelease: no weights: need at least one")
+	case len(b) != len(w):
+		return nil, fmt.Errorf("peers.NewLinearRelease: %d noise values for %d weights: must be equal", len(b), len(w))
+	case dim < 1:
+		return nil, fmt.Errorf("peers.NewLinearRelease: dim = %d: must be at least 1", dim)
+	case lift == nil:
+		return nil, fmt.Errorf("peers.NewLinearRelease: lift is nil: a public feature map is needed")
+	}
+	v := make([]float64, len(w))
+	for i := range w {
+		v[i] = w[i] + b[i]
+		if math.IsNaN(v[i]) || math.IsInf(v[i], 0) {
+			return nil, fmt.Errorf("peers.NewLinearRelease: weight %d + noise = %v: must be finite", i, v[i])
+		}
+	}
+	return &LinearRelease{weights: v, lift: lift, dim: dim, sigmoid: sigmoid}, nil
+}
+
+// Weights returns a copy of the released (perturbed) weights.
+func (r *LinearRelease) Weights() []float64 { return append([]float64(nil), r.weights...) }
+
+// Eval returns the released function at y. It panics if len(y) differs
+// from the dimension given to NewLinearRelease (programmer misuse).
+func (r *LinearRelease) Eval(y []float64) float64 {
+	if len(y) != r.dim {
+		panic(fmt.Sprintf("peers: LinearRelease.Eval: len(y) = %d, want %d", len(y), r.dim))
+	}
+	x := make([]float64, len(r.weights))
+	r.lift(y, x)
+	var z float64
+	for i, v := range r.weights {
+		z += v * x[i]
+	}
+	if r.sigmoid {
+		return Sigmoid(z)
+	}
+	return z
+}
+
+// Sigmoid is 1/(1 + e^{−z}), evaluated without overflow.
+func Sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}
