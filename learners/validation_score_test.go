@@ -214,7 +214,7 @@ func TestValidationScoreErrors(t *testing.T) {
 	cls, _ := NewValidationScore(OutputClassScore, [2]float64{-1, 1})
 	den, _ := NewValidationScore(OutputDensity, [2]float64{0, 1})
 	for _, tc := range []struct {
-		s                   ValidationScore
+		s                  ValidationScore
 		pred, labels, grid []float64
 	}{
 		{reg, nil, nil, nil},
