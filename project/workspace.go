@@ -61,6 +61,10 @@ type WorkspaceDataset struct {
 	// Hash is the hex SHA-256 of the CSV file's bytes when the workspace
 	// was set up; CheckDataset compares it with the file now.
 	Hash string `json:"hash"`
+	// DropInvalid records the curator's choice to drop rows with missing or
+	// non-numeric values in the used columns (project.CSVOptions) instead
+	// of refusing the file; the count dropped is shown to the curator only.
+	DropInvalid bool `json:"drop_invalid,omitempty"`
 }
 
 // ColumnBounds are the public bounds of one column.
@@ -68,6 +72,10 @@ type ColumnBounds struct {
 	Column string  `json:"column"`
 	Lo     float64 `json:"lo"`
 	Hi     float64 `json:"hi"`
+	// Unit optionally names the column's unit (e.g. "years"); it is
+	// recorded in the synopsis (at most 64 characters, no control
+	// characters).
+	Unit string `json:"unit,omitempty"`
 	// FromData is true if the bounds were suggested from the data
 	// (Dataset.SuggestBounds), which leaks the column's minimum and
 	// maximum; AcknowledgedAt then records when the curator accepted that.
@@ -416,6 +424,13 @@ func (w *Workspace) validate(name string) error {
 		}
 		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
 			return fail(field, "%v", err)
+		}
+		if err := checkText(field+".unit", b.Unit, maxUnitRunes, false); err != nil {
+			var fe *FormatError
+			if errors.As(err, &fe) {
+				return fail(field+".unit", "%s", fe.Rule)
+			}
+			return fail(field+".unit", "%v", err)
 		}
 	}
 	var spec learners.Spec

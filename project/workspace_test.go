@@ -34,9 +34,9 @@ func TestParseWorkspaceValid(t *testing.T) {
 	pos := 1.0
 	want := &Workspace{
 		Version: 1, Title: "Two classes", Note: "SVM on the demo data",
-		Dataset:  WorkspaceDataset{Path: "two-class.csv", Hash: "eadc28d31b455fd96a9007c1b16fce637af61859776c6e438943d6241f7534d8"},
+		Dataset:  WorkspaceDataset{Path: "two-class.csv", Hash: "eadc28d31b455fd96a9007c1b16fce637af61859776c6e438943d6241f7534d8", DropInvalid: true},
 		Features: []string{"x1", "x2"}, Label: "label",
-		Bounds:  []ColumnBounds{{Column: "x1", Lo: 0, Hi: 1}, {Column: "x2", Lo: -0.2, Hi: 1.2, FromData: true, AcknowledgedAt: &ack}},
+		Bounds:  []ColumnBounds{{Column: "x1", Lo: 0, Hi: 1, Unit: "cm"}, {Column: "x2", Lo: -0.2, Hi: 1.2, FromData: true, AcknowledgedAt: &ack}},
 		Learner: LearnerSettings{Kind: learners.KindSVM, Params: learners.Values{"C": {1}, "sigma": {1}}, PositiveLabel: &pos},
 		Privacy: PrivacySettings{Epsilon: 0.5, Delta: 1e-6, Noise: mechanism.NoiseGaussian, H: 2, K: KSetting{10, 12}},
 		Releases: []ReleaseRecord{{Output: "svm.bsyn", LedgerEntryID: "9f2c41d07a6b3e15",
@@ -92,6 +92,9 @@ func TestParseWorkspaceInvalid(t *testing.T) {
 		{"bounds for unknown column", `{"column": "x1", "lo": 0`, `{"column": "x9", "lo": 0`, "bounds[0].column", 0, "neither a feature nor the label"},
 		{"bounds twice", `{"column": "x2", "lo": -0.2`, `{"column": "x1", "lo": -0.2`, "bounds[1].column", 0, "bounds twice"},
 		{"lo = hi", `"lo": 0, "hi": 1`, `"lo": 1, "hi": 1`, "bounds[0]", 0, "must be less than"},
+		{"unit with a control character", `"unit": "cm"`, `"unit": "c\u0007m"`, "bounds[0].unit", 0, "control character U+0007"},
+		{"unit too long", `"unit": "cm"`, `"unit": "` + strings.Repeat("m", 65) + `"`, "bounds[0].unit", 0, "at most 64"},
+		{"drop_invalid not a boolean", `"drop_invalid": true`, `"drop_invalid": "yes"`, "dataset.drop_invalid", 0, "must be true or false"},
 		{"data bounds without acknowledgement", `, "acknowledged_at": "2026-03-01T10:00:00Z"`, ``, "bounds[1].acknowledged_at", 0, "acknowledgement"},
 		{"unknown learner", `"kind": "svm"`, `"kind": "deep-net"`, "learner.kind", 0, `unknown learner "deep-net"; valid learners are kde,`},
 		{"unknown parameter", `"C": [1]`, `"gamma": [1]`, "learner.params.gamma", 0, `not a parameter of learner "svm"`},

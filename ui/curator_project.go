@@ -30,6 +30,7 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 	if abs, err := filepath.Abs(s.CSVPath); err == nil {
 		w.Dataset.Path = abs
 	}
+	w.Dataset.DropInvalid = s.DropInvalid
 	w.Title, w.Note = s.Title, s.Note
 	w.Features = slices.Clone(s.Features)
 	spec := s.spec()
@@ -45,7 +46,7 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 		if err != nil {
 			continue
 		}
-		cb := project.ColumnBounds{Column: col, Lo: bd.Lo, Hi: bd.Hi, FromData: b.FromData}
+		cb := project.ColumnBounds{Column: col, Lo: bd.Lo, Hi: bd.Hi, Unit: b.Unit, FromData: b.FromData}
 		if b.FromData {
 			t := s.AckTime
 			if t.IsZero() {
@@ -84,12 +85,13 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 func stateFromWorkspace(w *project.Workspace) *curatorState {
 	s := newCuratorState()
 	s.CSVPath = w.DatasetPath()
+	s.DropInvalid = w.Dataset.DropInvalid
 	s.Title, s.Note = w.Title, w.Note
 	s.Features = slices.Clone(w.Features)
 	s.Label = w.Label
 	for _, b := range w.Bounds {
 		cs := s.bound(b.Column)
-		cs.Lo, cs.Hi, cs.FromData = fmtBound(b.Lo), fmtBound(b.Hi), b.FromData
+		cs.Lo, cs.Hi, cs.Unit, cs.FromData = fmtBound(b.Lo), fmtBound(b.Hi), b.Unit, b.FromData
 		if b.FromData && b.AcknowledgedAt != nil {
 			s.AckDataBounds = true
 			s.AckTime = *b.AcknowledgedAt

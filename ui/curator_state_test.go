@@ -112,6 +112,8 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	s.CSVPath = "/data/kde.csv"
 	s.Features = []string{"x"}
 	s.bound("x").Lo, s.bound("x").Hi, s.bound("x").FromData = "-1", "2", true
+	s.bound("x").Unit = "mm"
+	s.DropInvalid = true
 	s.AckDataBounds = true
 	s.setParamText("bandwidth", "0.07")
 	s.Epsilon, s.Noise, s.Delta, s.H, s.KAuto, s.K = 0.3, mechanism.NoiseLaplaceApprox, 1e-5, 4, false, 12
@@ -124,6 +126,7 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	if got.CSVPath != s.CSVPath || got.Epsilon != 0.3 || got.Noise != mechanism.NoiseLaplaceApprox || got.Delta != 1e-5 ||
 		got.H != 4 || got.KAuto || got.K != 12 || got.Title != "t" || got.Note != "n" ||
 		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].FromData || !got.AckDataBounds ||
+		got.Bounds["x"].Unit != "mm" || !got.DropInvalid ||
 		got.paramText(learners.NewKDE().Spec().Params[0]) != "0.07" {
 		t.Errorf("round trip: %+v", got)
 	}
