@@ -49,6 +49,9 @@ type env struct {
 	// echo; ReadPassword reads one line without echo.
 	Terminal     func() bool
 	ReadPassword func() ([]byte, error)
+	// StderrTerminal reports whether standard error is a terminal: long
+	// steps then show a progress line there (progress_line.go).
+	StderrTerminal func() bool
 	// GUI opens the graphical application (runGUI in production).
 	GUI func(args []string) error
 }
@@ -57,14 +60,15 @@ type env struct {
 func newOSEnv() *env {
 	fd := int(os.Stdin.Fd())
 	return &env{
-		Stdin:        os.Stdin,
-		Stdout:       os.Stdout,
-		Stderr:       os.Stderr,
-		Getenv:       os.Getenv,
-		Now:          time.Now,
-		Terminal:     func() bool { return term.IsTerminal(fd) },
-		ReadPassword: func() ([]byte, error) { return term.ReadPassword(fd) },
-		GUI:          runGUI,
+		Stdin:          os.Stdin,
+		Stdout:         os.Stdout,
+		Stderr:         os.Stderr,
+		Getenv:         os.Getenv,
+		Now:            time.Now,
+		Terminal:       func() bool { return term.IsTerminal(fd) },
+		ReadPassword:   func() ([]byte, error) { return term.ReadPassword(fd) },
+		StderrTerminal: func() bool { return term.IsTerminal(int(os.Stderr.Fd())) },
+		GUI:            runGUI,
 	}
 }
 

@@ -271,7 +271,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return err
 		}
 	}
-	prep, err := project.Prepare(ctx, req, nil)
+	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
+	prep, err := project.Prepare(ctx, req, fitLine.callback())
+	fitLine.finish()
 	if err != nil {
 		return err
 	}
@@ -311,7 +313,10 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
+	noiseLine := newProgressLine(e, "drawing secure noise:")
+	defer noiseLine.finish()
 	res, err := prep.Release(ctx, project.ReleaseOptions{
+		NoiseProgress:   noiseLine.callback(),
 		Out:             f.out,
 		Overwrite:       f.force,
 		AllowOverBudget: f.allowOver,
