@@ -1,0 +1,310 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"math"
+	rand "math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+func chooseLedger(t *testing.T) *Ledger {
+	t.Helper()
+	l, err := OpenLedger(filepath.Join(t.TempDir(), "ledger.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestChooseSettingsRecordsSpend(t *testing.T) {
+	ds := releaseTestDataset(t, 400)
+	req := kdeRequest(ds)
+	req.KAuto = true
+	l := chooseLedger(t)
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var calls int
+	res, err := ChooseSettings(context.Background(), req, ChooseOptions{
+		EpsilonSelect: 0.1, Ledger: l, Now: func() time.Time { return now },
+		Progress: func(done, total int) { calls++ },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Entry.Kind != KindValidation || res.Entry.Epsilon != 0.1 || res.Entry.DatasetHash != ds.Hash || res.Entry.ID == "" {
+		t.Errorf("entry = %+v, want a validation entry of ε = 0.1 on the dataset", res.Entry)
+	}
+	entries := l.Entries(ds.Hash)
+	if len(entries) != 1 || entries[0].ID != res.Entry.ID {
+		t.Fatalf("ledger entries %+v, want exactly the returned entry", entries)
+	}
+	if eps, _ := l.Spent(ds.Hash); eps != 0.1 || res.Spent != 0.1 {
+		t.Errorf("spent %g (result %g), want 0.1", eps, res.Spent)
+	}
+	if !slices.ContainsFunc(res.Candidates, func(c Candidate) bool { return c.String() == res.Chosen.String() }) ||
+		res.Candidates[res.ChosenIndex].String() != res.Chosen.String() {
+		t.Errorf("chosen %s is not candidate %d of %v", res.Chosen, res.ChosenIndex, res.Candidates)
+	}
+	if len(res.Candidates) < 5 || len(res.Candidates) > MaxChooseCandidates {
+		t.Errorf("%d candidates, want 5..%d", len(res.Candidates), MaxChooseCandidates)
+	}
+	if calls != len(res.Candidates) {
+		t.Errorf("progress called %d times for %d candidates", calls, len(res.Candidates))
+	}
+	if res.TrainN+res.ValidationN != 400 || res.ValidationN != 120 {
+		t.Errorf("split %d + %d, want 280 + 120", res.TrainN, res.ValidationN)
+	}
+	if !(res.Beta > 0) || res.Scale != 2*res.Beta/0.1 || !(res.UtilityBound > 0) {
+		t.Errorf("β = %g, scale = %g, bound = %g", res.Beta, res.Scale, res.UtilityBound)
+	}
+}
+
+func TestChooseSettingsRefusedByLedger(t *testing.T) {
+	ds := releaseTestDataset(t, 200)
+	req := kdeRequest(ds)
+	l := chooseLedger(t)
+	if err := l.SetBudget(ds.Hash, 0.05); err != nil {
+		t.Fatal(err)
+	}
+	var scored bool
+	res, err := ChooseSettings(context.Background(), req, ChooseOptions{
+		EpsilonSelect: 0.1, Ledger: l, Progress: func(int, int) { scored = true },
+	})
+	var be *BudgetError
+	if !errors.As(err, &be) || res != nil {
+		t.Fatalf("got %v, %v; want a *BudgetError and no result", res, err)
+	}
+	if scored {
+		t.Error("candidates were scored although the ledger refused")
+	}
+	if eps, _ := l.Spent(ds.Hash); eps != 0 {
+		t.Errorf("spent %g after a refusal", eps)
+	}
+	// Over budget when allowed: recorded and marked.
+	res, err = ChooseSettings(context.Background(), req, ChooseOptions{EpsilonSelect: 0.1, Ledger: l, AllowOverBudget: true})
+	if err != nil || !res.Entry.OverBudget {
+		t.Fatalf("allowOver: %v, %+v", err, res)
+	}
+}
+
+func TestChooseSettingsRejects(t *testing.T) {
+	ds := releaseTestDataset(t, 50)
+	req := kdeRequest(ds)
+	l := chooseLedger(t)
+	for _, tc := range []struct {
+		name  string
+		opt   ChooseOptions
+		field string
+	}{
+		{"no epsilon", ChooseOptions{Ledger: l}, "epsilon-select"},
+		{"NaN epsilon", ChooseOptions{EpsilonSelect: math.NaN(), Ledger: l}, "epsilon-select"},
+		{"no ledger", ChooseOptions{EpsilonSelect: 0.1}, "ledger"},
+		{"fraction", ChooseOptions{EpsilonSelect: 0.1, Ledger: l, ValidationFraction: 1}, "validation-fraction"},
+		{"draws", ChooseOptions{EpsilonSelect: 0.1, Ledger: l, Draws: 99}, "draws"},
+		{"too many", ChooseOptions{EpsilonSelect: 0.1, Ledger: l, Candidates: make([]Candidate, 31)}, "candidates"},
+		{"tiny split", ChooseOptions{EpsilonSelect: 0.1, Ledger: l, ValidationFraction: 0.001}, "validation-fraction"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ChooseSettings(context.Background(), req, tc.opt)
+			var re *RequestError
+			if !errors.As(err, &re) || re.Field != tc.field {
+				t.Fatalf("error %v, want a RequestError on %q", err, tc.field)
+			}
+		})
+	}
+	if eps, _ := l.Spent(ds.Hash); eps != 0 {
+		t.Errorf("rejected requests spent %g", eps)
+	}
+}
+
+// neighbourRequests are one request per score kind, on small data so the
+// neighbour search is quick.
+func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
+	base := mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{6}, H: 1}
+	kde := kdeRequest(ds)
+	kde.Privacy = base
+	return map[string]ReleaseRequest{
+		"kde (density)": kde,
+		"ridge (regression)": {Dataset: ds, Features: []string{"x", "y"}, Label: "r",
+			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
+			Learner: learners.KindRidge, Privacy: base},
+		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", PositiveClass: 7,
+			Bounds: map[string]Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes, Privacy: base},
+		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: 7,
+			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
+			Learner: learners.KindLogistic, Params: learners.Values{"output": {1}}, Privacy: base},
+	}
+}
+
+// TestChooseScoresNeighbourAudit is the end-to-end stability audit of the
+// scores: for every score kind it replaces one record of the prepared data
+// — in the training split and in the validation split, adversarially (the
+// corners of [0,1]^ℓ with extreme labels) and at random — keeps the split
+// and the simulated noise (same permutation, same seed), re-fits and
+// re-scores, and fails if any candidate's score moves by more than its β.
+func TestChooseScoresNeighbourAudit(t *testing.T) {
+	ds := releaseTestDataset(t, 120)
+	r := rand.New(rand.NewPCG(4, 4))
+	for name, req := range neighbourRequests(ds) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			p, err := Prepare(ctx, req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := p.Data.N()
+			perm := r.Perm(n)
+			opt := ChooseOptions{EpsilonSelect: 1, Ledger: chooseLedger(t), Draws: 2}
+			if err := opt.validate(); err != nil {
+				t.Fatal(err)
+			}
+			opt.Candidates = []Candidate{{H: 1, K: 3}, {H: 2, K: 6}, {H: 3, K: 4}}
+			pl, err := planChoice(ctx, p, opt, perm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seed := r.Uint64()
+			q, err := pl.scores(ctx, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := pl.val.N()
+			dim := p.Data.Dim
+			worst := 0.0
+			for trial := 0; trial < 8; trial++ {
+				inVal := trial%2 == 0
+				var idx int
+				if inVal {
+					idx = perm[r.IntN(m)]
+				} else {
+					idx = perm[m+r.IntN(n-m)]
+				}
+				q2 := p.Data
+				q2.X = slices.Clone(p.Data.X)
+				if q2.Labels != nil {
+					q2.Labels = slices.Clone(p.Data.Labels)
+				}
+				for j := range dim {
+					switch trial % 4 {
+					case 0, 1:
+						q2.X[idx*dim+j] = float64(trial/4) // a corner
+					default:
+						q2.X[idx*dim+j] = r.Float64()
+					}
+				}
+				if q2.Labels != nil {
+					if q2.Labels[idx] == 1 {
+						q2.Labels[idx] = -1
+					} else {
+						q2.Labels[idx] = 1
+					}
+				}
+				p2 := *p
+				p2.Data = q2
+				pl2, err := planChoice(ctx, &p2, opt, perm)
+				if err != nil {
+					t.Fatal(err)
+				}
+				qq, err := pl2.scores(ctx, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range q {
+					d := math.Abs(q[i] - qq[i])
+					worst = max(worst, d/pl.betas[i])
+					if d > pl.betas[i]*(1+1e-9) {
+						t.Errorf("record %d (validation: %v) replaced: candidate %s score moved %g > β = %g", idx, inVal, pl.cands[i], d, pl.betas[i])
+					}
+				}
+			}
+			t.Logf("largest |Δq|/β = %.3g", worst)
+		})
+	}
+}
+
+// TestChooseSettingsPicksSensibly: KDE of a smooth density with little
+// release noise and a large ε_sel; the chosen candidate's score is within
+// the utility bound (γ = 10⁻⁶) of the best, so it is never the worst when
+// the spread exceeds the bound.
+func TestChooseSettingsPicksSensibly(t *testing.T) {
+	ds := releaseTestDataset(t, 3000)
+	req := kdeRequest(ds)
+	req.Privacy = mechanism.Params{Epsilon: 20, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 1}
+	ctx := context.Background()
+	p, err := Prepare(ctx, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const epsSel, gamma = 200.0, 1e-6
+	l := chooseLedger(t)
+	if err := l.SetBudget(ds.Hash, 1000); err != nil {
+		t.Fatal(err)
+	}
+	opt := ChooseOptions{EpsilonSelect: epsSel, Ledger: l, Gamma: gamma, Bandwidths: true}
+	if err := opt.validate(); err != nil {
+		t.Fatal(err)
+	}
+	perm, err := cryptoPermutation(p.Data.N())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := planChoice(ctx, p, opt, perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed = 99
+	q, err := pl.scores(ctx, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pl.run(ctx, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, worst := slices.Max(q), slices.Min(q)
+	got := q[res.ChosenIndex]
+	t.Logf("%d candidates, β = %.3g, bound = %.3g, scores in [%.4g, %.4g], chosen %s with %.4g",
+		len(q), res.Beta, res.UtilityBound, worst, best, res.Chosen, got)
+	if got < best-res.UtilityBound {
+		t.Errorf("chosen score %g below best %g − bound %g", got, best, res.UtilityBound)
+	}
+	if best-worst > res.UtilityBound && got == worst {
+		t.Errorf("chose the worst candidate %s", res.Chosen)
+	}
+}
+
+func TestDefaultCandidates(t *testing.T) {
+	ds := releaseTestDataset(t, 500)
+	req := kdeRequest(ds)
+	p, err := Prepare(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := DefaultCandidates(p, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := map[int]bool{}
+	for _, x := range c {
+		hs[x.H] = true
+		if x.K < 1 || x.K > mechanism.MaxK || x.Bandwidth != nil {
+			t.Errorf("bad candidate %s", x)
+		}
+	}
+	if len(hs) != 5 {
+		t.Errorf("h values %v, want 1..5", hs)
+	}
+	c, err = DefaultCandidates(p, true, func([]float64) (float64, error) { return p.Fitted.Sensitivity, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c) > MaxChooseCandidates || c[0].Bandwidth == nil {
+		t.Errorf("with bandwidths: %d candidates, first %s", len(c), c[0])
+	}
+}
