@@ -193,7 +193,7 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 				for j := range dim {
 					switch trial % 4 {
 					case 0, 1:
-						q2.X[idx*dim+j] = float64(trial/4) // a corner
+						q2.X[idx*dim+j] = float64(trial / 4) // a corner
 					default:
 						q2.X[idx*dim+j] = r.Float64()
 					}
