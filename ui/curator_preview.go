@@ -33,7 +33,13 @@ type previewPanel struct {
 	warn     *widget.Label
 	sliders  *fyne.Container
 	barRow   *fyne.Container // progress bar and Cancel, shown while computing
-	box      fyne.CanvasObject
+	// peersCheck is "Compare with published peers" (off by default);
+	// peerCaption explains peers that do not apply. peers mirrors the
+	// checkbox (UI goroutine).
+	peersCheck  *widget.Check
+	peerCaption *widget.Label
+	peers       bool
+	box         fyne.CanvasObject
 
 	// gen counts scheduled jobs and doneGen the last one finished (both
 	// under mu), so tests can wait until the preview is idle.
@@ -79,11 +85,24 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.warn.Wrapping = fyne.TextWrapWord
 	p.warn.Importance = widget.WarningImportance
 	p.sliders = container.NewVBox()
+	p.peerCaption = widget.NewLabel("")
+	p.peerCaption.Wrapping = fyne.TextWrapWord
+	p.peerCaption.TextStyle.Italic = true
+	p.peerCaption.Hide()
+	p.peersCheck = widget.NewCheck("Compare with published peers", func(on bool) {
+		p.peers = on
+		if !on {
+			p.peerCaption.SetText("")
+			p.peerCaption.Hide()
+		}
+		p.schedule(false)
+	})
 	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
-	plots := container.NewGridWithRows(2, p.tradeoff, container.NewBorder(nil, p.sliders, nil, nil, p.function))
+	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
+	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
 	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
@@ -108,7 +127,7 @@ func (p *previewPanel) schedule(renderOnly bool) {
 		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
 	}
 	job.inputErr = err
-	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...)}
+	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
 	if p.pending != nil && !p.pending.renderOnly {
@@ -181,7 +200,7 @@ func (p *previewPanel) worker() {
 		}
 		key := ""
 		if job.inputErr == nil {
-			key = fitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt)
+			key = fitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v|peers=%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt, job.input.Peers)
 		}
 		res, err := last, lastErr
 		if job.inputErr != nil {
@@ -288,6 +307,7 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.function.SetMessage("")
 		p.info.SetText("")
 		p.warn.SetText("")
+		p.peerCaption.Hide()
 	case rerr != nil:
 		p.stage.SetText("The plots could not be drawn")
 		p.tradeoff.SetMessage(rerr.Error())
@@ -297,10 +317,23 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.function.SetImage(fimg)
 		p.info.SetText(previewSummary(res))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
+		p.showPeerCaption(res)
 		p.last = res
 		p.c.previewShown(res)
 	}
 	p.done(gen, res, err)
+}
+
+// showPeerCaption shows, while the peers are compared, why a peer is not
+// drawn (UI goroutine).
+func (p *previewPanel) showPeerCaption(res *previewResult) {
+	if p.peers && res.PeerCaption != "" {
+		p.peerCaption.SetText(res.PeerCaption)
+		p.peerCaption.Show()
+		return
+	}
+	p.peerCaption.SetText("")
+	p.peerCaption.Hide()
 }
 
 // isLatest reports whether gen is the newest scheduled job.

@@ -62,6 +62,9 @@ type previewInput struct {
 	// SliceAt gives, for ℓ ≥ 3, the position in [0,1] of every axis from
 	// the third on (the function plot shows the slice through axes 1 and 2).
 	SliceAt []float64
+	// Peers adds the published peers that apply to the learner to the
+	// tradeoff simulation (preview_peers.go).
+	Peers bool
 }
 
 // previewStage names the step of the preview in progress.
@@ -72,6 +75,7 @@ const (
 	stageLattice  previewStage = "Evaluating F_D on the lattice"
 	stageGrid     previewStage = "Evaluating F_D on the preview grid"
 	stageSimulate previewStage = "Simulating releases"
+	stagePeers    previewStage = "Simulating releases of the published peers"
 )
 
 // previewProgress is called (from any goroutine) with the stage and its
@@ -95,6 +99,10 @@ type previewResult struct {
 	MarkerErr   float64        // mean sup-norm error at the current setting
 	Approx      float64        // noiseless approximation error at the current h, k
 	Warnings    []string
+	// Peers are the peer curves (input Peers set); PeerCaption explains
+	// peers that do not apply ("No published peer applies to …").
+	Peers       []peerCurve
+	PeerCaption string
 
 	Tradeoff *plotting.Tradeoff
 	Function *plotting.Function1D // ℓ = 1
@@ -114,8 +122,11 @@ type previewEngine struct {
 	truth    []float64 // F_D on tradeoffGrid(dim)
 	models   map[string]*tradeoffModel
 	curves   map[string]*tradeoffResult
-	sliceKey string
-	slice    []float64
+	// peerSims (per k) and peerCurves (per curve key) cache the overlay.
+	peerSims   map[string]*peerBuild
+	peerCurves map[string][]peerCurve
+	sliceKey   string
+	slice      []float64
 }
 
 func newPreviewEngine() *previewEngine {
@@ -128,6 +139,14 @@ func (e *previewEngine) resetLocked() {
 	e.lattices = map[string][]float64{}
 	e.models = map[string]*tradeoffModel{}
 	e.curves = map[string]*tradeoffResult{}
+	e.peerSims = map[string]*peerBuild{}
+	e.peerCurves = map[string][]peerCurve{}
+}
+
+// peerBuild is the peers prepared for one fit and k.
+type peerBuild struct {
+	sims    []*peerSim
+	caption string
 }
 
 // fitKey identifies everything the fit depends on.
@@ -331,6 +350,12 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ε = %s is not shown: %v", fmtEps(curves.Epsilons[i]), err))
 		}
 	}
+	if in.Peers {
+		if err := e.addPeers(ctx, res, peerContext{prep: prep, grid: grid, truth: truth, k: params.K, delta: params.Delta},
+			kk, ckey, epsGrid, repeats, progress); err != nil {
+			return nil, err
+		}
+	}
 	res.Tradeoff = tradeoffPlot(curves, md, params, res, fit.Sensitivity)
 
 	// The function plot: one simulated release at the current setting.
@@ -371,6 +396,40 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		return nil, err
 	}
 	return res, nil
+}
+
+// addPeers fills res.Peers and res.PeerCaption from the caches, simulating
+// what is missing with the same ε grid, repeats and seed as the Bernstein
+// curves (preview_peers.go).
+func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc peerContext, kk, ckey string,
+	epsGrid []float64, repeats int, progress previewProgress) error {
+	skey := fmt.Sprintf("%s|δ=%v", kk, pc.delta)
+	e.mu.Lock()
+	pb := e.peerSims[skey]
+	curves, cached := e.peerCurves[ckey]
+	e.mu.Unlock()
+	if pb == nil {
+		sims, caption, err := buildPeers(pc)
+		if err != nil {
+			return err
+		}
+		pb = &peerBuild{sims: sims, caption: caption}
+		e.mu.Lock()
+		e.peerSims[skey] = pb
+		e.mu.Unlock()
+	}
+	if !cached {
+		var err error
+		curves, err = runPeers(ctx, pb.sims, epsGrid, repeats, previewSeed, func(d, t int) { progress(stagePeers, d, t) })
+		if err != nil {
+			return err
+		}
+		e.mu.Lock()
+		e.peerCurves[ckey] = curves
+		e.mu.Unlock()
+	}
+	res.Peers, res.PeerCaption = curves, pb.caption
+	return nil
 }
 
 // sliceAxes returns the axes of the ℓ ≥ 3 slice: a 60×60 grid over the
@@ -471,6 +530,9 @@ func tradeoffPlot(c *tradeoffResult, md *tradeoffModel, params mechanism.Params,
 		lower[i] = mechanism.LowerBound(sens, eps)
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: "lower bound S/ε (up to constants)", Y: lower, Colour: -1, Dashed: true, Width: 0.8})
+	for i, pc := range res.Peers {
+		t.Curves = append(t.Curves, plotting.Curve{Label: pc.Label, Y: pc.Mean, Colour: 6 + i, Dashed: true, Width: 2})
+	}
 	t.YLabel = "sup-norm error (learner units)"
 	return t
 }

@@ -21,7 +21,9 @@ type Theme struct {
 	Foreground color.Color // text, axes, ticks
 	Grid       color.Color // grid lines
 	Band       color.Color // fill of noise bands
-	// Series colours, used in order (for example one per order h).
+	// Series colours, used in order (for example one per order h; the
+	// tradeoff plot uses 0–5 for the Bernstein curves and the baseline and
+	// 6 on for the published peers).
 	Series []color.Color
 	// Accent is used for markers and the current setting.
 	Accent color.Color
@@ -43,6 +45,10 @@ func Light() Theme {
 			color.RGBA{R: 0x8e, G: 0x24, B: 0xaa, A: 0xff}, // purple
 			color.RGBA{R: 0xfb, G: 0x8c, B: 0x00, A: 0xff}, // orange
 			color.RGBA{R: 0x00, G: 0x89, B: 0x7b, A: 0xff}, // teal
+			color.RGBA{R: 0x6d, G: 0x4c, B: 0x41, A: 0xff}, // brown
+			color.RGBA{R: 0x82, G: 0x77, B: 0x17, A: 0xff}, // olive
+			color.RGBA{R: 0x37, G: 0x47, B: 0x4f, A: 0xff}, // slate
+			color.RGBA{R: 0x00, G: 0xac, B: 0xc1, A: 0xff}, // cyan
 		},
 		Accent: color.RGBA{R: 0xd8, G: 0x1b, B: 0x60, A: 0xff},
 		Muted:  color.RGBA{R: 0x61, G: 0x61, B: 0x61, A: 0xff},
@@ -64,6 +70,10 @@ func Dark() Theme {
 			color.RGBA{R: 0xce, G: 0x93, B: 0xd8, A: 0xff},
 			color.RGBA{R: 0xff, G: 0xb7, B: 0x4d, A: 0xff},
 			color.RGBA{R: 0x4d, G: 0xb6, B: 0xac, A: 0xff},
+			color.RGBA{R: 0xbc, G: 0xaa, B: 0xa4, A: 0xff},
+			color.RGBA{R: 0xd4, G: 0xe1, B: 0x57, A: 0xff},
+			color.RGBA{R: 0x90, G: 0xa4, B: 0xae, A: 0xff},
+			color.RGBA{R: 0x4d, G: 0xd0, B: 0xe1, A: 0xff},
 		},
 		Accent: color.RGBA{R: 0xff, G: 0x40, B: 0x81, A: 0xff},
 		Muted:  color.RGBA{R: 0xb0, G: 0xb0, B: 0xb0, A: 0xff},

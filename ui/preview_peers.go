@@ -1,0 +1,408 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// The "Compare with published peers" overlay of the curator's tradeoff
+// plot (docs/peers.md, docs/user-guide.md).
+//
+// Protocol: each peer that applies to the chosen learner is simulated on
+// the SAME preview grid (tradeoffGrid), against the SAME exact F_D (the
+// engine's truth), with the SAME ε grid, number of repeats and seeds, and
+// the SAME error measure as the Bernstein curves: the mean over repeats of
+// sup_grid |release − F_D|, in the learner's output units. Repeat r of every
+// peer draws its unit noise from mechanism.NewSimulationNoise(repeatSeed(seed,
+// r)), the stream the Bernstein curves draw their lattice noise Z from, and
+// one repeat's draws serve every ε (only the scale changes). With Laplace
+// noise the first draws of a peer therefore coincide with the first lattice
+// draws of the Bernstein release (common random numbers, as in
+// cmd_figure1.go). All noise is seeded simulation noise: nothing is
+// released and no budget is spent.
+//
+// Peers are pure ε-DP mechanisms whatever noise the curator chose for the
+// Bernstein release (except Hall et al., which is (ε, δ)-DP and is named
+// with its δ).
+
+// peerTrigJackson is the smoothness order of the Jackson operator of the
+// Wang et al. peer (fixed a priori, as in cmd_figure1.go).
+const peerTrigJackson = 2
+
+// peerTrigMaxT caps the number of trigonometric moments t = k + 1: the
+// public weights cost O(grid·2048·t) cosines, and the Bernstein curves at
+// large k compare against a trig summary of the same size only up to this.
+const peerTrigMaxT = 101
+
+// Legend names of the peers.
+const (
+	peerNameTrig      = "Wang et al. trig"
+	peerNameHistogram = "C&V histogram"
+	peerNameOutput    = "C&V output perturbation"
+)
+
+// peerContext is what a peer simulator may use: the prepared fit (raw
+// mapped data, fitted model, parameters), the preview grid and F_D on it,
+// the lattice k of the Bernstein curves and the curator's δ (0 if unset).
+type peerContext struct {
+	prep  *project.Prepared
+	grid  [][]float64
+	truth []float64
+	k     []int
+	delta float64
+}
+
+// peerSimulator is one published peer mechanism the overlay knows: applies
+// says whether it fits a learner kind and dimension; build prepares its
+// simulation for a fit (everything that depends only on the data, the
+// grid and k). build returns (nil, reason) when the peer applies to the
+// kind but not to these parameters; the reason is shown under the plot.
+type peerSimulator struct {
+	applies func(kind learners.Kind, dim int) bool
+	build   func(pc peerContext) (*peerSim, error)
+}
+
+// peerSim is a peer prepared for one fit.
+type peerSim struct {
+	Label string
+	// scale returns the peer's noise scale at ε; an error makes the point
+	// NaN (the peer does not apply at that ε).
+	scale func(eps float64) (float64, error)
+	// newWorker returns a function for one goroutine (own scratch) that
+	// draws one repeat's unit noise from src and writes, for every scale,
+	// sup_grid |release − F_D| into out; NaN scales are skipped.
+	newWorker func() func(src *mechanism.SimulationNoise, scales, out []float64) error
+}
+
+// peerSimulators lists the peers in legend order. Adding one (e.g. Hall et
+// al.'s Gaussian process for KDE and SVM) is one entry here.
+var peerSimulators = []peerSimulator{
+	{applies: kde1D, build: buildTrigPeer},
+	{applies: kde1D, build: buildHistogramPeer},
+	{applies: func(k learners.Kind, _ int) bool { return k == learners.KindLogistic }, build: buildOutputPerturbationPeer},
+}
+
+func kde1D(k learners.Kind, dim int) bool { return k == learners.KindKDE && dim == 1 }
+
+// peerSkipped is the error of a peer that applies to the learner but not
+// to these settings; its message, shown under the plot, explains why.
+type peerSkipped struct{ reason string }
+
+func (e *peerSkipped) Error() string { return e.reason }
+
+// buildPeers prepares every peer that applies. notes explains peers that
+// apply to the learner but were skipped; when none applies at all, caption
+// says so.
+func buildPeers(pc peerContext) (sims []*peerSim, caption string, err error) {
+	kind, dim := pc.prep.Spec.Kind, len(pc.grid)
+	var notes []string
+	applied := false
+	for _, ps := range peerSimulators {
+		if !ps.applies(kind, dim) {
+			continue
+		}
+		applied = true
+		s, err := ps.build(pc)
+		var skip *peerSkipped
+		if errors.As(err, &skip) {
+			notes = append(notes, skip.reason+".")
+			continue
+		}
+		if err != nil {
+			return nil, "", err
+		}
+		sims = append(sims, s)
+	}
+	if !applied {
+		what := pc.prep.Spec.Title
+		if kind == learners.KindKDE {
+			what = fmt.Sprintf("%s with ℓ = %d (the published peers here are one-dimensional)", what, dim)
+		}
+		return nil, "No published peer applies to " + what + ".", nil
+	}
+	for i, n := range notes {
+		if i > 0 {
+			caption += " "
+		}
+		caption += n
+	}
+	return sims, caption, nil
+}
+
+// peerCurve is one peer's mean sup-norm error per ε.
+type peerCurve struct {
+	Label string
+	Mean  []float64 // NaN where the peer does not apply at ε
+}
+
+// runPeers simulates every peer over the ε grid: repeats releases each,
+// repeat r with the unit noise of mechanism.NewSimulationNoise(repeatSeed(seed,
+// r)). Sums run in repeat order, so the result does not depend on
+// scheduling. progress (may be nil) gets finished repeats over all peers.
+func runPeers(ctx context.Context, sims []*peerSim, epsilons []float64, repeats int, seed uint64, progress func(done, total int)) ([]peerCurve, error) {
+	if repeats < 1 || repeats > maxTradeoffRepeats {
+		return nil, fmt.Errorf("preview: %d repeats: must be between 1 and %d", repeats, maxTradeoffRepeats)
+	}
+	nE := len(epsilons)
+	total := repeats * len(sims)
+	var done atomic.Int64
+	out := make([]peerCurve, len(sims))
+	for si, s := range sims {
+		scales := make([]float64, nE)
+		for i, eps := range epsilons {
+			v, err := s.scale(eps)
+			if err != nil {
+				v = math.NaN()
+			}
+			scales[i] = v
+		}
+		perRepeat := make([]float64, repeats*nE)
+		var next atomic.Int64
+		var firstErr error
+		var errOnce sync.Once
+		var wg sync.WaitGroup
+		for range min(runtime.GOMAXPROCS(0), repeats) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work := s.newWorker()
+				for {
+					r := int(next.Add(1)) - 1
+					if r >= repeats || ctx.Err() != nil {
+						return
+					}
+					if err := work(mechanism.NewSimulationNoise(repeatSeed(seed, r)), scales, perRepeat[r*nE:(r+1)*nE]); err != nil {
+						errOnce.Do(func() { firstErr = err })
+						return
+					}
+					d := int(done.Add(1))
+					if progress != nil {
+						progress(d, total)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if firstErr != nil {
+			return nil, fmt.Errorf("preview: peer %s: %w", s.Label, firstErr)
+		}
+		mean := make([]float64, nE)
+		for r := range repeats {
+			for i := range nE {
+				mean[i] += perRepeat[r*nE+i]
+			}
+		}
+		for i := range mean {
+			if math.IsNaN(scales[i]) {
+				mean[i] = math.NaN()
+			} else {
+				mean[i] /= float64(repeats)
+			}
+		}
+		out[si] = peerCurve{Label: s.Label, Mean: mean}
+	}
+	return out, nil
+}
+
+// buildTrigPeer is Wang et al. (2013) with t = k + 1 moments (capped at
+// peerTrigMaxT) and a Jackson operator of order 2, the cmd_figure1.go
+// protocol: the answer at y is Σ_m w_m(y)·S̃_m with S̃_0 = S_0 = 1 public
+// and S̃_m = S_m + λ·z_m, λ = peers.TrigNoiseScale(n, t, ε), for m ≥ 1.
+// Repeat r uses its draws z_1..z_{t−1} (z_0 is drawn and unused, so the
+// indices match the lattice draws as in Figure 1).
+func buildTrigPeer(pc peerContext) (*peerSim, error) {
+	bw := pc.prep.Resolved["bandwidth"]
+	if len(bw) != 1 {
+		return nil, fmt.Errorf("preview: trig peer: %d bandwidths for ℓ = 1", len(bw))
+	}
+	if bw[0] < peers.MinTrigBandwidth {
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: it needs a bandwidth ≥ %g (this one is %g)", peerNameTrig, peers.MinTrigBandwidth, bw[0])}
+	}
+	x := pc.prep.Data.X
+	n := len(x)
+	t := min(pc.k[0]+1, peerTrigMaxT)
+	moments, err := peers.TrigMoments(x, t)
+	if err != nil {
+		return nil, err
+	}
+	ys := pc.grid[0]
+	g := len(ys)
+	weights := make([]float64, g*t) // row i: w(y_i), w_0 zeroed (public part in resid)
+	resid := make([]float64, g)     // noise-free answer − F_D
+	for i, y := range ys {
+		w := weights[i*t : (i+1)*t]
+		if _, err := peers.TrigKDEWeights(y, bw[0], t, peerTrigJackson, w); err != nil {
+			return nil, err
+		}
+		var a float64
+		for m, v := range w {
+			a += v * moments[m]
+		}
+		resid[i] = a - pc.truth[i]
+		w[0] = 0
+	}
+	return &peerSim{
+		Label: fmt.Sprintf("%s (t = %d)", peerNameTrig, t),
+		scale: func(eps float64) (float64, error) { return peers.TrigNoiseScale(n, t, eps) },
+		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+			z := make([]float64, t)
+			noise := make([]float64, g)
+			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+				for m := range z {
+					z[m] = src.Laplace(1)
+				}
+				for i := range noise {
+					var s float64
+					for m, v := range weights[i*t : (i+1)*t] {
+						s += v * z[m]
+					}
+					noise[i] = s
+				}
+				supLinear(resid, noise, scales, out)
+				return nil
+			}
+		},
+	}, nil
+}
+
+// supLinear sets out[i] = max_g |resid[g] + scales[i]·noise[g]|, skipping
+// NaN scales (left 0).
+func supLinear(resid, noise, scales, out []float64) {
+	clear(out)
+	for g, r := range resid {
+		for i, s := range scales {
+			if d := math.Abs(r + s*noise[g]); d > out[i] {
+				out[i] = d
+			}
+		}
+	}
+}
+
+// buildHistogramPeer is Chaudhuri & Vinterbo (2013), Algorithm 5, with k
+// bins of width 1/k (the lattice spacing, as in cmd_figure1.go): noisy
+// counts n_i + (2/ε)·z_i, clamped and renormalised. The sup over the grid
+// points of bin i of |f̂_i − F_D| is max(|f̂_i − lo_i|, |f̂_i − hi_i|), lo/hi
+// the extremes of F_D over the bin's grid points.
+func buildHistogramPeer(pc peerContext) (*peerSim, error) {
+	bins := pc.k[0]
+	counts, err := peers.HistogramCounts(pc.prep.Data.X, bins)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := make([]float64, bins), make([]float64, bins)
+	for i := range bins {
+		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
+	}
+	for i, y := range pc.grid[0] {
+		b := peers.HistogramBin(y, bins)
+		lo[b] = math.Min(lo[b], pc.truth[i])
+		hi[b] = math.Max(hi[b], pc.truth[i])
+	}
+	return &peerSim{
+		Label: fmt.Sprintf("%s (%d bins)", peerNameHistogram, bins),
+		scale: peers.HistogramNoiseScale,
+		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+			z := make([]float64, bins)
+			noisy := make([]float64, bins)
+			dens := make([]float64, bins)
+			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+				for i := range z {
+					z[i] = src.Laplace(1)
+				}
+				for e, s := range scales {
+					out[e] = 0
+					if math.IsNaN(s) {
+						continue
+					}
+					for i, c := range counts {
+						noisy[i] = c + s*z[i]
+					}
+					if _, err := peers.HistogramDensity(noisy, dens); err != nil {
+						return err
+					}
+					sup := 0.0
+					for i, f := range dens {
+						if lo[i] <= hi[i] { // the bin holds grid points
+							sup = math.Max(sup, math.Max(math.Abs(f-lo[i]), math.Abs(f-hi[i])))
+						}
+					}
+					out[e] = sup
+				}
+				return nil
+			}
+		},
+	}, nil
+}
+
+// buildOutputPerturbationPeer is Chaudhuri & Vinterbo (2013), Algorithm 4,
+// for logistic regression: the released function is y ↦ link(⟨ŵ + b, ỹ⟩)
+// with b of density ∝ exp(−(ε/Δ₂)‖b‖), Δ₂ = (2C/n)(1.01)
+// (learners.LinearModel). One repeat draws a unit vector u (Δ₂/ε = 1) and
+// uses b = (Δ₂/ε)·u for every ε.
+func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
+	m, err := learners.LinearModelOf(pc.prep.Spec.Kind, pc.prep.Fitted, learners.Values(pc.prep.Resolved))
+	if err != nil {
+		return nil, err
+	}
+	dim, p := m.Dim, m.Dim+1
+	gsize := len(pc.truth)
+	lift := make([]float64, gsize*p)
+	base := make([]float64, gsize) // ⟨ŵ, ỹ_g⟩
+	y := make([]float64, dim)
+	for g := range gsize {
+		r := g
+		for j := dim - 1; j >= 0; j-- {
+			y[j] = pc.grid[j][r%len(pc.grid[j])]
+			r /= len(pc.grid[j])
+		}
+		row := lift[g*p : (g+1)*p]
+		m.Lift(y, row)
+		var z float64
+		for j, v := range row {
+			z += m.W[j] * v
+		}
+		base[g] = z
+	}
+	return &peerSim{
+		Label: peerNameOutput,
+		scale: func(eps float64) (float64, error) { return peers.OutputPerturbationScale(m.Sensitivity2, eps) },
+		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+			noise := make([]float64, gsize)
+			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+				u, err := peers.OutputPerturbationNoise(p, 1, 1, src)
+				if err != nil {
+					return err
+				}
+				for g := range noise {
+					var s float64
+					for j, v := range lift[g*p : (g+1)*p] {
+						s += u[j] * v
+					}
+					noise[g] = s
+				}
+				clear(out)
+				for g, z := range base {
+					for e, s := range scales {
+						if d := math.Abs(m.Link(z+s*noise[g]) - pc.truth[g]); d > out[e] {
+							out[e] = d
+						}
+					}
+				}
+				return nil
+			}
+		},
+	}, nil
+}
