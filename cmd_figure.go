@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,7 +37,9 @@ h = 1..5 and the nearest-lattice baseline, ε ∈ {0.01, 0.03, 0.1, 0.3, 1, 3, 1
 mean sup-norm error on a 1001-point grid against the non-private KDE.
 Two peer mechanisms are added as extra series (not in the paper): Wang et
 al.'s trigonometric summary (21 moments) and Chaudhuri–Vinterbo's private
-histogram (20 bins). Releases are SIMULATED with seeded noise (Laplace,
+histogram (20 bins), and for ε ≤ 1 Hall, Rinaldo & Wasserman's
+Gaussian-process release ((ε, δ)-DP with δ = 1e-6, on the 1001-point grid).
+Releases are SIMULATED with seeded noise (Laplace,
 scale S·21/ε for Bernstein): this is a study of utility, not a release. Writes DIR/` + figure1CSVFile + ` (columns method, h,
 epsilon, mean_sup_error; h empty except for bernstein) and DIR/` + figure1PNGFile + `
 (log–log plot).
@@ -146,13 +149,20 @@ func renderFigure1(rows []figure1Row, cfg figure1Config) ([]byte, error) {
 		}
 		byKey[key] = append(byKey[key], r.MeanSupError)
 	}
+	for key, ys := range byKey { // hall-gp stops at ε = 1: no point above
+		for len(ys) < len(figure1Epsilons) {
+			ys = append(ys, math.NaN())
+		}
+		byKey[key] = ys
+	}
 	// The baseline gets the theme's muted grey as an extra series colour
 	// (Colour −1 would leave it out of the y range).
 	th := plotting.Light()
 	grey := len(th.Series)
 	th.Series = append(slices.Clone(th.Series), th.Muted,
 		color.RGBA{R: 0x00, G: 0x89, B: 0x7b, A: 0xff}, // peer: teal
-		color.RGBA{R: 0x8d, G: 0x6e, B: 0x63, A: 0xff}) // peer: brown
+		color.RGBA{R: 0x8d, G: 0x6e, B: 0x63, A: 0xff}, // peer: brown
+		color.RGBA{R: 0x6a, G: 0x1b, B: 0x9a, A: 0xff}) // peer: purple
 	for i, key := range order {
 		c := plotting.Curve{Label: key, Y: byKey[key], Colour: i % grey}
 		switch key {
@@ -162,6 +172,8 @@ func renderFigure1(rows []figure1Row, cfg figure1Config) ([]byte, error) {
 			c.Label, c.Colour, c.Dashed = "Wang et al. trigonometric, t = 21 (peer)", grey+1, true
 		case figure1MethodHistogram:
 			c.Label, c.Colour, c.Dashed = "Chaudhuri–Vinterbo histogram, 20 bins (peer)", grey+2, true
+		case figure1MethodGP:
+			c.Label, c.Colour, c.Dashed = "Hall et al. Gaussian process, (ε, δ = 1e-6)-DP, ε ≤ 1 (peer)", grey+3, true
 		}
 		t.Curves = append(t.Curves, c)
 	}

@@ -31,6 +31,12 @@ import (
 // data, ε grid and unit noise draws: the trigonometric summary of Wang et
 // al. (2013) with t = 21 moments, and the private histogram of Chaudhuri &
 // Vinterbo (2013, Algorithm 5) with 20 bins (docs/reproduction.md).
+//
+// A third peer, the Gaussian-process release of Hall, Rinaldo & Wasserman
+// (2013, Prop. 2.1), runs for ε ≤ 1 only (their proof needs it) and is
+// (ε, δ)-DP with δ = 1e-6 — a weaker guarantee than the ε-DP of the other
+// series, stated in the legend and docs/reproduction.md. It is released on
+// the 1001-point grid itself, so its sup-norm error is the sup of the noise.
 const (
 	figure1K               = 20   // cover size of the paper
 	figure1MaxH            = 5    // orders h = 1..5
@@ -47,6 +53,11 @@ const (
 	figure1TrigT           = figure1K + 1 // moments m = 0..20: as many numbers as the Bernstein lattice
 	figure1TrigK           = 2            // smoothness order of the Jackson operator (fixed a priori)
 	figure1Bins            = figure1K     // histogram bins of width 1/20 = the lattice spacing
+	figure1MethodGP        = "hall-gp"    // peers: Hall, Rinaldo & Wasserman (2013), Prop. 2.1
+	figure1GPDelta         = 1e-6         // δ of the GP series ((ε, δ)-DP)
+	// figure1GPSeedSalt separates the GP series' noise stream from the
+	// shared one, so adding it left the other series' numbers unchanged.
+	figure1GPSeedSalt = 0x4a11_6b5e_2013_0001
 )
 
 // figure1Epsilons are the privacy budgets on the x axis of Figure 1.
@@ -92,6 +103,16 @@ type figure1Setup struct {
 	// linear method.
 	Stacked   *mat.Dense
 	Histogram figure1Histogram
+	GP        figure1GP
+}
+
+// figure1GP is the Hall–Rinaldo–Wasserman series: the GP kernel (the KDE
+// kernel itself, A = 1/(√(2π)·b), σ = b) and the RKHS-norm sensitivity
+// Δ_H = √(2A(1 − e^{−1/(2b²)}))/n from learners.RKHSPeer.
+type figure1GP struct {
+	Kernel peers.GPKernel
+	Delta  float64
+	Grid   []float64 // the 1001-point release and evaluation grid
 }
 
 // figure1Method is one series: rows of its 1001×21 basis matrix B (row i is
@@ -142,6 +163,11 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 		return nil, err
 	}
 	s := &figure1Setup{Sensitivity: fit.Sensitivity, N: len(x)}
+	rk, err := learners.RKHSPeer(learners.KindKDE, len(x), learners.Values{"bandwidth": {bandwidth}}, 1)
+	if err != nil {
+		return nil, err
+	}
+	s.GP = figure1GP{Kernel: peers.GPKernel{Amplitude: rk.Amplitude, Sigmas: rk.Sigmas}, Delta: rk.Delta, Grid: grid}
 	bernsteinScale := func(eps float64) (float64, error) {
 		return mechanism.NoiseScale(s.Sensitivity, mechanism.Params{
 			Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{figure1K}, H: 1,
@@ -241,8 +267,15 @@ func figure1Nearest(y float64, k int) int {
 // and the mean over repeats of sup_y |release(y) − F_D(y)|. The noise draws
 // of one repeat are shared by all methods (common random numbers: the
 // comparison between methods is not blurred by different draws); different
-// ε use independent draws. Rows come ordered by method (h = 1..5, then the
-// baseline) and then ε.
+// ε use independent draws. Rows come ordered by method (h = 1..5, the
+// baseline, Wang et al., the histogram, then Hall et al. for ε ≤ 1) and
+// then ε.
+//
+// The Hall et al. series draws its own unit-scale GP paths (seeded
+// SimulationNoise with figure1GPSeedSalt) once, shared by all ε: its error
+// is exactly proportional to the scale √c(ε), so the mean over the same
+// paths times √c(ε) is its mean sup-norm error at every ε. It runs in a
+// second goroutine alongside the other series.
 func runFigure1(ctx context.Context, cfg figure1Config) ([]figure1Row, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -255,6 +288,17 @@ func runFigure1(ctx context.Context, cfg figure1Config) ([]figure1Row, error) {
 }
 
 func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]figure1Row, error) {
+	type gpResult struct {
+		meanSup float64
+		err     error
+	}
+	gpDone := make(chan gpResult, 1)
+	gpCtx, cancelGP := context.WithCancel(ctx)
+	defer cancelGP()
+	go func() {
+		m, err := s.GP.meanSup(gpCtx, repeats, seed^figure1GPSeedSalt)
+		gpDone <- gpResult{m, err}
+	}()
 	src := mechanism.NewSimulationNoise(seed)
 	n := figure1GridPoints
 	m := figure1K + 1
@@ -333,7 +377,51 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 	for ei, eps := range figure1Epsilons {
 		rows = append(rows, figure1Row{Method: figure1MethodHistogram, Epsilon: eps, MeanSupError: histSums[ei] / float64(repeats)})
 	}
+	gp := <-gpDone
+	if gp.err != nil {
+		return nil, gp.err
+	}
+	for _, eps := range figure1Epsilons {
+		if eps > peers.GPMaxEpsilon {
+			continue
+		}
+		scale, err := peers.GPNoiseScale(s.GP.Delta, eps, figure1GPDelta)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, figure1Row{Method: figure1MethodGP, Epsilon: eps, MeanSupError: scale * gp.meanSup})
+	}
 	return rows, nil
+}
+
+// meanSup returns the mean over repeats of sup_grid |G|, G the unit-scale
+// GP with the KDE kernel on the 1001-point grid (one Cholesky factor, then
+// one triangular product per path), drawn from a SimulationNoise seeded
+// with seed.
+func (g figure1GP) meanSup(ctx context.Context, repeats int, seed uint64) (float64, error) {
+	f, err := peers.NewGPFactor([][]float64{g.Grid}, g.Kernel)
+	if err != nil {
+		return 0, err
+	}
+	src := mechanism.NewSimulationNoise(seed)
+	path := make([]float64, f.Size())
+	var sum float64
+	for r := range repeats {
+		if r%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		if err := f.Sample(1, src, path); err != nil {
+			return 0, err
+		}
+		sup := 0.0
+		for _, v := range path {
+			sup = math.Max(sup, math.Abs(v))
+		}
+		sum += sup
+	}
+	return sum / float64(repeats), nil
 }
 
 // figure1CSV renders rows as CSV with the header

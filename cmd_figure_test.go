@@ -67,17 +67,18 @@ func TestFigure1Claims(t *testing.T) {
 	if want := []string{"method", "h", "epsilon", "mean_sup_error"}; strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		t.Fatalf("header %v, want %v", recs[0], want)
 	}
-	// 7 ε × (h = 1..5 + baseline) = 42 rows, plus 7 ε × 2 peer methods.
-	if len(recs)-1 != 7*8 {
-		t.Fatalf("%d rows, want 7 ε × 8 methods = 56", len(recs)-1)
+	// 7 ε × (h = 1..5 + baseline) = 42 rows, plus 7 ε × 2 peer methods,
+	// plus the Hall et al. GP for the 5 values ε ≤ 1.
+	if len(recs)-1 != 7*8+5 {
+		t.Fatalf("%d rows, want 7 ε × 8 methods + 5 = 61", len(recs)-1)
 	}
 	perMethod := map[string]int{}
 	for _, r := range recs[1:] {
 		perMethod[r[0]]++
 	}
 	if perMethod["bernstein"] != 35 || perMethod[figure1MethodNearest] != 7 ||
-		perMethod[figure1MethodTrig] != 7 || perMethod[figure1MethodHistogram] != 7 {
-		t.Errorf("rows per method %v, want bernstein 35 and 7 for each other method", perMethod)
+		perMethod[figure1MethodTrig] != 7 || perMethod[figure1MethodHistogram] != 7 || perMethod[figure1MethodGP] != 5 {
+		t.Errorf("rows per method %v, want bernstein 35, hall-gp 5 and 7 for each other method", perMethod)
 	}
 	errAt := map[[2]string]float64{} // (method/h, ε) → error
 	for _, r := range recs[1:] {
@@ -227,6 +228,50 @@ func TestFigure1TrigRows(t *testing.T) {
 				t.Errorf("y = %g m = %d: row %g, weights %g", y, m, got, w[m])
 			}
 		}
+	}
+}
+
+// TestFigure1GPSeries checks the Hall et al. series: rows only for ε ≤ 1,
+// errors exactly proportional to the noise scale √c(ε) ∝ 1/ε (common
+// paths), and a plausible size. The noise at one grid point has standard
+// deviation s = √c·√A; the sup of |G| over 1001 strongly correlated points
+// (kernel width 0.05, i.e. about 20 correlation lengths) lies between the
+// mean of one |N(0, s²)| (0.8·s) and the sup of 1001 independent ones
+// (≈ 3.3·s); the mean of 200 such sups has a relative standard error of a
+// few per cent, so [0.8 s, 4 s] cannot fail by chance.
+func TestFigure1GPSeries(t *testing.T) {
+	s, err := newFigure1Setup(context.Background(), figure1DefaultBW)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.run(context.Background(), 200, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[float64]float64{}
+	for _, r := range rows {
+		if r.Method == figure1MethodGP {
+			got[r.Epsilon] = r.MeanSupError
+		}
+	}
+	if len(got) != 5 {
+		t.Fatalf("GP rows for ε = %v, want the 5 values ≤ 1", got)
+	}
+	for eps, e := range got {
+		if eps > 1 {
+			t.Errorf("GP row for ε = %g > 1", eps)
+		}
+		if r := e * eps / got[1]; math.Abs(r-1) > 1e-12 {
+			t.Errorf("ε = %g: error·ε / error(1) = %.15g, want 1", eps, r)
+		}
+	}
+	scale, err := peers.GPNoiseScale(s.GP.Delta, 1, figure1GPDelta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := scale * math.Sqrt(s.GP.Kernel.Amplitude)
+	if e := got[1]; !(e > 0.8*sd && e < 4*sd) {
+		t.Errorf("ε = 1: mean sup error %g outside [0.8, 4]·s, s = %g", e, sd)
 	}
 }
 
