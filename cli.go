@@ -130,6 +130,7 @@ type command struct {
 func commands() []*command {
 	return []*command{
 		releaseCommand(),
+		chooseCommand(),
 		evalCommand(),
 		verifyCommand(),
 		inspectCommand(),

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+type chooseFlags struct {
+	data, label, learner, noise, ledger        string
+	features                                   listFlag
+	bounds                                     boundsFlag
+	params                                     paramsFlag
+	epsilon, delta, positive, beta, epsSelect  floatFlag
+	fraction                                   floatFlag
+	draws                                      int
+	bandwidths, allowOver, dropInvalid, ackDat bool
+}
+
+func chooseCommand() *command {
+	return &command{
+		Name: "choose",
+		Args: "--data FILE.csv --features A,B [--label Y] --bounds A=LO:HI,… --learner KIND --epsilon E --epsilon-select E2 [flags]",
+		Summary: "Privately choose the Bernstein order h and cover size k (and optionally the bandwidth) " +
+			"for a release; spends --epsilon-select from the ledger.",
+		Details: `Stability-based private validation (Chaudhuri & Vinterbo 2013; docs/validation.md):
+the records are split at random (independently of the data) into a training
+set (70%) and a validation set (30%); each candidate h ∈ {1..5} × k ∈
+{k*/2, k*, 2k*} (× bandwidth ∈ {b/2, b, 2b} with --bandwidths) is fitted on
+the training set, turned into a simulated release with the noise of the final
+release (--epsilon), and scored on the validation set; the candidate with the
+best score plus Laplace noise is chosen. Only the choice is printed, never the
+scores. The choice is ε_sel-differentially private and spends --epsilon-select,
+recorded in the ledger (kind "validation") before anything is scored; the
+later release with the chosen settings spends its own --epsilon.
+
+The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			f := &chooseFlags{}
+			fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
+			fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order (required)")
+			fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
+			fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
+			fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
+			fs.BoolVar(&f.ackDat, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
+			fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
+			fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
+			fs.Var(&f.epsilon, "epsilon", "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
+			fs.Var(&f.delta, "delta", "δ = `D` of the release, for --noise laplace-approx and gaussian")
+			fs.StringVar(&f.noise, "noise", string(mechanism.NoiseLaplace), "noise `KIND` of the release: laplace, laplace-approx or gaussian")
+			fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) of k* (default 0.05)")
+			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
+			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
+			fs.IntVar(&f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
+			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
+			fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
+			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
+			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }
+		},
+	}
+}
+
+func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
+	switch {
+	case f.data == "":
+		return usagef("--data FILE.csv is required")
+	case len(f.features) == 0:
+		return usagef("--features is required")
+	case f.learner == "":
+		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
+	case !f.epsilon.set:
+		return usagef("--epsilon (the release's ε) is required")
+	case !f.epsSelect.set:
+		return usagef("--epsilon-select (the ε this choice spends) is required")
+	}
+	learner, err := learners.Lookup(learners.Kind(f.learner))
+	if err != nil {
+		return usagef("--learner %s: %v", f.learner, err)
+	}
+	spec := learner.Spec()
+	noise := mechanism.NoiseKind(f.noise)
+	switch noise {
+	case mechanism.NoiseLaplace, mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
+	default:
+		return usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
+	}
+	cols := slices.Clone([]string(f.features))
+	if f.label != "" && !slices.Contains(cols, f.label) {
+		cols = append(cols, f.label)
+	}
+	for _, name := range f.bounds.order {
+		if !slices.Contains(cols, name) {
+			return usagef("--bounds names column %q, which is neither a feature nor the label", name)
+		}
+	}
+	ds, err := project.ReadCSV(f.data, project.CSVOptions{Columns: cols, DropInvalid: f.dropInvalid})
+	if err != nil {
+		return err
+	}
+	req := project.ReleaseRequest{
+		Dataset:                ds,
+		Features:               f.features,
+		Label:                  f.label,
+		Bounds:                 map[string]project.Bounds{},
+		BoundsFromData:         map[string]bool{},
+		AcknowledgedDataBounds: f.ackDat,
+		Learner:                spec.Kind,
+		Params:                 learners.Values(f.params.values),
+		Privacy:                mechanism.Params{Epsilon: f.epsilon.v, Delta: f.delta.v, Noise: noise, H: 1},
+		KAuto:                  true,
+		Beta:                   f.beta.v,
+	}
+	for name, s := range f.bounds.specs {
+		if s.FromData {
+			req.BoundsFromData[name] = true
+			continue
+		}
+		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+	}
+	if spec.Label == learners.LabelBinary && f.label != "" {
+		if f.positive.set {
+			req.PositiveClass = f.positive.v
+		} else if req.PositiveClass, err = largerLabel(ds, f.label); err != nil {
+			return err
+		}
+	} else if f.positive.set {
+		return usagef("--positive applies only to learners with a binary label")
+	}
+	ledgerPath := f.ledger
+	if ledgerPath == "" {
+		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+			return err
+		}
+	}
+	ledger, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		return err
+	}
+	line := newProgressLine(e, "scoring candidates:")
+	res, err := project.ChooseSettings(ctx, req, project.ChooseOptions{
+		EpsilonSelect:      f.epsSelect.v,
+		Ledger:             ledger,
+		AllowOverBudget:    f.allowOver,
+		Bandwidths:         f.bandwidths,
+		ValidationFraction: f.fraction.v,
+		Draws:              f.draws,
+		Now:                e.Now,
+		Progress:           line.callback(),
+	})
+	line.finish()
+	if err != nil {
+		return err
+	}
+	c := res.Chosen
+	fmt.Fprintf(e.Stdout, "chosen: h = %d, k = %d", c.H, c.K)
+	use := fmt.Sprintf("--h %d --k %d", c.H, c.K)
+	if c.Bandwidth != nil {
+		bw := make([]string, len(c.Bandwidth))
+		for i, b := range c.Bandwidth {
+			bw[i] = fmt.Sprintf("%g", b)
+		}
+		fmt.Fprintf(e.Stdout, ", bandwidth = %s", strings.Join(bw, ","))
+		use += " --param bandwidth=" + strings.Join(bw, ",")
+	}
+	fmt.Fprintln(e.Stdout)
+	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.v, use)
+	fmt.Fprintf(e.Stdout, "ε spent by this choice: %.6g (ledger entry %s, kind %s)\n", res.Epsilon, res.Entry.ID, res.Entry.Kind)
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(ds.Hash), res.Spent, res.Budget)
+	if res.Entry.OverBudget {
+		fmt.Fprintln(e.Stdout, "warning: this choice exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
+	}
+	fmt.Fprintf(e.Stderr, "compared %d candidates (%s score) on %d training / %d validation records; score sensitivity β = %.4g, "+
+		"selection noise Laplace(%.4g); with probability %g the chosen score is within %.4g of the best\n",
+		len(res.Candidates), res.ScoreKind, res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+	return nil
+}
