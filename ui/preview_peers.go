@@ -49,7 +49,12 @@ const (
 	peerNameTrig      = "Wang et al. trig"
 	peerNameHistogram = "C&V histogram"
 	peerNameOutput    = "C&V output perturbation"
+	peerNameGP        = "Hall et al. GP"
 )
+
+// peerGPDefaultDelta is the δ of the Hall et al. peer when the curator's
+// noise is pure (δ = 0): the GP mechanism is (ε, δ)-DP only.
+const peerGPDefaultDelta = 1e-6
 
 // peerContext is what a peer simulator may use: the prepared fit (raw
 // mapped data, fitted model, parameters), the preview grid and F_D on it,
@@ -84,12 +89,13 @@ type peerSim struct {
 	newWorker func() func(src *mechanism.SimulationNoise, scales, out []float64) error
 }
 
-// peerSimulators lists the peers in legend order. Adding one (e.g. Hall et
-// al.'s Gaussian process for KDE and SVM) is one entry here.
+// peerSimulators lists the peers in legend order; adding one is one entry
+// here.
 var peerSimulators = []peerSimulator{
 	{applies: kde1D, build: buildTrigPeer},
 	{applies: kde1D, build: buildHistogramPeer},
 	{applies: func(k learners.Kind, _ int) bool { return k == learners.KindLogistic }, build: buildOutputPerturbationPeer},
+	{applies: func(k learners.Kind, _ int) bool { return k == learners.KindKDE || k == learners.KindSVM }, build: buildGPPeer},
 }
 
 func kde1D(k learners.Kind, dim int) bool { return k == learners.KindKDE && dim == 1 }
@@ -124,11 +130,7 @@ func buildPeers(pc peerContext) (sims []*peerSim, caption string, err error) {
 		sims = append(sims, s)
 	}
 	if !applied {
-		what := pc.prep.Spec.Title
-		if kind == learners.KindKDE {
-			what = fmt.Sprintf("%s with ℓ = %d (the published peers here are one-dimensional)", what, dim)
-		}
-		return nil, "No published peer applies to " + what + ".", nil
+		return nil, "No published peer applies to " + pc.prep.Spec.Title + ".", nil
 	}
 	for i, n := range notes {
 		if i > 0 {
@@ -399,6 +401,53 @@ func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
 						if d := math.Abs(m.Link(z+s*noise[g]) - pc.truth[g]); d > out[e] {
 							out[e] = d
 						}
+					}
+				}
+				return nil
+			}
+		},
+	}, nil
+}
+
+// buildGPPeer is Hall, Rinaldo & Wasserman (2013) for the learners whose
+// F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer): the release on
+// the preview grid is F_D(grid) + √c·G(grid), G the centred Gaussian
+// process of the learner's kernel (peers.GPFactor on the grid itself, so
+// no interpolation error), √c = peers.GPNoiseScale(Δ_H, ε, δ). Its error
+// is therefore √c·sup_grid |G|. The proof needs ε ≤ 1: larger ε are NaN
+// (not drawn). δ is the curator's δ, or peerGPDefaultDelta for pure noise;
+// the legend states it.
+func buildGPPeer(pc peerContext) (*peerSim, error) {
+	dim := len(pc.grid)
+	rs, err := learners.RKHSPeer(pc.prep.Spec.Kind, pc.prep.Fitted.N, learners.Values(pc.prep.Resolved), dim)
+	if err != nil {
+		return nil, err
+	}
+	f, err := peers.NewGPFactor(pc.grid, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
+	if err != nil {
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", peerNameGP, err)}
+	}
+	delta := pc.delta
+	if !(delta > 0 && delta < 1) {
+		delta = peerGPDefaultDelta
+	}
+	return &peerSim{
+		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", peerNameGP, delta),
+		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
+		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+			g := make([]float64, f.Size())
+			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+				if err := f.Sample(1, src, g); err != nil {
+					return err
+				}
+				sup := 0.0
+				for _, v := range g {
+					sup = math.Max(sup, math.Abs(v))
+				}
+				for e, s := range scales {
+					out[e] = 0
+					if !math.IsNaN(s) {
+						out[e] = s * sup
 					}
 				}
 				return nil

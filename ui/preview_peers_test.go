@@ -35,9 +35,10 @@ func twoClassInput(kind learners.Kind, params learners.Values) previewInput {
 }
 
 // TestPreviewPeersKDE: for the ℓ = 1 KDE the tradeoff gains the Wang et
-// al. and C&V histogram series (finite, positive, dashed, named in the
-// legend) on the Bernstein curves' ε grid; turning the peers on reuses the
-// cached Bernstein simulation and only simulates the peers.
+// al., C&V histogram and Hall et al. series (finite, positive, dashed,
+// named in the legend; Hall et al. only for ε ≤ 1) on the Bernstein
+// curves' ε grid; turning the peers on reuses the cached Bernstein
+// simulation and only simulates the peers.
 func TestPreviewPeersKDE(t *testing.T) {
 	e := newPreviewEngine()
 	off := kde1DInput(1)
@@ -61,8 +62,9 @@ func TestPreviewPeersKDE(t *testing.T) {
 	if len(stages) != 1 || stages[0] != stagePeers {
 		t.Errorf("turning the peers on ran stages %v; want only %q", stages, stagePeers)
 	}
-	if len(res.Peers) != 2 || !strings.HasPrefix(res.Peers[0].Label, peerNameTrig) || !strings.HasPrefix(res.Peers[1].Label, peerNameHistogram) {
-		t.Fatalf("peer curves %+v: want %s and %s", res.Peers, peerNameTrig, peerNameHistogram)
+	if len(res.Peers) != 3 || !strings.HasPrefix(res.Peers[0].Label, peerNameTrig) || !strings.HasPrefix(res.Peers[1].Label, peerNameHistogram) ||
+		res.Peers[2].Label != peerNameGP+" (δ = 1e-06, ε ≤ 1)" {
+		t.Fatalf("peer curves %+v: want %s, %s and %s", res.Peers, peerNameTrig, peerNameHistogram, peerNameGP)
 	}
 	if res.PeerCaption != "" {
 		t.Errorf("caption %q for a KDE with ℓ = 1: want none", res.PeerCaption)
@@ -75,15 +77,21 @@ func TestPreviewPeersKDE(t *testing.T) {
 		if len(pc.Mean) != len(res.Tradeoff.Epsilons) {
 			t.Fatalf("%s: %d values for %d ε", pc.Label, len(pc.Mean), len(res.Tradeoff.Epsilons))
 		}
+		last := len(pc.Mean) - 1
 		for i, v := range pc.Mean {
-			if !(v > 0) || math.IsInf(v, 0) {
-				t.Errorf("%s at ε = %g: mean sup error %v", pc.Label, res.Tradeoff.Epsilons[i], v)
+			eps := res.Tradeoff.Epsilons[i]
+			gpOut := strings.HasPrefix(pc.Label, peerNameGP) && eps > 1
+			if gpOut != math.IsNaN(v) || !gpOut && (!(v > 0) || math.IsInf(v, 0)) {
+				t.Errorf("%s at ε = %g: mean sup error %v", pc.Label, eps, v)
+			}
+			if !gpOut {
+				last = i
 			}
 		}
 		// More budget, less error (each curve uses the same draws for
 		// every ε, so this holds draw by draw up to the bias floor).
-		if pc.Mean[len(pc.Mean)-1] >= pc.Mean[0] {
-			t.Errorf("%s: error at the largest ε %v ≥ at the smallest %v", pc.Label, pc.Mean[len(pc.Mean)-1], pc.Mean[0])
+		if pc.Mean[last] >= pc.Mean[0] {
+			t.Errorf("%s: error at ε = %g %v ≥ at the smallest ε %v", pc.Label, res.Tradeoff.Epsilons[last], pc.Mean[last], pc.Mean[0])
 		}
 		found := false
 		for _, c := range res.Tradeoff.Curves {
@@ -124,7 +132,7 @@ func TestPeerSimLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range curves {
+	for _, c := range curves[:2] {
 		// Both are biased estimators of a KDE of bandwidth 0.05: their
 		// noise-free error is positive and below the peak density.
 		if !(c.Mean[0] > 0 && c.Mean[0] < 0.5*maxOf(e.truth)) {
@@ -210,7 +218,11 @@ func TestPreviewPeersNone(t *testing.T) {
 		want string
 	}{
 		{twoClassInput(learners.KindNaiveBayes, nil), "No published peer applies to Naive Bayes"},
-		{func() previewInput { in := twoClassKDE(1); in.Peers = true; return in }(), "No published peer applies to Kernel density estimate with ℓ = 2"},
+		{func() previewInput {
+			in := twoClassInput(learners.KindRidge, nil)
+			in.Request.Bounds["label"] = project.Bounds{Lo: 0, Hi: 1}
+			return in
+		}(), "No published peer applies to Ridge"},
 	} {
 		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
 		if err != nil {
@@ -237,8 +249,8 @@ func TestCuratorComparePeers(t *testing.T) {
 	}
 	f.do(func() { test.Tap(c.preview.peersCheck) })
 	res = f.preview()
-	if len(res.Peers) != 2 {
-		t.Fatalf("after ticking: %d peer curves, want 2 (caption %q)", len(res.Peers), res.PeerCaption)
+	if len(res.Peers) != 3 {
+		t.Fatalf("after ticking: %d peer curves, want 3 (caption %q)", len(res.Peers), res.PeerCaption)
 	}
 	labels := map[string]bool{}
 	for _, cv := range res.Tradeoff.Curves {
@@ -283,8 +295,47 @@ func TestPreviewPeersSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Peers) != 1 || !strings.HasPrefix(res.Peers[0].Label, peerNameHistogram) ||
+	if len(res.Peers) != 2 || !strings.HasPrefix(res.Peers[0].Label, peerNameHistogram) || !strings.HasPrefix(res.Peers[1].Label, peerNameGP) ||
 		res.PeerCaption != "Wang et al. trig is not shown: it needs a bandwidth ≥ 0.005 (this one is 0.004)." {
 		t.Errorf("peers %+v, caption %q", res.Peers, res.PeerCaption)
+	}
+}
+
+// TestPreviewPeersGP: Hall et al. applies to the 2-D KDE and the SVM, with
+// the curator's δ in the legend; its error is √c·sup|G| with the same G for
+// every ε ≤ 1, so the curve falls exactly like 1/ε there, and ε > 1 is
+// not drawn.
+func TestPreviewPeersGP(t *testing.T) {
+	kde2 := twoClassKDE(1)
+	kde2.Peers = true
+	svm := twoClassInput(learners.KindSVM, nil)
+	svm.Request.Privacy.Noise, svm.Request.Privacy.Delta = mechanism.NoiseGaussian, 1e-5
+	for _, tc := range []struct {
+		in    previewInput
+		label string
+	}{
+		{kde2, peerNameGP + " (δ = 1e-06, ε ≤ 1)"},
+		{svm, peerNameGP + " (δ = 1e-05, ε ≤ 1)"},
+	} {
+		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Peers) != 1 || res.Peers[0].Label != tc.label || res.PeerCaption != "" {
+			t.Fatalf("%s: peers %+v, caption %q: want only %q", tc.in.Request.Learner, res.Peers, res.PeerCaption, tc.label)
+		}
+		m, eps := res.Peers[0].Mean, res.Tradeoff.Epsilons
+		for i := range m {
+			switch {
+			case eps[i] > 1:
+				if !math.IsNaN(m[i]) {
+					t.Errorf("%s: ε = %g > 1 drawn: %v", tc.in.Request.Learner, eps[i], m[i])
+				}
+			case !(m[i] > 0):
+				t.Errorf("%s: ε = %g: error %v", tc.in.Request.Learner, eps[i], m[i])
+			case i > 0 && math.Abs(m[i]/m[i-1]-eps[i-1]/eps[i]) > 1e-9:
+				t.Errorf("%s: error ratio %v between ε = %g and %g: want %v", tc.in.Request.Learner, m[i]/m[i-1], eps[i-1], eps[i], eps[i-1]/eps[i])
+			}
+		}
 	}
 }
