@@ -32,6 +32,10 @@ type privacyPage struct {
 	budget   *widget.Label
 	total    *widget.Entry
 	setTotal *widget.Button
+	// choose opens "Choose h and k privately…" (curator_choose.go);
+	// chooseFlow is its latest run.
+	choose     *widget.Button
+	chooseFlow *chooseFlow
 }
 
 // ε slider range: log10 ε from −3 to 2 (ε from 0.001 to 100).
@@ -155,6 +159,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		c.changed()
 	}
 	p.kInUse = widget.NewLabel("")
+	p.choose = widget.NewButton("Choose h and k privately…", func() { c.showChooseDialog() })
 	p.budget = widget.NewLabel("")
 	p.budget.Wrapping = fyne.TextWrapWord
 	p.budget.TextStyle = fyne.TextStyle{Bold: true}
@@ -185,6 +190,8 @@ func newPrivacyPage(c *curator) *privacyPage {
 		bold("Lattice size k (points per axis minus one)"), p.kMode,
 		container.NewBorder(nil, nil, widget.NewLabel("k ="), nil, p.kEntry), p.kInUse,
 		help("Larger k follows F_D more closely but spreads ε over (k+1)^ℓ noisy values. Automatic k balances the two (k* = (ε/(S·ln(1/β)))^(1/(h+ℓ)), β = 0.05)."),
+		p.choose,
+		help("Chooses h and k from the data by private validation (docs/validation.md); it spends its own ε from the budget, shown before you confirm."),
 		widget.NewSeparator(),
 		bold("Privacy budget of this dataset"), p.budget,
 		container.NewBorder(nil, nil, nil, p.setTotal, p.total),

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// waitChoose waits for a private choice to finish.
+func (f *curatorFixture) waitChoose(fl *chooseFlow) {
+	f.t.Helper()
+	select {
+	case <-fl.done:
+	case <-time.After(120 * time.Second):
+		f.t.Fatal("timed out waiting for the private choice")
+	}
+}
+
+// TestCuratorChooseHK drives "Choose h and k privately…" through the real
+// widgets: the dialog states the ε (10% of the release's by default),
+// the curator edits it, the choice runs off the UI goroutine, the chosen h
+// and k land in the form and the ledger holds one validation entry.
+func TestCuratorChooseHK(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { test.Tap(pp.choose) })
+	fl := pp.chooseFlow
+	if fl == nil || !curatorOnTop(c, fl.dialog) {
+		t.Fatal("the choose dialog is not shown")
+	}
+	wantDefault := formatValue(roundSig(c.state.Epsilon*chooseDefaultShare, 3))
+	if fl.eps.Text != wantDefault {
+		t.Errorf("default ε %q, want %q (10%% of the release's ε)", fl.eps.Text, wantDefault)
+	}
+	f.do(func() { curatorType(fl.eps, "0.05") })
+	f.do(func() { test.Tap(fl.dialog.button("Spend ε and choose")) })
+	f.waitChoose(fl)
+	if fl.err != nil {
+		t.Fatalf("choice failed: %v", fl.err)
+	}
+	res := fl.res
+	if c.state.H != res.Chosen.H || c.state.K != res.Chosen.K || c.state.KAuto {
+		t.Errorf("state h = %d, k = %d, auto %v; want the chosen %s, manual", c.state.H, c.state.K, c.state.KAuto, res.Chosen)
+	}
+	f.do(func() {
+		if pp.h.Selected != strconv.Itoa(res.Chosen.H) || pp.kEntry.Text != strconv.Itoa(res.Chosen.K) {
+			t.Errorf("form shows h = %q, k = %q; want %s", pp.h.Selected, pp.kEntry.Text, res.Chosen)
+		}
+	})
+	if !curatorOnTop(c, fl.result) {
+		t.Error("the result dialog is not shown")
+	}
+	l, err := project.OpenLedger(c.opts.LedgerPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := l.Entries(c.ds.Hash)
+	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.05 {
+		t.Fatalf("ledger %+v, want one validation entry of ε 0.05", entries)
+	}
+	f.do(func() {
+		if !strings.Contains(pp.budget.Text, "Spent ε = 0.05") {
+			t.Errorf("budget line %q does not show the spend", pp.budget.Text)
+		}
+	})
+	f.do(func() { fl.result.Hide() })
+
+	// Over budget: refused, nothing spent, the form unchanged.
+	if err := l.SetBudget(c.ds.Hash, 0.06); err != nil {
+		t.Fatal(err)
+	}
+	h, k := c.state.H, c.state.K
+	f.do(func() { test.Tap(pp.choose) })
+	fl2 := pp.chooseFlow
+	f.do(func() { test.Tap(fl2.dialog.button("Spend ε and choose")) })
+	f.waitChoose(fl2)
+	var be *project.BudgetError
+	if fl2.err == nil || !asBudget(fl2.err, &be) {
+		t.Fatalf("over budget: err %v, want a *BudgetError", fl2.err)
+	}
+	if c.state.H != h || c.state.K != k {
+		t.Error("a refused choice changed the form")
+	}
+	if err := l.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.Entries(c.ds.Hash)); n != 2 { // the validation and the budget entry
+		t.Errorf("%d ledger entries after the refusal, want 2", n)
+	}
+	f.waitIdle()
+}
+
+func asBudget(err error, be **project.BudgetError) bool { return errors.As(err, be) }
