@@ -150,14 +150,26 @@ type peerCurve struct {
 // runPeers simulates every peer over the ε grid: repeats releases each,
 // repeat r with the unit noise of mechanism.NewSimulationNoise(repeatSeed(seed,
 // r)). Sums run in repeat order, so the result does not depend on
-// scheduling. progress (may be nil) gets finished repeats over all peers.
+// scheduling. progress (may be nil) gets finished repeats over all peers,
+// monotone and never concurrently (calls are serialised).
 func runPeers(ctx context.Context, sims []*peerSim, epsilons []float64, repeats int, seed uint64, progress func(done, total int)) ([]peerCurve, error) {
 	if repeats < 1 || repeats > maxTradeoffRepeats {
 		return nil, fmt.Errorf("preview: %d repeats: must be between 1 and %d", repeats, maxTradeoffRepeats)
 	}
 	nE := len(epsilons)
 	total := repeats * len(sims)
-	var done atomic.Int64
+	var (
+		progressMu sync.Mutex
+		done       int
+	)
+	reportDone := func() {
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		done++
+		if progress != nil {
+			progress(done, total)
+		}
+	}
 	out := make([]peerCurve, len(sims))
 	for si, s := range sims {
 		scales := make([]float64, nE)
@@ -187,10 +199,7 @@ func runPeers(ctx context.Context, sims []*peerSim, epsilons []float64, repeats 
 						errOnce.Do(func() { firstErr = err })
 						return
 					}
-					d := int(done.Add(1))
-					if progress != nil {
-						progress(d, total)
-					}
+					reportDone()
 				}
 			}()
 		}
