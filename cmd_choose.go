@@ -4,23 +4,18 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
 type chooseFlags struct {
-	data, label, learner, noise, ledger        string
-	features                                   listFlag
-	bounds                                     boundsFlag
-	params                                     paramsFlag
-	epsilon, delta, positive, beta, epsSelect  floatFlag
-	fraction                                   floatFlag
-	draws                                      int
-	bandwidths, allowOver, dropInvalid, ackDat bool
+	datasetFlags
+	ledger              string
+	epsSelect, fraction floatFlag
+	draws               int
+	bandwidths          bool
+	allowOver           bool
 }
 
 func chooseCommand() *command {
@@ -43,23 +38,11 @@ later release with the chosen settings spends its own --epsilon.
 The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &chooseFlags{}
-			fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
-			fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order (required)")
-			fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
-			fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
-			fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
-			fs.BoolVar(&f.ackDat, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
-			fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
-			fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
-			fs.Var(&f.epsilon, "epsilon", "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
-			fs.Var(&f.delta, "delta", "δ = `D` of the release, for --noise laplace-approx and gaussian")
-			fs.StringVar(&f.noise, "noise", string(mechanism.NoiseLaplace), "noise `KIND` of the release: laplace, laplace-approx or gaussian")
-			fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) of k* (default 0.05)")
+			f.register(fs, "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
 			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
 			fs.IntVar(&f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
-			fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }
@@ -68,71 +51,18 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 }
 
 func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
-	switch {
-	case f.data == "":
-		return usagef("--data FILE.csv is required")
-	case len(f.features) == 0:
-		return usagef("--features is required")
-	case f.learner == "":
-		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
-	case !f.epsilon.set:
-		return usagef("--epsilon (the release's ε) is required")
-	case !f.epsSelect.set:
+	if err := f.checkRequired(); err != nil {
+		return err
+	}
+	if !f.epsSelect.set {
 		return usagef("--epsilon-select (the ε this choice spends) is required")
 	}
-	learner, err := learners.Lookup(learners.Kind(f.learner))
-	if err != nil {
-		return usagef("--learner %s: %v", f.learner, err)
-	}
-	spec := learner.Spec()
-	noise := mechanism.NoiseKind(f.noise)
-	switch noise {
-	case mechanism.NoiseLaplace, mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
-	default:
-		return usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
-	}
-	cols := slices.Clone([]string(f.features))
-	if f.label != "" && !slices.Contains(cols, f.label) {
-		cols = append(cols, f.label)
-	}
-	for _, name := range f.bounds.order {
-		if !slices.Contains(cols, name) {
-			return usagef("--bounds names column %q, which is neither a feature nor the label", name)
-		}
-	}
-	ds, err := project.ReadCSV(f.data, project.CSVOptions{Columns: cols, DropInvalid: f.dropInvalid})
+	req, _, err := f.request(e)
 	if err != nil {
 		return err
 	}
-	req := project.ReleaseRequest{
-		Dataset:                ds,
-		Features:               f.features,
-		Label:                  f.label,
-		Bounds:                 map[string]project.Bounds{},
-		BoundsFromData:         map[string]bool{},
-		AcknowledgedDataBounds: f.ackDat,
-		Learner:                spec.Kind,
-		Params:                 learners.Values(f.params.values),
-		Privacy:                mechanism.Params{Epsilon: f.epsilon.v, Delta: f.delta.v, Noise: noise, H: 1},
-		KAuto:                  true,
-		Beta:                   f.beta.v,
-	}
-	for name, s := range f.bounds.specs {
-		if s.FromData {
-			req.BoundsFromData[name] = true
-			continue
-		}
-		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
-	}
-	if spec.Label == learners.LabelBinary && f.label != "" {
-		if f.positive.set {
-			req.PositiveClass = f.positive.v
-		} else if req.PositiveClass, err = largerLabel(ds, f.label); err != nil {
-			return err
-		}
-	} else if f.positive.set {
-		return usagef("--positive applies only to learners with a binary label")
-	}
+	ds := req.Dataset
+	req.Privacy.H, req.KAuto = 1, true
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
 		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {

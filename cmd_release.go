@@ -9,21 +9,17 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
 type releaseFlags struct {
-	data, label, learner, noise, out, key, title, note string
-	passphraseFile, ledger                             string
-	features                                           listFlag
-	bounds                                             boundsFlag
-	units                                              boundsUnits
-	params                                             paramsFlag
-	k                                                  kFlag
-	epsilon, delta, budget, positive, beta             floatFlag
-	h                                                  int
-	force, allowOver, dropInvalid, ackDataBounds       bool
+	datasetFlags
+	out, key, title, note, passphraseFile, ledger string
+	units                                         boundsUnits
+	k                                             kFlag
+	budget                                        floatFlag
+	h                                             int
+	force, allowOver                              bool
 }
 
 func releaseCommand() *command {
@@ -49,26 +45,14 @@ one value per feature):
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &releaseFlags{h: 1}
 			f.k.auto = true
-			fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
-			fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order; 1 to 6 (required)")
-			fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
-			fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
-			fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
+			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
-			fs.BoolVar(&f.ackDataBounds, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
-			fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
-			fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
-			fs.Var(&f.epsilon, "epsilon", "privacy parameter ε = `E` > 0 spent by this release (required)")
-			fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
-			fs.StringVar(&f.noise, "noise", string(mechanism.NoiseLaplace), "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
-			fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
 			fs.IntVar(&f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
 			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
-			fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
@@ -161,35 +145,11 @@ func learnerHelp() string {
 }
 
 func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
-	switch {
-	case f.data == "":
-		return usagef("--data FILE.csv is required")
-	case len(f.features) == 0:
-		return usagef("--features is required")
-	case f.learner == "":
-		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
-	case !f.epsilon.set:
-		return usagef("--epsilon is required")
-	case f.out == "":
+	if err := f.checkRequired(); err != nil {
+		return err
+	}
+	if f.out == "" {
 		return usagef("--out FILE.synopsis is required")
-	}
-	learner, err := learners.Lookup(learners.Kind(f.learner))
-	if err != nil {
-		return usagef("--learner %s: %v", f.learner, err)
-	}
-	spec := learner.Spec()
-	noise := mechanism.NoiseKind(f.noise)
-	switch noise {
-	case mechanism.NoiseLaplace:
-		if f.delta.set && f.delta.v != 0 {
-			return usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
-		}
-	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
-		if !f.delta.set {
-			return usagef("--noise %s needs --delta D in (0,1)", noise)
-		}
-	default:
-		return usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
 	}
 	if f.beta.set && !f.k.auto {
 		return usagef("--beta only applies to --k auto")
@@ -199,63 +159,14 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return usagef("--units names column %q, which is neither a feature nor the label", col)
 		}
 	}
-
-	// Columns that must be numeric, bounds per used column.
-	cols := slices.Clone([]string(f.features))
-	if f.label != "" && !slices.Contains(cols, f.label) {
-		cols = append(cols, f.label)
-	}
-	for _, name := range f.bounds.order {
-		if !slices.Contains(cols, name) {
-			return usagef("--bounds names column %q, which is neither a feature nor the label", name)
-		}
-	}
-	ds, err := project.ReadCSV(f.data, project.CSVOptions{Columns: cols, DropInvalid: f.dropInvalid})
+	req, _, err := f.request(e)
 	if err != nil {
 		return err
 	}
-	if ds.Dropped > 0 {
-		fmt.Fprintf(e.Stderr, "note: dropped %d row(s) with missing or non-numeric values (curator only; not released)\n", ds.Dropped)
-	}
-	req := project.ReleaseRequest{
-		Dataset:                ds,
-		Features:               f.features,
-		Label:                  f.label,
-		Bounds:                 map[string]project.Bounds{},
-		Units:                  f.units,
-		BoundsFromData:         map[string]bool{},
-		AcknowledgedDataBounds: f.ackDataBounds,
-		Learner:                spec.Kind,
-		Params:                 learners.Values(f.params.values),
-		Privacy: mechanism.Params{
-			Epsilon: f.epsilon.v,
-			Delta:   f.delta.v,
-			Noise:   noise,
-			K:       f.k.k,
-			H:       f.h,
-		},
-		KAuto: f.k.auto,
-		Beta:  f.beta.v,
-		Title: f.title,
-		Note:  f.note,
-	}
-	for name, s := range f.bounds.specs {
-		if s.FromData {
-			// Prepare refuses this without --acknowledge-data-bounds.
-			req.BoundsFromData[name] = true
-			continue
-		}
-		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
-	}
-	if spec.Label == learners.LabelBinary && f.label != "" {
-		if f.positive.set {
-			req.PositiveClass = f.positive.v
-		} else if req.PositiveClass, err = largerLabel(ds, f.label); err != nil {
-			return err
-		}
-	} else if f.positive.set {
-		return usagef("--positive applies only to learners with a binary label")
-	}
+	ds := req.Dataset
+	req.Units = f.units
+	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.k, f.h, f.k.auto
+	req.Title, req.Note = f.title, f.note
 
 	// Order: validate and fit (Prepare), then check the key, the output
 	// and the budget, all before the passphrase prompt.
@@ -280,7 +191,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if k := prep.Params.K; f.k.auto {
 		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
 	}
-	for _, col := range cols {
+	for _, col := range f.columns() {
 		if c := prep.Clipped[col]; c > 0 {
 			fmt.Fprintf(e.Stderr, "note: %d value(s) of column %q clipped to the public bounds (curator only; not released)\n", c, col)
 		}
