@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
@@ -234,18 +235,9 @@ func (o *ermLinearOracle) Eval(y []float64) float64 {
 		z += o.w[j] * ((2*v - 1) * s)
 	}
 	if o.sigmoid {
-		return ermSigmoid(z)
+		return peers.Sigmoid(z)
 	}
 	return z
-}
-
-// ermSigmoid is 1/(1 + e^{−z}), evaluated without overflow.
-func ermSigmoid(z float64) float64 {
-	if z >= 0 {
-		return 1 / (1 + math.Exp(-z))
-	}
-	e := math.Exp(z)
-	return e / (1 + e)
 }
 
 // ermLinearEvalError bounds |computed − exact| of ermLinearOracle.Eval for

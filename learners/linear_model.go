@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
 // LinearModel exposes the fitted weight vector of a linear ERM learner
@@ -49,7 +51,7 @@ func (m *LinearModel) Lift(y, out []float64) {
 // else z.
 func (m *LinearModel) Link(z float64) float64 {
 	if m.Sigmoid {
-		return ermSigmoid(z)
+		return peers.Sigmoid(z)
 	}
 	return z
 }
