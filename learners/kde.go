@@ -97,6 +97,8 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 		SensitivityNote: fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes)", peak, n),
 		OutputRange:     [2]float64{0, peak},
 		N:               n,
+
+		LatticeL1Sensitivity: kdeLatticeL1(bw, n),
 	}, nil
 }
 

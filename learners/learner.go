@@ -118,6 +118,20 @@ type Fitted struct {
 	// learner whose output meaning depends on a parameter (logistic
 	// regression's score or probability) says here what this F_D returns.
 	Output OutputSpec
+	// LatticeL1Sensitivity, if not nil, returns a proven bound L(k) on the
+	// lattice-L1 sensitivity
+	//
+	//	L(k) ≥ (1/∏_j(k_j+1))·Σ_ν |F_D(ν/k) − F_D'(ν/k)|,  ν_j = 0..k_j,
+	//
+	// over replace-one neighbours D ~ D' of the same size n, for the cover
+	// size k (one k_j ≥ 1 per axis; the lattice of mechanism.NewLattice).
+	// Like Sensitivity it depends on n, the parameters, the public bounds
+	// and k only, never on data values; L(k) ≤ Sensitivity always holds.
+	// The private choice of settings uses it to tighten the density score's
+	// training-side sensitivity (docs/validation.md, docs/sensitivity.md).
+	// nil means no such bound is stated (the sup-norm Sensitivity is used).
+	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
+	LatticeL1Sensitivity func(k []int) float64
 }
 
 // Oracle is F_D on [0,1]^ℓ; it has the method set of mechanism.Oracle.
