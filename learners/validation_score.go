@@ -30,6 +30,8 @@ import (
 //   - BetaT(d): if f moves by at most d at every point (a training record
 //     replaced: d = Λ·S_T for a Bernstein release of F_T), q moves by at
 //     most the score's Lipschitz constant times min(d, width of the clip).
+//   - BetaTMean(d, a): as BetaT, when the quadrature-grid mean of |f − f′|
+//     is also at most a (density only: the integral term uses min(d, a)).
 type ValidationScore struct {
 	Kind OutputKind
 	// Lo and Hi are the clip range c maps f into.
@@ -193,6 +195,33 @@ func (s ValidationScore) BetaT(d float64) float64 {
 	default:
 		return 2 * dc
 	}
+}
+
+// BetaTMean returns the bound on |q(f, V) − q(f′, V)| when, besides
+// |f(y) − f′(y)| ≤ d at every y, the mean of |f − f′| over the quadrature
+// grid (the equal weights of Score's integral) is at most a ≥ 0. Only the
+// density score's integral term uses a: with d′ = min(d, hi − lo) and
+// M = max(|lo|, |hi|),
+//
+//	density  2M·min(d′, a) + 2d′
+//
+// because (1/|G|)·Σ_g |c(f)(g)² − c(f′)(g)²| ≤ 2M·(1/|G|)·Σ_g |c(f)(g) −
+// c(f′)(g)| ≤ 2M·min(d′, a) (|c + c′| ≤ 2M; clipping is 1-Lipschitz, so the
+// grid mean of |c − c′| is ≤ a and each term is ≤ d′), while the mean over V
+// still moves by at most 2d′. For the other kinds it equals BetaT(d). It
+// never exceeds BetaT(d). For a release of F_T, a = W·L with L the learner's
+// lattice-L1 sensitivity and W the basis weight on the grid
+// (docs/validation.md). It panics if d or a is negative or NaN
+// (programmer misuse).
+func (s ValidationScore) BetaTMean(d, a float64) float64 {
+	if !(d >= 0) || !(a >= 0) {
+		panic(fmt.Sprintf("learners.ValidationScore.BetaTMean: d = %g, a = %g: both must be ≥ 0", d, a))
+	}
+	if s.Kind != OutputDensity {
+		return s.BetaT(d)
+	}
+	dc := min(d, s.Hi-s.Lo)
+	return 2*max(math.Abs(s.Lo), math.Abs(s.Hi))*min(dc, a) + 2*dc
 }
 
 // QuadratureAxes returns the axes of the midpoint grid used for the

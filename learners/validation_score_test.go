@@ -198,6 +198,120 @@ func TestValidationScoreBetaT(t *testing.T) {
 	}
 }
 
+// TestValidationScoreBetaTMean moves every prediction by at most d and the
+// grid values by at most d with grid mean of |move| at most a — a fraction
+// a/d of the grid moved by ±d, every grid value moved by a, random moves
+// rescaled to mean a — starting at random values or at the clip's top, and
+// fails if |q(f) − q(f′)| exceeds BetaTMean(d, a), or if BetaTMean exceeds
+// BetaT(d). The move of everything from the top downwards nearly attains
+// the density bound for small d (checked: ≥ 0.99·bound).
+func TestValidationScoreBetaTMean(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 17))
+	for _, c := range scoreCases {
+		s, err := NewValidationScore(c.kind, c.rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range []float64{0, 1e-3, 0.05, 0.7, 5, 100} {
+			for _, a := range []float64{0, 1e-4, 1e-2, 0.3, 2, 1000} {
+				beta := s.BetaTMean(d, a)
+				if beta > s.BetaT(d)*(1+1e-15) {
+					t.Errorf("%s %v: BetaTMean(%g, %g) = %g > BetaT = %g", c.kind, c.rng, d, a, beta, s.BetaT(d))
+				}
+				worst := 0.0
+				for trial := 0; trial < 40; trial++ {
+					m, g := 1+r.IntN(30), 1+r.IntN(60)
+					if trial%4 == 0 {
+						g = 200
+					}
+					pred, labels, grid := randomData(c, s, r, m, g)
+					top := trial%2 == 0
+					if top {
+						for i := range pred {
+							pred[i] = s.Hi
+							if labels != nil {
+								labels[i] = c.labelExtremes()[0]
+							}
+						}
+						// The grid just below the top, moving up while the
+						// predictions move down: both terms lower q.
+						for i := range grid {
+							grid[i] = max(s.Lo, s.Hi-d)
+						}
+					}
+					q := mustScore(t, s, pred, labels, grid)
+					sign := -1.0 // of the prediction moves; the grid moves by −sign
+					if !top && r.IntN(2) == 0 {
+						sign = 1
+					}
+					// Grid moves with |move| ≤ d and mean |move| ≤ a.
+					gridMoves := []func(n int) []float64{
+						func(n int) []float64 { // a fraction a/d by ±d
+							out := make([]float64, n)
+							budget := a * float64(n)
+							for i := range out {
+								v := min(d, budget)
+								budget -= v
+								out[i] = -sign * v
+							}
+							return out
+						},
+						func(n int) []float64 { // everything by min(d, a)
+							out := make([]float64, n)
+							for i := range out {
+								out[i] = -sign * min(d, a)
+							}
+							return out
+						},
+						func(n int) []float64 { // random, rescaled
+							out := make([]float64, n)
+							var sum float64
+							for i := range out {
+								out[i] = d * (2*r.Float64() - 1)
+								sum += math.Abs(out[i])
+							}
+							if mean := sum / float64(n); mean > a {
+								for i := range out {
+									out[i] *= a / mean
+								}
+							}
+							return out
+						},
+					}
+					for gi, gm := range gridMoves {
+						var g2 []float64
+						if grid != nil {
+							mv := gm(len(grid))
+							g2 = make([]float64, len(grid))
+							for i := range g2 {
+								g2[i] = grid[i] + mv[i]
+							}
+						}
+						p2 := make([]float64, len(pred))
+						for i := range p2 {
+							p2[i] = pred[i] + sign*d
+						}
+						q2 := mustScore(t, s, p2, labels, g2)
+						diff := math.Abs(q - q2)
+						if beta > 0 {
+							worst = max(worst, diff/beta)
+						}
+						// Slack: q's terms are ≤ M² + 2M in size and sums of
+						// ≤ 200 of them carry relative rounding ≤ 200·2⁻⁵³.
+						mx := max(math.Abs(s.Lo), math.Abs(s.Hi))
+						if diff > beta*(1+1e-12)+1e-13*(1+mx)*(1+mx) {
+							t.Errorf("%s %v d = %g a = %g grid move %d: q moved by %g > %g", c.kind, c.rng, d, a, gi, diff, beta)
+						}
+					}
+				}
+				if c.kind == OutputDensity && d == 1e-3 && a <= 1e-2 && worst < 0.99 {
+					t.Errorf("%s %v d = %g a = %g: largest move %.4g·bound: the bound or the search is off", c.kind, c.rng, d, a, worst)
+				}
+			}
+		}
+	}
+}
+
 func TestValidationScoreErrors(t *testing.T) {
 	if _, err := NewValidationScore("nope", [2]float64{0, 1}); err == nil {
 		t.Error("unknown kind accepted")
