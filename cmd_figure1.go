@@ -127,12 +127,11 @@ type figure1Method struct {
 }
 
 // figure1Histogram is the Chaudhuri–Vinterbo series, which is not linear
-// in the noise (clamping, renormalisation) and is evaluated bin by bin:
-// the sup over the grid points in bin i of |f̂_i − F_D| is
-// max(|f̂_i − lo_i|, |f̂_i − hi_i|), lo/hi the extremes of F_D in the bin.
+// in the noise (clamping, renormalisation) and is evaluated bin by bin
+// (peers.HistogramReference).
 type figure1Histogram struct {
 	Counts []float64
-	Lo, Hi []float64
+	Ref    *peers.HistogramReference
 }
 
 // newFigure1Setup fits the KDE to the demo data (bounds [0,1], records
@@ -234,15 +233,11 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 	if err != nil {
 		return nil, err
 	}
-	s.Histogram = figure1Histogram{Counts: counts, Lo: make([]float64, figure1Bins), Hi: make([]float64, figure1Bins)}
-	for i := range figure1Bins {
-		s.Histogram.Lo[i], s.Histogram.Hi[i] = math.Inf(1), math.Inf(-1)
+	ref, err := peers.NewHistogramReference(grid, exact, figure1Bins)
+	if err != nil {
+		return nil, err
 	}
-	for i, y := range grid {
-		b := peers.HistogramBin(y, figure1Bins)
-		s.Histogram.Lo[b] = math.Min(s.Histogram.Lo[b], exact[i])
-		s.Histogram.Hi[b] = math.Max(s.Histogram.Hi[b], exact[i])
-	}
+	s.Histogram = figure1Histogram{Counts: counts, Ref: ref}
 	return s, nil
 }
 
@@ -360,11 +355,7 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 				if _, err := peers.HistogramDensity(noisyCounts, density); err != nil {
 					return nil, err
 				}
-				sup := 0.0
-				for i, f := range density {
-					sup = math.Max(sup, math.Max(math.Abs(f-h.Lo[i]), math.Abs(f-h.Hi[i])))
-				}
-				histSums[ei] += sup
+				histSums[ei] += h.Ref.SupError(density)
 			}
 		}
 	}

@@ -313,14 +313,9 @@ func buildHistogramPeer(pc peerContext) (*peerSim, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi := make([]float64, bins), make([]float64, bins)
-	for i := range bins {
-		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
-	}
-	for i, y := range pc.grid[0] {
-		b := peers.HistogramBin(y, bins)
-		lo[b] = math.Min(lo[b], pc.truth[i])
-		hi[b] = math.Max(hi[b], pc.truth[i])
+	ref, err := peers.NewHistogramReference(pc.grid[0], pc.truth, bins)
+	if err != nil {
+		return nil, err
 	}
 	return &peerSim{
 		Label: fmt.Sprintf("%s (%d bins)", peerNameHistogram, bins),
@@ -344,13 +339,7 @@ func buildHistogramPeer(pc peerContext) (*peerSim, error) {
 					if _, err := peers.HistogramDensity(noisy, dens); err != nil {
 						return err
 					}
-					sup := 0.0
-					for i, f := range dens {
-						if lo[i] <= hi[i] { // the bin holds grid points
-							sup = math.Max(sup, math.Max(math.Abs(f-lo[i]), math.Abs(f-hi[i])))
-						}
-					}
-					out[e] = sup
+					out[e] = ref.SupError(dens)
 				}
 				return nil
 			}

@@ -85,3 +85,52 @@ func HistogramDensity(noisy, out []float64) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// HistogramReference holds, per bin, the extremes of a reference function
+// (the non-private F_D) over the grid points in that bin, so that the sup
+// error of a histogram density over the grid costs one pass over the bins:
+// on bin i the density is the constant f̂_i, and max over the bin's grid
+// points of |f̂_i − F(y)| = max(|f̂_i − lo_i|, |f̂_i − hi_i|).
+type HistogramReference struct {
+	lo, hi []float64 // +Inf/−Inf for a bin without grid points
+}
+
+// NewHistogramReference bins the grid points (in [0,1], as HistogramBin)
+// with their reference values truth (len(grid)) into bins bins
+// (1 ≤ bins ≤ MaxBins).
+func NewHistogramReference(grid, truth []float64, bins int) (*HistogramReference, error) {
+	if bins < 1 || bins > MaxBins {
+		return nil, fmt.Errorf("peers.NewHistogramReference: %d bins: must be between 1 and %d", bins, MaxBins)
+	}
+	if len(truth) != len(grid) {
+		return nil, fmt.Errorf("peers.NewHistogramReference: %d reference values for %d grid points: must be equal", len(truth), len(grid))
+	}
+	r := &HistogramReference{lo: make([]float64, bins), hi: make([]float64, bins)}
+	for i := range bins {
+		r.lo[i], r.hi[i] = math.Inf(1), math.Inf(-1)
+	}
+	for i, y := range grid {
+		if !(y >= 0 && y <= 1) {
+			return nil, fmt.Errorf("peers.NewHistogramReference: grid point %d = %v: must lie in [0, 1]", i, y)
+		}
+		b := HistogramBin(y, bins)
+		r.lo[b] = math.Min(r.lo[b], truth[i])
+		r.hi[b] = math.Max(r.hi[b], truth[i])
+	}
+	return r, nil
+}
+
+// SupError returns max over the grid of |density(y) − truth(y)| for the
+// histogram density given per bin (len = the number of bins; programmer
+// misuse otherwise panics with an index error). Bins without grid points
+// are skipped.
+func (r *HistogramReference) SupError(density []float64) float64 {
+	_ = density[len(r.lo)-1]
+	sup := 0.0
+	for i, f := range density[:len(r.lo)] {
+		if r.lo[i] <= r.hi[i] {
+			sup = math.Max(sup, math.Max(math.Abs(f-r.lo[i]), math.Abs(f-r.hi[i])))
+		}
+	}
+	return sup
+}
