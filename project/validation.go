@@ -132,7 +132,10 @@ type ChooseResult struct {
 //     draws; the seed comes from crypto/rand and is independent of the
 //     data) estimates the release's utility.
 //  4. β = max_i max(β_V, β_T): β_V = learners.ValidationScore.BetaV(m),
-//     β_T = BetaT(Λ_i·S_T,i) with Λ_i = mechanism.LebesgueBoundK(k_i, h_i).
+//     β_T = BetaT(Λ_i·S_T,i) with Λ_i = mechanism.LebesgueBoundK(k_i, h_i);
+//     for a density whose fit states a lattice-L1 sensitivity L (KDE),
+//     β_T = BetaTMean(Λ_i·S_T,i, W_i·L(k_i)) with W_i the basis weight of
+//     (k_i, h_i) on the score's integration grid (basisGridWeight).
 //  5. The spend ε_sel is reserved in opt.Ledger (KindValidation) BEFORE any
 //     score is computed; a refusal (*BudgetError) returns it and nothing is
 //     computed or chosen.
@@ -302,6 +305,9 @@ type choicePlan struct {
 	train, val learners.Dataset
 	beta       float64
 	betas      []float64
+	// betaSup is β with the sup-norm bound only (no lattice-L1 bound), for
+	// comparison in tests and docs.
+	betaSup float64
 }
 
 // planChoice splits p.Data by perm (the first m indices of perm are V),
@@ -338,6 +344,8 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		return nil, reqErr("candidates", "no candidate settings given")
 	}
 	dim := p.Data.Dim
+	axes := quadratureAxes(dim)
+	weights := map[string]float64{}
 	for i, c := range pl.cands {
 		f, err := pl.fit(ctx, learner, c.Bandwidth)
 		if err != nil {
@@ -352,15 +360,73 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		if err != nil {
 			return nil, err
 		}
-		b := max(f.score.BetaV(pl.val.N()), f.score.BetaT(lam*f.fitted.Sensitivity))
+		d := lam * f.fitted.Sensitivity
+		bV := f.score.BetaV(pl.val.N())
+		bSup := max(bV, f.score.BetaT(d))
+		b := bSup
+		if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() {
+			// The density integral term via the lattice-L1 sensitivity:
+			// grid mean of |P − P′| ≤ W·L (docs/validation.md).
+			key := fmt.Sprint(pr.K, pr.H)
+			w, ok := weights[key]
+			if !ok {
+				w = basisGridWeight(pr.K, pr.H, axes)
+				weights[key] = w
+			}
+			b = max(bV, f.score.BetaTMean(d, w*l1(pr.K)))
+		}
 		if !(b > 0) || math.IsInf(b, 0) {
 			return nil, fmt.Errorf("candidate %d (%s): score sensitivity β = %g is not finite and > 0", i+1, c, b)
 		}
 		pl.params = append(pl.params, pr)
 		pl.betas = append(pl.betas, b)
 		pl.beta = max(pl.beta, b)
+		pl.betaSup = max(pl.betaSup, bSup)
 	}
 	return pl, nil
+}
+
+// quadratureAxes returns the axes of the density score's integration grid
+// in dim dimensions: the largest per-axis count ≤ 256 with at most
+// maxQuadraturePoints points in all (256, 64, 16, 8 for ℓ = 1..4).
+func quadratureAxes(dim int) [][]float64 {
+	perAxis := 1
+	for (perAxis+1) <= 256 && pow(perAxis+1, dim) <= maxQuadraturePoints {
+		perAxis++
+	}
+	return learners.QuadratureAxes(dim, perAxis)
+}
+
+// basisGridWeight returns W = ∏_j (k_j+1)·max_ν w_{j,ν} with
+//
+//	w_{j,ν} = (1/|G_j|)·Σ_{g∈G_j} |b^(h)_{ν,k_j}(g)|,
+//
+// the grid mean of one iterated Bernstein basis function on axis j of the
+// product grid G = ×_j G_j (axes). For the tensor-product basis the grid
+// mean of |∏_j b^(h)_{ν_j}(g_j)| is ∏_j w_{j,ν_j}, so for any coefficient
+// changes Δc_ν
+//
+//	(1/|G|)·Σ_g |Σ_ν Δc_ν ∏_j b^(h)_{ν_j}(g_j)| ≤ Σ_ν |Δc_ν|·∏_j w_{j,ν_j} ≤ W·(1/∏_j(k_j+1))·Σ_ν |Δc_ν|.
+//
+// W depends on k, h and the public grid only. The basis values are
+// computed in float64 (mechanism.IteratedBasis.At); W is inflated by a
+// relative 10⁻⁹, far above their rounding error, so the computed value is
+// an upper bound. docs/validation.md derives it.
+func basisGridWeight(k []int, h int, axes [][]float64) float64 {
+	w := 1.0
+	for j, kj := range k {
+		ib := mechanism.NewIteratedBasis(kj, h)
+		sum := make([]float64, kj+1)
+		b := make([]float64, kj+1)
+		for _, g := range axes[j] {
+			ib.At(g, b)
+			for nu, v := range b {
+				sum[nu] += math.Abs(v)
+			}
+		}
+		w *= float64(kj+1) * slices.Max(sum) / float64(len(axes[j]))
+	}
+	return w * (1 + 1e-9)
 }
 
 // fit returns (and caches) the learner fitted on T with bandwidth bw, the
@@ -485,12 +551,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 // simulated releases (seeded by seed, the same draws for every dataset) of
 // the validation score on V. They are PRIVATE.
 func (pl *choicePlan) scores(ctx context.Context, seed uint64) ([]float64, error) {
-	dim := pl.p.Data.Dim
-	perAxis := 1
-	for (perAxis+1) <= 256 && pow(perAxis+1, dim) <= maxQuadraturePoints {
-		perAxis++
-	}
-	axes := learners.QuadratureAxes(dim, perAxis)
+	axes := quadratureAxes(pl.p.Data.Dim)
 	out := make([]float64, len(pl.cands))
 	pred := make([]float64, pl.val.N())
 	for i, c := range pl.cands {

@@ -124,13 +124,19 @@ func TestChooseSettingsRejects(t *testing.T) {
 }
 
 // neighbourRequests are one request per score kind, on small data so the
-// neighbour search is quick.
+// neighbour search is quick; the density has a wide and a narrow bandwidth
+// (the narrow one is where the lattice-L1 bound is far below the sup-norm
+// one).
 func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
 	base := mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{6}, H: 1}
 	kde := kdeRequest(ds)
 	kde.Privacy = base
+	narrow := kdeRequest(ds)
+	narrow.Privacy = base
+	narrow.Params = learners.Values{"bandwidth": {0.02}}
 	return map[string]ReleaseRequest{
-		"kde (density)": kde,
+		"kde (density)":        kde,
+		"kde narrow (density)": narrow,
 		"ridge (regression)": {Dataset: ds, Features: []string{"x", "y"}, Label: "r",
 			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 			Learner: learners.KindRidge, Privacy: base},
@@ -144,13 +150,20 @@ func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
 
 // TestChooseScoresNeighbourAudit is the end-to-end stability audit of the
 // scores: for every score kind it replaces one record of the prepared data
-// — in the training split and in the validation split, adversarially (the
-// corners of [0,1]^ℓ with extreme labels) and at random — keeps the split
+// — in the training split and in the validation split — keeps the split
 // and the simulated noise (same permutation, same seed), re-fits and
-// re-scores, and fails if any candidate's score moves by more than its β.
+// re-scores, and fails if any candidate's score moves by more than its β
+// (for the densities the lattice-L1 β, which is checked to be below the
+// sup-norm one). Replacements: the data value to a corner, to a random
+// point; adversarial pairs where the old record is placed too — corner to
+// opposite corner, a lattice point (½, ⅓) to a corner, identical — each
+// with the label flipped; and random to random.
 func TestChooseScoresNeighbourAudit(t *testing.T) {
 	ds := releaseTestDataset(t, 120)
 	r := rand.New(rand.NewPCG(4, 4))
+	const keep, rnd = -1.0, -2.0 // "from": keep the data value; either: a random point
+	type repl struct{ from, to float64 }
+	repls := []repl{{keep, 0}, {keep, 1}, {keep, rnd}, {0, 1}, {1, 0}, {0.5, 0}, {1.0 / 3, 1}, {0.5, 0.5}, {rnd, rnd}}
 	for name, req := range neighbourRequests(ds) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -169,61 +182,79 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seed := r.Uint64()
-			q, err := pl.scores(ctx, seed)
-			if err != nil {
-				t.Fatal(err)
+			if p.Spec.Output.Kind == learners.OutputDensity && !(pl.beta < pl.betaSup) {
+				t.Errorf("density: lattice-L1 β = %g is not below the sup-norm β = %g", pl.beta, pl.betaSup)
 			}
+			seed := r.Uint64()
 			m := pl.val.N()
 			dim := p.Data.Dim
 			worst := 0.0
-			for trial := 0; trial < 8; trial++ {
-				inVal := trial%2 == 0
-				var idx int
-				if inVal {
-					idx = perm[r.IntN(m)]
-				} else {
-					idx = perm[m+r.IntN(n-m)]
-				}
-				q2 := p.Data
-				q2.X = slices.Clone(p.Data.X)
-				if q2.Labels != nil {
-					q2.Labels = slices.Clone(p.Data.Labels)
-				}
-				for j := range dim {
-					switch trial % 4 {
-					case 0, 1:
-						q2.X[idx*dim+j] = float64(trial / 4) // a corner
-					default:
-						q2.X[idx*dim+j] = r.Float64()
+			// with returns the prepared data with record idx at v (keep: the
+			// data value) and its label set to lab (0: unchanged).
+			with := func(idx int, v, lab float64) *Prepared {
+				d := p.Data
+				d.X = slices.Clone(p.Data.X)
+				if d.Labels != nil {
+					d.Labels = slices.Clone(p.Data.Labels)
+					if lab != 0 {
+						d.Labels[idx] = lab
 					}
 				}
-				if q2.Labels != nil {
-					if q2.Labels[idx] == 1 {
-						q2.Labels[idx] = -1
-					} else {
-						q2.Labels[idx] = 1
+				if v != keep {
+					for j := range dim {
+						if v == rnd {
+							d.X[idx*dim+j] = r.Float64()
+						} else {
+							d.X[idx*dim+j] = v
+						}
 					}
 				}
 				p2 := *p
-				p2.Data = q2
-				pl2, err := planChoice(ctx, &p2, opt, perm)
+				p2.Data = d
+				return &p2
+			}
+			scoresOf := func(pp *Prepared) ([]float64, []float64) {
+				pl2, err := planChoice(ctx, pp, opt, perm)
 				if err != nil {
 					t.Fatal(err)
 				}
-				qq, err := pl2.scores(ctx, seed)
+				q, err := pl2.scores(ctx, seed)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := range q {
-					d := math.Abs(q[i] - qq[i])
-					worst = max(worst, d/pl.betas[i])
-					if d > pl.betas[i]*(1+1e-9) {
-						t.Errorf("record %d (validation: %v) replaced: candidate %s score moved %g > β = %g", idx, inVal, pl.cands[i], d, pl.betas[i])
+				return q, pl2.betas
+			}
+			for _, inVal := range []bool{true, false} {
+				for _, rp := range repls {
+					var idx int
+					if inVal {
+						idx = perm[r.IntN(m)]
+					} else {
+						idx = perm[m+r.IntN(n-m)]
+					}
+					lab, lab2 := 0.0, 0.0
+					if p.Data.Labels != nil {
+						lab = p.Data.Labels[idx]
+						lab2 = -lab
+						if lab2 == 0 {
+							lab, lab2 = 1, -1
+						}
+					}
+					q, b1 := scoresOf(with(idx, rp.from, lab))
+					qq, b2 := scoresOf(with(idx, rp.to, lab2))
+					for i := range q {
+						if b1[i] != pl.betas[i] || b2[i] != pl.betas[i] {
+							t.Fatalf("β depends on the data: %g, %g, %g", pl.betas[i], b1[i], b2[i])
+						}
+						d := math.Abs(q[i] - qq[i])
+						worst = max(worst, d/pl.betas[i])
+						if d > pl.betas[i]*(1+1e-9) {
+							t.Errorf("record %d (validation: %v) %v → %v: candidate %s score moved %g > β = %g", idx, inVal, rp.from, rp.to, pl.cands[i], d, pl.betas[i])
+						}
 					}
 				}
 			}
-			t.Logf("largest |Δq|/β = %.3g", worst)
+			t.Logf("β = %.4g (sup-norm only: %.4g); largest |Δq|/β = %.3g", pl.beta, pl.betaSup, worst)
 		})
 	}
 }
