@@ -339,3 +339,44 @@ func TestDefaultCandidates(t *testing.T) {
 		t.Errorf("with bandwidths: %d candidates, first %s", len(c), c[0])
 	}
 }
+
+// TestChooseBetaDemoKDE reports β before (sup-norm bound only) and after
+// (lattice-L1 bound for the integral term) on the demo mixture (5000
+// points, bounds [0, 1], release ε = 1) with the default candidates, for
+// bandwidths 0.025 and 0.05, with and without the bandwidth candidates,
+// and requires the lattice-L1 β to be at most 60% of the old one
+// (docs/validation.md quotes these numbers).
+func TestChooseBetaDemoKDE(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits the 5000-point demo several times")
+	}
+	ds := DemoKDE1D(DemoKDE1DSeed)
+	ctx := context.Background()
+	const epsSel = 0.1
+	for _, bw := range []float64{0.025, 0.05} {
+		for _, withBW := range []bool{false, true} {
+			req := ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]Bounds{"x": {Lo: 0, Hi: 1}},
+				Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {bw}},
+				Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{20}, H: 1}}
+			p, err := Prepare(ctx, req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := ChooseOptions{EpsilonSelect: epsSel, Ledger: chooseLedger(t), Bandwidths: withBW}
+			if err := opt.validate(); err != nil {
+				t.Fatal(err)
+			}
+			pl, err := planChoice(ctx, p, opt, rand.New(rand.NewPCG(1, 2)).Perm(p.Data.N()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("bandwidth %g (bandwidth candidates: %v, %d candidates): β %.4g → %.4g, noise scale 2β/ε_sel %.3g → %.3g, utility bound (γ = 0.05) %.3g → %.3g",
+				bw, withBW, len(pl.cands), pl.betaSup, pl.beta, 2*pl.betaSup/epsSel, 2*pl.beta/epsSel,
+				mechanism.NoisyMaxUtilityBound(len(pl.cands), pl.betaSup, epsSel, 0.05),
+				mechanism.NoisyMaxUtilityBound(len(pl.cands), pl.beta, epsSel, 0.05))
+			if !(pl.beta <= 0.6*pl.betaSup) {
+				t.Errorf("bandwidth %g: β = %g is not ≤ 60%% of the sup-norm β = %g", bw, pl.beta, pl.betaSup)
+			}
+		}
+	}
+}
