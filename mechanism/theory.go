@@ -117,6 +117,30 @@ func UniformNoiseTailBound(scale float64, h int, k []int, beta float64) float64 
 	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * scale * (math.Log(m) - math.Log(beta))
 }
 
+// UniformGaussianNoiseTailBound returns (2^h−1)^ℓ·σ·z with
+// z = √2·erfc⁻¹(β/m), m = ∏(k_j+1), for Gaussian noise of standard
+// deviation σ (the scale NoiseScale returns for NoiseGaussian): with
+// probability ≥ 1−β, sup_{y∈[0,1]^ℓ} |Σ_ν Z_ν ∏_j b^(h)_{ν_j}(y_j)| ≤ this
+// bound. Proof: as for UniformNoiseTailBound, the supremum is ≤ (2^h−1)^ℓ·
+// max_ν |Z_ν| by Eq. 12, and P[|Z_ν| ≥ σz] = erfc(z/√2) = β/m, so by the
+// union bound P[max_ν |Z_ν| ≥ σz] ≤ β. (The paper states no tail bound for
+// Gaussian noise; this is the Gaussian counterpart of the corrected
+// Proposition 4.)
+//
+// It panics on invalid arguments (scale < 0 or not finite, k invalid, h, β).
+func UniformGaussianNoiseTailBound(sigma float64, h int, k []int, beta float64) float64 {
+	if err := validateK(k); err != nil {
+		panic("mechanism.UniformGaussianNoiseTailBound: " + err.Error())
+	}
+	mustTheoryArgs("UniformGaussianNoiseTailBound", h, len(k), beta)
+	if !(sigma >= 0) || math.IsInf(sigma, 0) {
+		panic(fmt.Sprintf("mechanism.UniformGaussianNoiseTailBound: sigma = %g: must be ≥ 0 and finite", sigma))
+	}
+	m := float64(coefficientCount(k))
+	z := math.Sqrt2 * math.Erfcinv(beta/m)
+	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * sigma * z
+}
+
 // LowerBound returns S/ε, the order of the lower bound of Theorem 8: there
 // is a function F for which every ε-DP mechanism has error Ω(S(F)/ε) with
 // probability arbitrarily close to 1. It holds only up to constants: the

@@ -515,16 +515,20 @@ func tradeoffPlot(c *tradeoffResult, md *tradeoffModel, params mechanism.Params,
 		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("Bernstein, h = %d", h), Y: c.Mean[o], Colour: o, Width: w})
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: "nearest lattice point (baseline)", Y: c.Baseline, Colour: 5, Dashed: true, Width: 1.8})
-	if params.Noise != mechanism.NoiseGaussian {
-		bound := make([]float64, len(c.Epsilons))
-		for i, s := range c.Scales {
-			bound[i] = math.NaN()
-			if !math.IsNaN(s) {
-				bound[i] = md.approx[params.H] + mechanism.UniformNoiseTailBound(s, params.H, params.K, project.DefaultBeta)
-			}
-		}
-		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("95%% bound (h = %d)", params.H), Y: bound, Colour: -1, Dashed: true, Width: 1.2})
+	// The proven 95% bound on the sup error: noiseless approximation error
+	// plus the uniform tail bound of the noise (Laplace or Gaussian).
+	tail := mechanism.UniformNoiseTailBound
+	if params.Noise == mechanism.NoiseGaussian {
+		tail = mechanism.UniformGaussianNoiseTailBound
 	}
+	bound := make([]float64, len(c.Epsilons))
+	for i, s := range c.Scales {
+		bound[i] = math.NaN()
+		if !math.IsNaN(s) {
+			bound[i] = md.approx[params.H] + tail(s, params.H, params.K, project.DefaultBeta)
+		}
+	}
+	t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("95%% bound (h = %d)", params.H), Y: bound, Colour: -1, Dashed: true, Width: 1.2})
 	lower := make([]float64, len(c.Epsilons))
 	for i, eps := range c.Epsilons {
 		lower[i] = mechanism.LowerBound(sens, eps)

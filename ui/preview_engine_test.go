@@ -126,3 +126,40 @@ func BenchmarkPreviewFirst(b *testing.B) {
 		}
 	}
 }
+
+// TestPreviewTailBoundCurve: the tradeoff plot draws the proven 95% bound
+// on the sup error for Laplace and for Gaussian noise, and the simulated
+// mean error of the chosen order stays below it at every ε.
+func TestPreviewTailBoundCurve(t *testing.T) {
+	for _, noise := range []mechanism.NoiseKind{mechanism.NoiseLaplace, mechanism.NoiseGaussian} {
+		t.Run(string(noise), func(t *testing.T) {
+			in := kde1DInput(1)
+			in.Peers = false
+			in.Request.Privacy.Noise = noise
+			if noise == mechanism.NoiseGaussian {
+				in.Request.Privacy.Delta = 1e-6
+			}
+			res, err := newPreviewEngine().compute(context.Background(), in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var bound, mean []float64
+			for _, c := range res.Tradeoff.Curves {
+				switch c.Label {
+				case "95% bound (h = 2)":
+					bound = c.Y
+				case "Bernstein, h = 2":
+					mean = c.Y
+				}
+			}
+			if bound == nil || mean == nil {
+				t.Fatalf("curves %v: want the 95%% bound and the h = 2 curve", res.Tradeoff.Curves)
+			}
+			for i, b := range bound {
+				if !(b > mean[i]) {
+					t.Errorf("ε = %g: bound %g ≤ simulated mean sup error %g", res.Tradeoff.Epsilons[i], b, mean[i])
+				}
+			}
+		})
+	}
+}
