@@ -86,8 +86,9 @@
 // programmer misuse panics, and the functions that may panic say so
 // (BernsteinBasis, NewIteratedBasis, IteratedBasis.At, Lattice.Point and
 // Lattice.Index with out-of-range arguments, and the theory helpers
-// OptimalK, NoiseTailBound, UniformNoiseTailBound, LowerBound on invalid
-// numbers).
+// OptimalK, NoiseTailBound, UniformNoiseTailBound,
+// UniformGaussianNoiseTailBound, LowerBound, NoisyMaxUtilityBound on
+// invalid numbers).
 //
 // # Limits
 //
