@@ -167,6 +167,60 @@ func ChooseSettings(ctx context.Context, req ReleaseRequest, opt ChooseOptions) 
 	return plan.run(ctx, seed)
 }
 
+// ChoicePreview is what the curator can know about a private choice
+// before spending anything: the candidates, the split sizes and the score
+// sensitivity β, all public (they depend on n, the parameters, the public
+// bounds and ε of the release, never on data values). It lets the curator
+// see the selection noise 2β/ε_sel and the utility bound for any ε_sel
+// before committing to one.
+type ChoicePreview struct {
+	Candidates          []Candidate
+	Beta                float64
+	TrainN, ValidationN int
+	ScoreKind           learners.OutputKind
+	Gamma               float64
+}
+
+// Scale returns the Laplace scale 2β/ε_sel of the selection noise.
+func (c *ChoicePreview) Scale(epsilonSelect float64) float64 { return 2 * c.Beta / epsilonSelect }
+
+// UtilityBound returns mechanism.NoisyMaxUtilityBound for ε_sel at
+// failure probability c.Gamma. It panics on ε_sel ≤ 0 (validate first).
+func (c *ChoicePreview) UtilityBound(epsilonSelect float64) float64 {
+	return mechanism.NoisyMaxUtilityBound(len(c.Candidates), c.Beta, epsilonSelect, c.Gamma)
+}
+
+// PreviewChoice prepares req and plans the private choice as ChooseSettings
+// would (fits on a training split, candidates, β) without spending: no
+// ledger entry, no score. opt.EpsilonSelect and opt.Ledger are not used.
+// The split used is the identity order; β does not depend on which records
+// are held out, only on how many.
+func PreviewChoice(ctx context.Context, req ReleaseRequest, opt ChooseOptions) (*ChoicePreview, error) {
+	if err := opt.validatePlan(); err != nil {
+		return nil, err
+	}
+	p, err := Prepare(ctx, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	n := len(p.Data.X) / p.Data.Dim
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	pl, err := planChoice(ctx, p, opt, perm)
+	if err != nil {
+		return nil, err
+	}
+	return &ChoicePreview{
+		Candidates: slices.Clone(pl.cands), Beta: pl.beta,
+		TrainN: pl.train.N(), ValidationN: pl.val.N(),
+		ScoreKind: pl.fits[fitKey(pl.cands[0].Bandwidth)].score.Kind,
+		Gamma:     opt.Gamma,
+	}, nil
+}
+
+// validate checks the options of ChooseSettings and fills the defaults.
 func (o *ChooseOptions) validate() error {
 	if !(o.EpsilonSelect >= math.Exp2(-50)) || math.IsInf(o.EpsilonSelect, 0) {
 		return reqErr("epsilon-select", "%g: must be finite and ≥ 2⁻⁵⁰", o.EpsilonSelect)
@@ -174,6 +228,12 @@ func (o *ChooseOptions) validate() error {
 	if o.Ledger == nil {
 		return reqErr("ledger", "no privacy-budget ledger given; the private choice spends budget and must be recorded")
 	}
+	return o.validatePlan()
+}
+
+// validatePlan checks the options that shape the plan (split, draws,
+// γ, candidates) and fills their defaults.
+func (o *ChooseOptions) validatePlan() error {
 	if o.ValidationFraction == 0 {
 		o.ValidationFraction = DefaultValidationFraction
 	}

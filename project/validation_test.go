@@ -3,6 +3,7 @@ package project
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	rand "math/rand/v2"
 	"path/filepath"
@@ -62,6 +63,36 @@ func TestChooseSettingsRecordsSpend(t *testing.T) {
 	}
 	if !(res.Beta > 0) || res.Scale != 2*res.Beta/0.1 || !(res.UtilityBound > 0) {
 		t.Errorf("β = %g, scale = %g, bound = %g", res.Beta, res.Scale, res.UtilityBound)
+	}
+}
+
+// TestPreviewChoiceMatchesChoice: the preview states, without spending,
+// the candidates, split and β that the spending run then uses.
+func TestPreviewChoiceMatchesChoice(t *testing.T) {
+	ds := releaseTestDataset(t, 400)
+	req := kdeRequest(ds)
+	req.KAuto = true
+	pv, err := PreviewChoice(context.Background(), req, ChooseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := chooseLedger(t)
+	res, err := ChooseSettings(context.Background(), req, ChooseOptions{EpsilonSelect: 0.5, Ledger: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pv.Beta != res.Beta || pv.TrainN != res.TrainN || pv.ValidationN != res.ValidationN || pv.ScoreKind != res.ScoreKind ||
+		fmt.Sprint(pv.Candidates) != fmt.Sprint(res.Candidates) {
+		t.Errorf("preview %+v\ndiffers from the run %+v", pv, res)
+	}
+	if pv.Scale(0.5) != res.Scale || pv.UtilityBound(0.5) != res.UtilityBound {
+		t.Errorf("preview scale %g, bound %g; run %g, %g", pv.Scale(0.5), pv.UtilityBound(0.5), res.Scale, res.UtilityBound)
+	}
+	if got := len(l.Entries(ds.Hash)); got != 1 {
+		t.Errorf("%d ledger entries after a preview and a choice, want 1 (the preview spends nothing)", got)
+	}
+	if _, err := PreviewChoice(context.Background(), req, ChooseOptions{ValidationFraction: 1.5}); err == nil {
+		t.Error("a validation fraction of 1.5 was accepted")
 	}
 }
 
