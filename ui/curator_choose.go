@@ -22,7 +22,14 @@ type chooseFlow struct {
 	over     *widget.Check
 	progress *widget.ProgressBar
 	stage    *widget.Label
-	result   *curatorDialog
+	// forecast states, before anything is spent, the selection noise and
+	// the utility bound for the ε typed (from project.PreviewChoice, run
+	// off the UI goroutine when the dialog opens).
+	forecast *widget.Label
+	preview  *project.ChoicePreview
+	// planned is closed when the preview has finished (tests wait on it).
+	planned chan struct{}
+	result  *curatorDialog
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
 	done chan struct{}
@@ -48,12 +55,15 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		dialog.ShowError(fmt.Errorf("not ready to choose h and k: %w", err), c.win)
 		return nil
 	}
-	fl := &chooseFlow{done: make(chan struct{})}
+	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{})}
 	fl.eps = widget.NewEntry()
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
 	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.progress = widget.NewProgressBar()
+	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
+	fl.forecast.Wrapping = fyne.TextWrapWord
+	fl.eps.OnChanged = func(string) { fl.showForecast() }
 	fl.stage = widget.NewLabel("")
 	fl.stage.Wrapping = fyne.TextWrapWord
 	spent, _, budget, berr := c.budgetState()
@@ -70,10 +80,10 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps),
-		fl.over, fl.stage, fl.progress)
+		fl.forecast, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
-	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", container.NewGridWrap(fyne.NewSize(560, content.MinSize().Height+120), content),
+	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", container.NewGridWrap(fyne.NewSize(560, content.MinSize().Height+170), content),
 		labels, []func() bool{nil, func() bool {
 			eps, err := parseEpsilon(fl.eps.Text)
 			if err != nil {
@@ -90,7 +100,40 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	if pp, ok := c.pages[stepPrivacy].(*privacyPage); ok {
 		pp.chooseFlow = fl
 	}
+	go func() {
+		pv, err := project.PreviewChoice(context.Background(), req, project.ChooseOptions{})
+		uiDo(func() {
+			defer close(fl.planned)
+			if err != nil {
+				fl.forecast.SetText(fmt.Sprintf("The choice cannot be planned (nothing is spent): %v", err))
+				return
+			}
+			fl.preview = pv
+			fl.showForecast()
+		})
+	}()
 	return fl
+}
+
+// showForecast states the selection noise and the utility bound for the ε
+// typed, before anything is spent (UI goroutine).
+func (fl *chooseFlow) showForecast() {
+	pv := fl.preview
+	if pv == nil {
+		return
+	}
+	eps, err := parseEpsilon(fl.eps.Text)
+	if err != nil {
+		fl.forecast.SetText("")
+		return
+	}
+	fl.forecast.SetText(fmt.Sprintf(
+		"Before you spend: %d settings compared on %d training / %d validation records; score sensitivity β = %.3g. "+
+			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s score is within "+
+			"%.3g of the best. Larger ε means less noise: the choice is only useful when this is small next to the "+
+			"differences between settings.",
+		len(pv.Candidates), pv.TrainN, pv.ValidationN, pv.Beta, formatValue(eps), pv.Scale(eps), 1-pv.Gamma, pv.ScoreKind,
+		pv.UtilityBound(eps)))
 }
 
 // runChoose runs project.ChooseSettings off the UI goroutine; widgets are

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,14 +38,37 @@ func TestCuratorChooseHK(t *testing.T) {
 	pp := c.pages[stepPrivacy].(*privacyPage)
 	f.do(func() { test.Tap(pp.choose) })
 	fl := pp.chooseFlow
-	if fl == nil || !curatorOnTop(c, fl.dialog) {
+	if fl == nil {
+		t.Fatal("no choose dialog")
+	}
+	if !f.onTop(fl.dialog) {
 		t.Fatal("the choose dialog is not shown")
 	}
 	wantDefault := formatValue(roundSig(c.state.Epsilon*chooseDefaultShare, 3))
 	if fl.eps.Text != wantDefault {
 		t.Errorf("default ε %q, want %q (10%% of the release's ε)", fl.eps.Text, wantDefault)
 	}
+	select {
+	case <-fl.planned:
+	case <-time.After(120 * time.Second):
+		t.Fatal("timed out waiting for the preview of the choice")
+	}
 	f.do(func() { curatorType(fl.eps, "0.05") })
+	f.do(func() {
+		pv := fl.preview
+		if pv == nil {
+			t.Fatalf("no preview: %q", fl.forecast.Text)
+		}
+		want := fmt.Sprintf("selection noise is Laplace(%.3g)", pv.Scale(0.05))
+		if !strings.Contains(fl.forecast.Text, want) || !strings.Contains(fl.forecast.Text, "Before you spend") {
+			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
+		}
+	})
+	if l, err := project.OpenLedger(c.opts.LedgerPath); err != nil {
+		t.Fatal(err)
+	} else if n := len(l.Entries(c.ds.Hash)); n != 0 {
+		t.Fatalf("%d ledger entries after the preview, want 0", n)
+	}
 	f.do(func() { test.Tap(fl.dialog.button("Spend ε and choose")) })
 	f.waitChoose(fl)
 	if fl.err != nil {
@@ -59,7 +83,7 @@ func TestCuratorChooseHK(t *testing.T) {
 			t.Errorf("form shows h = %q, k = %q; want %s", pp.h.Selected, pp.kEntry.Text, res.Chosen)
 		}
 	})
-	if !curatorOnTop(c, fl.result) {
+	if !f.onTop(fl.result) {
 		t.Error("the result dialog is not shown")
 	}
 	l, err := project.OpenLedger(c.opts.LedgerPath)
@@ -86,6 +110,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	fl2 := pp.chooseFlow
 	f.do(func() { test.Tap(fl2.dialog.button("Spend ε and choose")) })
 	f.waitChoose(fl2)
+	<-fl2.planned // the preview's goroutine ends before the fixture does
 	var be *project.BudgetError
 	if fl2.err == nil || !asBudget(fl2.err, &be) {
 		t.Fatalf("over budget: err %v, want a *BudgetError", fl2.err)
@@ -100,6 +125,13 @@ func TestCuratorChooseHK(t *testing.T) {
 		t.Errorf("%d ledger entries after the refusal, want 2", n)
 	}
 	f.waitIdle()
+}
+
+// onTop reports whether d is the top overlay, holding uiMu (background
+// goroutines of the dialog may update its widgets meanwhile).
+func (f *curatorFixture) onTop(d *curatorDialog) (top bool) {
+	f.do(func() { top = curatorOnTop(f.c, d) })
+	return top
 }
 
 func asBudget(err error, be **project.BudgetError) bool { return errors.As(err, be) }
