@@ -106,15 +106,9 @@ func NoiseTailBound(scale float64, h, dim int, beta float64) float64 {
 //
 // It panics on invalid arguments (scale < 0 or not finite, k invalid, h, β).
 func UniformNoiseTailBound(scale float64, h int, k []int, beta float64) float64 {
-	if err := validateK(k); err != nil {
-		panic("mechanism.UniformNoiseTailBound: " + err.Error())
-	}
-	mustTheoryArgs("UniformNoiseTailBound", h, len(k), beta)
-	if !(scale >= 0) || math.IsInf(scale, 0) {
-		panic(fmt.Sprintf("mechanism.UniformNoiseTailBound: scale = %g: must be ≥ 0 and finite", scale))
-	}
-	m := float64(coefficientCount(k))
-	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * scale * (math.Log(m) - math.Log(beta))
+	return uniformTailBound("UniformNoiseTailBound", scale, h, k, beta, func(m float64) float64 {
+		return math.Log(m) - math.Log(beta) // P[|Z| ≥ λz] = e^{−z} = β/m
+	})
 }
 
 // UniformGaussianNoiseTailBound returns (2^h−1)^ℓ·σ·z with
@@ -129,16 +123,24 @@ func UniformNoiseTailBound(scale float64, h int, k []int, beta float64) float64 
 //
 // It panics on invalid arguments (scale < 0 or not finite, k invalid, h, β).
 func UniformGaussianNoiseTailBound(sigma float64, h int, k []int, beta float64) float64 {
+	return uniformTailBound("UniformGaussianNoiseTailBound", sigma, h, k, beta, func(m float64) float64 {
+		return math.Sqrt2 * math.Erfcinv(beta/m) // P[|Z| ≥ σz] = erfc(z/√2) = β/m
+	})
+}
+
+// uniformTailBound returns (2^h−1)^ℓ·scale·z(m), m = ∏(k_j+1), z(m) the
+// quantile with P[|Z_ν| ≥ scale·z] = β/m for the noise at hand, after
+// validating the arguments (panics name the caller).
+func uniformTailBound(name string, scale float64, h int, k []int, beta float64, z func(m float64) float64) float64 {
 	if err := validateK(k); err != nil {
-		panic("mechanism.UniformGaussianNoiseTailBound: " + err.Error())
+		panic("mechanism." + name + ": " + err.Error())
 	}
-	mustTheoryArgs("UniformGaussianNoiseTailBound", h, len(k), beta)
-	if !(sigma >= 0) || math.IsInf(sigma, 0) {
-		panic(fmt.Sprintf("mechanism.UniformGaussianNoiseTailBound: sigma = %g: must be ≥ 0 and finite", sigma))
+	mustTheoryArgs(name, h, len(k), beta)
+	if !(scale >= 0) || math.IsInf(scale, 0) {
+		panic(fmt.Sprintf("mechanism.%s: scale = %g: must be ≥ 0 and finite", name, scale))
 	}
 	m := float64(coefficientCount(k))
-	z := math.Sqrt2 * math.Erfcinv(beta/m)
-	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * sigma * z
+	return math.Pow(math.Exp2(float64(h))-1, float64(len(k))) * scale * z(m)
 }
 
 // LowerBound returns S/ε, the order of the lower bound of Theorem 8: there

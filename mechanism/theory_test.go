@@ -135,15 +135,7 @@ func TestTailBoundsBySimulation(t *testing.T) {
 		uniform := UniformNoiseTailBound(scale, h, k, beta)
 		exceedPaper, exceedUniform := 0, 0
 		for range trials {
-			r, err := Simulate(make([]float64, 4), 1, p, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sup float64
-			for _, y := range ys {
-				v, _ := r.Eval([]float64{y})
-				sup = math.Max(sup, math.Abs(v))
-			}
+			sup := simulatedNoiseSup(t, p, src, ys)
 			if sup > paper {
 				exceedPaper++
 			}
@@ -175,16 +167,7 @@ func TestTailBoundsBySimulation(t *testing.T) {
 		bound := UniformGaussianNoiseTailBound(sigma, h, k, beta)
 		exceed := 0
 		for range trials {
-			r, err := Simulate(make([]float64, 4), 1, p, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var sup float64
-			for _, y := range ys {
-				v, _ := r.Eval([]float64{y})
-				sup = math.Max(sup, math.Abs(v))
-			}
-			if sup > bound {
+			if simulatedNoiseSup(t, p, src, ys) > bound {
 				exceed++
 			}
 		}
@@ -194,4 +177,20 @@ func TestTailBoundsBySimulation(t *testing.T) {
 		}
 		t.Logf("Gaussian h=1 k=3: P[sup > bound] ≈ %.4f (β = %g)", f, beta)
 	}
+}
+
+// simulatedNoiseSup simulates one release of the zero function (so the
+// release is pure noise) with p (ℓ = 1) and returns its sup over ys.
+func simulatedNoiseSup(t *testing.T, p Params, src *SimulationNoise, ys []float64) float64 {
+	t.Helper()
+	r, err := Simulate(make([]float64, p.K[0]+1), 1, p, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sup float64
+	for _, y := range ys {
+		v, _ := r.Eval([]float64{y})
+		sup = math.Max(sup, math.Abs(v))
+	}
+	return sup
 }
