@@ -2,12 +2,8 @@ package project
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
-	rand "math/rand/v2" // ChaCha8 keyed from crypto/rand: the data-independent split
 	"slices"
 	"strings"
 	"time"
@@ -668,26 +664,4 @@ func pow(a, b int) int {
 		r *= a
 	}
 	return r
-}
-
-// cryptoPermutation returns a uniformly random permutation of 0..n−1,
-// independent of the data: Fisher–Yates driven by ChaCha8 (a CSPRNG) keyed
-// with 32 bytes from crypto/rand.
-func cryptoPermutation(n int) ([]int, error) {
-	var key [32]byte
-	if _, err := crand.Read(key[:]); err != nil {
-		return nil, fmt.Errorf("random split: %w", err)
-	}
-	r := rand.New(rand.NewChaCha8(key))
-	return r.Perm(n), nil
-}
-
-// cryptoSeed returns a seed for the simulated noise of the scores from
-// crypto/rand, independent of the data.
-func cryptoSeed() (uint64, error) {
-	var b [8]byte
-	if _, err := crand.Read(b[:]); err != nil {
-		return 0, errors.New("random seed: " + err.Error())
-	}
-	return binary.LittleEndian.Uint64(b[:]), nil
 }

@@ -378,9 +378,6 @@ func TestDefaultCandidates(t *testing.T) {
 // and requires the lattice-L1 β to be at most 60% of the old one
 // (docs/validation.md quotes these numbers).
 func TestChooseBetaDemoKDE(t *testing.T) {
-	if testing.Short() {
-		t.Skip("fits the 5000-point demo several times")
-	}
 	ds := DemoKDE1D(DemoKDE1DSeed)
 	ctx := context.Background()
 	const epsSel = 0.1
