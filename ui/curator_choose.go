@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
@@ -17,9 +20,14 @@ import (
 // states and edits the ε it will spend, the progress while the candidates
 // are scored off the UI goroutine, and the result dialog.
 type chooseFlow struct {
-	dialog   *curatorDialog
-	eps      *widget.Entry
-	over     *widget.Check
+	dialog *curatorDialog
+	eps    *widget.Entry
+	over   *widget.Check
+	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
+	// the candidates (project.ChooseOptions.Bandwidths).
+	bandwidths *widget.Check
+	// cancel stops a running choice (the spend stays recorded).
+	cancel   context.CancelFunc
 	progress *widget.ProgressBar
 	stage    *widget.Label
 	// forecast states, before anything is spent, the selection noise and
@@ -27,8 +35,10 @@ type chooseFlow struct {
 	// off the UI goroutine when the dialog opens).
 	forecast *widget.Label
 	preview  *project.ChoicePreview
-	// planned is closed when the preview has finished (tests wait on it).
+	// planned receives once per finished preview (tests wait on it);
+	// planGen numbers the previews so a stale one is ignored.
 	planned chan struct{}
+	planGen int
 	result  *curatorDialog
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
@@ -55,11 +65,15 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		dialog.ShowError(fmt.Errorf("not ready to choose h and k: %w", err), c.win)
 		return nil
 	}
-	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{})}
+	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
 	fl.eps = widget.NewEntry()
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
 	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.bandwidths = widget.NewCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
+	if !learnerHasBandwidth(req.Learner) {
+		fl.bandwidths.Hide()
+	}
 	fl.progress = widget.NewProgressBar()
 	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
 	fl.forecast.Wrapping = fyne.TextWrapWord
@@ -80,11 +94,17 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps),
-		fl.forecast, fl.over, fl.stage, fl.progress)
+		fl.bandwidths, fl.forecast, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
+	cancelRun := func() bool {
+		if fl.cancel != nil {
+			fl.cancel() // chooseFinished reports it; the spend stays recorded
+		}
+		return true
+	}
 	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", container.NewGridWrap(fyne.NewSize(560, content.MinSize().Height+170), content),
-		labels, []func() bool{nil, func() bool {
+		labels, []func() bool{cancelRun, func() bool {
 			eps, err := parseEpsilon(fl.eps.Text)
 			if err != nil {
 				fl.stage.SetText("ε: " + err.Error())
@@ -92,18 +112,34 @@ func (c *curator) showChooseDialog() *chooseFlow {
 			}
 			fl.dialog.button(labels[1]).Disable()
 			fl.eps.Disable()
+			fl.bandwidths.Disable()
 			fl.progress.Show()
 			fl.stage.SetText(fmt.Sprintf("Recording ε = %s in the ledger, then scoring the candidates …", formatValue(eps)))
-			c.runChoose(fl, req, eps, fl.over.Checked)
+			c.runChoose(fl, req, eps, fl.over.Checked, fl.bandwidths.Checked)
 			return false
 		}})
 	if pp, ok := c.pages[stepPrivacy].(*privacyPage); ok {
 		pp.chooseFlow = fl
 	}
+	c.planChoice(fl, req)
+	return fl
+}
+
+// planChoice works out the candidates and β of the choice as the dialog
+// stands (project.PreviewChoice, nothing spent) off the UI goroutine and
+// shows the forecast; a newer plan supersedes an older one (UI goroutine).
+func (c *curator) planChoice(fl *chooseFlow, req project.ReleaseRequest) {
+	fl.planGen++
+	gen, bw := fl.planGen, fl.bandwidths.Checked
+	fl.preview = nil
+	fl.forecast.SetText("Working out the candidates and the selection noise (nothing is spent) …")
 	go func() {
-		pv, err := project.PreviewChoice(context.Background(), req, project.ChooseOptions{})
+		pv, err := project.PreviewChoice(context.Background(), req, project.ChooseOptions{Bandwidths: bw})
 		uiDo(func() {
-			defer close(fl.planned)
+			defer func() { fl.planned <- struct{}{} }()
+			if gen != fl.planGen {
+				return
+			}
 			if err != nil {
 				fl.forecast.SetText(fmt.Sprintf("The choice cannot be planned (nothing is spent): %v", err))
 				return
@@ -112,7 +148,6 @@ func (c *curator) showChooseDialog() *chooseFlow {
 			fl.showForecast()
 		})
 	}()
-	return fl
 }
 
 // showForecast states the selection noise and the utility bound for the ε
@@ -138,15 +173,18 @@ func (fl *chooseFlow) showForecast() {
 
 // runChoose runs project.ChooseSettings off the UI goroutine; widgets are
 // touched only through uiDo.
-func (c *curator) runChoose(fl *chooseFlow, req project.ReleaseRequest, eps float64, allowOver bool) {
+func (c *curator) runChoose(fl *chooseFlow, req project.ReleaseRequest, eps float64, allowOver, bandwidths bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	fl.cancel = cancel
 	go func() {
+		defer cancel()
 		res, err := func() (*project.ChooseResult, error) {
 			ledger, err := c.openLedger()
 			if err != nil {
 				return nil, err
 			}
-			return project.ChooseSettings(context.Background(), req, project.ChooseOptions{
-				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver,
+			return project.ChooseSettings(ctx, req, project.ChooseOptions{
+				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver, Bandwidths: bandwidths,
 				Progress: func(done, total int) {
 					uiDo(func() { fl.progress.SetValue(float64(done) / float64(total)) })
 				},
@@ -165,8 +203,11 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 	c.updateBudget()
 	if err != nil {
 		var be *project.BudgetError
-		if errors.As(err, &be) {
+		switch {
+		case errors.As(err, &be):
 			err = fmt.Errorf("nothing was chosen or spent: %w", err)
+		case errors.Is(err, context.Canceled):
+			err = fmt.Errorf("cancelled: nothing was chosen (%w)", err)
 		}
 		dialog.ShowError(fmt.Errorf("choose h and k privately: %w", err), c.win)
 		return
@@ -174,14 +215,23 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 	c.state.H = res.Chosen.H
 	c.state.KAuto = false
 	c.state.K = res.Chosen.K
+	chosen := fmt.Sprintf("h = %d, k = %d", res.Chosen.H, res.Chosen.K)
+	if bw := res.Chosen.Bandwidth; bw != nil {
+		parts := make([]string, len(bw))
+		for i, b := range bw {
+			parts[i] = formatValue(b)
+		}
+		c.state.setParamText("bandwidth", strings.Join(parts, ", "))
+		chosen += ", bandwidth = " + strings.Join(parts, ", ")
+	}
 	c.refreshPages()
 	c.changed()
-	msg := fmt.Sprintf("Chosen: h = %d, k = %d (filled into the form).\n\n"+
+	msg := fmt.Sprintf("Chosen: %s (filled into the form).\n\n"+
 		"Spent ε = %s on this choice (ledger entry %s). The dataset has now spent ε %s of %s.\n\n"+
 		"Compared %d settings on %d training and %d validation records. Score sensitivity β = %.3g, selection noise "+
 		"Laplace(%.3g): with probability %g the chosen setting's score is within %.3g of the best. When the noise is "+
 		"much larger than the differences between settings, the choice is close to random.",
-		res.Chosen.H, res.Chosen.K, formatValue(res.Epsilon), res.Entry.ID, fmtBudget(res.Spent), fmtBudget(res.Budget),
+		chosen, formatValue(res.Epsilon), res.Entry.ID, fmtBudget(res.Spent), fmtBudget(res.Budget),
 		len(res.Candidates), res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
 	if res.Entry.OverBudget {
 		msg += "\n\nThis choice exceeded the budget (allowed; recorded in the ledger)."
@@ -190,5 +240,15 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 	l.Wrapping = fyne.TextWrapWord
 	fl.result = showCuratorDialog(c.win, "h and k chosen privately", container.NewGridWrap(fyne.NewSize(560, 260), l),
 		[]string{"OK"}, []func() bool{nil})
-	c.setStatus("Chose h = %d, k = %d privately; spent ε = %s (ledger entry %s).", res.Chosen.H, res.Chosen.K, formatValue(res.Epsilon), res.Entry.ID)
+	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
+}
+
+// learnerHasBandwidth reports whether the learner has a "bandwidth"
+// parameter (the private choice can then also choose it).
+func learnerHasBandwidth(k learners.Kind) bool {
+	l, err := learners.Lookup(k)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(l.Spec().Params, func(p learners.ParamSpec) bool { return p.Name == "bandwidth" })
 }

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
@@ -135,3 +138,109 @@ func (f *curatorFixture) onTop(d *curatorDialog) (top bool) {
 }
 
 func asBudget(err error, be **project.BudgetError) bool { return errors.As(err, be) }
+
+// waitPlanned waits for the dialog's forecast of the choice.
+func (f *curatorFixture) waitPlanned(fl *chooseFlow) {
+	f.t.Helper()
+	select {
+	case <-fl.planned:
+	case <-time.After(120 * time.Second):
+		f.t.Fatal("timed out waiting for the preview of the choice")
+	}
+}
+
+// TestCuratorChooseBandwidth: for the KDE the dialog offers the bandwidth
+// too; ticking it re-plans (more candidates, each with a bandwidth) and the
+// chosen bandwidth lands in the learner's form.
+func TestCuratorChooseBandwidth(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { test.Tap(pp.choose) })
+	fl := pp.chooseFlow
+	f.waitPlanned(fl)
+	var plain int
+	f.do(func() {
+		if !fl.bandwidths.Visible() || fl.preview == nil {
+			t.Fatalf("bandwidth option visible %v, preview %v", fl.bandwidths.Visible(), fl.preview)
+		}
+		plain = len(fl.preview.Candidates)
+		test.Tap(fl.bandwidths)
+	})
+	f.waitPlanned(fl)
+	f.do(func() {
+		pv := fl.preview
+		if pv == nil || len(pv.Candidates) <= plain || pv.Candidates[0].Bandwidth == nil {
+			t.Fatalf("with bandwidths: preview %+v (%d candidates without)", pv, plain)
+		}
+		if want := fmt.Sprintf("%d settings compared", len(pv.Candidates)); !strings.Contains(fl.forecast.Text, want) {
+			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
+		}
+		curatorType(fl.eps, "0.05")
+		test.Tap(fl.dialog.button("Spend ε and choose"))
+	})
+	f.waitChoose(fl)
+	if fl.err != nil {
+		t.Fatalf("choice failed: %v", fl.err)
+	}
+	bw := fl.res.Chosen.Bandwidth
+	if len(bw) != 1 {
+		t.Fatalf("chosen %s: want a bandwidth", fl.res.Chosen)
+	}
+	f.do(func() {
+		spec := learners.NewKDE().Spec()
+		i := slices.IndexFunc(spec.Params, func(p learners.ParamSpec) bool { return p.Name == "bandwidth" })
+		if got := c.state.paramText(spec.Params[i]); got != formatValue(bw[0]) {
+			t.Errorf("bandwidth in the form %q, want the chosen %s", got, formatValue(bw[0]))
+		}
+		fl.result.Hide()
+	})
+	f.waitIdle()
+}
+
+// TestCuratorChooseCancel: Cancel right after "Spend ε and choose" stops
+// the run: nothing is chosen, the form is unchanged, and a spend is either
+// not yet recorded or reported as kept.
+func TestCuratorChooseCancel(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { test.Tap(pp.choose) })
+	fl := pp.chooseFlow
+	f.waitPlanned(fl)
+	h, k := c.state.H, c.state.K
+	f.do(func() {
+		test.Tap(fl.dialog.button("Spend ε and choose"))
+		test.Tap(fl.dialog.button("Cancel"))
+	})
+	f.waitChoose(fl)
+	if !errors.Is(fl.err, context.Canceled) {
+		t.Fatalf("cancelled choice: err %v, want context.Canceled", fl.err)
+	}
+	if c.state.H != h || c.state.K != k {
+		t.Error("a cancelled choice changed the form")
+	}
+	l, err := project.OpenLedger(c.opts.LedgerPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Normally the cancel lands while the request is prepared: nothing is
+	// spent. On a loaded machine the run may already have recorded its
+	// spend; then the spend must stay recorded and the error say so.
+	switch n := len(l.Entries(c.ds.Hash)); {
+	case n == 1 && strings.Contains(fl.err.Error(), "ledger keeps the spend"):
+	case n != 0:
+		t.Errorf("%d ledger entries after a cancelled choice (err %v), want 0, or 1 with the spend reported kept", n, fl.err)
+	}
+	f.waitIdle()
+}
