@@ -175,7 +175,8 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 	n, m := len(grid), figure1K+1
 	nMethods := figure1MaxH + 2
 	s.Stacked = mat.NewDense(nMethods*n, m, nil)
-	// exactCoeffs[j] are the noise-free numbers method j's basis multiplies.
+	// exactCoeffs[j] are the noise-free numbers the basis of Bernstein
+	// method j multiplies (the trig method has its own answers).
 	exactCoeffs := make([][]float64, 0, nMethods)
 	for h := 1; h <= figure1MaxH; h++ {
 		basis := mechanism.NewIteratedBasis(figure1K, h)
@@ -199,32 +200,33 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 	if err != nil {
 		return nil, err
 	}
-	w := make([]float64, figure1TrigT)
+	trigW, trigAnswers, err := peers.TrigKDEGrid(grid, bandwidth, figure1TrigT, figure1TrigK, moments)
+	if err != nil {
+		return nil, err
+	}
 	row := (figure1MaxH + 1) * n
-	trigConst := make([]float64, n) // w_0(y)·S_0, noise-free
-	for i, y := range grid {
-		if _, err := peers.TrigKDEWeights(y, bandwidth, figure1TrigT, figure1TrigK, w); err != nil {
-			return nil, err
-		}
-		trigConst[i] = w[0] * moments[0]
-		w[0] = 0
-		s.Stacked.SetRow(row+i, w)
+	for i := range grid {
+		s.Stacked.SetRow(row+i, trigW[i*figure1TrigT:(i+1)*figure1TrigT])
 	}
 	s.Methods = append(s.Methods, figure1Method{Name: figure1MethodTrig, Scale: func(eps float64) (float64, error) {
 		return peers.TrigNoiseScale(s.N, figure1TrigT, eps)
 	}})
-	exactCoeffs = append(exactCoeffs, moments)
 
 	for j := range s.Methods {
+		r := make([]float64, n)
+		if s.Methods[j].Name == figure1MethodTrig {
+			// The noise rows omit the public S_0 column; the answers have it.
+			for i := range r {
+				r[i] = trigAnswers[i] - exact[i]
+			}
+			s.Methods[j].Resid = r
+			continue
+		}
 		rows := s.Stacked.Slice(j*n, (j+1)*n, 0, m)
 		approx := mat.NewVecDense(n, nil)
 		approx.MulVec(rows, mat.NewVecDense(m, exactCoeffs[j]))
-		r := make([]float64, n)
 		for i := range r {
 			r[i] = approx.AtVec(i) - exact[i]
-			if s.Methods[j].Name == figure1MethodTrig {
-				r[i] += trigConst[i]
-			}
 		}
 		s.Methods[j].Resid = r
 	}

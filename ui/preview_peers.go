@@ -249,21 +249,14 @@ func buildTrigPeer(pc peerContext) (*peerSim, error) {
 	if err != nil {
 		return nil, err
 	}
-	ys := pc.grid[0]
-	g := len(ys)
-	weights := make([]float64, g*t) // row i: w(y_i), w_0 zeroed (public part in resid)
-	resid := make([]float64, g)     // noise-free answer − F_D
-	for i, y := range ys {
-		w := weights[i*t : (i+1)*t]
-		if _, err := peers.TrigKDEWeights(y, bw[0], t, peerTrigJackson, w); err != nil {
-			return nil, err
-		}
-		var a float64
-		for m, v := range w {
-			a += v * moments[m]
-		}
+	g := len(pc.grid[0])
+	weights, answers, err := peers.TrigKDEGrid(pc.grid[0], bw[0], t, peerTrigJackson, moments)
+	if err != nil {
+		return nil, err
+	}
+	resid := make([]float64, g) // noise-free answer − F_D
+	for i, a := range answers {
 		resid[i] = a - pc.truth[i]
-		w[0] = 0
 	}
 	return &peerSim{
 		Label: fmt.Sprintf("%s (t = %d)", peerNameTrig, t),

@@ -134,3 +134,29 @@ func cosineCoefficients(g func(float64) float64, t int) []float64 {
 	}
 	return out
 }
+
+// TrigKDEGrid answers the queries "KDE at y" for every y of a public grid
+// from the exact moments S (TrigMoments, len t): it returns the noise
+// weights, row-major len(grid)·t, with column 0 zeroed (S_0 = 1 is public
+// and gets no noise), and the noise-free answers Σ_m w_m(y)·S_m. A release
+// with noisy moments S_m + λz_m (m ≥ 1) answers
+// answers[i] + λ·Σ_m weights[i·t+m]·z_m at grid point i. Arguments as
+// TrigKDEWeights.
+func TrigKDEGrid(grid []float64, bandwidth float64, t, k int, moments []float64) (weights, answers []float64, err error) {
+	if len(moments) != t {
+		return nil, nil, fmt.Errorf("peers.TrigKDEGrid: %d moments: must be t = %d", len(moments), t)
+	}
+	weights = make([]float64, len(grid)*t)
+	answers = make([]float64, len(grid))
+	for i, y := range grid {
+		w := weights[i*t : (i+1)*t]
+		if _, err := TrigKDEWeights(y, bandwidth, t, k, w); err != nil {
+			return nil, nil, err
+		}
+		for m, v := range w {
+			answers[i] += v * moments[m]
+		}
+		w[0] = 0
+	}
+	return weights, answers, nil
+}

@@ -50,3 +50,40 @@ func TestCosineCoefficientsRecurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestTrigKDEGrid: the grid answers are the weights' dot products with the
+// moments, the noise weights equal TrigKDEWeights except the zeroed public
+// column 0, and a wrong number of moments is refused.
+func TestTrigKDEGrid(t *testing.T) {
+	x := []float64{0.2, 0.25, 0.7, 0.9}
+	const tt, k, bw = 9, 2, 0.1
+	moments, err := TrigMoments(x, tt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := []float64{0, 0.33, 1}
+	weights, answers, err := TrigKDEGrid(grid, bw, tt, k, moments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, y := range grid {
+		w, _ := TrigKDEWeights(y, bw, tt, k, nil)
+		var a float64
+		for m := range w {
+			a += w[m] * moments[m]
+			want := w[m]
+			if m == 0 {
+				want = 0
+			}
+			if weights[i*tt+m] != want {
+				t.Errorf("y = %g: weight %d = %g, want %g", y, m, weights[i*tt+m], want)
+			}
+		}
+		if math.Abs(answers[i]-a) > 1e-15*math.Abs(a) {
+			t.Errorf("y = %g: answer %g, want %g", y, answers[i], a)
+		}
+	}
+	if _, _, err := TrigKDEGrid(grid, bw, tt, k, moments[:3]); err == nil {
+		t.Error("3 moments for t = 9 were accepted")
+	}
+}
