@@ -16,13 +16,39 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
+// openChoose loads the KDE demo, waits for its preview and opens "Choose h
+// and k privately…" from the privacy page.
+func (f *curatorFixture) openChoose() (*privacyPage, *chooseFlow) {
+	f.t.Helper()
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { test.Tap(pp.choose) })
+	if pp.chooseFlow == nil {
+		f.t.Fatal("no choose dialog")
+	}
+	return pp, pp.chooseFlow
+}
+
 // waitChoose waits for a private choice to finish.
-func (f *curatorFixture) waitChoose(fl *chooseFlow) {
+func (f *curatorFixture) waitChoose(fl *chooseFlow) { f.waitFor(fl.done, "the private choice") }
+
+// waitPlanned waits for the dialog's forecast of the choice.
+func (f *curatorFixture) waitPlanned(fl *chooseFlow) {
+	f.waitFor(fl.planned, "the preview of the choice")
+}
+
+// waitFor waits for a value on (or the close of) ch, at most 120 s.
+func (f *curatorFixture) waitFor(ch <-chan struct{}, what string) {
 	f.t.Helper()
 	select {
-	case <-fl.done:
+	case <-ch:
 	case <-time.After(120 * time.Second):
-		f.t.Fatal("timed out waiting for the private choice")
+		f.t.Fatalf("timed out waiting for %s", what)
 	}
 }
 
@@ -33,17 +59,7 @@ func (f *curatorFixture) waitChoose(fl *chooseFlow) {
 func TestCuratorChooseHK(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	start := c.pages[stepStart].(*startPage)
-	f.do(func() { test.Tap(start.demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { test.Tap(pp.choose) })
-	fl := pp.chooseFlow
-	if fl == nil {
-		t.Fatal("no choose dialog")
-	}
+	pp, fl := f.openChoose()
 	if !f.onTop(fl.dialog) {
 		t.Fatal("the choose dialog is not shown")
 	}
@@ -51,11 +67,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	if fl.eps.Text != wantDefault {
 		t.Errorf("default ε %q, want %q (10%% of the release's ε)", fl.eps.Text, wantDefault)
 	}
-	select {
-	case <-fl.planned:
-	case <-time.After(120 * time.Second):
-		t.Fatal("timed out waiting for the preview of the choice")
-	}
+	f.waitPlanned(fl)
 	f.do(func() { curatorType(fl.eps, "0.05") })
 	f.do(func() {
 		pv := fl.preview
@@ -139,30 +151,13 @@ func (f *curatorFixture) onTop(d *curatorDialog) (top bool) {
 
 func asBudget(err error, be **project.BudgetError) bool { return errors.As(err, be) }
 
-// waitPlanned waits for the dialog's forecast of the choice.
-func (f *curatorFixture) waitPlanned(fl *chooseFlow) {
-	f.t.Helper()
-	select {
-	case <-fl.planned:
-	case <-time.After(120 * time.Second):
-		f.t.Fatal("timed out waiting for the preview of the choice")
-	}
-}
-
 // TestCuratorChooseBandwidth: for the KDE the dialog offers the bandwidth
 // too; ticking it re-plans (more candidates, each with a bandwidth) and the
 // chosen bandwidth lands in the learner's form.
 func TestCuratorChooseBandwidth(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	start := c.pages[stepStart].(*startPage)
-	f.do(func() { test.Tap(start.demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { test.Tap(pp.choose) })
-	fl := pp.chooseFlow
+	_, fl := f.openChoose()
 	f.waitPlanned(fl)
 	var plain int
 	f.do(func() {
@@ -209,14 +204,7 @@ func TestCuratorChooseBandwidth(t *testing.T) {
 func TestCuratorChooseCancel(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	start := c.pages[stepStart].(*startPage)
-	f.do(func() { test.Tap(start.demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { test.Tap(pp.choose) })
-	fl := pp.chooseFlow
+	_, fl := f.openChoose()
 	f.waitPlanned(fl)
 	h, k := c.state.H, c.state.K
 	f.do(func() {
