@@ -211,7 +211,7 @@ func PreviewChoice(ctx context.Context, req ReleaseRequest, opt ChooseOptions) (
 	return &ChoicePreview{
 		Candidates: slices.Clone(pl.cands), Beta: pl.beta,
 		TrainN: pl.train.N(), ValidationN: pl.val.N(),
-		ScoreKind: pl.fits[fitKey(pl.cands[0].Bandwidth)].score.Kind,
+		ScoreKind: pl.scoreKind(),
 		Gamma:     opt.Gamma,
 	}, nil
 }
@@ -364,6 +364,12 @@ type choicePlan struct {
 	// betaSup is β with the sup-norm bound only (no lattice-L1 bound), for
 	// comparison in tests and docs.
 	betaSup float64
+}
+
+// scoreKind is the learner output the plan's scores measure (the same for
+// every candidate: bandwidths do not change a learner's output kind).
+func (pl *choicePlan) scoreKind() learners.OutputKind {
+	return pl.fits[fitKey(pl.cands[0].Bandwidth)].score.Kind
 }
 
 // planChoice splits p.Data by perm (the first m indices of perm are V),
@@ -597,7 +603,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Gamma:        opt.Gamma,
 		TrainN:       pl.train.N(),
 		ValidationN:  pl.val.N(),
-		ScoreKind:    pl.fits[fitKey(pl.cands[0].Bandwidth)].score.Kind,
+		ScoreKind:    pl.scoreKind(),
 		Spent:        spent,
 		Budget:       opt.Ledger.Budget(ds.Hash),
 	}, nil
