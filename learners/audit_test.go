@@ -40,8 +40,7 @@ package learners
 // the query point, the replacement record, the replaced record, another
 // record, or a label, or snap a changed record onto another record or a
 // corner (ties matter for Priestley–Chao), keeping any change that does not lower the ratio.
-// A pair for which Fit fails on D or D′ (data outside the learner's data
-// universe, e.g. Priestley–Chao spacing) is skipped and counted; the audit
+// A pair for which Fit fails on D or D′ is skipped and counted; the audit
 // fails if fewer than cfg.Pairs valid scenario pairs are found.
 //
 // With -long the numbers of pairs and climbs are multiplied by 10. A
@@ -112,7 +111,14 @@ var auditDefaultNs = []int{2, 3, 4, 5, 8, 13, 21, 34, 50}
 // auditSensitivity runs runAudit and reports through t; see the file comment.
 func auditSensitivity(t *testing.T, l Learner, cfg auditConfig) (maxRatio float64) {
 	t.Helper()
-	res := runAudit(l, cfg)
+	return auditReport(t, l, cfg, runAudit(l, cfg))
+}
+
+// auditReport reports the result res of runAudit(l, cfg) through t (as
+// auditSensitivity does) and returns its largest ratio; for tests that
+// also inspect res.
+func auditReport(t *testing.T, l Learner, cfg auditConfig, res auditResult) float64 {
+	t.Helper()
 	for i, v := range res.Violations {
 		if i == 10 {
 			t.Errorf("… and %d more violations", len(res.Violations)-10)
@@ -123,7 +129,7 @@ func auditSensitivity(t *testing.T, l Learner, cfg auditConfig) (maxRatio float6
 	if res.Pairs < cfg.pairs() {
 		t.Errorf("audit %s %s: only %d valid pairs (%d skipped), want %d", l.Spec().Kind, cfg.Name, res.Pairs, res.Skipped, cfg.pairs())
 	}
-	t.Logf("audit %s %s: %d scenario pairs (%d skipped: outside the data universe), %d climb steps, %d evaluations; max |F_D−F_D′|/S = %.12f at %s",
+	t.Logf("audit %s %s: %d scenario pairs (%d skipped: Fit failed), %d climb steps, %d evaluations; max |F_D−F_D′|/S = %.12f at %s",
 		l.Spec().Kind, cfg.Name, res.Pairs, res.Skipped, res.ClimbSteps, res.Queries, res.MaxRatio, res.Worst)
 	return res.MaxRatio
 }

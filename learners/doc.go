@@ -20,9 +20,12 @@
 //     may be published and used to calibrate noise;
 //   - OutputRange, a public range for plots.
 //
-// Where a bound holds only on a restricted data universe (Priestley–Chao:
-// sorted gaps ≤ c/n), Fit checks the data and refuses data outside it; the
-// guarantee then covers neighbours that both lie in the universe.
+// Every bound holds for every dataset that passes the public checks
+// (features in [0,1]^ℓ, labels in range, n large enough): Fit never refuses
+// because of data values. Priestley–Chao caps its spacing weights at c/n
+// instead of assuming densely spaced data; the ERM learners fall back to a
+// solver with an a-priori accuracy guarantee when the certificate is not
+// reached within the public budget.
 //
 // This package adds no noise and does not import mechanism; the interfaces
 // match structurally. Derivations of every bound, where they differ from the
