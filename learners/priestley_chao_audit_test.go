@@ -1,8 +1,8 @@
 package learners
 
 import (
-	"math"
 	"fmt"
+	"math"
 	rand "math/rand/v2"
 	"testing"
 )
@@ -149,7 +149,7 @@ func TestPriestleyChaoAudit(t *testing.T) {
 		b, c float64
 		ns   []int
 		gen  func(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) // nil: uniform data
-		min  float64                                                      // smallest acceptable largest ratio
+		min  float64                                                       // smallest acceptable largest ratio
 	}{
 		// c/n ≥ 1/2 for every n ≤ 50: S = 2κ.
 		{"unconstrained/b=0.1", 0.1, 25, nil, nil, 0.95},
