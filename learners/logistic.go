@@ -111,13 +111,18 @@ func (logisticLoss) curv(l, z float64) float64 {
 
 // logisticBounds returns, for n records and parameter C, the stability term
 // 2C/n of the score, the public gradient tolerance τ, and the public bound
-// wMax ≥ ‖ŵ‖ of every certified solution: P(w*) ≤ P(0) = C·log 2 gives
-// ‖w*‖ ≤ √(2C·log 2), and ‖ŵ − w*‖ ≤ τ.
-func logisticBounds(n int, c float64) (stab, tau, wMax float64) {
+// wStar ≥ ‖w*‖: P(w*) ≤ P(0) = C·log 2 gives ‖w*‖ ≤ √(2C·log 2).
+func logisticBounds(n int, c float64) (stab, tau, wStar float64) {
 	stab = 2 * c / float64(n)
 	tau = ermGradShare * stab / 2
-	wMax = math.Sqrt(2*c*math.Ln2) + tau
+	wStar = math.Sqrt(2 * c * math.Ln2)
 	return
+}
+
+// logisticPlan is the public fallback of logistic regression: the
+// log-loss has curvature ≤ ¼ and derivative |∂L/∂z| ≤ 1.
+func logisticPlan(dim int, c, wStar, tau float64) ermGDPlan {
+	return ermLinearGDPlan(dim, c, 0.25, wStar, func(float64) float64 { return 1 }, tau)
 }
 
 func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
@@ -131,24 +136,29 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 	}
 	c, prob := res.Scalar("C"), res.Scalar("output") == logisticOutputProbability
 	n := data.N()
-	stab, tau, wMax := logisticBounds(n, c)
+	stab, tau, wStar := logisticBounds(n, c)
+	plan := logisticPlan(data.Dim, c, wStar, tau)
+	r := math.Max(tau, plan.radius) // every released ŵ is within r of w*
+	wMax := wStar + r
 
 	q := newErmLinearProblem(spec.Kind, data, c, logisticLoss{})
-	w, err := q.minimize(ctx, tau)
+	w, err := q.solveLinear(ctx, data, tau, plan, func(ctx context.Context) ([]float64, float64, error) {
+		return q.minimize(ctx, tau)
+	})
 	if err != nil {
 		return nil, err
 	}
 
-	// Score: |ŵ·ỹ − ŵ'·ỹ| ≤ (‖ŵ − w*‖ + ‖w* − w*'‖ + ‖w*' − ŵ'‖)·‖ỹ‖ ≤ 2τ + 2C/n.
+	// Score: |ŵ·ỹ − ŵ'·ỹ| ≤ (‖ŵ − w*‖ + ‖w* − w*'‖ + ‖w*' − ŵ'‖)·‖ỹ‖ ≤ 2r + 2C/n.
 	fp := 2 * ermLinearEvalError(data.Dim, wMax, prob)
 	link, rng := 1.0, [2]float64{-wMax - fp/2, wMax + fp/2} // |z| ≤ ‖ŵ‖‖ỹ‖ ≤ wMax, plus rounding
 	if prob {
 		link, rng = 0.25, [2]float64{0, 1}
 	}
-	s := link*(stab+2*tau) + fp
+	s := link*(stab+2*r) + fp
 	note := fmt.Sprintf("S = %s(2C/n + 2τ) + fp = %s(2·%g/%d + 2·%.3g) + %.1g = %.6g: replace-one stability of the "+
-		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1); τ = %g·C/n is the certified gradient-norm tolerance",
-		linkText(prob), linkText(prob), c, n, tau, fp, s, ermGradShare)
+		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1); τ = %g·C/n is the certified gradient-norm tolerance%s",
+		linkText(prob), linkText(prob), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
 	return &Fitted{
 		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, sigmoid: prob},
 		Sensitivity:     s,

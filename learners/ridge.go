@@ -61,13 +61,19 @@ func (ridgeLoss) curv(float64, float64) float64 {
 
 // ridgeBounds returns, for n records and parameter C (label bound B = 1), the
 // stability term 2MC/n with M = 1 + √C, the public gradient tolerance τ and
-// the public bound wMax ≥ ‖ŵ‖ of every certified solution (‖w*‖ ≤ √C).
-func ridgeBounds(n int, c float64) (stab, tau, wMax float64) {
+// the public bound wStar ≥ ‖w*‖ (P(w*) ≤ P(0) ≤ C/2 gives ‖w*‖ ≤ √C).
+func ridgeBounds(n int, c float64) (stab, tau, wStar float64) {
 	m := 1 + math.Sqrt(c)
 	stab = 2 * m * c / float64(n)
 	tau = ermGradShare * stab / 2
-	wMax = math.Sqrt(c) + tau
+	wStar = math.Sqrt(c)
 	return
+}
+
+// ridgePlan is the public fallback of ridge regression: the square loss has
+// curvature 1 and |∂L/∂z| = |z − l| ≤ B + 1 for ‖w‖ ≤ B.
+func ridgePlan(dim int, c, wStar, tau float64) ermGDPlan {
+	return ermLinearGDPlan(dim, c, 1, wStar, func(b float64) float64 { return b + 1 }, tau)
 }
 
 func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
@@ -81,32 +87,35 @@ func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, 
 	}
 	c := res.Scalar("C")
 	n := data.N()
-	stab, tau, wMax := ridgeBounds(n, c)
+	stab, tau, wStar := ridgeBounds(n, c)
+	plan := ridgePlan(data.Dim, c, wStar, tau)
+	r := math.Max(tau, plan.radius) // every released ŵ is within r of w*
+	wMax := wStar + r
 
 	// The objective is quadratic: one Newton step from 0 is the closed-form
 	// solution (I + (C/n)X̃ᵀX̃)w = (C/n)X̃ᵀl via Cholesky; further steps are
 	// iterative refinement, taken only if the certificate is not yet met.
 	q := newErmLinearProblem(spec.Kind, data, c, ridgeLoss{})
-	w := make([]float64, q.p)
-	cert, err := q.refineNewton(ctx, w, tau, 3)
+	w, err := q.solveLinear(ctx, data, tau, plan, func(ctx context.Context) ([]float64, float64, error) {
+		w := make([]float64, q.p)
+		cert, err := q.refineNewton(ctx, w, tau, 3)
+		return w, cert, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !(cert <= tau) {
-		return nil, fmt.Errorf("%s: solver could not certify ‖∇P(w)‖ = %.3g ≤ τ = %.3g (C = %g, n = %d)", spec.Kind, cert, tau, c, n)
-	}
 
 	fp := 2 * ermLinearEvalError(data.Dim, wMax, false)
-	s := stab + 2*tau + fp
-	r := wMax + fp/2 // |F| ≤ ‖ŵ‖·‖ỹ‖ ≤ √C + τ, plus rounding
+	s := stab + 2*r + fp
+	rng := wMax + fp/2 // |F| ≤ ‖ŵ‖·‖ỹ‖ ≤ √C + r, plus rounding
 	note := fmt.Sprintf("S = 2MC/n + 2τ + fp = 2·%.4g·%g/%d + 2·%.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex "+
-		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance",
-		1+math.Sqrt(c), c, n, tau, fp, s, ermGradShare)
+		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance%s",
+		1+math.Sqrt(c), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
 	return &Fitted{
 		Oracle:          &ermLinearOracle{dim: data.Dim, w: w},
 		Sensitivity:     s,
 		SensitivityNote: note,
-		OutputRange:     [2]float64{-r, r},
+		OutputRange:     [2]float64{-rng, rng},
 		N:               n,
 	}, nil
 }

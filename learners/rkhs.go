@@ -81,7 +81,7 @@ func RKHSPeer(kind Kind, n int, values Values, dim int) (RKHSSensitivity, error)
 			return RKHSSensitivity{}, err
 		}
 		c, sigma := res.Scalar("C"), res.Scalar("sigma")
-		stab, gapTol, solverTerm := svmBounds(n, c)
+		stab, gapTol, solverTerm, _ := svmBounds(n, dim, c)
 		d := (stab + solverTerm + 2*c*ermRoundoff) * (1 + rkhsMargin)
 		sig := make([]float64, dim)
 		for j := range sig {
@@ -92,7 +92,7 @@ func RKHSPeer(kind Kind, n int, values Values, dim int) (RKHSSensitivity, error)
 			Amplitude: 1,
 			Sigmas:    sig,
 			Note: fmt.Sprintf("Δ_H = 2C/n + 2√(2g) + 2Cu = 2·%g/%d + %.3g = %.6g: replace-one stability of the 1-strongly convex "+
-				"objective in the RBF RKHS (hinge L = 1, κ = 1), certified duality gap g = %.3g; GP kernel = SVM kernel (A = 1, σ = %g)",
+				"objective in the RBF RKHS (hinge L = 1, κ = 1), certified duality gap g = %.3g or the public fallback; GP kernel = SVM kernel (A = 1, σ = %g)",
 				c, n, solverTerm, d, gapTol, sigma),
 		}, nil
 	}

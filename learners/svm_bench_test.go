@@ -34,7 +34,7 @@ func BenchmarkSVMFit(b *testing.B) {
 		n := 2 * c.perClass
 		b.Run(fmt.Sprintf("n=%d/C=%g/sigma=%g", n, c.c, c.sigma), func(b *testing.B) {
 			d := ermFigure2Data(c.perClass, 1)
-			_, gapTol, _ := svmBounds(n, c.c)
+			_, gapTol, _, _ := svmBounds(n, 1, c.c)
 			var sol *svmSolution
 			cpu0, _ := processCPUTime()
 			for b.Loop() {

@@ -34,6 +34,7 @@ type svmSolution struct {
 	gap         float64
 	iterations  int
 	kernelEvals int
+	fallback    bool // released by svmFallback (gap not certified)
 }
 
 // svmUpper returns U = fl(C/n) rounded down if necessary so that U ≤ C/n
@@ -46,9 +47,11 @@ func svmUpper(c float64, n int) float64 {
 	return u
 }
 
-// svmMaxUpdates bounds the coordinate updates per record before Fit gives
-// up with an error.
-const svmMaxUpdates = 2000
+// svmMaxUpdates is the public budget of coordinate updates per record; a
+// run that has not certified its gap by then returns errUncertified and Fit
+// releases the public fallback (svmFallback). A variable only so that tests
+// can force non-certification with a tiny budget.
+var svmMaxUpdates = 2000
 
 // svmSolve fits the bias-free SVM dual to a certified duality gap ≤ gapTol.
 //
@@ -65,7 +68,8 @@ const svmMaxUpdates = 2000
 // gradient says the gap is small, the gradient is recomputed from scratch
 // with compensated summation and the gap certified with a rounding margin;
 // the solver stops only when that certificate is ≤ gapTol and returns an
-// error if it cannot get there within svmMaxUpdates·n updates.
+// error wrapping errUncertified if it cannot get there within the public
+// budget of svmMaxUpdates·n updates (or reaches the floating-point limit).
 func svmSolve(ctx context.Context, data Dataset, c, sigma, gapTol float64) (*svmSolution, error) {
 	n, dim := data.N(), data.Dim
 	upper := svmUpper(c, n)
@@ -230,13 +234,13 @@ func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 				}
 			}
 			if eps /= 4; eps < 1e-300 {
-				return fmt.Errorf("%s: duality gap cannot be certified below %.3g (n = %d, C = %g): floating-point limit reached", KindSVM, gapTol, n, s.c)
+				return fmt.Errorf("%s: duality gap cannot be certified below %.3g (n = %d, C = %g): floating-point limit reached: %w", KindSVM, gapTol, n, s.c, errUncertified)
 			}
 			continue
 		}
 		if s.updates >= limit {
-			return fmt.Errorf("%s: solver did not reach the certified duality gap %.3g within %d updates (n = %d, C = %g); try a smaller C or a larger σ",
-				KindSVM, gapTol, limit, n, s.c)
+			return fmt.Errorf("%s: solver did not reach the certified duality gap %.3g within %d updates (n = %d, C = %g): %w",
+				KindSVM, gapTol, limit, n, s.c, errUncertified)
 		}
 		old := s.alpha[best]
 		s.alpha[best] = min(max(old+s.step(best), 0), s.upper)

@@ -85,7 +85,7 @@ func TestSVMCertifiedGap(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.d.N()
-			_, gapTol, _ := svmBounds(n, c.c)
+			_, gapTol, _, _ := svmBounds(n, c.d.Dim, c.c)
 			sol, err := svmSolve(context.Background(), c.d, c.c, c.sigma, gapTol)
 			if err != nil {
 				t.Fatal(err)
