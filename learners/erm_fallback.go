@@ -121,9 +121,9 @@ func (q *ermLinearProblem) solveLinear(ctx context.Context, data Dataset, tau fl
 	return q.gradientDescent(ctx, plan)
 }
 
-// svmFISTAPlan is the public plan of the SVM fallback: T iterations of
-// accelerated projected gradient (FISTA) on the dual, a priori within
-// radius (in the RKHS norm) of w*.
+// svmFISTAPlan is the public plan of the SVM fallback: at most iters
+// iterations of accelerated projected gradient (FISTA) on the dual, a priori
+// within radius (in the RKHS norm) of w*.
 type svmFISTAPlan struct {
 	iters  int
 	radius float64
@@ -134,67 +134,100 @@ type svmFISTAPlan struct {
 //
 // The dual F(α) = ½αᵀQα − 1ᵀα over the box [0, U]ⁿ has ∇F L-Lipschitz with
 // L = n ≥ λ_max(Q) (|Q_ij| ≤ 1), and every feasible α satisfies
-// ½‖w(α) − w*‖² ≤ F(α) − F* (docs/sensitivity.md). FISTA from the centre
-// α₀ = (U/2)·1 (‖α₀ − α*‖ ≤ R = C/(2√n)) with gradient errors ‖e_k‖ ≤ E and
-// an exact projection satisfies F(α_T) − F* ≤ 2L/(T+1)²·(R + 2A_T)²,
-// A_T = Σ_{k≤T} k‖e_k‖/L (Schmidt, Le Roux & Bach 2011, Prop. 2), hence
-// ‖w(α_T) − w*‖ ≤ C/(T + 1) + 2T·E/√n. T + 1 = ⌈2C/r⌉ makes the first term
-// ≤ r/2. E bounds the computed gradient (compensated sums over |y_j| ≤ 2U,
-// kernel error (ℓ+5)u), and the rounding of the extrapolation and of the
-// step, both written as gradient errors; the radius doubles it.
+// ½‖w(α) − w*‖² ≤ F(α) − F* (docs/sensitivity.md, Lemma 6). FISTA from any
+// feasible α₀ (‖α₀ − α*‖ ≤ R = √n·U = C/√n) with gradient errors
+// ‖e_k‖ ≤ E and an exact projection satisfies F(α_T) − F* ≤
+// 2L/(T+1)²·(R + 2A_T)², A_T = Σ_{k≤T} k‖e_k‖/L (Schmidt, Le Roux & Bach
+// 2011, Prop. 2), hence ‖w(α_T) − w*‖ ≤ 2C/(T + 1) + 2T·E/√n.
+// T + 1 = ⌈4C/r⌉ makes the first term ≤ r/2. E bounds the computed gradient
+// (compensated sums over |y_j| ≤ 2U, kernel error (ℓ+5)u), and the rounding
+// of the extrapolation and of the step, both written as gradient errors;
+// the radius doubles it.
 func svmFallbackPlan(n, dim int, c, r float64) svmFISTAPlan {
 	u := ermRoundoff
 	nf := float64(n)
-	iters := int(math.Ceil(2*c/r)) - 1
+	iters := int(math.Ceil(4*c/r)) - 1
 	e := 2 * math.Sqrt(nf) * u * (2*c*float64(dim+10)*(1+nf*u) + 26*c + 2)
-	radius := (c/float64(iters+1) + 2*float64(iters)*e/math.Sqrt(nf)) * (1 + 1e-9)
+	radius := (2*c/float64(iters+1) + 2*float64(iters)*e/math.Sqrt(nf)) * (1 + 1e-9)
 	return svmFISTAPlan{iters: iters, radius: radius}
 }
 
 // svmFallbackDense is the largest n for which the fallback stores Q
-// (n² float64s, 32 MiB); above it, rows are recomputed every iteration.
+// (n² float64s, 32 MiB); above it, rows are recomputed for every product.
 const svmFallbackDense = 2048
 
-// svmFallback runs plan on the bias-free SVM dual (see svmFallbackPlan) and
-// returns the solution with α in [0, U] exactly.
-func svmFallback(ctx context.Context, data Dataset, c, sigma float64, plan svmFISTAPlan) (*svmSolution, error) {
+// svmFallbackCheckEvery is how many FISTA iterations pass between duality-gap
+// certificates: an iterate whose certified gap is ≤ g_max is within
+// κ√(2g_max) of w* like any certified solution, and is released at once.
+const svmFallbackCheckEvery = 25
+
+// svmQ computes products with Q = (l_i l_j K_ij) for the fallback: from a
+// stored matrix up to svmFallbackDense records, else row by row.
+type svmQ struct {
+	k       *svmKernel
+	dense   []float64
+	scratch []float64
+}
+
+func newSVMQ(k *svmKernel) *svmQ {
+	q := &svmQ{k: k, scratch: make([]float64, k.n)}
+	if k.n <= svmFallbackDense {
+		q.dense = make([]float64, k.n*k.n)
+		for i := range k.n {
+			k.qRow(i, q.dense[i*k.n:(i+1)*k.n])
+		}
+	}
+	return q
+}
+
+// gradient writes G = Qv − 1 into g with compensated sums.
+func (q *svmQ) gradient(ctx context.Context, v, g []float64) error {
+	n := q.k.n
+	for i := range n {
+		if i%64 == 0 {
+			if err := ermCanceled(ctx, KindSVM); err != nil {
+				return err
+			}
+		}
+		row := q.scratch
+		if q.dense != nil {
+			row = q.dense[i*n : (i+1)*n]
+		} else {
+			q.k.qRow(i, row)
+		}
+		var s ermSum
+		for j, x := range row {
+			s.add(x * v[j])
+		}
+		g[i] = s.value() - 1
+	}
+	return nil
+}
+
+// svmFallback runs plan on the bias-free SVM dual (see svmFallbackPlan) from
+// start (a feasible α; nil: the centre (U/2)·1) and returns the solution
+// with α in [0, U] exactly. Every checkEvery iterations (0: never) it
+// certifies the duality gap of the current iterate and stops early if it is
+// ≤ gapTol; otherwise it runs all plan.iters iterations.
+func svmFallback(ctx context.Context, data Dataset, c, sigma, gapTol float64, plan svmFISTAPlan, start []float64, checkEvery int) (*svmSolution, error) {
 	n, dim := data.N(), data.Dim
 	upper := svmUpper(c, n)
 	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
-	var dense []float64
-	if n <= svmFallbackDense {
-		dense = make([]float64, n*n)
-		for i := range n {
-			k.qRow(i, dense[i*n:(i+1)*n])
-		}
-	}
-	scratch := make([]float64, n)
-	row := func(i int) []float64 {
-		if dense != nil {
-			return dense[i*n : (i+1)*n]
-		}
-		k.qRow(i, scratch)
-		return scratch
-	}
+	q := newSVMQ(k)
 	x, prev, y := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range x {
 		x[i] = upper / 2
+		if start != nil {
+			x[i] = min(max(start[i], 0), upper)
+		}
 	}
 	copy(y, x)
 	grad := make([]float64, n)
 	inv := 1 / float64(n) // step 1/L, L = n
+	sol := &svmSolution{fallback: true}
 	for it := 1; it <= plan.iters; it++ {
-		for i := range n {
-			if i%64 == 0 {
-				if err := ermCanceled(ctx, KindSVM); err != nil {
-					return nil, err
-				}
-			}
-			var s ermSum
-			for j, q := range row(i) {
-				s.add(q * y[j])
-			}
-			grad[i] = s.value() - 1
+		if err := q.gradient(ctx, y, grad); err != nil {
+			return nil, err
 		}
 		copy(prev, x)
 		for i := range n {
@@ -204,10 +237,16 @@ func svmFallback(ctx context.Context, data Dataset, c, sigma float64, plan svmFI
 		for i := range n {
 			y[i] = x[i] + beta*(x[i]-prev[i])
 		}
-	}
-	sol := &svmSolution{iterations: plan.iters, kernelEvals: n * n, fallback: true}
-	if dense == nil {
-		sol.kernelEvals = n * n * plan.iters
+		sol.iterations = it
+		if checkEvery > 0 && it%checkEvery == 0 {
+			if err := q.gradient(ctx, x, grad); err != nil {
+				return nil, err
+			}
+			if g := svmCertifiedGap(c, upper, dim, x, grad); g <= gapTol {
+				sol.gap = g
+				break
+			}
+		}
 	}
 	for i, a := range x {
 		if a > 0 {

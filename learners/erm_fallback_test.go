@@ -211,3 +211,47 @@ func TestErmFallbackAudit(t *testing.T) {
 		auditSensitivity(t, c.l, cfg)
 	}
 }
+
+// TestSVMFallbackAPriori runs the SVM fallback without its early
+// certificate, from the centre and from a corner of the box, so that only
+// the a priori bound of svmFallbackPlan stands behind the result: the
+// released function must be within r + r_fb of the certified solution.
+func TestSVMFallbackAPriori(t *testing.T) {
+	for i, c := range []struct {
+		n, dim   int
+		c, sigma float64
+	}{{20, 1, 50, 0.2}, {16, 2, 5, 0.5}, {30, 2, 1000, 0.1}} {
+		d := ermRandomData(rand.New(rand.NewPCG(uint64(i), 44)), c.n, c.dim, true)
+		_, gapTol, term, plan := svmBounds(c.n, c.dim, c.c)
+		cert, err := svmSolve(context.Background(), d, c.c, c.sigma, gapTol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		corner := make([]float64, c.n)
+		for j := range corner {
+			corner[j] = svmUpper(c.c, c.n) * float64(j%2)
+		}
+		for _, start := range [][]float64{nil, corner} {
+			fb, err := svmFallback(context.Background(), d, c.c, c.sigma, gapTol, plan, start, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fb.iterations != plan.iters {
+				t.Errorf("ran %d iterations, want the public %d", fb.iterations, plan.iters)
+			}
+			fo, co := newSVMOracle(c.dim, c.sigma, fb), newSVMOracle(c.dim, c.sigma, cert)
+			g := rand.New(rand.NewPCG(uint64(i), 45))
+			y := make([]float64, c.dim)
+			worst := 0.0
+			for range 200 {
+				for j := range y {
+					y[j] = g.Float64()
+				}
+				worst = max(worst, math.Abs(fo.Eval(y)-co.Eval(y)))
+			}
+			if bound := term/2 + plan.radius; worst > bound {
+				t.Errorf("n=%d C=%g σ=%g start %v: |F_fallback − F_certified| = %g > r + r_fb = %g", c.n, c.c, c.sigma, start != nil, worst, bound)
+			}
+		}
+	}
+}

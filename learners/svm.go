@@ -114,7 +114,11 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 
 	sol, err := svmSolve(ctx, data, c, sigma, gapTol)
 	if c > 1 && (errors.Is(err, errUncertified) || (err == nil && ermFallbackForced(data))) {
-		sol, err = svmFallback(ctx, data, c, sigma, plan)
+		var start []float64 // the primary's last α if uncertified, else the centre
+		if err != nil {
+			start = sol.alpha
+		}
+		sol, err = svmFallback(ctx, data, c, sigma, gapTol, plan, start, svmFallbackCheckEvery)
 	}
 	if err != nil {
 		return nil, err

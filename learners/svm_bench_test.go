@@ -85,3 +85,20 @@ func BenchmarkSVMEvalGrid(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSVMFallback measures the public fallback from the centre of the
+// box with its periodic certificate (at most T = 80n FISTA iterations on the
+// dual, O(n³)), which runs only when the primary solver cannot certify.
+func BenchmarkSVMFallback(b *testing.B) {
+	for _, n := range []int{100, 400} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			d := ermFigure2Data(n/2, 1)
+			_, gapTol, _, plan := svmBounds(n, d.Dim, 10)
+			for b.Loop() {
+				if _, err := svmFallback(context.Background(), d, 10, 1, gapTol, plan, nil, svmFallbackCheckEvery); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

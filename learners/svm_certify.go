@@ -151,11 +151,18 @@ func (s *svmDual) certifiedGap(c float64) float64 {
 	if !s.exact {
 		panic("learners: svm certifiedGap without an exact gradient") // programmer misuse
 	}
+	return svmCertifiedGap(c, s.upper, s.k.dim, s.alpha, s.grad)
+}
+
+// svmCertifiedGap is the certified gap of certifiedGap for feasible alpha
+// (0 ≤ α_i ≤ upper ≤ C/n) and a gradient G = Qα − 1 computed from float64
+// kernel values with compensated summation (|ΔG_i| ≤ C(ℓ+10)u(1 + nu)).
+func svmCertifiedGap(c, upper float64, dim int, alpha, grad []float64) float64 {
 	var gap ermSum
-	for i, g := range s.grad {
-		gap.add(svmGapTerm(s.upper, s.alpha[i], g))
+	for i, g := range grad {
+		gap.add(svmGapTerm(upper, alpha[i], g))
 	}
 	u := ermRoundoff
-	margin := 2 * c * c * float64(s.k.dim+10) * u * (1 + float64(s.n)*u)
+	margin := 2 * c * c * float64(dim+10) * u * (1 + float64(len(grad))*u)
 	return gap.value()*(1+6*u) + margin
 }

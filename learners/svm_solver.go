@@ -20,6 +20,7 @@ package learners
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -34,7 +35,8 @@ type svmSolution struct {
 	gap         float64
 	iterations  int
 	kernelEvals int
-	fallback    bool // released by svmFallback (gap not certified)
+	fallback    bool      // released by svmFallback
+	alpha       []float64 // the last feasible α of an uncertified run (svmSolve's errUncertified)
 }
 
 // svmUpper returns U = fl(C/n) rounded down if necessary so that U ≤ C/n
@@ -83,6 +85,10 @@ func svmSolve(ctx context.Context, data Dataset, c, sigma, gapTol float64) (*svm
 	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
 	s := &svmDual{k: k, n: n, upper: upper, c: c, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(k)}
 	if err := s.run(ctx, gapTol); err != nil {
+		if errors.Is(err, errUncertified) {
+			// The last α is feasible: the fallback may start from it.
+			return &svmSolution{alpha: s.alpha, iterations: s.updates}, err
+		}
 		return nil, err
 	}
 	sol := &svmSolution{gap: s.gap, iterations: s.updates, kernelEvals: s.rowEvals + s.exactEvals + s.warmEvals}
