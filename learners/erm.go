@@ -14,7 +14,9 @@ package learners
 //     the minimisers lie and ‖φ(x)‖ ≤ κ;
 //   - solver certificates: ‖w − w*‖ ≤ √(2(P(w) − P(w*))) ≤ √(2·gap) and
 //     ‖w − w*‖ ≤ ‖∇P(w)‖, so a public tolerance on the certificate bounds the
-//     distance of the returned solution from the exact one;
+//     distance of the returned solution from the exact one; a solver that
+//     cannot certify within its public budget is replaced by a public
+//     fallback whose distance is bounded a priori (erm_fallback.go);
 //   - floating point: every released value is computed with a forward error
 //     bounded by a public multiple of the unit roundoff (Higham, "Accuracy
 //     and Stability of Numerical Algorithms", 2nd ed., §3.1 and §4.3).

@@ -36,8 +36,11 @@ type logistic struct{}
 //	S = (C/(2n))·(1 + 0.01)     (probability, σ is ¼-Lipschitz)
 //
 // plus a floating-point term below 10⁻¹³·max(1, C). The factor 1.01 is the
-// solver term: the fit must certify ‖∇P(w)‖ ≤ τ = 0.01·C/n, and then
-// ‖w − w*‖ ≤ τ by strong convexity. Appendix G's C√ℓ/(2n) comes from
+// solver term: the fit certifies ‖∇P(w)‖ ≤ τ = 0.01·C/n, and then
+// ‖w − w*‖ ≤ τ by strong convexity; if Newton's method cannot certify within
+// its public budget, a public number of gradient steps from 0, a priori
+// within τ of w*, is released instead (erm_fallback.go) — Fit never fails
+// because of the data. Appendix G's C√ℓ/(2n) comes from
 // bounding the unscaled query by √ℓ while the training points were assumed
 // in the unit ball; lifting queries and data by the same public map removes
 // the √ℓ.

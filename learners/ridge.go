@@ -28,7 +28,9 @@ type ridge struct{}
 //
 // plus a floating-point term below 10⁻¹³·max(1, C). The factor 1.01 is the
 // solver term: the closed-form Newton/Cholesky solution is certified to
-// ‖∇P(w)‖ ≤ τ = 0.01·MC/n, hence ‖w − w*‖ ≤ τ.
+// ‖∇P(w)‖ ≤ τ = 0.01·MC/n, hence ‖w − w*‖ ≤ τ; if it cannot be, a public
+// number of gradient steps from 0, a priori within τ of w*, is released
+// instead (erm_fallback.go) — Fit never fails because of the data.
 func NewRidge() Learner { return ridge{} }
 
 func (ridge) Spec() Spec {
