@@ -18,6 +18,20 @@ func withErmFallback(t *testing.T, force func(Dataset) bool) {
 	t.Cleanup(func() { ermForceFallback = nil })
 }
 
+// ermMaxDiff returns max |a(y) − b(y)| over 200 seeded uniform queries.
+func ermMaxDiff(a, b interface{ Eval([]float64) float64 }, dim int, seed uint64) float64 {
+	g := rand.New(rand.NewPCG(seed, 42))
+	y := make([]float64, dim)
+	worst := 0.0
+	for range 200 {
+		for j := range y {
+			y[j] = g.Float64()
+		}
+		worst = max(worst, math.Abs(a.Eval(y)-b.Eval(y)))
+	}
+	return worst
+}
+
 // ermFallbackCases are the ERM configurations of the fallback tests: C > 1
 // for the SVM (for C ≤ 1 its solution is exact and needs no fallback).
 var ermFallbackCases = []struct {
@@ -92,15 +106,7 @@ func TestErmFallbackForced(t *testing.T) {
 		if !(rFb <= r) {
 			t.Errorf("%s: fallback radius %g > certified radius %g: S would grow", name, rFb, r)
 		}
-		g := rand.New(rand.NewPCG(uint64(i), 42))
-		y := make([]float64, c.dim)
-		worst := 0.0
-		for range 200 {
-			for j := range y {
-				y[j] = g.Float64()
-			}
-			worst = max(worst, math.Abs(fb.Oracle.Eval(y)-cert.Oracle.Eval(y)))
-		}
+		worst := ermMaxDiff(fb.Oracle, cert.Oracle, c.dim, uint64(i))
 		if worst > (r+rFb)*(1+1e-9) {
 			t.Errorf("%s: |F_fallback − F_certified| = %g > r + r_fb = %g + %g", name, worst, r, rFb)
 		}
@@ -240,15 +246,7 @@ func TestSVMFallbackAPriori(t *testing.T) {
 				t.Errorf("ran %d iterations, want the public %d", fb.iterations, plan.iters)
 			}
 			fo, co := newSVMOracle(c.dim, c.sigma, fb), newSVMOracle(c.dim, c.sigma, cert)
-			g := rand.New(rand.NewPCG(uint64(i), 45))
-			y := make([]float64, c.dim)
-			worst := 0.0
-			for range 200 {
-				for j := range y {
-					y[j] = g.Float64()
-				}
-				worst = max(worst, math.Abs(fo.Eval(y)-co.Eval(y)))
-			}
+			worst := ermMaxDiff(fo, co, c.dim, uint64(i))
 			if bound := term/2 + plan.radius; worst > bound {
 				t.Errorf("n=%d C=%g σ=%g start %v: |F_fallback − F_certified| = %g > r + r_fb = %g", c.n, c.c, c.sigma, start != nil, worst, bound)
 			}

@@ -7,28 +7,59 @@ import (
 	"testing"
 )
 
-// pcDenseGen returns a generator of Priestley–Chao datasets inside the
-// universe "sorted gaps ≤ c/n": n−1 records E with gaps drawn from
-// {0, c/n, uniform in [0.6, 1]·c/n} (exact c/n gaps make the bound nearly
-// attainable), labels mostly ±1, plus one record inserted into a random gap
-// of E (or within c/n beyond its ends), which is the preferred record to
+// pcSorted returns n−1 sorted records starting at 0, consecutive gaps drawn
+// by gap.
+func pcSorted(n int, gap func() float64) []float64 {
+	e := make([]float64, n-1)
+	for i := 1; i < len(e); i++ {
+		e[i] = e[i-1] + gap()
+	}
+	return e
+}
+
+// pcWithRecord returns the dataset of the records e in a random order plus
+// p at a random index pos (returned as the preferred record to replace),
+// labels mostly ±1.
+func pcWithRecord(r *rand.Rand, e []float64, p float64) (Dataset, int) {
+	n := len(e) + 1
+	pos := r.IntN(n)
+	d := Dataset{Dim: 1, X: make([]float64, 0, n), Labels: make([]float64, 0, n)}
+	perm := r.Perm(len(e))
+	for i := range n {
+		if i == pos {
+			d.X = append(d.X, p)
+		} else {
+			d.X = append(d.X, e[perm[0]])
+			perm = perm[1:]
+		}
+		l := float64(2*r.IntN(2) - 1)
+		if r.IntN(4) == 0 {
+			l = 2*r.Float64() - 1
+		}
+		d.Labels = append(d.Labels, l)
+	}
+	return d, pos
+}
+
+// pcDenseGen returns a generator of densely spaced Priestley–Chao datasets
+// (sorted gaps ≤ c/n, where the cap is inactive): n−1 records E with gaps
+// drawn from {0, c/n, uniform in [0.6, 1]·c/n} (exact c/n gaps make the
+// bound nearly attainable), plus one record inserted into a random gap of E
+// (or within c/n beyond its ends), which is the preferred record to
 // replace: removing it leaves E, whose gaps are all ≤ c/n.
 func pcDenseGen(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) {
 	return func(r *rand.Rand, n, dim int) (Dataset, int) {
 		g := c / float64(n)
-		e := make([]float64, n-1)
-		for i := 1; i < len(e); i++ {
-			var gap float64
+		e := pcSorted(n, func() float64 {
 			switch r.IntN(4) {
 			case 0:
-				gap = 0
+				return 0
 			case 1, 2:
-				gap = g
+				return g
 			default:
-				gap = g * (0.6 + 0.4*r.Float64())
+				return g * (0.6 + 0.4*r.Float64())
 			}
-			e[i] = e[i-1] + gap
-		}
+		})
 		span := e[len(e)-1]
 		if span > 1 {
 			panic(fmt.Sprintf("pcDenseGen: c = %g too large for n = %d", c, n))
@@ -56,26 +87,7 @@ func pcDenseGen(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) {
 				p = e[k] + (e[k+1]-e[k])*r.Float64()
 			}
 		}
-		pos := r.IntN(n)
-		d := Dataset{Dim: 1, X: make([]float64, 0, n), Labels: make([]float64, 0, n)}
-		lab := func() float64 {
-			if r.IntN(4) == 0 {
-				return 2*r.Float64() - 1
-			}
-			return float64(2*r.IntN(2) - 1)
-		}
-		// E in a random order, p at index pos.
-		perm := r.Perm(len(e))
-		for i := range n {
-			if i == pos {
-				d.X = append(d.X, p)
-			} else {
-				d.X = append(d.X, e[perm[0]])
-				perm = perm[1:]
-			}
-			d.Labels = append(d.Labels, lab())
-		}
-		return d, pos
+		return pcWithRecord(r, e, p)
 	}
 }
 
@@ -88,23 +100,20 @@ func pcDenseGen(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) {
 func pcSparseGen(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) {
 	return func(r *rand.Rand, n, dim int) (Dataset, int) {
 		g := c / float64(n)
-		e := make([]float64, n-1)
-		for i := 1; i < len(e); i++ {
-			var gap float64
+		e := pcSorted(n, func() float64 {
 			switch r.IntN(6) {
 			case 0:
-				gap = 0
+				return 0
 			case 1, 2:
-				gap = g
+				return g
 			case 3:
-				gap = g * (0.6 + 0.4*r.Float64())
+				return g * (0.6 + 0.4*r.Float64())
 			case 4:
-				gap = g * (1 + 3*r.Float64())
+				return g * (1 + 3*r.Float64())
 			default:
-				gap = g * (4 + 36*r.Float64())
+				return g * (4 + 36*r.Float64())
 			}
-			e[i] = e[i-1] + gap
-		}
+		})
 		shift := r.Float64() * math.Max(0, 1-e[len(e)-1])
 		for i := range e {
 			e[i] = clamp01(e[i] + shift)
@@ -118,23 +127,7 @@ func pcSparseGen(c float64) func(r *rand.Rand, n, dim int) (Dataset, int) {
 		default:
 			p = clamp01(e[k] + g*(2*r.Float64()-1))
 		}
-		pos := r.IntN(n)
-		d := Dataset{Dim: 1, X: make([]float64, 0, n), Labels: make([]float64, 0, n)}
-		perm := r.Perm(len(e))
-		for i := range n {
-			if i == pos {
-				d.X = append(d.X, p)
-			} else {
-				d.X = append(d.X, e[perm[0]])
-				perm = perm[1:]
-			}
-			l := float64(2*r.IntN(2) - 1)
-			if r.IntN(4) == 0 {
-				l = 2*r.Float64() - 1
-			}
-			d.Labels = append(d.Labels, l)
-		}
-		return d, pos
+		return pcWithRecord(r, e, p)
 	}
 }
 
