@@ -106,8 +106,10 @@ func syncDir(dir string) error {
 //     fails if path exists (link(2) is no-clobber, so there is no race with a
 //     concurrent writer); the temporary name is then removed. If path exists,
 //     the error is an *ExistsError (errors.Is(err, ErrExists)) naming it. On
-//     file systems without hard links the write fails rather than risk
-//     clobbering.
+//     file systems without hard links (FAT, exFAT, many SMB shares) path is
+//     reserved by an exclusive create and the temporary file is renamed over
+//     that reservation (publishNoClobber): still no clobbering, and path
+//     never holds a torn file.
 //   - overwrite == true: the temporary file is renamed over path (rename(2)
 //     is atomic on POSIX file systems).
 //
@@ -125,7 +127,8 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool)
 			return &ExistsError{Path: path}
 		}
 	}
-	f, err := ops.CreateTemp(dir, "."+base+".tmp-*")
+	removeStaleTemps(dir, base)
+	f, err := ops.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return fmt.Errorf("%s: create temporary file: %w", path, err)
 	}
@@ -155,17 +158,18 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool)
 		}
 		published = true
 	} else {
-		if err := ops.Link(tmp, path); err != nil {
-			if errors.Is(err, os.ErrExist) {
-				return &ExistsError{Path: path}
-			}
-			return fmt.Errorf("%s: link into place (no-clobber): %w", path, err)
+		tmpRemains, err := publishNoClobber(tmp, path)
+		if err != nil {
+			return err
 		}
 		published = true
-		// path now holds the complete data; the temporary name is just a
-		// second link to it. Failing to remove it is harmless but reported.
-		if err := ops.Remove(tmp); err != nil {
-			return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", path, tmp, err)
+		// path now holds the complete data; the temporary name, if still
+		// there, is just a second link to it. Failing to remove it is
+		// harmless but reported.
+		if tmpRemains {
+			if err := ops.Remove(tmp); err != nil {
+				return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", path, tmp, err)
+			}
 		}
 	}
 	if err := ops.SyncDir(dir); err != nil {

@@ -538,8 +538,8 @@ func (p *Prepared) checkMeta(meta SynopsisMeta) error {
 }
 
 // checkWritable fails unless path can be created: its directory exists and
-// accepts a new file, and path does not exist (unless overwrite, and then it
-// must be a regular file).
+// the exact steps of the write work there (probeWritePath), and path does
+// not exist (unless overwrite, and then it must be a regular file).
 func checkWritable(path string, overwrite bool) error {
 	if st, err := os.Stat(path); err == nil {
 		if !st.Mode().IsRegular() {
@@ -551,14 +551,7 @@ func checkWritable(path string, overwrite bool) error {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".bernstein-probe-*")
-	if err != nil {
-		return fmt.Errorf("%s: cannot write in directory %s: %w", path, dir, err)
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	return probeWritePath(path, overwrite)
 }
 
 func intsToFloats(v []int) []float64 {

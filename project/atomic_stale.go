@@ -1,0 +1,88 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Stale temporary files.
+//
+// WriteFileAtomic removes its temporary file on every error path, but a
+// process that is killed (or loses power) between creating and publishing it
+// leaves ".NAME.tmp-DIGITS" behind (and a probe may leave
+// ".NAME.tmp-DIGITS.probe"). The next write in that directory clears the
+// stale ones it owns: regular files (never symlinks or folders) whose name
+// is exactly that pattern, whose NAME is the file being written or one of
+// the app's own formats (.synopsis, .bernstein), and that were last modified
+// more than staleTempAge ago — no write in progress takes that long between
+// creating its temporary file and publishing it. Clearing is best effort and
+// never fails the write.
+
+// staleTempAge is the age after which an owned temporary file is stale.
+const staleTempAge = time.Hour
+
+// maxStaleScan bounds the directory entries looked at per write, so that a
+// huge directory does not make every write slow.
+const maxStaleScan = 10000
+
+// ownedTempExts are the extensions of files only this app writes: their
+// temporary files are ours whatever the name.
+var ownedTempExts = []string{SynopsisExt, WorkspaceExt}
+
+// removeStaleTemps removes the stale temporary files in dir that a write of
+// dir/base owns (see above).
+func removeStaleTemps(dir, base string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer d.Close()
+	cutoff := time.Now().Add(-staleTempAge)
+	for seen := 0; seen < maxStaleScan; {
+		ents, err := d.ReadDir(256)
+		for _, e := range ents {
+			if !e.Type().IsRegular() || !ownedTemp(e.Name(), base) {
+				continue
+			}
+			info, ierr := e.Info()
+			if ierr != nil || !info.ModTime().Before(cutoff) {
+				continue
+			}
+			_ = ops.Remove(filepath.Join(dir, e.Name()))
+		}
+		seen += len(ents)
+		if err != nil || len(ents) == 0 {
+			return
+		}
+	}
+}
+
+// ownedTemp reports whether name is a temporary file of this package's
+// writers (".NAME.tmp-DIGITS", optionally followed by ".probe") for NAME =
+// base or a NAME with one of ownedTempExts.
+func ownedTemp(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSuffix(rest, probeSuffix)
+	i := strings.LastIndex(rest, tempInfix)
+	if i <= 0 {
+		return false
+	}
+	target, digits := rest[:i], rest[i+len(tempInfix):]
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return false
+	}
+	if target == base {
+		return true
+	}
+	for _, ext := range ownedTempExts {
+		if strings.EqualFold(filepath.Ext(target), ext) {
+			return true
+		}
+	}
+	return false
+}
