@@ -369,6 +369,9 @@ type ReleaseOptions struct {
 	Ledger *Ledger
 	// Signer signs the synopsis (LoadSigner). Required.
 	Signer ssh.Signer
+	// Protected are further files Out must never be, such as the signing
+	// key (KeyProtected); see releaseProtected for the ones always added.
+	Protected []ProtectedFile
 	// AppVersion is written into the synopsis.
 	AppVersion string
 	// Now is the clock for the ledger entry and the synopsis (time.Now if
@@ -403,9 +406,11 @@ var writeSynopsisFile = WriteSynopsis
 // Release adds secure noise to the prepared lattice values and publishes
 // the signed synopsis. The order of its steps is the privacy contract:
 //
-//  1. check that opt.Out can be written (its directory is writable, and it
-//     does not exist unless opt.Overwrite), so a release is not spent for
-//     a file that cannot be created;
+//  1. check that opt.Out can be written (it is not a protected file such as
+//     the dataset, the ledger or a key — CheckOutputPath; the write's exact
+//     steps work in its directory; it does not exist unless
+//     opt.Overwrite), so a release is not spent for a file that cannot or
+//     must not be created;
 //  2. reserve ε and δ in the ledger (opt.Ledger.Reserve): the budget check
 //     and the entry, synced to disk; a refusal returns the ledger's
 //     *BudgetError and nothing is spent;
@@ -433,6 +438,9 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	now := time.Now
 	if opt.Now != nil {
 		now = opt.Now
+	}
+	if err := CheckOutputPath(opt.Out, releaseProtected(p, opt)); err != nil {
+		return nil, err
 	}
 	if err := checkWritable(opt.Out, opt.Overwrite); err != nil {
 		return nil, err
