@@ -100,7 +100,8 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &lpe), errors.As(err, &mpe):
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &lpe), errors.As(err, &mpe),
+		errors.Is(err, project.ErrProtectedPath):
 		return exitUsage
 	case errors.As(err, &be):
 		return exitBudget

@@ -26,6 +26,9 @@ columns x1, x2, label ∈ {0, 1}). The data are synthetic and deterministic
 				if out == "" {
 					return usagef("--out DIR is required")
 				}
+				if err := checkOutputs(demoOutputs(out)); err != nil {
+					return err
+				}
 				paths, err := project.WriteDemoData(out, force)
 				for _, p := range paths {
 					fmt.Fprintln(e.Stdout, p)

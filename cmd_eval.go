@@ -41,6 +41,11 @@ spends no privacy budget.`,
 				case (len(at) == 0) == (points == ""):
 					return usagef("give exactly one of --at V1,V2,… and --points Q.csv")
 				}
+				if out != "" {
+					if err := checkOutputs([]string{out}, evalProtected(pos[0], points, allowed)); err != nil {
+						return err
+					}
+				}
 				v, err := openVerified(pos[0], allowed)
 				if err != nil {
 					return err

@@ -71,6 +71,9 @@ and simulated released decision boundaries at ε = 10). See docs/reproduction.md
 				if out == "" {
 					return usagef("--out DIR is required")
 				}
+				if err := checkOutputs(figureOutputs(out)); err != nil {
+					return err
+				}
 				if pos[0] == "2" {
 					cfg2 := figure2Config{Repeats: figure2DefaultRepeats, Seed: cfg.Seed}
 					var bwSet bool

@@ -41,6 +41,9 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 				if principal == "" {
 					principal = defaultPrincipal()
 				}
+				if err := checkKeygenOutputs(out, allowed); err != nil {
+					return err
+				}
 				if !force {
 					// Fail before asking for a passphrase.
 					for _, p := range []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix} {

@@ -182,6 +182,10 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return err
 		}
 	}
+	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
+		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath)); err != nil {
+		return err
+	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
 	prep, err := project.Prepare(ctx, req, fitLine.callback())
 	fitLine.finish()
@@ -233,6 +237,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		AllowOverBudget: f.allowOver,
 		Ledger:          ledger,
 		Signer:          signer,
+		Protected:       project.KeyProtected(keyPath),
 		AppVersion:      version,
 		Now:             e.Now,
 	})

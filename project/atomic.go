@@ -120,38 +120,23 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool)
 		return errors.New("write file: empty path")
 	}
 	dir := filepath.Dir(path)
-	base := filepath.Base(path)
 	if !overwrite {
 		// Cheap early refusal; the link below is the authoritative check.
 		if _, statErr := os.Lstat(path); statErr == nil {
 			return &ExistsError{Path: path}
 		}
 	}
-	removeStaleTemps(dir, base)
-	f, err := ops.CreateTemp(dir, tempPattern(path))
+	removeStaleTemps(dir, filepath.Base(path))
+	tmp, err := writeTemp(pendingFile{path: path, data: data, mode: perm})
 	if err != nil {
-		return fmt.Errorf("%s: create temporary file: %w", path, err)
+		return err
 	}
-	tmp := f.Name()
 	published := false
 	defer func() {
 		if !published {
-			_ = f.Close()
 			_ = ops.Remove(tmp)
 		}
 	}()
-	if _, err := f.Write(data); err != nil {
-		return fmt.Errorf("%s: write temporary file: %w", path, err)
-	}
-	if err := f.Chmod(perm); err != nil && !isNotSupported(err) {
-		return fmt.Errorf("%s: set permissions %v: %w", path, perm, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("%s: sync temporary file: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: close temporary file: %w", path, err)
-	}
 	if overwrite {
 		if err := ops.Rename(tmp, path); err != nil {
 			return fmt.Errorf("%s: rename into place: %w", path, err)
@@ -183,4 +168,41 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool)
 // failures.
 func isNotSupported(err error) bool {
 	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EINVAL)
+}
+
+// pendingFile is a file to write: its final path, content and mode.
+type pendingFile struct {
+	path string
+	data []byte
+	mode os.FileMode
+}
+
+// writeTemp writes f completely (data, mode, fsync, close) under a new
+// temporary name next to f.path (tempPattern) and returns that name; on
+// error nothing is left behind. Errors name f.path and the failed step.
+func writeTemp(f pendingFile) (_ string, err error) {
+	t, err := ops.CreateTemp(filepath.Dir(f.path), tempPattern(f.path))
+	if err != nil {
+		return "", fmt.Errorf("%s: create temporary file: %w", f.path, err)
+	}
+	tmp := t.Name()
+	defer func() {
+		if err != nil {
+			_ = t.Close()
+			_ = ops.Remove(tmp)
+		}
+	}()
+	if _, err := t.Write(f.data); err != nil {
+		return "", fmt.Errorf("%s: write temporary file: %w", f.path, err)
+	}
+	if err := t.Chmod(f.mode); err != nil && !isNotSupported(err) {
+		return "", fmt.Errorf("%s: set permissions %v: %w", f.path, f.mode, err)
+	}
+	if err := t.Sync(); err != nil {
+		return "", fmt.Errorf("%s: sync temporary file: %w", f.path, err)
+	}
+	if err := t.Close(); err != nil {
+		return "", fmt.Errorf("%s: close temporary file: %w", f.path, err)
+	}
+	return tmp, nil
 }

@@ -109,8 +109,9 @@ type KeyPair struct {
 // `principal namespaces="bernstein-synopsis" ssh-ed25519 …` at
 // path+".allowed_signers" (0644). The directory is created with mode 0700
 // if missing. Unless overwrite, nothing is written if any of the three
-// exists (error matching ErrExists). Each file is written atomically; if
-// a later file fails, the files written before it are removed.
+// exists (error matching ErrExists). The new files are written completely
+// under temporary names and only then renamed into place, the private key
+// last (writeKeyFiles): a failure never removes or damages the old key.
 // principal follows the rules of (*AllowedSigners).Add (e.g. an e-mail
 // address).
 func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bool) (*KeyPair, error) {
@@ -149,15 +150,12 @@ func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bo
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create key directory: %w", err)
 	}
-	contents := [][]byte{priv, pub, []byte(kp.AllowedSignersLine + "\n")}
-	modes := []os.FileMode{0o600, 0o644, 0o644}
-	for i, p := range paths {
-		if err := WriteFileAtomic(p, contents[i], modes[i], overwrite); err != nil {
-			for _, q := range paths[:i] {
-				_ = os.Remove(q)
-			}
-			return nil, err
-		}
+	if err := writeKeyFiles([]pendingFile{
+		{path: kp.PrivatePath, data: priv, mode: 0o600},
+		{path: kp.PublicPath, data: pub, mode: 0o644},
+		{path: kp.AllowedSignersPath, data: []byte(kp.AllowedSignersLine + "\n"), mode: 0o644},
+	}, overwrite); err != nil {
+		return nil, err
 	}
 	return kp, nil
 }
