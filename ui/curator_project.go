@@ -195,7 +195,8 @@ func (c *curator) saveProject(as bool) {
 		dir = filepath.Dir(c.state.CSVPath)
 	}
 	name := strings.TrimSuffix(suggestedFileName(c.state.Title), ".synopsis") + projectExt
-	showSaveForm(c.win, "Save project as", dir, name, "saved as "+projectExt, projectSaveTarget,
+	showSaveForm(c.win, "Save project as", dir, name, "saved as "+projectExt,
+		protectTarget(projectSaveTarget, c.protectedFiles),
 		func(_, path string) { c.writeProject(path, true) })
 }
 

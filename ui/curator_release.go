@@ -65,7 +65,7 @@ func newReleasePage(c *curator) *releasePage {
 		if strings.TrimSpace(s) == "" {
 			return errors.New("choose where to write the synopsis")
 		}
-		return nil
+		return c.checkSynopsisOut(s)
 	}
 	folder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
 		c.pickFolder(func(dir string) {
@@ -355,6 +355,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 			return prep.Release(context.Background(), project.ReleaseOptions{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver,
 				Ledger: ledger, Signer: signer, AppVersion: version,
+				Protected: project.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
 					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				},

@@ -20,8 +20,9 @@ import (
 // chosen file before the caller sees the name, so an analyst who picked
 // the open synopsis by mistake would destroy it. The viewer's own "Save
 // as" asks for a folder and a name, refuses any target that is the open
-// synopsis or a .synopsis file, confirms before replacing a file, and
-// writes through project.WriteFileAtomic (temporary file, then rename).
+// synopsis or a .synopsis file or a protected file (save_protect.go),
+// confirms before replacing a file, and writes through
+// project.WriteFileAtomic (temporary file, then rename).
 
 // saveTarget completes name with the extension ext if it lacks it and
 // returns the full path in dir with the file's info, or nil info when no
@@ -83,7 +84,9 @@ func (v *viewer) saveAs(title, defaultName, ext string, save func(path string)) 
 	if v.doc != nil {
 		protect = v.doc.Path
 	}
-	target := func(dir, name string) (string, bool, error) { return viewerSaveTarget(dir, name, ext, protect) }
+	target := protectTarget(func(dir, name string) (string, bool, error) {
+		return viewerSaveTarget(dir, name, ext, protect)
+	}, v.protectedFiles)
 	showSaveForm(v.win, title, dir, defaultName, "saved as "+ext, target, func(dir, path string) {
 		v.saveDir = dir
 		save(path)
