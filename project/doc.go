@@ -13,7 +13,13 @@
 //     fsyncs it; a torn last line is detected, counted and repaired, never
 //     dropped (docs/ledger.md). All writes go through the unexported fileOps
 //     seam (atomic.go), which tests replace to fail or "crash" at every
-//     write step.
+//     write step. On file systems without hard links no-clobber writes
+//     fall back to an exclusive create and a rename (atomic_nolink.go);
+//     key pairs are replaced only once all new files are complete
+//     (keys_write.go); stale temporary files are cleared (atomic_stale.go).
+//   - No output is ever a protected file — the dataset, the ledger or its
+//     lock, a key or an allowed_signers file — by name, symbolic link or
+//     hard link (CheckOutputPath, protected_paths.go).
 //   - Budget is recorded before it is spent: a release must call
 //     (*Ledger).Reserve and get a nil error before it writes its synopsis.
 //     Spending composes sequentially per dataset (Σε, Σδ), the dataset being
