@@ -114,11 +114,7 @@ func fmtBool(name string, v bool) string {
 // link(2) returns EPERM a release succeeds through the exclusive-create
 // fallback, and ε is charged exactly once.
 func TestReleaseWithoutHardLinks(t *testing.T) {
-	ds := releaseTestDataset(t, 50)
-	p, err := Prepare(context.Background(), kdeRequest(ds), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, p := prepareKDE(t)
 	e := newReleaseEnv(t)
 	f := noLinkFS(t, syscall.EPERM)
 	res, err := p.Release(context.Background(), e.opt)
@@ -142,27 +138,20 @@ func TestReleaseWithoutHardLinks(t *testing.T) {
 
 // TestReleaseWritePathBrokenChargesNothing (issue 14 item 5): when the
 // output's directory cannot take the write at all — no hard links and the
-// exclusive create refused, or a link that fails with an I/O error, or no
-// rename for --force — the release is refused before the ledger is
-// touched.
+// exclusive create refused, or a link that fails with an I/O error — the
+// release is refused before the ledger is touched.
 func TestReleaseWritePathBrokenChargesNothing(t *testing.T) {
-	ds := releaseTestDataset(t, 50)
-	p, err := Prepare(context.Background(), kdeRequest(ds), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := prepareKDE(t)
 	cases := []struct {
-		name      string
-		fs        faultOps
-		overwrite bool
+		name string
+		fs   faultOps
 	}{
-		{"no links, no exclusive create", faultOps{linkErr: syscall.EPERM, exclErr: syscall.EACCES}, false},
-		{"link I/O error", faultOps{linkErr: syscall.EIO}, false},
+		{"no links, no exclusive create", faultOps{linkErr: syscall.EPERM, exclErr: syscall.EACCES}},
+		{"link I/O error", faultOps{linkErr: syscall.EIO}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newReleaseEnv(t)
-			e.opt.Overwrite = tc.overwrite
 			f := tc.fs
 			f.failAt = -1
 			installFaults(t, &f)
@@ -260,11 +249,7 @@ func TestWriteFileAtomicClearsStaleTemps(t *testing.T) {
 // spend and leaves neither the synopsis nor a temporary file behind
 // (except when the failing step is the removal of that file itself).
 func TestReleaseErrorLeavesNoTemp(t *testing.T) {
-	ds := releaseTestDataset(t, 50)
-	p, err := Prepare(context.Background(), kdeRequest(ds), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ds, p := prepareKDE(t)
 	for failAt := 1; ; failAt++ {
 		f := &faultOps{failAt: failAt}
 		e := newReleaseEnv(t)
@@ -297,4 +282,15 @@ func TestReleaseErrorLeavesNoTemp(t *testing.T) {
 			assertNoTemp(t, e.dir)
 		}
 	}
+}
+
+// prepareKDE prepares the KDE release of a 50-row test dataset.
+func prepareKDE(t *testing.T) (*Dataset, *Prepared) {
+	t.Helper()
+	ds := releaseTestDataset(t, 50)
+	p, err := Prepare(context.Background(), kdeRequest(ds), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds, p
 }

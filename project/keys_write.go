@@ -3,7 +3,6 @@ package project
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
@@ -52,7 +51,10 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 		}
 		backups[i] = backup{existed: true, mode: st.Mode().Perm()}
 		if i > 0 {
-			if backups[i].data, err = readSmallFile(f.path); err != nil {
+			if st.Size() > maxKeyBackup {
+				return fmt.Errorf("%s: larger than %d bytes, not a public key file; nothing was written", f.path, maxKeyBackup)
+			}
+			if backups[i].data, err = os.ReadFile(f.path); err != nil {
 				return fmt.Errorf("%s: read the old file before replacing it: %w", f.path, err)
 			}
 		}
@@ -130,21 +132,4 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 		return fmt.Errorf("%s: written, but %w", files[0].path, err)
 	}
 	return nil
-}
-
-// readSmallFile reads a file of at most maxKeyBackup bytes.
-func readSmallFile(path string) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxKeyBackup+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxKeyBackup {
-		return nil, fmt.Errorf("larger than %d bytes; not a key file this app wrote", maxKeyBackup)
-	}
-	return data, nil
 }
