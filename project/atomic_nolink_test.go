@@ -205,6 +205,7 @@ func TestWriteFileAtomicClearsStaleTemps(t *testing.T) {
 		mk(".other.synopsis.tmp-42", true),
 		mk(".proj.bernstein.tmp-7", true),
 		mk(".out.csv.tmp-99.probe", true),
+		mk(".bernstein-probe-31337", true),
 	}
 	kept := []string{
 		mk(".out.csv.tmp-555", false),      // a write in progress
@@ -214,6 +215,7 @@ func TestWriteFileAtomicClearsStaleTemps(t *testing.T) {
 		mk("out.csv.tmp-1", true),          // no leading dot
 		mk(".out.csv.tmp-", true),          // no digits
 		mk(".synopsis.tmp-5.probe2", true), // not our pattern
+		mk(".bernstein-probe-9", false),    // a probe in progress
 	}
 	sub := filepath.Join(dir, ".y.synopsis.tmp-3")
 	if err := os.Mkdir(sub, 0o755); err != nil {

@@ -12,7 +12,8 @@ import (
 // WriteFileAtomic removes its temporary file on every error path, but a
 // process that is killed (or loses power) between creating and publishing it
 // leaves ".NAME.tmp-DIGITS" behind (and a probe may leave
-// ".NAME.tmp-DIGITS.probe"). The next write in that directory clears the
+// ".NAME.tmp-DIGITS.probe"; earlier versions' probes were
+// ".bernstein-probe-DIGITS"). The next write in that directory clears the
 // stale ones it owns: regular files (never symlinks or folders) whose name
 // is exactly that pattern, whose NAME is the file being written or one of
 // the app's own formats (.synopsis, .bernstein), and that were last modified
@@ -61,8 +62,11 @@ func removeStaleTemps(dir, base string) {
 
 // ownedTemp reports whether name is a temporary file of this package's
 // writers (".NAME.tmp-DIGITS", optionally followed by ".probe") for NAME =
-// base or a NAME with one of ownedTempExts.
+// base or a NAME with one of ownedTempExts, or an earlier version's probe.
 func ownedTemp(name, base string) bool {
+	if digits, ok := strings.CutPrefix(name, legacyProbePrefix); ok {
+		return allDigits(digits)
+	}
 	rest, ok := strings.CutPrefix(name, ".")
 	if !ok {
 		return false
@@ -73,7 +77,7 @@ func ownedTemp(name, base string) bool {
 		return false
 	}
 	target, digits := rest[:i], rest[i+len(tempInfix):]
-	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+	if !allDigits(digits) {
 		return false
 	}
 	if target == base {
@@ -86,3 +90,9 @@ func ownedTemp(name, base string) bool {
 	}
 	return false
 }
+
+// legacyProbePrefix names the write probes of earlier versions
+// (".bernstein-probe-DIGITS"); a killed release could leave one.
+const legacyProbePrefix = ".bernstein-probe-"
+
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
