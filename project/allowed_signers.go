@@ -76,9 +76,11 @@ func (e *AllowedSignersError) Error() string {
 
 // ParseAllowedSigners parses an OpenSSH allowed_signers file (format in
 // AllowedSigner). Blank lines and lines starting with '#' are kept as
-// comments. Any other line that cannot be parsed, or that has an option
-// other than cert-authority, namespaces, valid-after and valid-before, is an
-// error (*AllowedSignersError) naming the line: a trust file with mistakes
+// comments. Any other line that cannot be parsed, that has an option
+// other than cert-authority, namespaces, valid-after and valid-before, or
+// that repeats namespaces, valid-after or valid-before (ssh-keygen's
+// "multiple clauses" error), is an error (*AllowedSignersError) naming the
+// line: a trust file with mistakes
 // should be fixed, not half-used. Input above MaxAllowedSignersSize is an
 // error.
 func ParseAllowedSigners(r io.Reader) (*AllowedSigners, error) {
@@ -165,10 +167,19 @@ func parseAllowedSigner(raw string, line int) (*AllowedSigner, error) {
 	}
 	e := &AllowedSigner{Principals: principals, Options: options, Key: key,
 		Fingerprint: ssh.FingerprintSHA256(key), Comment: comment, Line: line}
+	seen := make(map[string]bool, len(options))
 	for _, opt := range options {
 		name, val, hasVal := strings.Cut(opt, "=")
 		val = strings.TrimSuffix(strings.TrimPrefix(val, `"`), `"`)
-		switch strings.ToLower(name) {
+		lower := strings.ToLower(name)
+		if seen[lower] && lower != "cert-authority" {
+			// As ssh-keygen (sshsigopt_parse): a repeated clause is an
+			// error, not "last one wins" (a later valid-before would
+			// otherwise extend an expired key). A repeated flag is harmless.
+			return nil, bad("multiple %q clauses", lower)
+		}
+		seen[lower] = true
+		switch lower {
 		case "cert-authority":
 			if hasVal {
 				return nil, bad("option cert-authority takes no value")

@@ -66,6 +66,10 @@ func TestParseAllowedSigners(t *testing.T) {
 		{"alice@example.org namespaces=\"\" " + alice, "namespaces"},
 		{"alice@example.org valid-after=2025 " + alice, "valid-after"},
 		{"alice@example.org cert-authority=yes " + alice, "cert-authority"},
+		// Issue 14 item 14: a repeated clause is refused, as ssh-keygen does.
+		{`alice@example.org valid-before="20200101",valid-before="29990101" ` + alice, `multiple "valid-before" clauses`},
+		{`alice@example.org valid-after="20200101",VALID-AFTER="20210101" ` + alice, `multiple "valid-after" clauses`},
+		{`alice@example.org namespaces="git",namespaces="bernstein-synopsis" ` + alice, `multiple "namespaces" clauses`},
 	}
 	for _, c := range bad {
 		_, err := ParseAllowedSigners(strings.NewReader("# ok\n" + c.line + "\n"))
