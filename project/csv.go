@@ -112,10 +112,11 @@ func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 //     non-empty and unique. At least one data row must follow.
 //   - Every data row has exactly as many fields as the header.
 //   - No record may exceed MaxRecordBytes.
-//   - A value in a numeric column is a finite number as accepted by
-//     strconv.ParseFloat after trimming spaces ("1.5", "-2e3"); empty
-//     values, text, NaN, ±Inf, out-of-range numbers and quoted values
-//     spanning lines are errors. All offending rows are counted and the
+//   - A value in a numeric column is a finite number in plain decimal
+//     notation, after trimming spaces ("1.5", "-2e3"; ParseNumber): empty
+//     values, text, NaN, ±Inf, hexadecimal, digit separators ("1_0"),
+//     out-of-range numbers and quoted values containing a line break
+//     ("0.5\n") are errors. All offending rows are counted and the
 //     first few lines listed, unless opts.DropInvalid drops them.
 //
 // I/O errors from r are returned wrapped, naming the file.
@@ -311,7 +312,7 @@ func (p *csvParser) readHeader() error {
 			return p.errAt(line, i, "header name is empty; every column needs a unique name")
 		}
 		if strings.ContainsAny(name, "\r\n") {
-			return p.errAt(line, i, "header name contains a line break")
+			return p.errAt(line, i, headerLineBreakRule(name))
 		}
 		if j, dup := index[name]; dup {
 			return p.errAt(line, i, fmt.Sprintf("duplicate column name (also column %d); every column needs a unique name", j+1))
@@ -441,39 +442,27 @@ func (p *csvParser) readRows(d *Dataset) error {
 	return nil
 }
 
-// parseNumber parses one numeric field. It returns a non-empty rule if the
-// field is not a finite number.
+// parseNumber parses one numeric field (ParseNumber). It returns a
+// non-empty rule if the field is not a finite number; a quoted value
+// containing a line break is never a number, even if it is one after
+// trimming ("0.5\n").
 func parseNumber(s string) (float64, string) {
-	t := strings.TrimSpace(s)
-	switch {
-	case t == "":
-		return 0, "missing value"
-	case strings.ContainsAny(t, "\r\n"):
-		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", quoteShort(t))
+	if strings.ContainsAny(s, "\r\n") {
+		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", quoteShort(s))
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Sprintf("%s is outside the range of a float64", quoteShort(t))
-	case err != nil:
-		if strings.Contains(t, ",") {
-			if _, err2 := strconv.ParseFloat(strings.Replace(t, ",", ".", 1), 64); err2 == nil {
-				return 0, fmt.Sprintf("%s is not a number (decimal comma? use a point)", quoteShort(t))
-			}
-		}
-		return 0, fmt.Sprintf("%s is not a number", quoteShort(t))
-	case !isFinite(v):
-		return 0, fmt.Sprintf("%s is not a finite number", quoteShort(t))
+	v, err := ParseNumber(s)
+	if err != nil {
+		return 0, err.Error()
 	}
 	return v, ""
 }
 
-// quoteShort quotes s for an error message, shortened to 40 runes.
+// quoteShort quotes s for an error message, shortened to maxQuotedRunes
+// runes (then ending in "…").
 func quoteShort(s string) string {
-	const max = 40
-	if utf8.RuneCountInString(s) > max {
+	if utf8.RuneCountInString(s) > maxQuotedRunes {
 		r := []rune(s)
-		return strconv.Quote(string(r[:max])) + "…"
+		return strconv.Quote(string(r[:maxQuotedRunes])) + "…"
 	}
 	return strconv.Quote(s)
 }
@@ -486,18 +475,22 @@ func plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
-// quoteList quotes up to max names, comma-separated.
+// quoteList quotes up to max names, comma-separated, each shortened by
+// quoteShort, and stops early once maxQuotedRunes·2 runes of names are
+// quoted, so that a hostile header cannot fill the message.
 func quoteList(names []string, max int) string {
 	var b strings.Builder
+	quoted := 0
 	for i, n := range names {
-		if i == max {
-			fmt.Fprintf(&b, ", … (%d more)", len(names)-max)
+		if i == max || quoted >= 2*maxQuotedRunes {
+			fmt.Fprintf(&b, ", … (%d more)", len(names)-i)
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(n))
+		b.WriteString(quoteShort(n))
+		quoted += min(utf8.RuneCountInString(n), maxQuotedRunes)
 	}
 	return b.String()
 }

@@ -14,7 +14,9 @@ import (
 //
 //	data.csv:12:3 (column "age"): "abc" is not a number
 //
-// with the line and column left out where they do not apply.
+// with the line and column left out where they do not apply. It quotes at
+// most maxQuotedRunes characters of the file in all (the column name and a
+// value, each shortened by quoteShort), however long a field is.
 type CSVError struct {
 	File       string // file name as given to ReadCSV / ParseCSV
 	Line       int    // 1-based physical line in the file (the header is line 1); 0 if not tied to a line
@@ -39,12 +41,17 @@ func (e *CSVError) Error() string {
 		}
 	}
 	if e.ColumnName != "" {
-		fmt.Fprintf(&b, " (column %q)", e.ColumnName)
+		fmt.Fprintf(&b, " (column %s)", quoteShort(e.ColumnName))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Rule)
 	return b.String()
 }
+
+// maxQuotedRunes bounds what one quotation in an error message copies from
+// the file (quoteShort); a CSVError holds at most two (column name and
+// value), so it quotes at most 80 characters of the file.
+const maxQuotedRunes = 40
 
 // maxReportedLines is how many offending lines a summarising CSVError lists.
 const maxReportedLines = 5
@@ -56,4 +63,15 @@ func joinLines(lines []int) string {
 		s[i] = strconv.Itoa(l)
 	}
 	return strings.Join(s, ", ")
+}
+
+// headerLineBreakRule explains a header name with a line break in it. A
+// carriage return not followed by a newline almost always means a file
+// with CR-only line ends (classic Mac OS), which encoding/csv reads as one
+// long line: say so instead of a puzzling message.
+func headerLineBreakRule(name string) string {
+	if strings.Contains(strings.ReplaceAll(name, "\r\n", ""), "\r") {
+		return "header name contains a carriage return: the file seems to use CR-only line ends (classic Mac OS); save it with LF or CRLF line ends"
+	}
+	return "header name contains a line break"
 }

@@ -46,6 +46,11 @@ func FuzzReadCSV(f *testing.F) {
 			if ce.File != "f.csv" {
 				t.Fatalf("error %v does not name the file", err)
 			}
+			// At most 80 characters of the file are quoted (each ≤ 10
+			// bytes escaped), whatever the input.
+			if n := len(err.Error()); n > 2048 {
+				t.Fatalf("error message of %d bytes: %.200s…", n, err)
+			}
 			return
 		}
 		if d.Rows < 1 || len(d.Columns) < 1 {
