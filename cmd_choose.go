@@ -41,7 +41,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			f.register(fs, "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
 			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
-			fs.IntVar(&f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
+			wholeVar(fs, &f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")

@@ -60,9 +60,9 @@ and simulated released decision boundaries at ε = 10). See docs/reproduction.md
 			var force bool
 			cfg := figure1Config{Repeats: figure1DefaultRepeats, Bandwidth: figure1DefaultBW, Seed: figure1DefaultSeed}
 			fs.StringVar(&out, "out", "", "the directory `DIR` to write the CSV and PNG into, created if missing (required)")
-			fs.IntVar(&cfg.Repeats, "repeats", cfg.Repeats, "simulated releases `N` per method and ε (the paper: 1000)")
-			fs.Float64Var(&cfg.Bandwidth, "bandwidth", cfg.Bandwidth, "KDE bandwidth `B` (kernel standard deviation on [0,1]); a fixed public value")
-			fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed `S` of the simulation noise (same seed, same figure)")
+			wholeVar(fs, &cfg.Repeats, "repeats", cfg.Repeats, "simulated releases `N` per method and ε (the paper: 1000)")
+			numberVar(fs, &cfg.Bandwidth, "bandwidth", cfg.Bandwidth, "KDE bandwidth `B` (kernel standard deviation on [0,1]); a fixed public value")
+			wholeVar(fs, &cfg.Seed, "seed", cfg.Seed, "seed `S` of the simulation noise (same seed, same figure)")
 			fs.BoolVar(&force, "force", false, "overwrite existing output files")
 			return func(ctx context.Context, pos []string) error {
 				if pos[0] != "1" && pos[0] != "2" {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // Flag value types of the command line. Each parses and validates its own
@@ -52,16 +55,66 @@ func (f *floatFlag) Set(s string) error {
 	return nil
 }
 
-// parseFinite parses a finite float64.
+// parseFinite parses a finite float64 in the one number syntax of CSV
+// values and flags (project.ParseNumber: plain decimal with an optional
+// exponent; no "1_0", "0x1p-2", "Inf" or "NaN").
 func parseFinite(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a number", s)
+	return project.ParseNumber(s)
+}
+
+// numberFlag is a float64 flag with a default, parsed by parseFinite (the
+// flag package's Float64Var would take "0x1p-2", "1_0" and "NaN").
+type numberFlag struct{ p *float64 }
+
+func (f numberFlag) String() string {
+	if f.p == nil {
+		return ""
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q: must be a finite number", s)
+	return strconv.FormatFloat(*f.p, 'g', -1, 64)
+}
+
+func (f numberFlag) Set(s string) error {
+	v, err := parseFinite(s)
+	if err == nil {
+		*f.p = v
 	}
-	return v, nil
+	return err
+}
+
+// wholeFlag is a whole-number flag with a default, parsed by
+// project.ParseWholeNumber (the flag package's IntVar and Uint64Var would
+// take "0x10", "0b11" and "1_000").
+type wholeFlag[T int | uint64] struct{ p *T }
+
+func (f wholeFlag[T]) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return strconv.FormatUint(uint64(*f.p), 10)
+}
+
+func (f wholeFlag[T]) Set(s string) error {
+	max := uint64(math.MaxInt32)
+	if _, wide := any(f.p).(*uint64); wide {
+		max = math.MaxUint64
+	}
+	v, err := project.ParseWholeNumber(s, max)
+	if err == nil {
+		*f.p = T(v)
+	}
+	return err
+}
+
+// wholeVar defines a whole-number flag with default value (see wholeFlag).
+func wholeVar[T int | uint64](fs *flag.FlagSet, p *T, name string, value T, usage string) {
+	*p = value
+	fs.Var(wholeFlag[T]{p}, name, usage)
+}
+
+// numberVar defines a float64 flag with default value (see numberFlag).
+func numberVar(fs *flag.FlagSet, p *float64, name string, value float64, usage string) {
+	*p = value
+	fs.Var(numberFlag{p}, name, usage)
 }
 
 // boundSpec is one column's entry of --bounds: public bounds LO:HI, or
@@ -202,11 +255,11 @@ func (k *kFlag) Set(s string) error {
 	}
 	var ks []int
 	for _, part := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(part))
+		v, err := project.ParseWholeNumber(part, math.MaxInt32)
 		if err != nil || v < 1 {
 			return fmt.Errorf("%q: want auto, a whole number ≥ 1, or one per feature (K1,K2,…)", s)
 		}
-		ks = append(ks, v)
+		ks = append(ks, int(v))
 	}
 	k.auto, k.k = false, ks
 	return nil
