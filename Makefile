@@ -65,16 +65,33 @@ staticcheck:
 gotest:
 	$(GO) test -tags $(TAGS) -race -timeout 30m ./...
 
-# fuzz runs every fuzz target for FUZZTIME each (CI: 30s).
-FUZZTIME ?= 30s
+# fuzz runs every fuzz target (every `func Fuzz…` in a *_test.go file, found
+# anew each time) for FUZZTIME each (CI: 30s), then prints a summary with each
+# target's execution count, taken from the last "fuzz: elapsed: …, execs: N"
+# line of `go test -fuzz -v`. -fuzzminimizetime is kept short: with the
+# default (60s) the time went on minimising inputs and targets ran a few
+# dozen executions. A target that fails, or runs fewer than FUZZMINEXECS
+# executions, fails the step; below FUZZWANTEXECS it prints a warning.
+FUZZTIME         ?= 30s
+FUZZMINIMIZETIME ?= 1s
+FUZZMINEXECS     ?= 1000
+FUZZWANTEXECS    ?= 100000
 fuzz:
-	@grep -rl --include='*_test.go' '^func Fuzz' . | while read f; do \
+	@log=$$(mktemp); summary=$$(mktemp); status=0; \
+	for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
 	  pkg=$$(dirname $$f); \
 	  for t in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | sed 's/func //'); do \
 	    echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    if $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) \
+	        -fuzzminimizetime $(FUZZMINIMIZETIME) -v $$pkg >$$log 2>&1; then res=ok; else res=FAIL; status=1; cat $$log; fi; \
+	    execs=$$(grep -o 'fuzz: elapsed: [^,]*, execs: [0-9]*' $$log | tail -n 1 | sed 's/.*execs: //'); \
+	    execs=$${execs:-0}; \
+	    if [ $$res = ok ] && [ $$execs -lt $(FUZZMINEXECS) ]; then res="FAIL (fewer than $(FUZZMINEXECS) executions)"; status=1; cat $$log; \
+	    elif [ $$res = ok ] && [ $$execs -lt $(FUZZWANTEXECS) ]; then res="ok, WARNING: fewer than $(FUZZWANTEXECS) executions"; fi; \
+	    printf '%-40s %12s executions  %s\n' "$$pkg $$t" $$execs "$$res" | tee -a $$summary; \
 	  done; \
-	done
+	done; \
+	echo "fuzz summary ($(FUZZTIME) per target):"; cat $$summary; rm -f $$log $$summary; exit $$status
 
 bench:
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 3x ./...

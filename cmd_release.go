@@ -48,7 +48,7 @@ one value per feature):
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
-			fs.IntVar(&f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
+			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
@@ -200,8 +200,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			fmt.Fprintf(e.Stderr, "note: %d value(s) of column %q clipped to the public bounds (curator only; not released)\n", c, col)
 		}
 	}
-	if _, err := os.Stat(keyPath); err != nil {
-		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
+	keyEncrypted, err := checkSigningKey(e, keyPath)
+	if err != nil {
+		return err
 	}
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
 		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
@@ -219,12 +220,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		}
 		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(ds.Hash), f.budget.v)
 	}
-	pass, err := readPassphrase(e, f.passphraseFile, keyPath, false)
-	if err != nil {
-		return err
-	}
-	signer, err := project.LoadSigner(keyPath, pass)
-	clear(pass)
+	signer, err := unlockSigningKey(e, keyPath, keyEncrypted, f.passphraseFile)
 	if err != nil {
 		return err
 	}

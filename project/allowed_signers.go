@@ -110,7 +110,7 @@ func ParseAllowedSigners(r io.Reader) (*AllowedSigners, error) {
 // LoadAllowedSigners parses the allowed_signers file at path. A missing
 // file is an error matching fs.ErrNotExist (callers may treat it as empty).
 func LoadAllowedSigners(path string) (*AllowedSigners, error) {
-	fh, err := os.Open(path)
+	fh, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,14 +88,11 @@ type Dataset struct {
 // The whole file is streamed once: memory is bounded by the numeric columns
 // kept (8 bytes per value) plus MaxRecordBytes, whatever the file size.
 func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return nil, err // *fs.PathError names the path
+		return nil, err // names the path; ErrNotRegular for a directory, FIFO or device
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, &CSVError{File: path, Rule: "is a directory, not a CSV file"}
-	}
 	return ParseCSV(f, path, opts)
 }
 
@@ -519,7 +515,7 @@ func (l *recordLimiter) Read(b []byte) (int, error) {
 // HashFile returns the hex SHA-256 of the file at path, the identity of a
 // dataset in the ledger (equal to Dataset.Hash of the same bytes).
 func HashFile(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -168,24 +168,9 @@ func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bo
 // must not be accessible to group or others (ErrKeyPermissions), as OpenSSH
 // requires.
 func LoadSigner(path string, passphrase []byte) (ssh.Signer, error) {
-	fh, err := os.Open(path)
+	data, err := readPrivateKeyFile(path)
 	if err != nil {
 		return nil, err
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%s: %w (mode %04o); restrict it with chmod 600", path, ErrKeyPermissions, st.Mode().Perm())
-	}
-	data, err := io.ReadAll(io.LimitReader(fh, maxKeyFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxKeyFileSize {
-		return nil, fmt.Errorf("%s: not a private key (larger than %d bytes)", path, maxKeyFileSize)
 	}
 	raw, err := ssh.ParseRawPrivateKey(data)
 	var missing *ssh.PassphraseMissingError
@@ -227,7 +212,7 @@ func DefaultKeyPath() (string, error) {
 // --passphrase-file): the file's content without one trailing "\n" or
 // "\r\n". An empty passphrase or a file above 4 KiB is an error.
 func ReadPassphraseFile(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+	fh, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -249,4 +234,53 @@ func ReadPassphraseFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, ErrEmptyPassphrase)
 	}
 	return []byte(s), nil
+}
+
+// KeyEncrypted reports whether the OpenSSH private key at path is
+// protected by a passphrase, without asking for one: callers check it
+// before prompting, so that an unencrypted key (ssh-keygen -N "") is
+// signalled with a warning and no passphrase is demanded for it. The file
+// is checked as LoadSigner checks it (a regular file, not accessible to
+// others, at most 64 KiB); a file that is not a private key is an error.
+func KeyEncrypted(path string) (bool, error) {
+	data, err := readPrivateKeyFile(path)
+	if err != nil {
+		return false, err
+	}
+	_, err = ssh.ParseRawPrivateKey(data)
+	var missing *ssh.PassphraseMissingError
+	switch {
+	case errors.As(err, &missing):
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("%s: cannot read the private key: %w", path, err)
+	}
+	return false, nil
+}
+
+// readPrivateKeyFile reads a private key file for LoadSigner and
+// KeyEncrypted: a regular file (OpenRegular), on Unix-like systems not
+// accessible to group or others (ErrKeyPermissions), at most
+// maxKeyFileSize bytes.
+func readPrivateKeyFile(path string) ([]byte, error) {
+	fh, err := OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("%s: %w (mode %04o); restrict it with chmod 600", path, ErrKeyPermissions, st.Mode().Perm())
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxKeyFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxKeyFileSize {
+		return nil, fmt.Errorf("%s: not a private key (larger than %d bytes)", path, maxKeyFileSize)
+	}
+	return data, nil
 }

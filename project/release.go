@@ -146,6 +146,9 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if err := checkColumns(req, spec); err != nil {
 		return nil, err
 	}
+	if err := checkDescription(req.Title, req.Note); err != nil {
+		return nil, err
+	}
 
 	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}, Dropped: ds.Dropped}
 	p.Request.Features = slices.Clone(req.Features)

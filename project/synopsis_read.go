@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +53,7 @@ func (v *VerifiedSynopsis) RequireTrusted() error {
 // (ReadSynopsis with the file's size). Errors are prefixed with path and
 // still match the sentinels under errors.Is / errors.As.
 func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
-	fh, err := os.Open(path)
+	fh, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

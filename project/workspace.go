@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -270,7 +269,7 @@ func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
 // *WorkspaceError errors naming the field (and line and column where
 // known). Files over 16 MiB are refused.
 func LoadWorkspace(path string) (*Workspace, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

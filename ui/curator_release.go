@@ -478,7 +478,7 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 
 // showKeyInfo is Release ▸ Curator Key…: show the key or offer to create it.
 func (c *curator) showKeyInfo() {
-	data, err := os.ReadFile(c.opts.KeyPath + project.AllowedSignersSuffix)
+	data, err := project.ReadRegularFile(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
 	if err != nil {
 		if _, serr := os.Stat(c.opts.KeyPath); errors.Is(serr, os.ErrNotExist) {
 			c.createKey(nil)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -210,14 +209,8 @@ func (m *trustManager) showImport() {
 	})
 }
 
-// readSmallFile reads a file of at most limit bytes.
+// readSmallFile reads a regular file of at most limit bytes (a FIFO or
+// device is refused rather than waited on).
 func readSmallFile(path string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%s is %d bytes; a key file has at most %d", path, st.Size(), limit)
-	}
-	return os.ReadFile(path)
+	return project.ReadRegularFile(path, limit)
 }
