@@ -264,6 +264,11 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	f := &releaseFlow{pass: widget.NewPasswordEntry(), progress: widget.NewProgressBar(), stage: widget.NewLabel("")}
 	c.release = f
 	f.pass.SetPlaceHolder("passphrase of your curator key")
+	passLabel, keyEncrypted, err := releaseKeyLabel(c.opts.KeyPath, f.pass)
+	if err != nil {
+		dialog.ShowError(err, c.win)
+		return
+	}
 	spent, _, budget, berr := c.budgetState()
 	left := budget - spent
 	var budgetText string
@@ -290,7 +295,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	order := widget.NewLabel("The spend is written to the ledger first, then the signed synopsis. The noise is drawn from a secure random source; this cannot be undone.")
 	order.Wrapping = fyne.TextWrapWord
 	order.TextStyle.Italic = true
-	content := container.NewVBox(sum, out, budgetLabel, f.overBudge, widget.NewLabel("Key passphrase:"), f.pass, order, f.progress, f.stage)
+	content := container.NewVBox(sum, out, budgetLabel, f.overBudge, passLabel, f.pass, order, f.progress, f.stage)
 	f.progress.Hide()
 	var running bool
 	f.dlg = showCuratorDialog(c.win, "Release", container.NewVScroll(content), []string{"Cancel", "Release"}, []func() bool{
@@ -299,7 +304,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 			if running {
 				return false
 			}
-			if f.pass.Text == "" {
+			if keyEncrypted && f.pass.Text == "" {
 				f.stage.SetText("Enter the passphrase of your curator key.")
 				return false
 			}
