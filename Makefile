@@ -74,7 +74,7 @@ gotest:
 # executions, fails the step; below FUZZWANTEXECS it prints a warning.
 FUZZTIME         ?= 30s
 FUZZMINIMIZETIME ?= 1s
-FUZZMINEXECS     ?= 1000
+FUZZMINEXECS     ?= 10000
 FUZZWANTEXECS    ?= 100000
 fuzz:
 	@log=$$(mktemp); summary=$$(mktemp); status=0; \
