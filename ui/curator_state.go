@@ -3,7 +3,6 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,18 +118,15 @@ type fieldError struct {
 
 func (e *fieldError) Error() string { return e.Field + ": " + e.Rule }
 
-// parseNumber parses a number typed by the curator: surrounding spaces are
-// ignored; it must be finite.
+// parseNumber parses a number typed by the curator with the one number
+// syntax of CSV values and command-line flags (project.ParseNumber: plain
+// decimal, finite; surrounding spaces are ignored).
 func parseNumber(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, errors.New("enter a number")
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a finite number", t)
-	}
-	return v, nil
+	return project.ParseNumber(t) // the number syntax of CSV values and flags
 }
 
 // parseBounds parses a column's bounds editor.

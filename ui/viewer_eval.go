@@ -1,13 +1,13 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // viewerEvaluator is the part of a verified synopsis the viewer evaluates
@@ -93,16 +93,9 @@ func viewerParseInput(f viewerFeature, text string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, viewerNum(f.Lo), viewerNum(f.Hi))
 	}
-	x, err := strconv.ParseFloat(s, 64)
+	x, err := project.ParseNumber(s) // the number syntax of CSV values and flags
 	if err != nil {
-		var ne *strconv.NumError
-		if errors.As(err, &ne) && errors.Is(ne.Err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q is out of range for a number", s)
-		}
-		return 0, fmt.Errorf("%q is not a number", s)
-	}
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0, fmt.Errorf("%q: must be a finite number", s)
+		return 0, err
 	}
 	if x < f.Lo || x > f.Hi {
 		return 0, fmt.Errorf("%s = %s is outside the public bounds [%s, %s]%s; the release says nothing there",
