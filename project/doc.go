@@ -31,7 +31,13 @@
 //     and the function's documentation says so.
 //   - Reading is bounded: CSV records are capped at MaxRecordBytes and the
 //     file is streamed, keeping only the numeric columns in use; project
-//     files are capped at 16 MiB.
+//     files are capped at 16 MiB. Every file read by path is opened with
+//     OpenRegular, which refuses directories, FIFOs and devices instead of
+//     blocking on them (ErrNotRegular). Error messages quote at most a few
+//     dozen characters of a file.
+//   - Numbers people write (CSV values, command-line flags, the windows'
+//     number fields) have one syntax, ParseNumber and ParseWholeNumber:
+//     plain decimal, finite; no "1_0", "0x1p-2", "Inf" or "NaN".
 //   - Private data stays with the curator: Dataset values, row counts,
 //     dropped and clipped counts and data-derived bounds (SuggestBounds) are
 //     for the curator's screen only; data-derived bounds need the curator's

@@ -128,7 +128,8 @@ func reqErr(field, format string, args ...any) *RequestError {
 // finite public bounds lo < hi for every feature and for a real label;
 // bounds from the data only with AcknowledgedDataBounds; learner parameters
 // per its Spec; release parameters per mechanism.Params.Validate and the
-// sensitivity per mechanism.ValidateSensitivity. Data errors (non-numeric
+// sensitivity per mechanism.ValidateSensitivity; a title and note per the
+// synopsis rules (checkDescription), as *RequestError. Data errors (non-numeric
 // values, a label that is not binary) are the Dataset's *CSVError.
 //
 // progress (may be nil) reports the lattice evaluation; ctx cancels it.
