@@ -87,10 +87,15 @@ type Dataset struct {
 // ReadCSV reads the CSV file at path; see ParseCSV for the format rules.
 // The whole file is streamed once: memory is bounded by the numeric columns
 // kept (8 bytes per value) plus MaxRecordBytes, whatever the file size.
+// A path that is not a regular file (directory, FIFO, device) is refused
+// without blocking: a *CSVError matching ErrNotRegular (OpenRegular).
 func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 	f, err := OpenRegular(path)
+	if errors.Is(err, ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
+		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: ErrNotRegular}
+	}
 	if err != nil {
-		return nil, err // names the path; ErrNotRegular for a directory, FIFO or device
+		return nil, err // *fs.PathError names the path
 	}
 	defer f.Close()
 	return ParseCSV(f, path, opts)

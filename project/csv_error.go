@@ -27,7 +27,13 @@ type CSVError struct {
 	// the same rule, when the error summarises many rows (missing or
 	// non-numeric values in a used column).
 	Lines []int
+	// Err is the cause where one applies (ErrNotRegular for a path that is
+	// a directory, FIFO or device); nil for problems in the data.
+	Err error
 }
+
+// Unwrap returns Err, so that errors.Is(err, ErrNotRegular) works.
+func (e *CSVError) Unwrap() error { return e.Err }
 
 func (e *CSVError) Error() string {
 	var b strings.Builder
