@@ -140,7 +140,7 @@ func TestFigure1UsageErrors(t *testing.T) {
 		{"zero repeats", []string{"1", "--out", dir, "--repeats", "0"}, "--repeats 0"},
 		{"bandwidth zero", []string{"1", "--out", dir, "--bandwidth", "0"}, "--bandwidth 0"},
 		{"bandwidth above 1", []string{"1", "--out", dir, "--bandwidth", "1.5"}, "--bandwidth 1.5"},
-		{"bandwidth NaN", []string{"1", "--out", dir, "--bandwidth", "NaN"}, "--bandwidth NaN"},
+		{"bandwidth NaN", []string{"1", "--out", dir, "--bandwidth", "NaN"}, `flag -bandwidth: "NaN" is not a finite number`}, // refused by the number syntax
 		{"no figure", []string{"--out", dir}, "needs exactly one argument"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
