@@ -477,13 +477,14 @@ func plural(n int, word string) string {
 }
 
 // quoteList quotes up to max names, comma-separated, each shortened by
-// quoteShort, and stops early once maxQuotedRunes·2 runes of names are
-// quoted, so that a hostile header cannot fill the message.
+// quoteShort, and stops before the names quoted would exceed
+// 2·maxQuotedRunes runes, so that a hostile header cannot fill the message.
 func quoteList(names []string, max int) string {
 	var b strings.Builder
 	quoted := 0
 	for i, n := range names {
-		if i == max || quoted >= 2*maxQuotedRunes {
+		runes := min(utf8.RuneCountInString(n), maxQuotedRunes)
+		if i == max || i > 0 && quoted+runes > 2*maxQuotedRunes {
 			fmt.Fprintf(&b, ", … (%d more)", len(names)-i)
 			break
 		}
@@ -491,7 +492,7 @@ func quoteList(names []string, max int) string {
 			b.WriteString(", ")
 		}
 		b.WriteString(quoteShort(n))
-		quoted += min(utf8.RuneCountInString(n), maxQuotedRunes)
+		quoted += runes
 	}
 	return b.String()
 }
