@@ -54,7 +54,7 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 			if st.Size() > maxKeyBackup {
 				return fmt.Errorf("%s: larger than %d bytes, not a public key file; nothing was written", f.path, maxKeyBackup)
 			}
-			if backups[i].data, err = os.ReadFile(f.path); err != nil {
+			if backups[i].data, err = ReadRegularFile(f.path, maxKeyBackup); err != nil {
 				return fmt.Errorf("%s: read the old file before replacing it: %w", f.path, err)
 			}
 		}

@@ -143,7 +143,7 @@ func (l *Ledger) Refresh() error {
 // readLocked reads the file and loads it into the cache, returning the
 // bytes read. The caller holds the file lock.
 func (l *Ledger) readLocked() ([]byte, error) {
-	data, err := os.ReadFile(l.path)
+	data, err := ReadRegularFile(l.path, 1<<62) // no size cap; a FIFO or device is refused, not waited on
 	if errors.Is(err, os.ErrNotExist) {
 		data, err = nil, nil
 	}

@@ -72,3 +72,14 @@ func TestOpenRegular(t *testing.T) {
 		}
 	}
 }
+
+// TestLedgerOnFIFO: a FIFO named as the ledger is refused, not waited on.
+func TestLedgerOnFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "ledger.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenLedger(fifo); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("OpenLedger(fifo): %v; want ErrNotRegular", err)
+	}
+}
