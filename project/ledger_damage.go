@@ -1,0 +1,377 @@
+package project
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A damaged ledger line is a complete line (it ends in '\n') that is not a
+// valid entry: a crash can only tear the last line, so anything else is
+// damage (a disk error, an edit) and the ledger fails closed. See
+// docs/ledger.md, "Damage".
+
+// sumLen is the number of hex digits of a line checksum (64 bits).
+const sumLen = 16
+
+// lineSum is the checksum of a line encoded without its "sum" field.
+func lineSum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])[:sumLen]
+}
+
+// checkLineBytes checks a line's checksum: that it is exactly the encoding
+// of e that marshalEntry writes and that the checksum matches, so that no
+// byte of it can change unnoticed. Lines without a checksum (written
+// before checksums existed) are accepted only before the first line with
+// one (requireSum).
+func checkLineBytes(line []byte, e Entry, requireSum bool) error {
+	sum := e.Sum
+	if sum == "" {
+		if requireSum {
+			return errors.New("sum: missing (every line after the first with a checksum has one)")
+		}
+		return nil
+	}
+	canon, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(canon, line) {
+		return errors.New("the line is not in the form the ledger writes (changed bytes)")
+	}
+	e.Sum = ""
+	bare, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if lineSum(bare) != sum {
+		return errors.New("sum: the checksum does not match the line (changed bytes)")
+	}
+	return nil
+}
+
+// Patterns recovering what a torn or damaged line still shows. A number
+// must be followed by ',' or '}' so that a number cut short is not read as
+// a smaller one.
+var (
+	reHash       = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
+	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
+	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
+	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
+	reOverBudget = regexp.MustCompile(`"over_budget":true`)
+)
+
+// recovered is what a torn or damaged line still shows.
+type recovered struct {
+	hash       string // "" if no dataset hash can be read
+	eps, delta float64
+	hasEps     bool
+	kind       EntryKind // "" if unreadable
+	overBudget bool
+}
+
+// recoverFields reads what it can from a damaged or torn line. Values may be
+// wrong (damage can alter them); callers only use them in ways that cannot
+// lower a charge.
+func recoverFields(b []byte) recovered {
+	var r recovered
+	if m := reHash.FindSubmatch(b); m != nil {
+		r.hash = string(m[1])
+	}
+	if m := reEpsilon.FindSubmatch(b); m != nil {
+		if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= 0 && isFinite(v) {
+			r.eps, r.hasEps = v, true
+		}
+	}
+	if m := reDelta.FindSubmatch(b); m != nil {
+		if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v > 0 && v < 1 {
+			r.delta = v
+		}
+	}
+	if m := reKind.FindSubmatch(b); m != nil {
+		r.kind = EntryKind(m[1])
+	}
+	r.overBudget = reOverBudget.Match(b)
+	return r
+}
+
+// damagedLine is one complete line that is not a valid entry.
+type damagedLine struct {
+	line     int
+	data     []byte
+	reason   string
+	rec      recovered
+	resolved bool // a later repair entry names it
+}
+
+func newDamagedLine(n int, data []byte, err error) damagedLine {
+	return damagedLine{line: n, data: data, reason: err.Error(), rec: recoverFields(data)}
+}
+
+// resolveRepair checks the repair entry e on line n against the damaged
+// lines before it and marks the ones it resolves. A repair names either a
+// damaged line, which it resolves, together with an unbroken run of
+// damaged lines between that line and itself (the form earlier versions
+// wrote after a crash during a repair); or the valid line just before it
+// (a complete entry whose line end was missing), charging nothing.
+func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
+	want := e.RepairsLine
+	if want == n-1 && validLine == n-1 {
+		if e.Epsilon != 0 || e.Delta != 0 {
+			return fmt.Errorf("repair entry names the valid line %d but charges ε %g, δ %g", want, e.Epsilon, e.Delta)
+		}
+		return nil
+	}
+	i := slices.IndexFunc(damaged, func(d damagedLine) bool { return d.line == want })
+	if i < 0 {
+		return fmt.Errorf("repair entry names line %d, which is not a damaged line before it", want)
+	}
+	damaged[i].resolved = true
+	if len(damaged)-i == n-want { // lines want … n-1 are all damaged
+		for j := i; j < len(damaged); j++ {
+			damaged[j].resolved = true
+		}
+	}
+	return nil
+}
+
+// damageCharge is what Repair charges for one damaged line.
+type damageCharge struct {
+	line       int
+	hash       string
+	eps, delta float64
+	why        string
+}
+
+// NeedsCuratorError is Repair's refusal when a damaged line's charge cannot
+// be settled from the file alone; nothing is written. Lines lists each such
+// line with the reason and what the curator can do.
+type NeedsCuratorError struct {
+	File  string
+	Lines []string
+}
+
+func (e *NeedsCuratorError) Error() string {
+	return fmt.Sprintf("%s: the ledger cannot be repaired without you: %s (see docs/ledger.md, \"Damage\")", e.File, strings.Join(e.Lines, "; "))
+}
+
+// damageCharges computes the conservative charge of every unresolved
+// damaged line (docs/ledger.md, "Damage"):
+//
+//   - the dataset is the hash read from the line if an intact entry names
+//     the same hash (a damaged hash cannot be told from a real one
+//     otherwise), or the curator's attribution (attribute: line → hash),
+//     which is only accepted for lines whose hash is not corroborated;
+//   - the charge is ε = max(ε read from the line, cap) and likewise δ, where
+//     cap is the largest of the default budget, every intact budget of the
+//     dataset and every intact entry's charge on it, times (1 + 1e-9): a
+//     release within budget never charged more, so the dataset's spend
+//     cannot go down;
+//   - the charge cannot be bounded, and the curator must restore the line,
+//     if the dataset has an over-budget release (intact or read from the
+//     damaged line), or two or more damaged lines of which one may have
+//     been a budget change (it may have raised the cap).
+//
+// It returns the charges it could compute and, if any line cannot be
+// settled, a *NeedsCuratorError naming all such lines.
+func damageCharges(st *ledgerState, attribute map[int]string) ([]damageCharge, error) {
+	file := ""
+	if st.torn != nil {
+		file = st.torn.File
+	}
+	known := map[string]bool{}
+	for _, e := range st.entries {
+		known[e.DatasetHash] = true
+	}
+	var problems []string
+	for line := range attribute {
+		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == line })
+		switch {
+		case i < 0:
+			problems = append(problems, fmt.Sprintf("line %d is not a damaged line", line))
+		case known[st.damaged[i].rec.hash]:
+			problems = append(problems, fmt.Sprintf("line %d names dataset %s, which other entries confirm: it cannot be attributed to another", line, shortHash(st.damaged[i].rec.hash)))
+		case !isSHA256Hex(attribute[line]):
+			problems = append(problems, fmt.Sprintf("line %d: %q is not a dataset hash", line, attribute[line]))
+		}
+	}
+	byHash := map[string][]damagedLine{}
+	var order []string
+	for _, d := range st.damaged {
+		h := d.rec.hash
+		if !known[h] {
+			h = attribute[d.line]
+		}
+		if h == "" {
+			what := "no dataset hash can be read from it"
+			if d.rec.hash != "" {
+				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
+			}
+			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
+			continue
+		}
+		if byHash[h] == nil {
+			order = append(order, h)
+		}
+		byHash[h] = append(byHash[h], d)
+	}
+	var out []damageCharge
+	for _, h := range order {
+		lines := byHash[h]
+		epsCap, deltaCap, over := chargeCaps(st.entries, h)
+		mayBeBudget := false
+		for _, d := range lines {
+			over = over || d.rec.overBudget
+			mayBeBudget = mayBeBudget || d.rec.kind == "" || d.rec.kind == KindBudget
+		}
+		if over || (len(lines) > 1 && mayBeBudget) {
+			why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
+			if !over {
+				why = "one of them may have been a budget change, so nothing in the file bounds the others"
+			}
+			problems = append(problems, fmt.Sprintf("line(s) %s of dataset %s: %s; restore the lines from a backup or from the synopses' recorded ε (docs/ledger.md)", lineList(lines), shortHash(h), why))
+			continue
+		}
+		for _, d := range lines {
+			out = append(out, damageCharge{line: d.line, hash: h, eps: max(d.rec.eps, epsCap), delta: max(d.rec.delta, deltaCap),
+				why: fmt.Sprintf("damaged line %d (%s) charged at the dataset's largest budget", d.line, d.reason)})
+		}
+	}
+	if len(problems) > 0 {
+		return out, &NeedsCuratorError{File: file, Lines: problems}
+	}
+	return out, nil
+}
+
+// chargeCaps returns the largest ε and δ a single entry within budget can
+// have charged to dataset h, and whether h has an over-budget entry.
+func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool) {
+	epsCap, deltaCap = DefaultBudget, DefaultDeltaBudget
+	for _, e := range entries {
+		if e.DatasetHash != h {
+			continue
+		}
+		epsCap = max(epsCap, e.Budget, e.Epsilon)
+		deltaCap = max(deltaCap, e.DeltaBudget, e.Delta)
+		over = over || e.OverBudget
+	}
+	return epsCap * (1 + budgetSlack), min(deltaCap*(1+budgetSlack), 1-1e-12), over
+}
+
+func lineList(lines []damagedLine) string {
+	var s []string
+	for _, d := range lines {
+		s = append(s, strconv.Itoa(d.line))
+	}
+	return strings.Join(s, ", ")
+}
+
+// damageError is the refusal of writes while lines are damaged.
+func (st *ledgerState) damageError(path string) *LedgerError {
+	if len(st.damaged) == 0 {
+		return nil
+	}
+	d := st.damaged[0]
+	return &LedgerError{File: path, Line: d.line, Rule: "damaged entry: " + d.reason, Damaged: len(st.damaged)}
+}
+
+// refuseWrites returns the error that blocks Reserve and SetBudget: damage
+// first, then a torn last line.
+func (st *ledgerState) refuseWrites(path string) error {
+	if le := st.damageError(path); le != nil {
+		return le
+	}
+	if st.torn != nil {
+		return st.torn
+	}
+	return nil
+}
+
+// RepairOptions are the curator's decisions for Repair.
+type RepairOptions struct {
+	// Attribute assigns damaged lines (by line number) whose dataset cannot
+	// be read with certainty to a dataset hash. Lines whose hash other
+	// entries confirm cannot be reattributed.
+	Attribute map[int]string
+}
+
+// Repair makes a torn or damaged ledger usable again without lowering what
+// any dataset has spent (docs/ledger.md, "Crashes and torn lines" and
+// "Damage"). In one append it terminates a torn last line and records a
+// KindRepair entry for it, charging what the fragment reveals (nothing
+// more if it was a complete entry missing only its line end), and one
+// KindRepair entry per damaged line, charging that line's dataset at its
+// largest budget (see damageCharges). If a damaged line cannot be settled
+// from the file and opt, Repair writes nothing and returns a
+// *NeedsCuratorError. It returns the repair entries written (none if
+// nothing was torn or damaged).
+func (l *Ledger) Repair(opt RepairOptions) ([]Entry, error) {
+	var reps []Entry
+	err := l.appendChecked(func(st *ledgerState) ([]byte, error) {
+		if st.torn == nil && len(st.damaged) == 0 {
+			return nil, errNothingToAppend
+		}
+		charges, err := damageCharges(st, opt.Attribute)
+		if err != nil {
+			if nc, ok := err.(*NeedsCuratorError); ok {
+				nc.File = l.path
+			}
+			return nil, err
+		}
+		reps = nil
+		var out []byte
+		if t := st.torn; t != nil {
+			e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
+				Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}
+			if t.Complete {
+				// The entry itself counts once terminated; charge nothing more.
+				e.DatasetHash, e.Epsilon, e.Delta = t.DatasetHash, 0, 0
+				e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", t.Line)
+			}
+			out = append(out, '\n')
+			reps = append(reps, e)
+		}
+		// Damaged lines last to first, so that no repair follows an unbroken
+		// run of damaged lines from the line it names (resolveRepair).
+		for _, c := range slices.Backward(charges) {
+			i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
+			reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, Epsilon: c.eps, Delta: c.delta,
+				Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
+		}
+		for i := range reps {
+			if err := reps[i].prepare(); err != nil {
+				return nil, err
+			}
+			line, err := marshalEntry(reps[i])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, line...)
+		}
+		return out, nil
+	})
+	if errors.Is(err, errNothingToAppend) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return reps, nil
+}
+
+// quoteFragment quotes at most 300 bytes of a line for a repair note.
+func quoteFragment(b []byte) string {
+	const maxQuote = 300
+	if len(b) > maxQuote {
+		return fmt.Sprintf("%q… (%d bytes)", b[:maxQuote], len(b))
+	}
+	return strconv.Quote(string(b))
+}
