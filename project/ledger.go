@@ -102,11 +102,11 @@ type Ledger struct {
 
 // ledgerState is what one read of the ledger file found.
 type ledgerState struct {
-	entries []Entry     // the valid entries, in file order
-	torn    *TornError  // an unterminated last line, or nil
-	damaged []damagedLine // complete lines that do not parse and are not yet repaired
+	entries []Entry        // the valid entries, in file order
+	torn    *TornError     // an unterminated last line, or nil
+	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
 	charges []damageCharge // conservative charges of damaged, where attributable
-	summed  bool          // some valid line carries a checksum
+	summed  bool           // some valid line carries a checksum
 }
 
 // DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
