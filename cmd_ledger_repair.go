@@ -49,7 +49,7 @@ func isHexHash(s string) bool {
 
 // runLedgerRepair runs ledger --repair and prints each repair entry.
 func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
-	opt := project.RepairOptions{Attribute: map[int]string{}}
+	opt := project.RepairOptions{Attribute: map[int][]string{}}
 	for line, v := range attribute {
 		h := v
 		if !isHexHash(v) {
@@ -58,7 +58,7 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 				return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
 			}
 		}
-		opt.Attribute[line] = h
+		opt.Attribute[line] = []string{h}
 	}
 	reps, err := l.Repair(opt)
 	if err != nil {

@@ -591,7 +591,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			st.damaged = append(st.damaged, d)
 		}
 	}
-	st.charges, _ = damageCharges(st, nil)
+	st.charges, _ = damageCharges(st, nil, true)
 	return st
 }
 

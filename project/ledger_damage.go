@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -143,7 +144,7 @@ func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
 	return nil
 }
 
-// damageCharge is what Repair charges for one damaged line.
+// damageCharge is what Repair charges for one damaged line and dataset.
 type damageCharge struct {
 	line       int
 	hash       string
@@ -163,90 +164,143 @@ func (e *NeedsCuratorError) Error() string {
 	return fmt.Sprintf("%s: the ledger cannot be repaired without you: %s (see docs/ledger.md, \"Damage\")", e.File, strings.Join(e.Lines, "; "))
 }
 
+// minEntryLen is a lower bound on the length of a ledger line (hash, id,
+// time and the mandatory fields): a damaged line of n bytes that may hold
+// several entries (a line end lost) holds at most ⌈n/minEntryLen⌉.
+const minEntryLen = 120
+
+// hexRuns counts the runs of 8 or more lower-case hex digits in b. A line
+// the ledger writes has three (dataset hash, id, sum; two before
+// checksums), so more means it may hold more than one entry.
+func hexRuns(b []byte) int {
+	runs, n := 0, 0
+	for _, c := range b {
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' {
+			n++
+			if n == 8 {
+				runs++
+			}
+			continue
+		}
+		n = 0
+	}
+	return runs
+}
+
 // damageCharges computes the conservative charge of every unresolved
 // damaged line (docs/ledger.md, "Damage"):
 //
-//   - the dataset is the hash read from the line if an intact entry names
-//     the same hash (a damaged hash cannot be told from a real one
-//     otherwise), or the curator's attribution (attribute: line → hash),
-//     which is only accepted for lines whose hash is not corroborated;
-//   - the charge is ε = max(ε read from the line, cap) and likewise δ, where
-//     cap is the largest of the default budget, every intact budget of the
-//     dataset and every intact entry's charge on it, times (1 + 1e-9): a
-//     release within budget never charged more, so the dataset's spend
-//     cannot go down;
-//   - the charge cannot be bounded, and the curator must restore the line,
-//     if the dataset has an over-budget release (intact or read from the
-//     damaged line), or two or more damaged lines of which one may have
-//     been a budget change (it may have raised the cap).
+//   - its datasets: the hash read from the line if an intact entry names
+//     the same hash and the line holds no other hex run a hash could hide
+//     in (a damaged hash cannot be told from a real one otherwise), plus
+//     the curator's attribution (attribute: line → hashes); if guess is
+//     set (for Spent while damaged), an unconfirmed hash read from the line
+//     stands in for a missing attribution;
+//   - the number of entries k it may hold: 1 for a line of the ledger's
+//     shape, else ⌈length/minEntryLen⌉ (a lost line end joins lines);
+//   - its charge on each dataset: ε = k·cap, where cap is the largest of
+//     the default budget, every intact budget of the dataset and every
+//     intact entry's charge on it, times (1 + 10⁻⁹): no entry within budget
+//     ever charged more; likewise δ;
+//   - no charge can be bounded, and the curator must restore the lines, if
+//     the dataset has a release past its budget (intact, or read from a
+//     damaged line, or a damaged line reads an ε above cap), or may have
+//     two or more damaged entries of which one may have been a budget
+//     change (it may have raised the cap).
 //
 // It returns the charges it could compute and, if any line cannot be
 // settled, a *NeedsCuratorError naming all such lines.
-func damageCharges(st *ledgerState, attribute map[int]string) ([]damageCharge, error) {
-	file := ""
-	if st.torn != nil {
-		file = st.torn.File
-	}
+func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]damageCharge, error) {
 	known := map[string]bool{}
 	for _, e := range st.entries {
 		known[e.DatasetHash] = true
 	}
 	var problems []string
-	for line := range attribute {
-		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == line })
-		switch {
-		case i < 0:
+	for line, hs := range attribute {
+		if !slices.ContainsFunc(st.damaged, func(d damagedLine) bool { return d.line == line }) {
 			problems = append(problems, fmt.Sprintf("line %d is not a damaged line", line))
-		case known[st.damaged[i].rec.hash]:
-			problems = append(problems, fmt.Sprintf("line %d names dataset %s, which other entries confirm: it cannot be attributed to another", line, shortHash(st.damaged[i].rec.hash)))
-		case !isSHA256Hex(attribute[line]):
-			problems = append(problems, fmt.Sprintf("line %d: %q is not a dataset hash", line, attribute[line]))
+		}
+		for _, h := range hs {
+			if !isSHA256Hex(h) {
+				problems = append(problems, fmt.Sprintf("line %d: %q is not a dataset hash", line, h))
+			}
 		}
 	}
-	byHash := map[string][]damagedLine{}
+	type lineCharge struct {
+		d        damagedLine
+		k        int
+		mayBeBud bool
+	}
+	byHash := map[string][]lineCharge{}
 	var order []string
 	for _, d := range st.damaged {
-		h := d.rec.hash
-		if !known[h] {
-			h = attribute[d.line]
+		runs := hexRuns(d.data)
+		k := 1
+		if runs > 3 {
+			k = max(2, (len(d.data)+minEntryLen-1)/minEntryLen)
 		}
-		if h == "" {
+		var hs []string
+		if d.rec.hash != "" && known[d.rec.hash] && runs <= 3 {
+			hs = append(hs, d.rec.hash)
+		}
+		for _, h := range attribute[d.line] {
+			if !slices.Contains(hs, h) {
+				hs = append(hs, h)
+			}
+		}
+		if len(hs) == 0 && guess && d.rec.hash != "" {
+			hs = append(hs, d.rec.hash)
+		}
+		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
-			if d.rec.hash != "" {
+			switch {
+			case runs > 3:
+				what = "it may hold more than one entry (a line end lost)"
+			case d.rec.hash != "":
 				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
 			}
-			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
+			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset(s) (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
 			continue
 		}
-		if byHash[h] == nil {
-			order = append(order, h)
+		lc := lineCharge{d: d, k: k, mayBeBud: k > 1 || d.rec.kind == "" || d.rec.kind == KindBudget}
+		for _, h := range hs {
+			if byHash[h] == nil {
+				order = append(order, h)
+			}
+			byHash[h] = append(byHash[h], lc)
 		}
-		byHash[h] = append(byHash[h], d)
 	}
 	var out []damageCharge
 	for _, h := range order {
 		lines := byHash[h]
 		epsCap, deltaCap, over := chargeCaps(st.entries, h)
-		mayBeBudget := false
-		for _, d := range lines {
-			over = over || d.rec.overBudget
-			mayBeBudget = mayBeBudget || d.rec.kind == "" || d.rec.kind == KindBudget
+		entries, mayBeBudget := 0, false
+		for _, lc := range lines {
+			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
+			entries += lc.k
+			mayBeBudget = mayBeBudget || lc.mayBeBud
 		}
-		if over || (len(lines) > 1 && mayBeBudget) {
+		if over || (entries > 1 && mayBeBudget) {
 			why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
 			if !over {
 				why = "one of them may have been a budget change, so nothing in the file bounds the others"
 			}
-			problems = append(problems, fmt.Sprintf("line(s) %s of dataset %s: %s; restore the lines from a backup or from the synopses' recorded ε (docs/ledger.md)", lineList(lines), shortHash(h), why))
+			var ls []string
+			for _, lc := range lines {
+				ls = append(ls, strconv.Itoa(lc.d.line))
+			}
+			problems = append(problems, fmt.Sprintf("line(s) %s of dataset %s: %s; restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(ls, ", "), shortHash(h), why))
 			continue
 		}
-		for _, d := range lines {
-			out = append(out, damageCharge{line: d.line, hash: h, eps: max(d.rec.eps, epsCap), delta: max(d.rec.delta, deltaCap),
-				why: fmt.Sprintf("damaged line %d (%s) charged at the dataset's largest budget", d.line, d.reason)})
+		for _, lc := range lines {
+			k := float64(lc.k)
+			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: k * epsCap, delta: min(k*deltaCap, 1-1e-12),
+				why: fmt.Sprintf("damaged line %d (%s) charged at %d × the dataset's largest budget", lc.d.line, lc.d.reason, lc.k)})
 		}
 	}
 	if len(problems) > 0 {
-		return out, &NeedsCuratorError{File: file, Lines: problems}
+		sort.Strings(problems)
+		return out, &NeedsCuratorError{Lines: problems}
 	}
 	return out, nil
 }
@@ -263,15 +317,7 @@ func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool)
 		deltaCap = max(deltaCap, e.DeltaBudget, e.Delta)
 		over = over || e.OverBudget
 	}
-	return epsCap * (1 + budgetSlack), min(deltaCap*(1+budgetSlack), 1-1e-12), over
-}
-
-func lineList(lines []damagedLine) string {
-	var s []string
-	for _, d := range lines {
-		s = append(s, strconv.Itoa(d.line))
-	}
-	return strings.Join(s, ", ")
+	return epsCap * (1 + budgetSlack), deltaCap * (1 + budgetSlack), over
 }
 
 // damageError is the refusal of writes while lines are damaged.
@@ -297,10 +343,11 @@ func (st *ledgerState) refuseWrites(path string) error {
 
 // RepairOptions are the curator's decisions for Repair.
 type RepairOptions struct {
-	// Attribute assigns damaged lines (by line number) whose dataset cannot
-	// be read with certainty to a dataset hash. Lines whose hash other
-	// entries confirm cannot be reattributed.
-	Attribute map[int]string
+	// Attribute assigns damaged lines (by line number) to the datasets
+	// (hashes) whose entries they held, for lines whose dataset cannot be
+	// read with certainty. It can only add datasets to a line, never take
+	// away the one the line shows.
+	Attribute map[int][]string
 }
 
 // Repair makes a torn or damaged ledger usable again without lowering what
@@ -316,47 +363,12 @@ type RepairOptions struct {
 func (l *Ledger) Repair(opt RepairOptions) ([]Entry, error) {
 	var reps []Entry
 	err := l.appendChecked(func(st *ledgerState) ([]byte, error) {
-		if st.torn == nil && len(st.damaged) == 0 {
-			return nil, errNothingToAppend
+		out, r, err := repairLines(st, opt)
+		if nc, ok := err.(*NeedsCuratorError); ok {
+			nc.File = l.path
 		}
-		charges, err := damageCharges(st, opt.Attribute)
-		if err != nil {
-			if nc, ok := err.(*NeedsCuratorError); ok {
-				nc.File = l.path
-			}
-			return nil, err
-		}
-		reps = nil
-		var out []byte
-		if t := st.torn; t != nil {
-			e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
-				Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}
-			if t.Complete {
-				// The entry itself counts once terminated; charge nothing more.
-				e.DatasetHash, e.Epsilon, e.Delta = t.DatasetHash, 0, 0
-				e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", t.Line)
-			}
-			out = append(out, '\n')
-			reps = append(reps, e)
-		}
-		// Damaged lines last to first, so that no repair follows an unbroken
-		// run of damaged lines from the line it names (resolveRepair).
-		for _, c := range slices.Backward(charges) {
-			i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
-			reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, Epsilon: c.eps, Delta: c.delta,
-				Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
-		}
-		for i := range reps {
-			if err := reps[i].prepare(); err != nil {
-				return nil, err
-			}
-			line, err := marshalEntry(reps[i])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, line...)
-		}
-		return out, nil
+		reps = r
+		return out, err
 	})
 	if errors.Is(err, errNothingToAppend) {
 		return nil, nil
@@ -365,6 +377,51 @@ func (l *Ledger) Repair(opt RepairOptions) ([]Entry, error) {
 		return nil, err
 	}
 	return reps, nil
+}
+
+// repairLines returns the bytes Repair appends to a ledger in state st, and
+// the repair entries they hold; errNothingToAppend if nothing is torn or
+// damaged.
+func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
+	if st.torn == nil && len(st.damaged) == 0 {
+		return nil, nil, errNothingToAppend
+	}
+	charges, err := damageCharges(st, opt.Attribute, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	var reps []Entry
+	var out []byte
+	if t := st.torn; t != nil {
+		e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
+			Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}
+		if t.Complete {
+			// The entry itself counts once terminated; charge nothing more.
+			e.Epsilon, e.Delta = 0, 0
+			e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", t.Line)
+		}
+		out = append(out, '\n')
+		reps = append(reps, e)
+	}
+	// Damaged lines last to first, so that no repair follows an unbroken
+	// run of damaged lines from the line it names (resolveRepair).
+	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
+	for _, c := range charges {
+		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
+		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, Epsilon: c.eps, Delta: c.delta,
+			Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
+	}
+	for i := range reps {
+		if err := reps[i].prepare(); err != nil {
+			return nil, nil, err
+		}
+		line, err := marshalEntry(reps[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, line...)
+	}
+	return out, reps, nil
 }
 
 // quoteFragment quotes at most 300 bytes of a line for a repair note.
