@@ -117,6 +117,16 @@ func newDamagedLine(n int, data []byte, err error) damagedLine {
 	return damagedLine{line: n, data: data, reason: err.Error(), rec: recoverFields(data)}
 }
 
+// confirmedHash returns the dataset hash read from the line if an intact
+// entry names the same hash (known) and the line holds no other hex run a
+// second entry's hash could hide in; else "".
+func (d damagedLine) confirmedHash(known map[string]bool) string {
+	if d.rec.hash != "" && known[d.rec.hash] && hexRuns(d.data) <= 3 {
+		return d.rec.hash
+	}
+	return ""
+}
+
 // resolveRepair checks the repair entry e on line n against the damaged
 // lines before it and marks the ones it resolves. A repair names either a
 // damaged line, which it resolves, together with an unbroken run of
@@ -240,8 +250,8 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			k = max(2, (len(d.data)+minEntryLen-1)/minEntryLen)
 		}
 		var hs []string
-		if d.rec.hash != "" && known[d.rec.hash] && runs <= 3 {
-			hs = append(hs, d.rec.hash)
+		if h := d.confirmedHash(known); h != "" {
+			hs = append(hs, h)
 		}
 		for _, h := range attribute[d.line] {
 			if !slices.Contains(hs, h) {

@@ -2,10 +2,12 @@ package project
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -218,4 +220,127 @@ func TestLedgerDamageRules(t *testing.T) {
 func spentIn(es []Entry, h string) float64 {
 	eps, _ := spent(es, nil, h)
 	return eps
+}
+
+// fuzzLedgerBases are the undamaged ledgers FuzzLedgerRepair damages: the
+// issue's three releases, budgets (ε and δ) with releases and a
+// validation, and a repaired tear. None has an over-budget release: the
+// ε of one whose line is destroyed is bounded by nothing in the file
+// (docs/ledger.md, "Damage"), and Repair asks the curator instead.
+func fuzzLedgerBases(t testing.TB) [][]byte {
+	torn := []byte(`{"dataset_hash":"` + hashA + `","epsilon":0.5,"de` + "\n")
+	repaired := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindRepair, RepairsLine: 2, Note: "torn"})
+	return [][]byte{
+		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashC, Epsilon: 0.4}),
+		ledgerBytes(t, Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, DeltaBudget: 1e-5},
+			Entry{DatasetHash: hashA, Epsilon: 0.5, Delta: 2e-6, Learner: "kde", Params: map[string][]float64{"h": {2}}, Noise: "gaussian", Output: "/o/a.synopsis"},
+			Entry{DatasetHash: hashB, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 0.7, Kind: KindValidation},
+			Entry{DatasetHash: hashC, Epsilon: 0.2, Delta: 5e-7}, Entry{DatasetHash: hashB, Epsilon: 0.3}),
+		slices.Concat(ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}), torn, repaired),
+	}
+}
+
+// FuzzLedgerRepair damages a valid ledger (XOR at fuzzer-chosen positions,
+// three bytes per change: position high, low, mask) and asserts the
+// ledger's promise: either the damage is detected and writes are refused
+// until a repair that leaves every dataset's spent ε and δ at least what
+// it was before the damage, or the repair refuses and asks the curator; an
+// undetected change never lowers a spend. The fuzzer plays the curator
+// where Repair asks for attribution (each damaged line is attributed to
+// the datasets of the original lines it overlaps). The file's final line
+// end is never damaged: an unterminated last line is read as a crash tear
+// (docs/ledger.md), which a substitution could otherwise imitate.
+func FuzzLedgerRepair(f *testing.F) {
+	bases := fuzzLedgerBases(f)
+	origs := make([]*ledgerState, len(bases))
+	for i, b := range bases {
+		if origs[i] = parseLedger(b, "orig"); len(origs[i].damaged) != 0 || origs[i].torn != nil {
+			f.Fatalf("base ledger %d is not clean", i)
+		}
+	}
+	f.Add(uint8(0), []byte{1, 0x2c, 0x48})     // a byte of line 3's ε
+	f.Add(uint8(0), []byte{0, 0xda, 0x7f})     // a line end
+	f.Add(uint8(1), []byte{0, 20, 1, 2, 9, 3}) // two changes
+	f.Add(uint8(2), []byte{0, 0x80, 0x20})
+	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
+		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
+		data := bytes.Clone(base)
+		for i := 0; i+2 < len(damage); i += 3 {
+			pos := (int(damage[i])<<8 | int(damage[i+1])) % (len(data) - 1)
+			data[pos] ^= damage[i+2]
+		}
+		st := parseLedger(data, "damaged")
+		if st.torn != nil {
+			t.Fatalf("a complete last line read as a tear: %v", st.torn)
+		}
+		if len(st.damaged) > 0 {
+			if st.refuseWrites("damaged") == nil {
+				t.Fatal("damaged ledger does not refuse writes")
+			}
+			out, _, err := repairLines(st, RepairOptions{Attribute: curatorAttribution(base, data, st)})
+			var nc *NeedsCuratorError
+			if errors.As(err, &nc) {
+				return // the ledger keeps refusing: fail closed
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = append(data, out...)
+			if st = parseLedger(data, "repaired"); len(st.damaged) > 0 || st.torn != nil {
+				t.Fatalf("still damaged after repair: %v", st.damageError("repaired"))
+			}
+		}
+		for _, h := range []string{hashA, hashB, hashC} {
+			e0, d0 := spent(orig.entries, nil, h)
+			e1, d1 := spent(st.entries, nil, h)
+			if e1 < e0*(1-1e-12) || d1 < d0*(1-1e-12) {
+				t.Fatalf("dataset %s…: spent ε %v, δ %v after damage and repair, was ε %v, δ %v\ndamaged:\n%s", h[:8], e1, d1, e0, d0, data)
+			}
+		}
+	})
+}
+
+// curatorAttribution attributes each damaged line whose dataset the file
+// does not confirm to the datasets of the original entries it overlaps
+// (by byte offset; damage preserves length), as a curator would from the
+// synopses and their records.
+func curatorAttribution(base, data []byte, st *ledgerState) map[int][]string {
+	known := map[string]bool{}
+	for _, e := range st.entries {
+		known[e.DatasetHash] = true
+	}
+	origLines := bytes.SplitAfter(base, []byte{'\n'})
+	var hashOf []string // per original line, its entry's dataset (or "")
+	var starts []int
+	off := 0
+	for _, ol := range origLines {
+		var e Entry
+		_ = json.Unmarshal(ol, &e)
+		hashOf = append(hashOf, e.DatasetHash)
+		starts = append(starts, off)
+		off += len(ol)
+	}
+	attr := map[int][]string{}
+	lineStart := map[int]int{}
+	off = 0
+	for i, dl := range bytes.SplitAfter(data, []byte{'\n'}) {
+		lineStart[i+1] = off
+		off += len(dl)
+	}
+	for _, d := range st.damaged {
+		if d.confirmedHash(known) != "" {
+			continue
+		}
+		lo, hi := lineStart[d.line], lineStart[d.line]+len(d.data)
+		for j := range origLines {
+			end := starts[j] + len(origLines[j])
+			if starts[j] <= hi && end > lo && hashOf[j] != "" && !slices.Contains(attr[d.line], hashOf[j]) {
+				attr[d.line] = append(attr[d.line], hashOf[j])
+			}
+		}
+		if len(attr[d.line]) == 0 {
+			attr[d.line] = []string{hashA} // overlaps only a tear: any dataset
+		}
+	}
+	return attr
 }
