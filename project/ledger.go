@@ -119,11 +119,12 @@ func DefaultLedgerPath() (string, error) {
 }
 
 // OpenLedger opens the ledger at path (DefaultLedgerPath if path is empty)
-// and reads it. A missing file is an empty ledger; it is created by the first
-// write (its directory and lock file are created on opening). A ledger whose last line is torn opens (its spend is counted, see
-// Torn); any other malformed line is a *LedgerError naming it, and the
-// ledger is refused: a budget record that cannot be read must not be
-// mistaken for an unspent one.
+// and reads it. A missing file is an empty ledger; it is created by the
+// first write. A ledger with a torn last line (see Torn) or damaged lines
+// (see Damaged) opens, so that it can be shown and repaired, and counts
+// what they reveal; every write but Repair is refused until it is
+// repaired: a budget record that cannot be read must not be mistaken for
+// an unspent one.
 func OpenLedger(path string) (*Ledger, error) {
 	if path == "" {
 		p, err := DefaultLedgerPath()
@@ -142,8 +143,12 @@ func OpenLedger(path string) (*Ledger, error) {
 // Path returns the ledger file's path.
 func (l *Ledger) Path() string { return l.path }
 
-// Refresh re-reads the ledger file (under the lock).
+// Refresh re-reads the ledger file (under the lock). A missing file is an
+// empty ledger and is not created.
 func (l *Ledger) Refresh() error {
+	if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
+		return l.load(nil)
+	}
 	unlock, err := lockLedger(l.path)
 	if err != nil {
 		return err

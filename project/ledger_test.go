@@ -485,3 +485,67 @@ func TestDefaultLedgerPath(t *testing.T) {
 		t.Errorf("DefaultLedgerPath = %q", p)
 	}
 }
+
+// TestLedgerConcurrentLinks reproduces issue 14 item 2: the lock was keyed
+// on the path name, so releases through a symbolic or hard link to the
+// ledger took another lock and both passed the budget check (1.1 spent of
+// a budget of 1). Twenty concurrent releases of ε = 0.1 through three names
+// of one ledger file admit exactly ten.
+func TestLedgerConcurrentLinks(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ledger.jsonl")
+	l, err := OpenLedger(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetBudget(hashA, 1); err != nil { // the file must exist to be linked
+		t.Fatal(err)
+	}
+	sym, hard := filepath.Join(dir, "sym.jsonl"), filepath.Join(dir, "other", "hard.jsonl")
+	if err := os.Symlink(p, sym); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(hard), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(p, hard); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{p, sym, hard}
+	const workers = 20
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for i := range workers {
+		wg.Go(func() {
+			l, err := OpenLedger(names[i%len(names)])
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = l.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.1}, false)
+		})
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		var be *BudgetError
+		switch {
+		case err == nil:
+			ok++
+		case !errors.As(err, &be):
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	l, err = OpenLedger(hard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps, _ := l.Spent(hashA); ok != 10 || eps > 1+1e-9 || l.Damaged() != nil {
+		t.Errorf("%d releases allowed, ε %v spent of a budget of 1 (damaged: %v); want 10 and 1", ok, eps, l.Damaged())
+	}
+	for _, name := range names {
+		if _, err := os.Lstat(name + ".lock"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a lock file beside %s: the lock must be the ledger file itself", name)
+		}
+	}
+}
