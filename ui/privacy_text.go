@@ -43,18 +43,22 @@ func epsilonReading(eps, delta float64, kind mechanism.NoiseKind) string {
 	}
 	s := fmt.Sprintf("%s: adding or changing any one person's record makes any published result at most %s× more or less likely.", strength, factor)
 	if kind != mechanism.NoiseLaplace && delta > 0 {
-		s += fmt.Sprintf(" δ = %s: the guarantee may fail with probability %s.", strconv.FormatFloat(delta, 'g', 3, 64), oneIn(delta))
+		s += fmt.Sprintf(" δ = %s: probability %s that the ε guarantee fails.", strconv.FormatFloat(delta, 'g', 3, 64), oneIn(delta))
 	}
 	return s
 }
 
-// oneIn writes a small probability as "1 in N".
+// oneIn writes a small probability as "1 in N" ("1 in a million").
 func oneIn(p float64) string {
 	if !(p > 0) || p >= 1 {
 		return strconv.FormatFloat(p, 'g', 3, 64)
 	}
 	n := 1 / p
 	switch {
+	case math.Abs(n-1e9) < 1e-6*1e9:
+		return "1 in a billion"
+	case math.Abs(n-1e6) < 1e-6*1e6:
+		return "1 in a million"
 	case n >= 1e9:
 		return fmt.Sprintf("1 in %s billion", strconv.FormatFloat(n/1e9, 'g', 3, 64))
 	case n >= 1e6:
