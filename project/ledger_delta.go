@@ -63,7 +63,7 @@ func CheckDeltaForN(delta float64, n int) error {
 		return nil
 	}
 	if n < 1 || delta*float64(n) >= 1 {
-		return reqErr("delta", "δ = %g is not below 1/n = %g (n = %d data rows): with δ ≥ 1/n one person's record could be published outright with probability δ; choose δ far below 1/n, e.g. %g",
+		return reqErr("delta", "δ = %g is not below 1/n = %.3g (n = %d data rows): with δ ≥ 1/n one person's record could be published outright with probability δ; choose δ far below 1/n, e.g. %g",
 			delta, 1/float64(max(n, 1)), n, suggestDelta(n))
 	}
 	return nil
