@@ -47,8 +47,11 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 			fs.BoolVar(&repair, "repair", false, "repair a torn last line or damaged lines (each is charged, never less than it spent)")
 			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset; repeatable")
 			return func(context.Context, []string) error {
-				if (budget.set || deltaBudget.set) && data == "" {
-					return usagef("--budget and --delta-budget need --data FILE.csv: budgets are per dataset")
+				if budget.set && data == "" {
+					return usagef("--budget needs --data FILE.csv: budgets are per dataset")
+				}
+				if deltaBudget.set && data == "" {
+					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
 				}
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")

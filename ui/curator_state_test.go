@@ -167,7 +167,7 @@ func TestBudgetLine(t *testing.T) {
 	if got := budgetLine(0.25, 0, 1); got != "Privacy budget for this dataset: ε spent 0.25 of 1, 0.75 left" {
 		t.Errorf("got %q", got)
 	}
-	if got := budgetLine(1.5, 1e-6, 1); !strings.Contains(got, "0 left") || !strings.Contains(got, "OVER BUDGET by 0.5") || !strings.Contains(got, "δ spent 1e-06") {
+	if got := budgetLine(1.5, 1e-6, 1); strings.Contains(got, "0 left") || !strings.Contains(got, "OVER BUDGET by 0.5") || !strings.Contains(got, "δ spent 1e-06") {
 		t.Errorf("over budget: %q", got)
 	}
 }

@@ -70,12 +70,13 @@ func oneIn(p float64) string {
 // budgetLine is the status-bar text for the dataset's privacy budget.
 func budgetLine(spent, delta, budget float64) string {
 	left := budget - spent
-	s := fmt.Sprintf("Privacy budget for this dataset: ε spent %s of %s, %s left", fmtBudget(spent), fmtBudget(budget), fmtBudget(math.Max(left, 0)))
+	status := fmtBudget(math.Max(left, 0)) + " left"
+	if left < -1e-12 {
+		status = "OVER BUDGET by " + fmtBudget(-left)
+	}
+	s := fmt.Sprintf("Privacy budget for this dataset: ε spent %s of %s, %s", fmtBudget(spent), fmtBudget(budget), status)
 	if delta > 0 {
 		s += fmt.Sprintf(" (δ spent %s)", strconv.FormatFloat(delta, 'g', 3, 64))
-	}
-	if left < -1e-12 {
-		s += fmt.Sprintf(" — OVER BUDGET by %s", fmtBudget(-left))
 	}
 	return s
 }
