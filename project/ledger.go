@@ -240,18 +240,24 @@ func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
 }
 
 // Budget returns the total ε budget of a dataset: the Budget of its last
-// KindBudget entry, or DefaultBudget.
+// KindBudget entry that sets one, or DefaultBudget.
 func (l *Ledger) Budget(datasetHash string) float64 {
 	return budget(l.state().entries, datasetHash)
 }
 
 func budget(entries []Entry, hash string) float64 {
+	return lastBudget(entries, hash, func(e Entry) float64 { return e.Budget }, DefaultBudget)
+}
+
+// lastBudget returns the value field gives for the last KindBudget entry of
+// the dataset that sets it (> 0), or def.
+func lastBudget(entries []Entry, hash string, field func(Entry) float64, def float64) float64 {
 	for _, e := range slices.Backward(entries) {
-		if e.DatasetHash == hash && e.Kind == KindBudget && e.Budget > 0 {
-			return e.Budget
+		if e.DatasetHash == hash && e.Kind == KindBudget && field(e) > 0 {
+			return field(e)
 		}
 	}
-	return DefaultBudget
+	return def
 }
 
 // Entries returns a copy of the entries of a dataset in file order (all

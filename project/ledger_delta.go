@@ -1,9 +1,6 @@
 package project
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // DefaultDeltaBudget is the total δ a dataset may spend until the curator
 // sets another δ budget (docs/ledger.md, "The budget").
@@ -16,12 +13,7 @@ func (l *Ledger) DeltaBudget(datasetHash string) float64 {
 }
 
 func deltaBudget(entries []Entry, hash string) float64 {
-	for _, e := range slices.Backward(entries) {
-		if e.DatasetHash == hash && e.Kind == KindBudget && e.DeltaBudget > 0 {
-			return e.DeltaBudget
-		}
-	}
-	return DefaultDeltaBudget
+	return lastBudget(entries, hash, func(e Entry) float64 { return e.DeltaBudget }, DefaultDeltaBudget)
 }
 
 // validateBudgets is the one home of the rules for a budget entry: ε
