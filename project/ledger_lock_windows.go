@@ -28,7 +28,10 @@ func lockLedger(path string) (func(), error) {
 		return nil, fmt.Errorf("ledger: lock: %w", err)
 	}
 	h := windows.Handle(f.Fd())
-	ol := new(windows.Overlapped)
+	// Windows byte-range locks are mandatory: locking the ledger's bytes
+	// would block this process's own reads and appends through other
+	// handles. The lock is on one byte at offset 2⁶², far past any data.
+	ol := &windows.Overlapped{OffsetHigh: 1 << 30}
 	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("ledger: lock %s: %w", path, err)
