@@ -410,7 +410,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, project.DemoKDE1DFile))
-	for _, want := range []string{"release", "0.25", "kde", out, "spent ε 0.25 (δ 0) of budget ε 1; 0.75 left"} {
+	for _, want := range []string{"release", "0.25", "kde", out, "spent ε 0.25 of budget ε 1; 0.75 left"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("ledger output lacks %q:\n%s", want, r.stdout)
 		}
@@ -509,7 +509,7 @@ func TestBudget(t *testing.T) {
 	}
 	te.mustRun(t, rel("0.75", "a.synopsis")...)
 	r := te.run(rel("0.5", "b.synopsis")...)
-	if r.code != exitBudget || !strings.Contains(r.stderr, "over its budget of 1") || !strings.Contains(r.stderr, "--allow-over-budget") {
+	if r.code != exitBudget || !strings.Contains(r.stderr, "its ε budget of 1") || !strings.Contains(r.stderr, "--allow-over-budget") {
 		t.Errorf("over budget: exit %d, stderr %q", r.code, r.stderr)
 	}
 	if _, err := os.Stat(w.path("b.synopsis")); !errors.Is(err, os.ErrNotExist) {

@@ -16,48 +16,60 @@ import (
 func ledgerCommand() *command {
 	return &command{
 		Name:    "ledger",
-		Args:    "[--data FILE.csv] [--budget E] [--ledger FILE] [--repair]",
+		Args:    "[--data FILE.csv] [--budget E] [--delta-budget D] [--ledger FILE] [--repair [--attribute LINE=FILE.csv|HASH]…]",
 		Summary: "Show the privacy budget spent per dataset; with --data, that dataset's entries.",
 		Details: `The ledger records every release before its synopsis is written: dataset
 (SHA-256 of the CSV file's bytes), ε, δ, learner, parameters, time, output.
 The ε spent on a dataset is the sum over its releases (sequential
 composition: releases that are ε_i-DP are together Σε_i-DP; δ sums too).
-A release that would push the sum past the dataset's budget (default 1) is
-refused unless 'release --allow-over-budget' is given, which is recorded.
+A release that would push the sum past the dataset's ε budget (default 1) or
+its δ budget (default 1e-6) is refused unless 'release --allow-over-budget'
+is given, which is recorded.
 
 A ledger whose last line was torn by a crash mid-write is read
 conservatively: the torn entry's ε counts as spent, and further releases are
-refused until --repair terminates the line (charging what it reveals).`,
+refused until --repair terminates the line (charging what it reveals).
+
+Any other line that does not parse is damage: every release is refused until
+--repair, which charges each damaged line at its dataset's largest budget (it
+never lowers what a dataset has spent). A damaged line whose dataset cannot
+be read with certainty must be attributed: --attribute LINE=FILE.csv (or the
+dataset's SHA-256). Keep a copy of the file before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
-			var budget floatFlag
+			var budget, deltaBudget floatFlag
 			var repair bool
+			attribute := attributeFlag{}
 			fs.StringVar(&data, "data", "", "show only the dataset in `FILE.csv` (identified by its content hash)")
 			fs.Var(&budget, "budget", "set the total ε budget of the --data dataset to `E` (recorded as an entry)")
 			fs.StringVar(&ledgerPath, "ledger", "", "ledger `FILE` (default: ledger.jsonl in the user config directory)")
-			fs.BoolVar(&repair, "repair", false, "terminate a torn last line left by a crash (its ε and δ are charged)")
+			fs.Var(&deltaBudget, "delta-budget", "set the total δ budget of the --data dataset to `D` in (0, 1) (recorded as an entry)")
+			fs.BoolVar(&repair, "repair", false, "repair a torn last line or damaged lines (each is charged, never less than it spent)")
+			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset; repeatable")
 			return func(context.Context, []string) error {
 				if budget.set && data == "" {
 					return usagef("--budget needs --data FILE.csv: budgets are per dataset")
+				}
+				if deltaBudget.set && data == "" {
+					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
+				}
+				if len(attribute) > 0 && !repair {
+					return usagef("--attribute only applies to --repair")
 				}
 				l, err := project.OpenLedger(ledgerPath)
 				if err != nil {
 					return err
 				}
 				if repair {
-					rep, err := l.Repair()
-					if err != nil {
+					if err := runLedgerRepair(e, l, attribute); err != nil {
 						return err
-					}
-					if rep == nil {
-						fmt.Fprintln(e.Stdout, "nothing to repair: the ledger's last line is complete")
-					} else {
-						fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to dataset %s\n",
-							rep.RepairsLine, rep.Epsilon, rep.Delta, shortHash(rep.DatasetHash))
 					}
 				}
 				if t := l.Torn(); t != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", t)
+				}
+				if d := l.Damaged(); d != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", d)
 				}
 				if data == "" {
 					writeLedgerSummary(e.Stdout, l)
@@ -67,8 +79,8 @@ refused until --repair terminates the line (charging what it reveals).`,
 				if err != nil {
 					return err
 				}
-				if budget.set {
-					if err := l.SetBudget(hash, budget.v); err != nil {
+				if budget.set || deltaBudget.set {
+					if err := l.SetBudgets(hash, budget.v, deltaBudget.v); err != nil {
 						return err
 					}
 				}
@@ -115,12 +127,12 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].last.After(list[j].last) })
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATASET\tRELEASES\tε SPENT\tδ SPENT\tε BUDGET\tε LEFT\tLAST\tPATH")
+	fmt.Fprintln(tw, "DATASET\tRELEASES\tε SPENT\tε BUDGET\tε LEFT\tδ SPENT\tδ BUDGET\tδ LEFT\tLAST\tPATH")
 	for _, s := range list {
 		eps, delta := l.Spent(s.hash)
-		b := l.Budget(s.hash)
-		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%s\t%s\n", shortHash(s.hash), s.releases, eps, delta, b, max(0, b-eps),
-			s.last.UTC().Format(time.RFC3339), s.path)
+		b, db := l.Budget(s.hash), l.DeltaBudget(s.hash)
+		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", shortHash(s.hash), s.releases, eps, b, budgetLeft(eps, b),
+			delta, db, budgetLeft(delta, db), s.last.UTC().Format(time.RFC3339), s.path)
 	}
 	tw.Flush()
 }
@@ -138,8 +150,11 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 		fmt.Fprintln(tw, "TIME\tKIND\tε\tδ\tLEARNER\tOUTPUT\tNOTE")
 		for _, en := range entries {
 			var notes []string
-			if en.Kind == project.KindBudget {
+			if en.Kind == project.KindBudget && en.Budget > 0 {
 				notes = append(notes, fmt.Sprintf("budget set to ε %g", en.Budget))
+			}
+			if en.Kind == project.KindBudget && en.DeltaBudget > 0 {
+				notes = append(notes, fmt.Sprintf("δ budget set to %g", en.DeltaBudget))
 			}
 			if en.OverBudget {
 				notes = append(notes, "OVER BUDGET (allowed)")
@@ -152,7 +167,20 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 		}
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "\nspent ε %.6g (δ %.6g) of budget ε %.6g; %.6g left\n", eps, delta, b, max(0, b-eps))
+	db := l.DeltaBudget(hash)
+	fmt.Fprintf(w, "\nspent ε %.6g of budget ε %.6g; %s\n", eps, b, budgetLeft(eps, b))
+	fmt.Fprintf(w, "spent δ %.6g of budget δ %.6g; %s\n", delta, db, budgetLeft(delta, db))
+}
+
+// budgetLeft says what is left of a budget, or by how much it is overspent
+// ("0.3 over budget"); differences within the ledger's rounding slack
+// (10⁻⁹ of the budget) count as 0 left.
+func budgetLeft(spent, budget float64) string {
+	left := budget - spent
+	if left < -budget*1e-9 {
+		return fmt.Sprintf("%.6g over budget", -left)
+	}
+	return fmt.Sprintf("%.6g left", max(0, left))
 }
 
 func dash(s string) string {

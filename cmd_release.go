@@ -17,7 +17,7 @@ type releaseFlags struct {
 	out, key, title, note, passphraseFile, ledger string
 	units                                         boundsUnits
 	k                                             kFlag
-	budget                                        floatFlag
+	budget, deltaBudget                           floatFlag
 	h                                             int
 	force, allowOver                              bool
 }
@@ -55,6 +55,7 @@ one value per feature):
 			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
+			fs.Var(&f.deltaBudget, "delta-budget", "set the dataset's total δ budget to `D` in (0, 1) before this release (recorded in the ledger; default budget 1e-6)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			fs.StringVar(&f.key, "key", "", "the curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
 			fs.StringVar(&f.passphraseFile, "passphrase-file", "", "read the key passphrase from `FILE` (else $"+passphraseEnv+", else a prompt)")
@@ -169,7 +170,8 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	req.Title, req.Note = f.title, f.note
 
 	// Order: validate and fit (Prepare), then check the key, the output
-	// and the budget, all before the passphrase prompt.
+	// and the budget, all before the passphrase prompt; the passphrase is
+	// checked (the key loaded) before anything is written to the ledger.
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
 		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
@@ -214,14 +216,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := budgetPrecheck(ledger, ds.Hash, f); err != nil {
 		return err
 	}
-	if f.budget.set {
-		if err := ledger.SetBudget(ds.Hash, f.budget.v); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(ds.Hash), f.budget.v)
-	}
 	signer, err := unlockSigningKey(e, keyPath, keyEncrypted, f.passphraseFile)
 	if err != nil {
+		return err
+	}
+	if err := setReleaseBudgets(e, ledger, ds.Hash, f); err != nil {
 		return err
 	}
 	noiseLine := newProgressLine(e, "drawing secure noise:")
@@ -247,28 +246,63 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	fmt.Fprintln(e.Stdout)
 	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(ds.Hash), res.Total, res.Budget)
+	if prep.Params.Delta > 0 {
+		_, totalDelta := ledger.Spent(ds.Hash)
+		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(ds.Hash), totalDelta, ledger.DeltaBudget(ds.Hash))
+	}
 	if res.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
 	}
 	return nil
 }
 
-// budgetPrecheck refuses, before the fit and the passphrase prompt, a
-// release that the ledger will certainly refuse. It is deliberately more
-// lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead of
-// the ledger's 1e-9), so it never refuses a release the ledger would
+// setReleaseBudgets records --budget and --delta-budget, if given. It runs
+// after every input, the passphrase included, has been checked, so that a
+// release refused for any other reason leaves the ledger unchanged.
+func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) error {
+	if !f.budget.set && !f.deltaBudget.set {
+		return nil
+	}
+	if err := l.SetBudgets(hash, f.budget.v, f.deltaBudget.v); err != nil {
+		return err
+	}
+	if f.budget.set {
+		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(hash), f.budget.v)
+	}
+	if f.deltaBudget.set {
+		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.v)
+	}
+	return nil
+}
+
+// budgetPrecheck refuses, before the passphrase prompt, a release that the
+// ledger will certainly refuse (ε or δ over budget). It is deliberately
+// more lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead
+// of the ledger's 1e-9), so it never refuses a release the ledger would
 // allow; Reserve remains the one authoritative check.
 func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
+	if d := l.Damaged(); d != nil {
+		return d
+	}
+	if t := l.Torn(); t != nil {
+		return t
+	}
 	if f.allowOver {
 		return nil
 	}
-	spent, _ := l.Spent(hash)
-	budget := l.Budget(hash)
+	spent, spentDelta := l.Spent(hash)
+	budget, deltaBudget := l.Budget(hash), l.DeltaBudget(hash)
 	if f.budget.set {
 		budget = f.budget.v
 	}
+	if f.deltaBudget.set {
+		deltaBudget = f.deltaBudget.v
+	}
 	if spent+f.epsilon.v > budget*(1+1e-6) {
 		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+	}
+	if spentDelta+f.delta.v > deltaBudget*(1+1e-6) {
+		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
 	}
 	return nil
 }

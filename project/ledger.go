@@ -10,9 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -62,8 +60,11 @@ type Entry struct {
 	Version     int       `json:"v"`    // LedgerVersion; set by the ledger
 	ID          string    `json:"id"`   // unique; set by the ledger; workspaces refer to it
 	Time        time.Time `json:"time"` // set by the ledger if zero
-	// Budget is the new total ε of a KindBudget entry.
-	Budget      float64 `json:"budget,omitempty"`
+	// Budget is the new total ε of a KindBudget entry (0: unchanged).
+	Budget float64 `json:"budget,omitempty"`
+	// DeltaBudget is the new total δ of a KindBudget entry (0: unchanged);
+	// see DefaultDeltaBudget.
+	DeltaBudget float64 `json:"delta_budget,omitempty"`
 	DatasetPath string  `json:"dataset_path,omitempty"` // informative; the hash identifies the data
 	Learner     string  `json:"learner,omitempty"`      // learner kind, e.g. "kde"
 	// Params holds the learner's parameter values and the mechanism
@@ -77,6 +78,10 @@ type Entry struct {
 	// RepairsLine is, for KindRepair, the line number of the torn line it
 	// terminates (always the line just before it).
 	RepairsLine int `json:"repairs_line,omitempty"`
+	// Sum is the line's checksum, set by the ledger: the first 16 hex
+	// digits of the SHA-256 of the line encoded without it. Every line this
+	// version writes carries it; see docs/ledger.md.
+	Sum string `json:"sum,omitempty"`
 }
 
 // Ledger is the append-only, persistent record of privacy budget spent per
@@ -91,9 +96,17 @@ type Entry struct {
 type Ledger struct {
 	path string
 
-	mu      sync.Mutex
-	entries []Entry
-	torn    *TornError
+	mu sync.Mutex
+	st *ledgerState
+}
+
+// ledgerState is what one read of the ledger file found.
+type ledgerState struct {
+	entries []Entry        // the valid entries, in file order
+	torn    *TornError     // an unterminated last line, or nil
+	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
+	charges []damageCharge // conservative charges of damaged, where attributable
+	summed  bool           // some valid line carries a checksum
 }
 
 // DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -106,11 +119,12 @@ func DefaultLedgerPath() (string, error) {
 }
 
 // OpenLedger opens the ledger at path (DefaultLedgerPath if path is empty)
-// and reads it. A missing file is an empty ledger; it is created by the first
-// write (its directory and lock file are created on opening). A ledger whose last line is torn opens (its spend is counted, see
-// Torn); any other malformed line is a *LedgerError naming it, and the
-// ledger is refused: a budget record that cannot be read must not be
-// mistaken for an unspent one.
+// and reads it. A missing file is an empty ledger; it is created by the
+// first write. A ledger with a torn last line (see Torn) or damaged lines
+// (see Damaged) opens, so that it can be shown and repaired, and counts
+// what they reveal; every write but Repair is refused until it is
+// repaired: a budget record that cannot be read must not be mistaken for
+// an unspent one.
 func OpenLedger(path string) (*Ledger, error) {
 	if path == "" {
 		p, err := DefaultLedgerPath()
@@ -129,8 +143,12 @@ func OpenLedger(path string) (*Ledger, error) {
 // Path returns the ledger file's path.
 func (l *Ledger) Path() string { return l.path }
 
-// Refresh re-reads the ledger file (under the lock).
+// Refresh re-reads the ledger file (under the lock). A missing file is an
+// empty ledger and is not created.
 func (l *Ledger) Refresh() error {
+	if _, err := os.Stat(l.path); errors.Is(err, os.ErrNotExist) {
+		return l.load(nil)
+	}
 	unlock, err := lockLedger(l.path)
 	if err != nil {
 		return err
@@ -155,33 +173,56 @@ func (l *Ledger) readLocked() ([]byte, error) {
 
 // load parses the ledger's bytes into the cache.
 func (l *Ledger) load(data []byte) error {
-	entries, torn, err := parseLedger(data, l.path)
-	if err != nil {
-		return err
-	}
+	st := parseLedger(data, l.path)
 	l.mu.Lock()
-	l.entries, l.torn = entries, torn
+	l.st = st
 	l.mu.Unlock()
 	return nil
+}
+
+// state returns the cached state.
+func (l *Ledger) state() *ledgerState {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.st == nil {
+		return &ledgerState{}
+	}
+	return l.st
 }
 
 // Torn returns the torn last line found when the ledger was last read, or
 // nil. While a torn line is present, Spent counts what it reveals, and
 // Reserve and SetBudget refuse with the *TornError until Repair.
 func (l *Ledger) Torn() *TornError {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.torn
+	return l.state().torn
+}
+
+// Damaged returns, if the ledger was damaged when last read (a complete
+// line that does not parse, see docs/ledger.md), the *LedgerError that
+// Reserve and SetBudget refuse with until Repair; otherwise nil.
+func (l *Ledger) Damaged() *LedgerError {
+	return l.state().damageError(l.path)
 }
 
 // Spent returns the ε and δ spent on a dataset: the sums over its release,
 // validation and repair entries (sequential composition, Dwork & Roth 2014,
 // Theorem 3.16: mechanisms that are (ε_i, δ_i)-DP compose to
 // (Σε_i, Σδ_i)-DP), plus what an unrepaired torn last line reveals for it.
+//
+// While the ledger is damaged, Spent also counts the charge Repair would
+// record for each damaged line whose dataset can be read (see
+// docs/ledger.md); lines that need the curator's attribution count only
+// once attributed.
 func (l *Ledger) Spent(datasetHash string) (eps, delta float64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return spent(l.entries, l.torn, datasetHash)
+	st := l.state()
+	eps, delta = spent(st.entries, st.torn, datasetHash)
+	for _, c := range st.charges {
+		if c.hash == datasetHash {
+			eps += c.eps
+			delta += c.delta
+		}
+	}
+	return eps, delta
 }
 
 func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
@@ -199,29 +240,31 @@ func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
 }
 
 // Budget returns the total ε budget of a dataset: the Budget of its last
-// KindBudget entry, or DefaultBudget.
+// KindBudget entry that sets one, or DefaultBudget.
 func (l *Ledger) Budget(datasetHash string) float64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return budget(l.entries, datasetHash)
+	return budget(l.state().entries, datasetHash)
 }
 
 func budget(entries []Entry, hash string) float64 {
+	return lastBudget(entries, hash, func(e Entry) float64 { return e.Budget }, DefaultBudget)
+}
+
+// lastBudget returns the value field gives for the last KindBudget entry of
+// the dataset that sets it (> 0), or def.
+func lastBudget(entries []Entry, hash string, field func(Entry) float64, def float64) float64 {
 	for _, e := range slices.Backward(entries) {
-		if e.DatasetHash == hash && e.Kind == KindBudget {
-			return e.Budget
+		if e.DatasetHash == hash && e.Kind == KindBudget && field(e) > 0 {
+			return field(e)
 		}
 	}
-	return DefaultBudget
+	return def
 }
 
 // Entries returns a copy of the entries of a dataset in file order (all
 // entries if datasetHash is empty).
 func (l *Ledger) Entries(datasetHash string) []Entry {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []Entry
-	for _, e := range l.entries {
+	for _, e := range l.state().entries {
 		if datasetHash == "" || e.DatasetHash == datasetHash {
 			e.Params = cloneParams(e.Params)
 			out = append(out, e)
@@ -252,13 +295,13 @@ func cloneParams(p map[string][]float64) map[string][]float64 {
 // e.DatasetHash a hex SHA-256; e.Epsilon > 0 and e.Delta ∈ [0, 1), finite.
 // The ledger sets Version, ID, OverBudget and Time (if zero).
 //
-// If the dataset's spent ε plus e.Epsilon exceeds its budget (up to a
-// relative 1e-9 for rounding), Reserve returns a *BudgetError and records
-// nothing, unless allowOver, in which case the entry is recorded with
-// OverBudget set. δ is summed and shown but not capped.
+// If the dataset's spent ε plus e.Epsilon exceeds its ε budget, or its
+// spent δ plus e.Delta exceeds its δ budget (each up to a relative 1e-9 for
+// rounding), Reserve returns a *BudgetError and records nothing, unless
+// allowOver, in which case the entry is recorded with OverBudget set.
 //
 // It returns the entry as recorded. Errors: invalid entry fields (naming the
-// field and rule), a torn last line (*TornError), a corrupt ledger
+// field and rule), a torn last line (*TornError), a damaged ledger
 // (*LedgerError), the budget (*BudgetError), or I/O errors.
 func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if e.Kind == "" {
@@ -276,15 +319,13 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if err := e.validate(); err != nil {
 		return Entry{}, fmt.Errorf("ledger: %w", err)
 	}
-	err := l.appendChecked(func(entries []Entry, torn *TornError) ([]byte, error) {
-		if torn != nil {
-			return nil, torn
+	err := l.appendChecked(func(st *ledgerState) ([]byte, error) {
+		if err := st.refuseWrites(l.path); err != nil {
+			return nil, err
 		}
-		eps, _ := spent(entries, nil, e.DatasetHash)
-		b := budget(entries, e.DatasetHash)
-		if eps+e.Epsilon > b*(1+budgetSlack) {
+		if err := checkBudgets(l.path, st.entries, e); err != nil {
 			if !allowOver {
-				return nil, &BudgetError{File: l.path, DatasetHash: e.DatasetHash, Spent: eps, Requested: e.Epsilon, Budget: b}
+				return nil, err
 			}
 			e.OverBudget = true
 		}
@@ -300,63 +341,26 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 // Lowering it below what is already spent is allowed and blocks further
 // releases. Errors as for Reserve.
 func (l *Ledger) SetBudget(datasetHash string, eps float64) error {
-	e := Entry{DatasetHash: datasetHash, Kind: KindBudget, Budget: eps}
+	return l.SetBudgets(datasetHash, eps, 0)
+}
+
+// SetBudgets records a new total ε budget and/or δ budget for a dataset in
+// one entry: eps > 0 and finite, or 0 to keep the ε budget; delta in
+// (0, 1), or 0 to keep the δ budget; not both 0. Errors as for Reserve.
+func (l *Ledger) SetBudgets(datasetHash string, eps, delta float64) error {
+	e := Entry{DatasetHash: datasetHash, Kind: KindBudget, Budget: eps, DeltaBudget: delta}
 	if err := e.prepare(); err != nil {
 		return err
 	}
 	if err := e.validate(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	return l.appendChecked(func(_ []Entry, torn *TornError) ([]byte, error) {
-		if torn != nil {
-			return nil, torn
+	return l.appendChecked(func(st *ledgerState) ([]byte, error) {
+		if err := st.refuseWrites(l.path); err != nil {
+			return nil, err
 		}
 		return marshalEntry(e)
 	})
-}
-
-// Repair terminates a torn last line and appends a KindRepair entry that
-// charges, for the dataset the fragment names, the ε and δ it reveals
-// (conservatively, although the interrupted Reserve never allowed its
-// release). If the fragment is a complete entry missing only its line end,
-// that entry counts as written and the repair charges nothing more. A
-// fragment torn before it reveals dataset and ε is recorded (its bytes in
-// Note) without a charge; docs/ledger.md explains why that is sound.
-// Repair returns the repair entry, or nil if nothing was torn.
-func (l *Ledger) Repair() (*Entry, error) {
-	var rep *Entry
-	err := l.appendChecked(func(_ []Entry, torn *TornError) ([]byte, error) {
-		if torn == nil {
-			return nil, errNothingToAppend
-		}
-		e := Entry{Kind: KindRepair, RepairsLine: torn.Line, DatasetHash: torn.DatasetHash,
-			Epsilon: torn.Epsilon, Delta: torn.Delta,
-			Note: fmt.Sprintf("torn from line %d (%d bytes): %q", torn.Line, len(torn.Fragment), torn.Fragment)}
-		if torn.Complete {
-			// The entry itself counts once terminated; charge nothing more.
-			e.Epsilon, e.Delta = 0, 0
-			e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", torn.Line)
-		}
-		if err := e.prepare(); err != nil {
-			return nil, err
-		}
-		line, err := marshalEntry(e)
-		if err != nil {
-			return nil, err
-		}
-		rep = &e
-		if torn.Unterminated {
-			line = append([]byte{'\n'}, line...)
-		}
-		return line, nil
-	})
-	if errors.Is(err, errNothingToAppend) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return rep, nil
 }
 
 var errNothingToAppend = errors.New("nothing to append")
@@ -369,7 +373,7 @@ var errNothingToAppend = errors.New("nothing to append")
 // followed by fsync. If the write or the fsync fails, the file is truncated
 // back to its previous length (best effort) so no partial line remains; a
 // crash can leave at most a torn last line, which the next read reports.
-func (l *Ledger) appendChecked(decide func(entries []Entry, torn *TornError) ([]byte, error)) error {
+func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) error {
 	unlock, err := lockLedger(l.path)
 	if err != nil {
 		return err
@@ -379,10 +383,7 @@ func (l *Ledger) appendChecked(decide func(entries []Entry, torn *TornError) ([]
 	if err != nil {
 		return err
 	}
-	l.mu.Lock()
-	entries, torn := l.entries, l.torn
-	l.mu.Unlock()
-	line, err := decide(entries, torn)
+	line, err := decide(l.state())
 	if err != nil {
 		return err
 	}
@@ -450,9 +451,16 @@ func (e *Entry) prepare() error {
 	return nil
 }
 
+// marshalEntry encodes e as one ledger line with its checksum (Sum) and
+// line end.
 func marshalEntry(e Entry) ([]byte, error) {
+	e.Sum = ""
 	b, err := json.Marshal(e)
 	if err != nil {
+		return nil, fmt.Errorf("ledger: encode entry: %w", err)
+	}
+	e.Sum = lineSum(b)
+	if b, err = json.Marshal(e); err != nil {
 		return nil, fmt.Errorf("ledger: encode entry: %w", err)
 	}
 	return append(b, '\n'), nil
@@ -488,17 +496,20 @@ func (e *Entry) validate() error {
 		if e.Epsilon <= 0 {
 			return fmt.Errorf("epsilon: %v must be > 0 for a %s", e.Epsilon, e.Kind)
 		}
-		if e.Budget != 0 || e.RepairsLine != 0 {
-			return fmt.Errorf("kind %s: budget and repairs_line must be unset", e.Kind)
+		if e.Budget != 0 || e.DeltaBudget != 0 || e.RepairsLine != 0 {
+			return fmt.Errorf("kind %s: budget, delta_budget and repairs_line must be unset", e.Kind)
 		}
 	case KindBudget:
-		if !isFinite(e.Budget) || e.Budget <= 0 {
-			return fmt.Errorf("budget: %v must be finite and > 0", e.Budget)
+		if err := validateBudgets(e.Budget, e.DeltaBudget); err != nil {
+			return err
 		}
 		if e.Epsilon != 0 || e.Delta != 0 {
 			return errors.New("kind budget: epsilon and delta must be 0")
 		}
 	case KindRepair:
+		if e.Budget != 0 || e.DeltaBudget != 0 {
+			return errors.New("kind repair: budget and delta_budget must be unset")
+		}
 		if e.RepairsLine < 1 {
 			return fmt.Errorf("repairs_line: %d must be ≥ 1", e.RepairsLine)
 		}
@@ -520,8 +531,13 @@ func isSHA256Hex(s string) bool {
 	return true
 }
 
-// decodeEntry strictly decodes one ledger line.
-func decodeEntry(line []byte) (Entry, error) {
+// decodeEntry strictly decodes one ledger line: known fields only, the
+// rules of validate, the line exactly as marshalEntry writes it (so no
+// byte can change without the line failing, see docs/ledger.md), and its
+// checksum if it has one. requireSum is set once a line with a checksum
+// has been read: this version never writes a line without one, and older
+// versions refuse a ledger with checksums.
+func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 	var e Entry
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
@@ -534,60 +550,60 @@ func decodeEntry(line []byte) (Entry, error) {
 	if err := e.validate(); err != nil {
 		return Entry{}, err
 	}
+	if err := checkLineBytes(line, e, requireSum); err != nil {
+		return Entry{}, err
+	}
 	return e, nil
 }
 
-// parseLedger parses the ledger file's bytes.
+// parseLedger parses the ledger file's bytes; it never fails, since a
+// damaged ledger must still open to be shown and repaired.
 //
-// Every complete line must be a valid entry, except in the unresolved tail
-// left by a crash: malformed lines (and an unterminated last line) after
-// the last valid entry. Such a tail is returned as a *TornError carrying
-// what its fragments reveal, not as an error. A KindRepair entry naming the
-// first line of the tail resolves it, and reading continues. A valid
-// non-repair entry after malformed lines, or a repair naming any other
-// line, is corruption: a *LedgerError.
-func parseLedger(data []byte, path string) ([]Entry, *TornError, error) {
-	var entries []Entry
+// Every complete line (ending in '\n') must be a valid entry. A complete
+// line that is not is damaged (docs/ledger.md): it is kept in
+// ledgerState.damaged, which refuses every write but Repair, until a
+// KindRepair entry after it names it. Only the last line, if it has no line
+// end, can be a crash tear: it is returned as a *TornError carrying what it
+// reveals.
+func parseLedger(data []byte, path string) *ledgerState {
+	st := &ledgerState{}
 	lines := bytes.Split(data, []byte{'\n'})
 	last := lines[len(lines)-1]
 	lines = lines[:len(lines)-1] // complete lines; last is "" if data ends in '\n'
 
-	var pending []fragment // malformed complete lines awaiting their repair
+	var damaged []damagedLine // every damaged line, resolved or not
+	validLine := 0            // number of the last valid line
 	for i, line := range lines {
 		n := i + 1
-		e, err := decodeEntry(line)
+		e, err := decodeEntry(line, st.summed)
+		if err == nil && e.Kind == KindRepair {
+			err = resolveRepair(damaged, n, validLine, e)
+		}
 		if err != nil {
-			if !isTruncated(err) {
-				return nil, nil, &LedgerError{File: path, Line: n, Rule: "invalid entry: " + err.Error()}
-			}
-			pending = append(pending, fragment{line: n, data: line, err: err})
+			damaged = append(damaged, newDamagedLine(n, line, err))
 			continue
 		}
-		if e.Kind == KindRepair {
-			want := n - 1 // a complete entry whose line end was missing
-			if len(pending) > 0 {
-				want = pending[0].line
-			}
-			if e.RepairsLine != want {
-				return nil, nil, &LedgerError{File: path, Line: n, Rule: fmt.Sprintf("repair entry names line %d, but the line to repair is %d", e.RepairsLine, want)}
-			}
-			pending = nil
-		} else if len(pending) > 0 {
-			p := pending[0]
-			return nil, nil, &LedgerError{File: path, Line: p.line, Rule: "malformed entry followed by further entries (the ledger was damaged, not just interrupted): " + p.err.Error()}
+		if e.Sum != "" {
+			st.summed = true
 		}
-		entries = append(entries, e)
+		validLine = n
+		st.entries = append(st.entries, e)
 	}
 	if len(last) > 0 {
-		if _, err := decodeEntry(last); err != nil && !isTruncated(err) {
-			return nil, nil, &LedgerError{File: path, Line: len(lines) + 1, Rule: "invalid entry: " + err.Error()}
+		if _, err := decodeEntry(last, st.summed); err != nil && !isTruncated(err) {
+			// A complete object that breaks a rule is not a tear.
+			damaged = append(damaged, newDamagedLine(len(lines)+1, last, err))
+		} else {
+			st.torn = newTornError(path, fragment{line: len(lines) + 1, data: last, unterminated: true}, st.summed)
 		}
-		pending = append(pending, fragment{line: len(lines) + 1, data: last, unterminated: true})
 	}
-	if len(pending) == 0 {
-		return entries, nil, nil
+	for _, d := range damaged {
+		if !d.resolved {
+			st.damaged = append(st.damaged, d)
+		}
 	}
-	return entries, newTornError(path, pending), nil
+	st.charges, _ = damageCharges(st, nil, true)
+	return st
 }
 
 // isTruncated reports whether a decoding error is what a torn write leaves:
@@ -601,62 +617,30 @@ func isTruncated(err error) bool {
 
 var errTrailing = errors.New("trailing data after the entry")
 
-// fragment is one line of an unresolved tail.
+// fragment is an unterminated last line.
 type fragment struct {
 	line         int
 	data         []byte
-	err          error // why it did not decode (complete lines)
-	unterminated bool  // the file's last bytes, without a line end
+	unterminated bool // the file's last bytes, without a line end
 }
 
-// Patterns recovering the charge from a torn fragment. A number must be
-// followed by ',' or '}' so that a number cut short is not read as a
-// smaller one.
-var (
-	reHash    = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
-	reEpsilon = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
-	reDelta   = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
-)
-
-// newTornError summarises an unresolved tail. All its fragments stem from
-// one interrupted append and the interrupted repairs of it (appends refuse
-// while a tail is unresolved), so they describe one charge: the first
-// dataset hash found and the largest ε and δ found.
-func newTornError(path string, tail []fragment) *TornError {
-	t := &TornError{File: path, Line: tail[0].line}
-	var parts [][]byte
-	for _, f := range tail {
-		parts = append(parts, f.data)
-		if f.unterminated {
-			t.Unterminated = true
-			if len(tail) == 1 {
-				if e, err := decodeEntry(f.data); err == nil {
-					t.Complete, t.Charged = true, true
-					t.DatasetHash, t.Epsilon, t.Delta = e.DatasetHash, e.Epsilon, e.Delta
-					if !e.Kind.spends() {
-						t.Epsilon, t.Delta = 0, 0
-					}
-				}
-			}
+// newTornError summarises an unterminated last line: what it reveals of
+// the dataset, ε and δ of the interrupted append.
+func newTornError(path string, f fragment, requireSum bool) *TornError {
+	t := &TornError{File: path, Line: f.line, Fragment: f.data, Unterminated: true}
+	if e, err := decodeEntry(f.data, requireSum); err == nil {
+		t.Complete, t.Charged = true, true
+		t.DatasetHash, t.Epsilon, t.Delta = e.DatasetHash, e.Epsilon, e.Delta
+		if !e.Kind.spends() {
+			t.Epsilon, t.Delta = 0, 0
 		}
-		if t.Complete {
-			break
-		}
-		if m := reHash.FindSubmatch(f.data); m != nil && t.DatasetHash == "" {
-			t.DatasetHash = string(m[1])
-		}
-		if m := reEpsilon.FindSubmatch(f.data); m != nil {
-			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= t.Epsilon && isFinite(v) {
-				t.Epsilon, t.Charged = v, true
-			}
-		}
-		if m := reDelta.FindSubmatch(f.data); m != nil {
-			if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v > t.Delta && v < 1 {
-				t.Delta = v
-			}
-		}
+		return t
 	}
-	t.Fragment = bytes.Join(parts, []byte{'\n'})
+	r := recoverFields(f.data)
+	t.DatasetHash = r.hash
+	if r.hasEps {
+		t.Epsilon, t.Delta, t.Charged = r.eps, r.delta, true
+	}
 	if t.DatasetHash == "" || !t.Charged {
 		t.Epsilon, t.Delta, t.Charged = 0, 0, false
 	}

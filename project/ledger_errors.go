@@ -4,17 +4,25 @@ import (
 	"fmt"
 )
 
-// LedgerError reports a ledger file that cannot be trusted: a malformed line
-// that is not an interrupted last append. The ledger is refused until the
-// curator inspects the file; nothing is guessed.
+// LedgerError reports a damaged ledger: a complete line that is not a valid
+// entry (a crash can only tear the last line, so this is damage or an
+// edit). Every release and budget change is refused until Repair, which
+// never lowers what a dataset has spent (docs/ledger.md, "Damage").
 type LedgerError struct {
 	File string
-	Line int
+	Line int // the first damaged line
 	Rule string
+	// Damaged is the number of damaged lines (0 or 1: just Line).
+	Damaged int
 }
 
 func (e *LedgerError) Error() string {
-	return fmt.Sprintf("%s:%d: %s; the privacy-budget ledger is refused until the line is fixed (see docs/ledger.md)", e.File, e.Line, e.Rule)
+	more := ""
+	if e.Damaged > 1 {
+		more = fmt.Sprintf(" (%d damaged lines in all)", e.Damaged)
+	}
+	return fmt.Sprintf("%s:%d: %s%s; the privacy-budget ledger is damaged and every release is refused. To repair it: keep a copy of the file, then run 'bernstein ledger --repair', which charges each damaged line at its dataset's largest budget (it never lowers what a dataset has spent) and asks you to attribute lines whose dataset cannot be read; or restore the lines from a backup (see docs/ledger.md, \"Damage\")",
+		e.File, e.Line, e.Rule, more)
 }
 
 // TornError reports an unresolved tail of the ledger: the last append was
@@ -52,18 +60,23 @@ func (e *TornError) Error() string {
 }
 
 // BudgetError reports a release refused because it would exceed the
-// dataset's total ε budget.
+// dataset's total ε budget, or (Delta set) its total δ budget.
 type BudgetError struct {
 	File        string // ledger path
 	DatasetHash string
-	Spent       float64 // ε spent so far
-	Requested   float64 // ε of the refused release
-	Budget      float64 // total ε budget
+	Delta       bool    // the δ budget (else the ε budget)
+	Spent       float64 // ε (or δ) spent so far
+	Requested   float64 // ε (or δ) of the refused release
+	Budget      float64 // total ε (or δ) budget
 }
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("%s: a release with ε = %g on dataset %s would bring its spent ε from %g to %g, over its budget of %g; lower ε, raise the budget, or pass --allow-over-budget (which is recorded)",
-		e.File, e.Requested, shortHash(e.DatasetHash), e.Spent, e.Spent+e.Requested, e.Budget)
+	sym, flag := "ε", "--budget"
+	if e.Delta {
+		sym, flag = "δ", "--delta-budget"
+	}
+	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
+		e.File, sym, e.Requested, shortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag)
 }
 
 // shortHash abbreviates a SHA-256 for messages.

@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package project
 
@@ -13,16 +13,26 @@ import (
 // lockTimeout bounds the wait for another process's ledger lock.
 const lockTimeout = 30 * time.Second
 
-// lockLedger takes an exclusive lock by creating path+".lock" with O_EXCL
-// (platforms without flock, e.g. Windows) and returns its release, which
-// removes the file. If a process dies holding the lock, the file stays; the
-// timeout error names it so the curator can remove it once no other copy
-// of the program runs.
+// lockLedger takes an exclusive lock by creating a lock file with O_EXCL
+// beside the ledger's resolved real path (platforms with neither flock nor
+// LockFileEx) and returns its release, which removes the file. Symbolic
+// links to the ledger share the lock; hard links do not (the platform
+// offers no way to find a file's other names), which docs/ledger.md
+// states. If a process dies holding the lock, the file stays; the timeout
+// error names it so the curator can remove it once no other copy of the
+// program runs.
 func lockLedger(path string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	lp := path + ".lock"
+	real, err := filepath.EvalSymlinks(path)
+	if errors.Is(err, os.ErrNotExist) {
+		real, err = path, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ledger: lock: %w", err)
+	}
+	lp := real + ".lock"
 	deadline := time.Now().Add(lockTimeout)
 	for {
 		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)

@@ -3,24 +3,28 @@
 package project
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
 )
 
-// lockLedger takes an exclusive flock(2) on path+".lock", blocking until it
-// is free, and returns its release. The lock serialises read-check-append
-// across processes, so two releases cannot both pass the budget check; the
-// kernel releases it if the process dies.
+// lockLedger takes an exclusive flock(2) on the ledger file itself (created
+// empty if missing), blocking until it is free, and returns its release.
+// The lock belongs to the file, not to the name: a symbolic or hard link to
+// the ledger locks the same inode, so two releases through two names are
+// serialised too. It serialises read-check-append across processes, so two
+// releases cannot both pass the budget check; the kernel releases it if the
+// process dies. (flock, unlike fcntl locks, is not dropped when another
+// descriptor of the file is closed, e.g. by appendDurably.)
 func lockLedger(path string) (func(), error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	lp := path + ".lock"
-	f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := openLedgerForLock(path)
 	if err != nil {
-		return nil, fmt.Errorf("ledger: lock: %w", err)
+		return nil, err
 	}
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
@@ -30,10 +34,32 @@ func lockLedger(path string) (func(), error) {
 	}
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("ledger: lock %s: %w", lp, err)
+		return nil, fmt.Errorf("ledger: lock %s: %w", path, err)
 	}
 	return func() {
 		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// openLedgerForLock opens the ledger file for locking, creating it empty
+// (mode 0600, directory synced) if it does not exist. An empty file is an
+// empty ledger.
+func openLedgerForLock(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY, 0)
+	if err == nil {
+		return f, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("ledger: lock: %w", err)
+	}
+	f, err = os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: lock: %w", err)
+	}
+	if err := ops.SyncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	return f, nil
 }

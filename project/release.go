@@ -262,6 +262,9 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if err := params.Validate(); err != nil {
 		return nil, err
 	}
+	if err := CheckDeltaForN(params.Delta, p.Fitted.N); err != nil {
+		return nil, err
+	}
 	p.Params = params
 	p.Lattice, err = mechanism.NewLattice(params.K)
 	if err != nil {

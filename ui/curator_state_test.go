@@ -145,7 +145,9 @@ func TestEpsilonReading(t *testing.T) {
 	}{
 		{0.05, 0, mechanism.NoiseLaplace, []string{"Very strong privacy", "1.05×"}},
 		{1, 0, mechanism.NoiseLaplace, []string{"Strong privacy", "2.72×"}},
-		{2, 1e-6, mechanism.NoiseGaussian, []string{"Moderate privacy", "7.39×", "1 in 1 million"}},
+		{2, 1e-6, mechanism.NoiseGaussian, []string{"Moderate privacy", "7.39×", "probability 1 in a million that the ε guarantee fails"}},
+		{2, 1e-9, mechanism.NoiseGaussian, []string{"probability 1 in a billion that the ε guarantee fails"}},
+		{2, 4e-7, mechanism.NoiseLaplaceApprox, []string{"probability 1 in 2.5 million that the ε guarantee fails"}},
 		{8, 1e-6, mechanism.NoiseLaplace, []string{"Weak privacy", "2981×"}},
 		{50, 0, mechanism.NoiseLaplace, []string{"Very weak privacy", "5.2e+21×"}},
 		{-1, 0, mechanism.NoiseLaplace, []string{"must be a positive number"}},
@@ -167,7 +169,7 @@ func TestBudgetLine(t *testing.T) {
 	if got := budgetLine(0.25, 0, 1); got != "Privacy budget for this dataset: ε spent 0.25 of 1, 0.75 left" {
 		t.Errorf("got %q", got)
 	}
-	if got := budgetLine(1.5, 1e-6, 1); !strings.Contains(got, "0 left") || !strings.Contains(got, "OVER BUDGET by 0.5") || !strings.Contains(got, "δ spent 1e-06") {
+	if got := budgetLine(1.5, 1e-6, 1); strings.Contains(got, "0 left") || !strings.Contains(got, "OVER BUDGET by 0.5") || !strings.Contains(got, "δ spent 1e-06") {
 		t.Errorf("over budget: %q", got)
 	}
 }
@@ -190,5 +192,5 @@ func Example_epsilonReading() {
 	fmt.Println(epsilonReading(1, 1e-6, mechanism.NoiseGaussian))
 	// Output:
 	// Strong privacy: adding or changing any one person's record makes any published result at most 1.65× more or less likely.
-	// Strong privacy: adding or changing any one person's record makes any published result at most 2.72× more or less likely. δ = 1e-06: the guarantee may fail with probability 1 in 1 million.
+	// Strong privacy: adding or changing any one person's record makes any published result at most 2.72× more or less likely. δ = 1e-06: probability 1 in a million that the ε guarantee fails.
 }

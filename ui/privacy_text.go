@@ -43,18 +43,22 @@ func epsilonReading(eps, delta float64, kind mechanism.NoiseKind) string {
 	}
 	s := fmt.Sprintf("%s: adding or changing any one person's record makes any published result at most %s× more or less likely.", strength, factor)
 	if kind != mechanism.NoiseLaplace && delta > 0 {
-		s += fmt.Sprintf(" δ = %s: the guarantee may fail with probability %s.", strconv.FormatFloat(delta, 'g', 3, 64), oneIn(delta))
+		s += fmt.Sprintf(" δ = %s: probability %s that the ε guarantee fails.", strconv.FormatFloat(delta, 'g', 3, 64), oneIn(delta))
 	}
 	return s
 }
 
-// oneIn writes a small probability as "1 in N".
+// oneIn writes a small probability as "1 in N" ("1 in a million").
 func oneIn(p float64) string {
 	if !(p > 0) || p >= 1 {
 		return strconv.FormatFloat(p, 'g', 3, 64)
 	}
 	n := 1 / p
 	switch {
+	case math.Abs(n-1e9) < 1e-6*1e9:
+		return "1 in a billion"
+	case math.Abs(n-1e6) < 1e-6*1e6:
+		return "1 in a million"
 	case n >= 1e9:
 		return fmt.Sprintf("1 in %s billion", strconv.FormatFloat(n/1e9, 'g', 3, 64))
 	case n >= 1e6:
@@ -66,12 +70,13 @@ func oneIn(p float64) string {
 // budgetLine is the status-bar text for the dataset's privacy budget.
 func budgetLine(spent, delta, budget float64) string {
 	left := budget - spent
-	s := fmt.Sprintf("Privacy budget for this dataset: ε spent %s of %s, %s left", fmtBudget(spent), fmtBudget(budget), fmtBudget(math.Max(left, 0)))
+	status := fmtBudget(math.Max(left, 0)) + " left"
+	if left < -1e-12 {
+		status = "OVER BUDGET by " + fmtBudget(-left)
+	}
+	s := fmt.Sprintf("Privacy budget for this dataset: ε spent %s of %s, %s", fmtBudget(spent), fmtBudget(budget), status)
 	if delta > 0 {
 		s += fmt.Sprintf(" (δ spent %s)", strconv.FormatFloat(delta, 'g', 3, 64))
-	}
-	if left < -1e-12 {
-		s += fmt.Sprintf(" — OVER BUDGET by %s", fmtBudget(-left))
 	}
 	return s
 }

@@ -1,0 +1,444 @@
+package project
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A damaged ledger line is a complete line (it ends in '\n') that is not a
+// valid entry: a crash can only tear the last line, so anything else is
+// damage (a disk error, an edit) and the ledger fails closed. See
+// docs/ledger.md, "Damage".
+
+// sumLen is the number of hex digits of a line checksum (64 bits).
+const sumLen = 16
+
+// lineSum is the checksum of a line encoded without its "sum" field.
+func lineSum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])[:sumLen]
+}
+
+// checkLineBytes checks a line's checksum: that it is exactly the encoding
+// of e that marshalEntry writes and that the checksum matches, so that no
+// byte of it can change unnoticed. Lines without a checksum (written
+// before checksums existed) are accepted only before the first line with
+// one (requireSum).
+func checkLineBytes(line []byte, e Entry, requireSum bool) error {
+	sum := e.Sum
+	if sum == "" {
+		if requireSum {
+			return errors.New("sum: missing (every line after the first with a checksum has one)")
+		}
+		return nil
+	}
+	canon, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(canon, line) {
+		return errors.New("the line is not in the form the ledger writes (changed bytes)")
+	}
+	e.Sum = ""
+	bare, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	if lineSum(bare) != sum {
+		return errors.New("sum: the checksum does not match the line (changed bytes)")
+	}
+	return nil
+}
+
+// Patterns recovering what a torn or damaged line still shows. A number
+// must be followed by ',' or '}' so that a number cut short is not read as
+// a smaller one.
+var (
+	reHash       = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
+	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
+	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
+	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
+	reOverBudget = regexp.MustCompile(`"over_budget":true`)
+)
+
+// recovered is what a torn or damaged line still shows.
+type recovered struct {
+	hash       string // "" if no dataset hash can be read
+	eps, delta float64
+	hasEps     bool
+	kind       EntryKind // "" if unreadable
+	overBudget bool
+}
+
+// recoverFields reads what it can from a damaged or torn line. Values may be
+// wrong (damage can alter them); callers only use them in ways that cannot
+// lower a charge.
+func recoverFields(b []byte) recovered {
+	var r recovered
+	if m := reHash.FindSubmatch(b); m != nil {
+		r.hash = string(m[1])
+	}
+	if m := reEpsilon.FindSubmatch(b); m != nil {
+		if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v >= 0 && isFinite(v) {
+			r.eps, r.hasEps = v, true
+		}
+	}
+	if m := reDelta.FindSubmatch(b); m != nil {
+		if v, err := strconv.ParseFloat(string(m[1]), 64); err == nil && v > 0 && v < 1 {
+			r.delta = v
+		}
+	}
+	if m := reKind.FindSubmatch(b); m != nil {
+		r.kind = EntryKind(m[1])
+	}
+	r.overBudget = reOverBudget.Match(b)
+	return r
+}
+
+// damagedLine is one complete line that is not a valid entry.
+type damagedLine struct {
+	line     int
+	data     []byte
+	reason   string
+	rec      recovered
+	resolved bool // a later repair entry names it
+}
+
+func newDamagedLine(n int, data []byte, err error) damagedLine {
+	return damagedLine{line: n, data: data, reason: err.Error(), rec: recoverFields(data)}
+}
+
+// confirmedHash returns the dataset hash read from the line if an intact
+// entry names the same hash (known) and the line holds no other hex run a
+// second entry's hash could hide in; else "".
+func (d damagedLine) confirmedHash(known map[string]bool) string {
+	if d.rec.hash != "" && known[d.rec.hash] && hexRuns(d.data) <= 3 {
+		return d.rec.hash
+	}
+	return ""
+}
+
+// resolveRepair checks the repair entry e on line n against the damaged
+// lines before it and marks the ones it resolves. A repair names either a
+// damaged line, which it resolves, together with an unbroken run of
+// damaged lines between that line and itself (the form earlier versions
+// wrote after a crash during a repair); or the valid line just before it
+// (a complete entry whose line end was missing), charging nothing.
+func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
+	want := e.RepairsLine
+	if want == n-1 && validLine == n-1 {
+		if e.Epsilon != 0 || e.Delta != 0 {
+			return fmt.Errorf("repair entry names the valid line %d but charges ε %g, δ %g", want, e.Epsilon, e.Delta)
+		}
+		return nil
+	}
+	i := slices.IndexFunc(damaged, func(d damagedLine) bool { return d.line == want })
+	if i < 0 {
+		return fmt.Errorf("repair entry names line %d, which is not a damaged line before it", want)
+	}
+	damaged[i].resolved = true
+	if len(damaged)-i == n-want { // lines want … n-1 are all damaged
+		for j := i; j < len(damaged); j++ {
+			damaged[j].resolved = true
+		}
+	}
+	return nil
+}
+
+// damageCharge is what Repair charges for one damaged line and dataset.
+type damageCharge struct {
+	line       int
+	hash       string
+	eps, delta float64
+	why        string
+}
+
+// NeedsCuratorError is Repair's refusal when a damaged line's charge cannot
+// be settled from the file alone; nothing is written. Lines lists each such
+// line with the reason and what the curator can do.
+type NeedsCuratorError struct {
+	File  string
+	Lines []string
+}
+
+func (e *NeedsCuratorError) Error() string {
+	return fmt.Sprintf("%s: the ledger cannot be repaired without you: %s (see docs/ledger.md, \"Damage\")", e.File, strings.Join(e.Lines, "; "))
+}
+
+// minEntryLen is a lower bound on the length of a ledger line (hash, id,
+// time and the mandatory fields): a damaged line of n bytes that may hold
+// several entries (a line end lost) holds at most ⌈n/minEntryLen⌉.
+const minEntryLen = 120
+
+// hexRuns counts the runs of 8 or more lower-case hex digits in b. A line
+// the ledger writes has three (dataset hash, id, sum; two before
+// checksums), so more means it may hold more than one entry.
+func hexRuns(b []byte) int {
+	runs, n := 0, 0
+	for _, c := range b {
+		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' {
+			n++
+			if n == 8 {
+				runs++
+			}
+			continue
+		}
+		n = 0
+	}
+	return runs
+}
+
+// damageCharges computes the conservative charge of every unresolved
+// damaged line (docs/ledger.md, "Damage"):
+//
+//   - its datasets: the hash read from the line if an intact entry names
+//     the same hash and the line holds no other hex run a hash could hide
+//     in (a damaged hash cannot be told from a real one otherwise), plus
+//     the curator's attribution (attribute: line → hashes); if guess is
+//     set (for Spent while damaged), an unconfirmed hash read from the line
+//     stands in for a missing attribution;
+//   - the number of entries k it may hold: 1 for a line of the ledger's
+//     shape, else ⌈length/minEntryLen⌉ (a lost line end joins lines);
+//   - its charge on each dataset: ε = k·cap, where cap is the largest of
+//     the default budget, every intact budget of the dataset and every
+//     intact entry's charge on it, times (1 + 10⁻⁹): no entry within budget
+//     ever charged more; likewise δ;
+//   - no charge can be bounded, and the curator must restore the lines, if
+//     the dataset has a release past its budget (intact, or read from a
+//     damaged line, or a damaged line reads an ε above cap), or may have
+//     two or more damaged entries of which one may have been a budget
+//     change (it may have raised the cap).
+//
+// It returns the charges it could compute and, if any line cannot be
+// settled, a *NeedsCuratorError naming all such lines.
+func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]damageCharge, error) {
+	known := map[string]bool{}
+	for _, e := range st.entries {
+		known[e.DatasetHash] = true
+	}
+	var problems []string
+	for line, hs := range attribute {
+		if !slices.ContainsFunc(st.damaged, func(d damagedLine) bool { return d.line == line }) {
+			problems = append(problems, fmt.Sprintf("line %d is not a damaged line", line))
+		}
+		for _, h := range hs {
+			if !isSHA256Hex(h) {
+				problems = append(problems, fmt.Sprintf("line %d: %q is not a dataset hash", line, h))
+			}
+		}
+	}
+	type lineCharge struct {
+		d        damagedLine
+		k        int
+		mayBeBud bool
+	}
+	byHash := map[string][]lineCharge{}
+	var order []string
+	for _, d := range st.damaged {
+		runs := hexRuns(d.data)
+		k := 1
+		if runs > 3 {
+			k = max(2, (len(d.data)+minEntryLen-1)/minEntryLen)
+		}
+		var hs []string
+		if h := d.confirmedHash(known); h != "" {
+			hs = append(hs, h)
+		}
+		for _, h := range attribute[d.line] {
+			if !slices.Contains(hs, h) {
+				hs = append(hs, h)
+			}
+		}
+		if len(hs) == 0 && guess && d.rec.hash != "" {
+			hs = append(hs, d.rec.hash)
+		}
+		if len(hs) == 0 {
+			what := "no dataset hash can be read from it"
+			switch {
+			case runs > 3:
+				what = "it may hold more than one entry (a line end lost)"
+			case d.rec.hash != "":
+				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
+			}
+			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset(s) (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
+			continue
+		}
+		lc := lineCharge{d: d, k: k, mayBeBud: k > 1 || d.rec.kind == "" || d.rec.kind == KindBudget}
+		for _, h := range hs {
+			if byHash[h] == nil {
+				order = append(order, h)
+			}
+			byHash[h] = append(byHash[h], lc)
+		}
+	}
+	var out []damageCharge
+	for _, h := range order {
+		lines := byHash[h]
+		epsCap, deltaCap, over := chargeCaps(st.entries, h)
+		entries, mayBeBudget := 0, false
+		for _, lc := range lines {
+			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
+			entries += lc.k
+			mayBeBudget = mayBeBudget || lc.mayBeBud
+		}
+		if over || (entries > 1 && mayBeBudget) {
+			why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
+			if !over {
+				why = "one of them may have been a budget change, so nothing in the file bounds the others"
+			}
+			var ls []string
+			for _, lc := range lines {
+				ls = append(ls, strconv.Itoa(lc.d.line))
+			}
+			problems = append(problems, fmt.Sprintf("line(s) %s of dataset %s: %s; restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(ls, ", "), shortHash(h), why))
+			continue
+		}
+		for _, lc := range lines {
+			k := float64(lc.k)
+			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: k * epsCap, delta: min(k*deltaCap, 1-1e-12),
+				why: fmt.Sprintf("damaged line %d (%s) charged at %d × the dataset's largest budget", lc.d.line, lc.d.reason, lc.k)})
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return out, &NeedsCuratorError{Lines: problems}
+	}
+	return out, nil
+}
+
+// chargeCaps returns the largest ε and δ a single entry within budget can
+// have charged to dataset h, and whether h has an over-budget entry.
+func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool) {
+	epsCap, deltaCap = DefaultBudget, DefaultDeltaBudget
+	for _, e := range entries {
+		if e.DatasetHash != h {
+			continue
+		}
+		epsCap = max(epsCap, e.Budget, e.Epsilon)
+		deltaCap = max(deltaCap, e.DeltaBudget, e.Delta)
+		over = over || e.OverBudget
+	}
+	return epsCap * (1 + budgetSlack), deltaCap * (1 + budgetSlack), over
+}
+
+// damageError is the refusal of writes while lines are damaged.
+func (st *ledgerState) damageError(path string) *LedgerError {
+	if len(st.damaged) == 0 {
+		return nil
+	}
+	d := st.damaged[0]
+	return &LedgerError{File: path, Line: d.line, Rule: "damaged entry: " + d.reason, Damaged: len(st.damaged)}
+}
+
+// refuseWrites returns the error that blocks Reserve and SetBudget: damage
+// first, then a torn last line.
+func (st *ledgerState) refuseWrites(path string) error {
+	if le := st.damageError(path); le != nil {
+		return le
+	}
+	if st.torn != nil {
+		return st.torn
+	}
+	return nil
+}
+
+// RepairOptions are the curator's decisions for Repair.
+type RepairOptions struct {
+	// Attribute assigns damaged lines (by line number) to the datasets
+	// (hashes) whose entries they held, for lines whose dataset cannot be
+	// read with certainty. It can only add datasets to a line, never take
+	// away the one the line shows.
+	Attribute map[int][]string
+}
+
+// Repair makes a torn or damaged ledger usable again without lowering what
+// any dataset has spent (docs/ledger.md, "Crashes and torn lines" and
+// "Damage"). In one append it terminates a torn last line and records a
+// KindRepair entry for it, charging what the fragment reveals (nothing
+// more if it was a complete entry missing only its line end), and one
+// KindRepair entry per damaged line, charging that line's dataset at its
+// largest budget (see damageCharges). If a damaged line cannot be settled
+// from the file and opt, Repair writes nothing and returns a
+// *NeedsCuratorError. It returns the repair entries written (none if
+// nothing was torn or damaged).
+func (l *Ledger) Repair(opt RepairOptions) ([]Entry, error) {
+	var reps []Entry
+	err := l.appendChecked(func(st *ledgerState) ([]byte, error) {
+		out, r, err := repairLines(st, opt)
+		if nc, ok := err.(*NeedsCuratorError); ok {
+			nc.File = l.path
+		}
+		reps = r
+		return out, err
+	})
+	if errors.Is(err, errNothingToAppend) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return reps, nil
+}
+
+// repairLines returns the bytes Repair appends to a ledger in state st, and
+// the repair entries they hold; errNothingToAppend if nothing is torn or
+// damaged.
+func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
+	if st.torn == nil && len(st.damaged) == 0 {
+		return nil, nil, errNothingToAppend
+	}
+	charges, err := damageCharges(st, opt.Attribute, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	var reps []Entry
+	var out []byte
+	if t := st.torn; t != nil {
+		e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
+			Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}
+		if t.Complete {
+			// The entry itself counts once terminated; charge nothing more.
+			e.Epsilon, e.Delta = 0, 0
+			e.Note = fmt.Sprintf("line %d was a complete entry missing its line end; it counts as written", t.Line)
+		}
+		out = append(out, '\n')
+		reps = append(reps, e)
+	}
+	// Damaged lines last to first, so that no repair follows an unbroken
+	// run of damaged lines from the line it names (resolveRepair).
+	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
+	for _, c := range charges {
+		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
+		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, Epsilon: c.eps, Delta: c.delta,
+			Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
+	}
+	for i := range reps {
+		if err := reps[i].prepare(); err != nil {
+			return nil, nil, err
+		}
+		line, err := marshalEntry(reps[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, line...)
+	}
+	return out, reps, nil
+}
+
+// quoteFragment quotes at most 300 bytes of a line for a repair note.
+func quoteFragment(b []byte) string {
+	const maxQuote = 300
+	if len(b) > maxQuote {
+		return fmt.Sprintf("%q… (%d bytes)", b[:maxQuote], len(b))
+	}
+	return strconv.Quote(string(b))
+}
