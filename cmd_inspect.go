@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -49,39 +48,6 @@ given.`,
 			}
 		},
 	}
-}
-
-// signatureJSON is the verdict part of inspect --json.
-type signatureJSON struct {
-	Valid       bool   `json:"valid"`
-	Trusted     bool   `json:"trusted"`
-	Principal   string `json:"principal"`
-	Fingerprint string `json:"fingerprint"`
-	Note        string `json:"note"`
-}
-
-// inspectJSON is the document printed by inspect --json: the verdict, the
-// metadata fields of the synopsis (inlined) and its values.
-type inspectJSON struct {
-	Path      string        `json:"path"`
-	Signature signatureJSON `json:"signature"`
-	*project.SynopsisFile
-	LatticeOrder string    `json:"lattice_order"`
-	Values       []float64 `json:"values"`
-}
-
-func writeInspectJSON(w io.Writer, path string, v *project.VerifiedSynopsis) error {
-	doc := inspectJSON{
-		Path: path,
-		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal,
-			Fingerprint: v.Fingerprint, Note: v.TrustNote},
-		SynopsisFile: v.File,
-		LatticeOrder: project.LatticeOrder,
-		Values:       v.File.Values,
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }
 
 func writeInspect(w io.Writer, path string, v *project.VerifiedSynopsis) {
