@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/bernsteinrelease/bernstein/project"
 )
@@ -55,7 +55,9 @@ spends no privacy budget.`,
 				if err := requireTrust(v, allowUntrusted, e.Stderr); err != nil {
 					return err
 				}
-				var x []float64
+				// write writes the result CSV and returns its number of rows;
+				// --points streams (project.EvalPointsCSV).
+				var write func(w io.Writer) (int, error)
 				if len(at) > 0 {
 					if d := len(v.File.Domain.Features); len(at) != d {
 						return usagef("--at has %d value(s); the synopsis has %d feature(s) (%s)", len(at), d, featureNames(v))
@@ -63,43 +65,32 @@ spends no privacy budget.`,
 					if err := v.ToUnit(at, make([]float64, len(at))); err != nil {
 						return usagef("--at: %v", err)
 					}
-					x = at
+					write = func(w io.Writer) (int, error) {
+						res, err := project.EvalReleaseAt(ctx, v, at)
+						if err != nil {
+							return 0, err
+						}
+						return res.Len(), res.WriteCSV(w)
+					}
 				} else {
-					ds, err := project.ReadCSV(points, project.CSVOptions{Columns: featureList(v)})
-					if err != nil {
-						return err
-					}
-					if x, err = project.QueryPoints(ds, v); err != nil {
-						return err
-					}
-				}
-				res, err := project.EvalReleaseAt(ctx, v, x)
-				if err != nil {
-					return err
+					write = func(w io.Writer) (int, error) { return project.EvalPointsCSV(ctx, v, points, w) }
 				}
 				if out == "" {
-					return res.WriteCSV(e.Stdout)
-				}
-				var buf bytes.Buffer
-				if err := res.WriteCSV(&buf); err != nil {
+					_, err := write(e.Stdout)
 					return err
 				}
-				if err := project.WriteFileAtomic(out, buf.Bytes(), 0o644, force); err != nil {
+				var rows int
+				if err := project.WriteFileAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
+					rows, err = write(w)
+					return err
+				}); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.Stderr, "wrote %d row(s) to %s\n", res.Len(), out)
+				fmt.Fprintf(e.Stderr, "wrote %d row(s) to %s\n", rows, out)
 				return nil
 			}
 		},
 	}
-}
-
-func featureList(v *project.VerifiedSynopsis) []string {
-	var names []string
-	for _, b := range v.File.Domain.Features {
-		names = append(names, b.Name)
-	}
-	return names
 }
 
 func featureNames(v *project.VerifiedSynopsis) string {

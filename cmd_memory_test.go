@@ -30,6 +30,7 @@ import (
 const (
 	memGoalBase = 64 << 20 // the 64 MB of the goal
 	cmdSlack    = 8 << 20  // buffers, chunks, metadata, the release's structures
+	evalSlack   = 4 << 20  // eval --points: read and write buffers, one chunk of rows
 )
 
 // countingWriter discards what it is given and counts it.
@@ -112,7 +113,7 @@ func TestInspectJSONStreamsIdentically(t *testing.T) {
 	enc := json.NewEncoder(&want)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(inspectJSON{Path: path,
-		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal, Fingerprint: v.Fingerprint, Note: v.TrustNote},
+		Signature:    signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal, Fingerprint: v.Fingerprint, Note: v.TrustNote},
 		SynopsisFile: v.File, LatticeOrder: project.LatticeOrder, Values: v.File.Values}); err != nil {
 		t.Fatal(err)
 	}
@@ -164,4 +165,57 @@ func TestInspectJSONMemory(t *testing.T) {
 	}
 }
 
-var _ = strings.Repeat
+// TestEvalPointsMemory reproduces issue 14 item 11 at a smaller scale:
+// eval --points with 120 000 query rows, to standard output and to --out,
+// stays within evalSlack (the coefficient array is a few hundred bytes);
+// holding the rows took 40 bytes a row and more (4.8 MB here; 811 MB for
+// 6·10⁶ rows).
+func TestEvalPointsMemory(t *testing.T) {
+	w := newWorkspace(t)
+	w.testKey(t)
+	syn := w.path("small.synopsis")
+	writeTestSynopsis(t, syn, []int{12, 12}, make([]float64, 13*13))
+	const rows = 120_000
+	var b strings.Builder
+	b.WriteString("x1,x0\n")
+	rng := rand.New(rand.NewPCG(11, 1))
+	for range rows {
+		fmt.Fprintf(&b, "%v,%v\n", rng.Float64(), rng.Float64())
+	}
+	points := w.path("q.csv")
+	if err := os.WriteFile(points, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = strings.Builder{}
+	const coeff = 13 * 13 * 8
+
+	for _, out := range []string{"", w.path("r.csv")} {
+		te := newTestEnv()
+		stdout := &countingWriter{}
+		te.Stdout = stdout
+		args := []string{"eval", syn, "--points", points}
+		if out != "" {
+			args = append(args, "--out", out)
+		}
+		var r cliResult
+		mem := memprobe.MeasureLive(func() { r = te.run(args...) })
+		if r.code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		written := stdout.n
+		if out != "" {
+			st, err := os.Stat(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			written = st.Size()
+		}
+		t.Logf("%v: %d bytes of results: peak heap +%d, allocated %d", args[4:], written, mem.PeakHeap, mem.Allocated)
+		if rows*40 <= evalSlack {
+			t.Fatal("too few rows: the test does not tell streaming from holding the rows")
+		}
+		if limit := uint64(2*coeff + evalSlack); mem.PeakHeap > limit {
+			t.Errorf("%v: peak heap +%d bytes; want ≤ %d whatever the number of rows", args[4:], mem.PeakHeap, limit)
+		}
+	}
+}
