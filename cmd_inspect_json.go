@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 
 	"github.com/bernsteinrelease/bernstein/project"
 )
@@ -29,17 +31,15 @@ type inspectJSON struct {
 	Values       []float64 `json:"values"`
 }
 
-// inspectValuesChunk is how many values writeInspectJSON encodes at once.
-const inspectValuesChunk = 4096
-
 // writeInspectJSON writes the inspectJSON document exactly as
 // json.Encoder with two-space indentation would, but streams it (issue 14
 // item 10: buffering the encoded document took 1.17 GB for a 224 MB file).
 // Everything before the values is encoded as one small document whose
-// values are empty; the values, the document's last field, follow in chunks
-// of inspectValuesChunk, each number encoded by encoding/json itself, so
-// the bytes are those of encoding the whole document at once
-// (TestInspectJSONStreamsIdentically). Memory: the metadata plus one chunk.
+// values are empty; the values, the document's last field, follow one by
+// one through a 64 KiB buffer, each number written as encoding/json writes
+// a float64 (appendJSONFloat), so the bytes are those of encoding the whole
+// document at once (TestInspectJSONStreamsIdentically). Memory: the
+// metadata and the buffer; no garbage per value.
 func writeInspectJSON(w io.Writer, path string, v *project.VerifiedSynopsis) error {
 	doc := inspectJSON{
 		Path: path,
@@ -68,21 +68,32 @@ func writeInspectJSON(w io.Writer, path string, v *project.VerifiedSynopsis) err
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(prefix)
 	bw.WriteString("[\n")
-	for lo := 0; lo < len(vals); lo += inspectValuesChunk {
-		hi := min(lo+inspectValuesChunk, len(vals))
-		enc, err := json.Marshal(vals[lo:hi]) // "[v,v,…]": numbers never hold a comma
-		if err != nil {
-			return err
+	num := make([]byte, 0, 32)
+	for i, x := range vals {
+		num = append(num[:0], "    "...)
+		num = appendJSONFloat(num, x)
+		if i < len(vals)-1 {
+			num = append(num, ',')
 		}
-		for i, num := range bytes.Split(enc[1:len(enc)-1], []byte{','}) {
-			bw.WriteString("    ")
-			bw.Write(num)
-			if lo+i < len(vals)-1 {
-				bw.WriteByte(',')
-			}
-			bw.WriteByte('\n')
-		}
+		bw.Write(append(num, '\n'))
 	}
 	bw.WriteString("  ]\n}\n")
 	return bw.Flush()
+}
+
+// appendJSONFloat appends x (finite) as encoding/json encodes a float64:
+// the shortest representation that reads back exactly, in 'f' form, or in
+// 'e' form for magnitudes below 1e-6 or from 1e21 on, with the exponent's
+// leading zero dropped ("1e-07" becomes "1e-7").
+func appendJSONFloat(b []byte, x float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(x); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, x, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b
 }
