@@ -541,12 +541,20 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestVerifyFailures(t *testing.T) {
-	w := newWorkspace(t)
-	te := newTestEnv()
+// testRelease makes a workspace with the trusted test key and a KDE
+// release signed by it at name in the workspace.
+func testRelease(t *testing.T, name string) (w *workspace, te *testEnv, out string) {
+	t.Helper()
+	w = newWorkspace(t)
+	te = newTestEnv()
 	w.testKey(t)
-	out := w.path("kde.synopsis")
+	out = w.path(name)
 	te.mustRun(t, w.kdeRelease(out)...)
+	return w, te, out
+}
+
+func TestVerifyFailures(t *testing.T) {
+	w, te, out := testRelease(t, "kde.synopsis")
 	good, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
@@ -829,11 +837,7 @@ func checkUntrusted(t *testing.T, te *testEnv, out, signers string) {
 // TestVerifyThenEvalRefusesSelfSigned reproduces issue 14 item 13: a file
 // signed with the attacker's own (valid) key passed `verify && eval`.
 func TestVerifyThenEvalRefusesSelfSigned(t *testing.T) {
-	w := newWorkspace(t)
-	te := newTestEnv()
-	w.testKey(t)
-	out := w.path("self.synopsis")
-	te.mustRun(t, w.kdeRelease(out)...)
+	w, te, out := testRelease(t, "self.synopsis")
 	// The victim's allowed signers trust someone else entirely.
 	other, err := ssh.NewPublicKey(ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, ed25519.SeedSize)).Public())
 	if err != nil {
