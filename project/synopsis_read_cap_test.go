@@ -20,6 +20,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/internal/memprobe"
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/hiddeco/sshsig"
 )
 
 const (
@@ -173,5 +174,30 @@ func TestReadSynopsisLargeFileMemory(t *testing.T) {
 				t.Error("the values read differ from those written")
 			}
 		})
+	}
+}
+
+// TestReadSynopsisHashAlgorithms: the streaming reader hashes the payload
+// before it knows the signature's hash, so it keeps both SSHSIG hashes; a
+// signature made with sha256 (ssh-keygen -Y sign -O hashalg=sha256) verifies
+// as it did when the whole file was read first, and a sha256 signature over
+// another payload does not.
+func TestReadSynopsisHashAlgorithms(t *testing.T) {
+	good := encodeSyn(t, smallSynFile(t), "alice")
+	payload := good[:synSigIndex(good)]
+	trust := synTrust(t, "alice")
+	for _, h := range []sshsig.HashAlgorithm{sshsig.HashSHA256, sshsig.HashSHA512} {
+		sig, err := sshsig.Sign(bytes.NewReader(payload), synSigner(t, "alice"), h, SynopsisNamespace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := append(bytes.Clone(payload), sshsig.Armor(sig)...)
+		if _, err := ReadSynopsis(bytes.NewReader(data), int64(len(data)), trust); err != nil {
+			t.Errorf("%s: %v", h, err)
+		}
+		other := bytes.Replace(bytes.Clone(data), []byte("Test release"), []byte("Test relea5e"), 1)
+		if _, err := ReadSynopsis(bytes.NewReader(other), int64(len(other)), trust); !errors.Is(err, ErrBadSignature) {
+			t.Errorf("%s over changed content: %v, want ErrBadSignature", h, err)
+		}
 	}
 }

@@ -167,23 +167,25 @@ func (c *countingReader) Read(b []byte) (int, error) {
 // payloadHashes hashes the payload with every hash an SSHSIG signature may
 // name (the block, and with it the algorithm, comes after the payload).
 type payloadHashes struct {
-	sums map[string]hash.Hash
+	sha256, sha512 hash.Hash
 }
 
 func newPayloadHashes() *payloadHashes {
-	return &payloadHashes{sums: map[string]hash.Hash{"sha256": sha256.New(), "sha512": sha512.New()}}
+	return &payloadHashes{sha256: sha256.New(), sha512: sha512.New()}
 }
 
 func (p *payloadHashes) Write(b []byte) {
-	for _, h := range p.sums {
-		h.Write(b)
-	}
+	p.sha256.Write(b)
+	p.sha512.Write(b)
 }
 
 // sum returns the payload's digest under the SSHSIG hash name, or nil.
 func (p *payloadHashes) sum(name string) []byte {
-	if h, ok := p.sums[name]; ok {
-		return h.Sum(nil)
+	switch name {
+	case "sha256":
+		return p.sha256.Sum(nil)
+	case "sha512":
+		return p.sha512.Sum(nil)
 	}
 	return nil
 }
