@@ -360,6 +360,13 @@ func (p *payloadParser) finish(sigOff int64) (*SynopsisFile, *mechanism.Synopsis
 	if p.err == nil && p.header == nil {
 		p.parseHeader() // the metadata ended without its "}" line
 	}
+	if p.err == nil && p.long {
+		// Only where the payload is not followed by the BEGIN line (the
+		// fuzz target's parsePayload): the real reader reports the missing
+		// signature first.
+		p.err = &FormatError{Line: p.longLn, Offset: p.longOff, Field: "values", Err: ErrMalformed,
+			Rule: "the last line of the payload has no line feed"}
+	}
 	if p.err != nil {
 		return nil, nil, p.err
 	}
