@@ -26,12 +26,14 @@ const (
 	exitUsage    = 2 // usage error: unknown command or flag, missing or invalid argument
 	exitVerify   = 3 // verification failed: invalid signature or malformed synopsis
 	exitBudget   = 4 // privacy budget refused the release
+	exitTrust    = 5 // valid signature by a key outside the allowed signers
 	exitCodeHelp = `Exit codes:
   0  success
   1  runtime error (unreadable or invalid file, failed write, cancelled, …)
   2  usage error (unknown command or flag, missing or invalid argument)
   3  verification failed (invalid signature, malformed or unsupported synopsis)
   4  privacy budget refused the release (see --allow-over-budget, --budget)
+  5  valid signature by an untrusted key (verify; eval, inspect without --allow-untrusted)
 `
 )
 
@@ -105,6 +107,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &be):
 		return exitBudget
+	case errors.Is(err, project.ErrUntrusted):
+		return exitTrust
 	case errors.As(err, &ve),
 		errors.Is(err, project.ErrBadSignature),
 		errors.Is(err, project.ErrMalformed),

@@ -160,7 +160,7 @@ func TestHelpDescribesEveryFlag(t *testing.T) {
 			t.Errorf("help does not list %s", c.Name)
 		}
 	}
-	for code := range 5 {
+	for code := range 6 {
 		if !strings.Contains(r.stdout, fmt.Sprintf("  %d  ", code)) {
 			t.Errorf("help does not document exit code %d", code)
 		}
@@ -211,7 +211,7 @@ func TestDocsDescribeEveryFlag(t *testing.T) {
 			}
 		})
 	}
-	for code := range 5 {
+	for code := range 6 {
 		if !strings.Contains(text, fmt.Sprintf("| %d |", code)) {
 			t.Errorf("docs/cli.md does not document exit code %d", code)
 		}
@@ -541,30 +541,32 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func TestVerifyFailures(t *testing.T) {
-	w := newWorkspace(t)
-	te := newTestEnv()
+// testRelease makes a workspace with the trusted test key and a KDE
+// release signed by it at name in the workspace.
+func testRelease(t *testing.T, name string) (w *workspace, te *testEnv, out string) {
+	t.Helper()
+	w = newWorkspace(t)
+	te = newTestEnv()
 	w.testKey(t)
-	out := w.path("kde.synopsis")
+	out = w.path(name)
 	te.mustRun(t, w.kdeRelease(out)...)
+	return w, te, out
+}
+
+func TestVerifyFailures(t *testing.T) {
+	w, te, out := testRelease(t, "kde.synopsis")
 	good, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	// A different trust list: valid but untrusted, still exit 0.
+	// A different trust list: valid but untrusted, exit 5 (issue 14 item
+	// 13); eval and inspect refuse it unless --allow-untrusted.
 	empty := w.path("empty_signers")
 	if err := os.WriteFile(empty, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := te.mustRun(t, "verify", out, "--allowed-signers", empty)
-	if !strings.Contains(r.stdout, "valid signature; UNTRUSTED signer: key SHA256:") {
-		t.Errorf("untrusted: %q", r.stdout)
-	}
-	r = te.mustRun(t, "eval", out, "--at", "0.5", "--allowed-signers", empty)
-	if !strings.Contains(r.stderr, "warning: UNTRUSTED") {
-		t.Errorf("eval of an untrusted file: stderr %q", r.stderr)
-	}
+	checkUntrusted(t, te, out, empty)
 
 	// Tampered, truncated, unsigned: exit 3, nothing printed on stdout.
 	flipped := bytes.Clone(good)
@@ -797,4 +799,56 @@ func TestLedgerTornLine(t *testing.T) {
 	if r := te.mustRun(t, "ledger", "--repair"); !strings.Contains(r.stdout, "nothing to repair") {
 		t.Errorf("second repair: %q", r.stdout)
 	}
+}
+
+// checkUntrusted runs verify, eval and inspect on the valid synopsis out
+// with an allowed signers file that does not hold its key (issue 14 item
+// 13: `verify && eval` must not accept a self-signed file).
+func checkUntrusted(t *testing.T, te *testEnv, out, signers string) {
+	t.Helper()
+	r := te.run("verify", out, "--allowed-signers", signers)
+	if r.code != exitTrust || !strings.Contains(r.stdout, "valid signature; UNTRUSTED signer: key SHA256:") ||
+		!strings.Contains(r.stderr, "not trusted") {
+		t.Errorf("verify untrusted: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	refused := [][]string{
+		{"eval", out, "--at", "0.5", "--allowed-signers", signers},
+		{"inspect", out, "--allowed-signers", signers},
+		{"inspect", "--json", out, "--allowed-signers", signers},
+	}
+	for _, args := range refused {
+		r := te.run(args...)
+		if r.code != exitTrust || r.stdout != "" || !strings.Contains(r.stderr, "--allow-untrusted") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, nothing on stdout", args, r.code, r.stdout, r.stderr, exitTrust)
+		}
+		r = te.run(append(args, "--allow-untrusted")...)
+		if r.code != exitOK || r.stdout == "" || !strings.Contains(r.stderr, "warning: UNTRUSTED") {
+			t.Errorf("%v --allow-untrusted: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := te.run("inspect", "--json", out, "--allowed-signers", signers, "--allow-untrusted"); !strings.Contains(r.stdout, `"trusted": false`) {
+		t.Errorf("inspect --json --allow-untrusted does not say untrusted: %q", r.stdout)
+	}
+	if r := te.run("inspect", out, "--allowed-signers", signers, "--allow-untrusted"); !strings.Contains(r.stdout, "UNTRUSTED signer") {
+		t.Errorf("inspect --allow-untrusted does not say untrusted: %q", r.stdout)
+	}
+}
+
+// TestVerifyThenEvalRefusesSelfSigned reproduces issue 14 item 13: a file
+// signed with the attacker's own (valid) key passed `verify && eval`.
+func TestVerifyThenEvalRefusesSelfSigned(t *testing.T) {
+	w, te, out := testRelease(t, "self.synopsis")
+	// The victim's allowed signers trust someone else entirely.
+	other, err := ssh.NewPublicKey(ed25519.NewKeyFromSeed(bytes.Repeat([]byte{9}, ed25519.SeedSize)).Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	signers := w.path("victim_signers")
+	if err := os.WriteFile(signers, []byte("victim@example.org "+string(ssh.MarshalAuthorizedKey(other))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkUntrusted(t, te, out, signers)
+	// The trusted path is unchanged: exit 0 without the flag.
+	te.mustRun(t, "verify", out)
+	te.mustRun(t, "eval", out, "--at", "0.5")
 }

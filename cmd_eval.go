@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/bernsteinrelease/bernstein/project"
 )
@@ -12,7 +12,7 @@ import (
 func evalCommand() *command {
 	return &command{
 		Name:    "eval",
-		Args:    "FILE.synopsis (--at V1,V2,… | --points Q.csv) [--out R.csv]",
+		Args:    "FILE.synopsis (--at V1,V2,… | --points Q.csv) [--out R.csv] [--allow-untrusted]",
 		Summary: "Evaluate a verified synopsis at query points given in data units; write CSV.",
 		Details: `Query points are in data units and must lie within the synopsis's public
 bounds; they are mapped to [0,1]^ℓ by those bounds. --points reads a CSV file
@@ -22,20 +22,22 @@ function in data units), noise_std (the public standard deviation of the
 release noise at that point) and, for classifiers, class.
 
 The signature is checked first: an invalid file exits 3 and evaluates
-nothing; a valid file by a key outside your allowed signers is evaluated with
-a warning on standard error. Evaluation is post-processing of the release and
+nothing; a valid file by a key outside your allowed signers is refused (exit
+5) unless --allow-untrusted is given (then evaluated with a warning on
+standard error). Evaluation is post-processing of the release and
 spends no privacy budget.`,
 		MinPos: 1,
 		MaxPos: 1,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var at pointFlag
 			var points, out, allowed string
-			var force bool
+			var force, allowUntrusted bool
 			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")
 			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features")
 			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output")
 			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
 			trustFlag(fs, &allowed)
+			allowUntrustedFlag(fs, &allowUntrusted)
 			return func(ctx context.Context, pos []string) error {
 				switch {
 				case (len(at) == 0) == (points == ""):
@@ -50,10 +52,12 @@ spends no privacy budget.`,
 				if err != nil {
 					return err
 				}
-				if !v.Trusted {
-					fmt.Fprintf(e.Stderr, "warning: %s\n", trustLine(v))
+				if err := requireTrust(v, allowUntrusted, e.Stderr); err != nil {
+					return err
 				}
-				var x []float64
+				// write writes the result CSV and returns its number of rows;
+				// --points streams (project.EvalPointsCSV).
+				var write func(w io.Writer) (int, error)
 				if len(at) > 0 {
 					if d := len(v.File.Domain.Features); len(at) != d {
 						return usagef("--at has %d value(s); the synopsis has %d feature(s) (%s)", len(at), d, featureNames(v))
@@ -61,43 +65,32 @@ spends no privacy budget.`,
 					if err := v.ToUnit(at, make([]float64, len(at))); err != nil {
 						return usagef("--at: %v", err)
 					}
-					x = at
+					write = func(w io.Writer) (int, error) {
+						res, err := project.EvalReleaseAt(ctx, v, at)
+						if err != nil {
+							return 0, err
+						}
+						return res.Len(), res.WriteCSV(w)
+					}
 				} else {
-					ds, err := project.ReadCSV(points, project.CSVOptions{Columns: featureList(v)})
-					if err != nil {
-						return err
-					}
-					if x, err = project.QueryPoints(ds, v); err != nil {
-						return err
-					}
-				}
-				res, err := project.EvalReleaseAt(ctx, v, x)
-				if err != nil {
-					return err
+					write = func(w io.Writer) (int, error) { return project.EvalPointsCSV(ctx, v, points, w) }
 				}
 				if out == "" {
-					return res.WriteCSV(e.Stdout)
-				}
-				var buf bytes.Buffer
-				if err := res.WriteCSV(&buf); err != nil {
+					_, err := write(e.Stdout)
 					return err
 				}
-				if err := project.WriteFileAtomic(out, buf.Bytes(), 0o644, force); err != nil {
+				var rows int
+				if err := project.WriteFileAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
+					rows, err = write(w)
+					return err
+				}); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.Stderr, "wrote %d row(s) to %s\n", res.Len(), out)
+				fmt.Fprintf(e.Stderr, "wrote %d row(s) to %s\n", rows, out)
 				return nil
 			}
 		},
 	}
-}
-
-func featureList(v *project.VerifiedSynopsis) []string {
-	var names []string
-	for _, b := range v.File.Domain.Features {
-		names = append(names, b.Name)
-	}
-	return names
 }
 
 func featureNames(v *project.VerifiedSynopsis) string {

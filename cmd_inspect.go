@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -17,22 +16,28 @@ import (
 func inspectCommand() *command {
 	return &command{
 		Name:    "inspect",
-		Args:    "FILE.synopsis [--json] [--allowed-signers FILE]",
+		Args:    "FILE.synopsis [--json] [--allowed-signers FILE] [--allow-untrusted]",
 		Summary: "Verify a synopsis and print its content (--json: all of it, lattice values included).",
 		Details: `Nothing is printed from a file whose signature does not verify (exit 3).
 The human-readable form shows the metadata; --json prints one JSON object with
 the signature verdict, every metadata field and the noisy lattice values in
-lattice order (row-major, last axis fastest).`,
+lattice order (row-major, last axis fastest). A valid file signed by a key
+outside your allowed signers is refused (exit 5) unless --allow-untrusted is
+given.`,
 		MinPos: 1,
 		MaxPos: 1,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var allowed string
-			var asJSON bool
+			var asJSON, allowUntrusted bool
 			trustFlag(fs, &allowed)
+			allowUntrustedFlag(fs, &allowUntrusted)
 			fs.BoolVar(&asJSON, "json", false, "print the whole verified payload as JSON, lattice values included")
 			return func(_ context.Context, pos []string) error {
 				v, err := openVerified(pos[0], allowed)
 				if err != nil {
+					return err
+				}
+				if err := requireTrust(v, allowUntrusted, e.Stderr); err != nil {
 					return err
 				}
 				if asJSON {
@@ -43,39 +48,6 @@ lattice order (row-major, last axis fastest).`,
 			}
 		},
 	}
-}
-
-// signatureJSON is the verdict part of inspect --json.
-type signatureJSON struct {
-	Valid       bool   `json:"valid"`
-	Trusted     bool   `json:"trusted"`
-	Principal   string `json:"principal"`
-	Fingerprint string `json:"fingerprint"`
-	Note        string `json:"note"`
-}
-
-// inspectJSON is the document printed by inspect --json: the verdict, the
-// metadata fields of the synopsis (inlined) and its values.
-type inspectJSON struct {
-	Path      string        `json:"path"`
-	Signature signatureJSON `json:"signature"`
-	*project.SynopsisFile
-	LatticeOrder string    `json:"lattice_order"`
-	Values       []float64 `json:"values"`
-}
-
-func writeInspectJSON(w io.Writer, path string, v *project.VerifiedSynopsis) error {
-	doc := inspectJSON{
-		Path: path,
-		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal,
-			Fingerprint: v.Fingerprint, Note: v.TrustNote},
-		SynopsisFile: v.File,
-		LatticeOrder: project.LatticeOrder,
-		Values:       v.File.Values,
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
 }
 
 func writeInspect(w io.Writer, path string, v *project.VerifiedSynopsis) {

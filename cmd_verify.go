@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -13,6 +14,25 @@ import (
 // trustFlag is the --allowed-signers flag shared by verify, inspect and eval.
 func trustFlag(fs *flag.FlagSet, path *string) {
 	fs.StringVar(path, "allowed-signers", "", "the OpenSSH allowed_signers `FILE` listing trusted curator keys\n(default: allowed_signers in the user config directory; a missing default file trusts no one)")
+}
+
+// allowUntrustedFlag is the --allow-untrusted flag of inspect and eval.
+func allowUntrustedFlag(fs *flag.FlagSet, allow *bool) {
+	fs.BoolVar(allow, "allow-untrusted", false, "accept a valid signature by a key outside your allowed signers\n(with a warning on standard error); without it such a file is refused (exit 5)")
+}
+
+// requireTrust refuses an untrusted synopsis (an error matching
+// project.ErrUntrusted: exit 5) unless allow is set, in which case it warns
+// on stderr and accepts it.
+func requireTrust(v *project.VerifiedSynopsis, allow bool, stderr io.Writer) error {
+	if v.Trusted {
+		return nil
+	}
+	if !allow {
+		return fmt.Errorf("%w; compare its fingerprint with the one the curator published, then add the key to your allowed signers or pass --allow-untrusted", v.RequireTrusted())
+	}
+	fmt.Fprintf(stderr, "warning: %s\n", trustLine(v))
+	return nil
 }
 
 // openVerified opens and verifies a synopsis against the allowed signers.
@@ -67,9 +87,11 @@ func verifyCommand() *command {
 		Name:    "verify",
 		Args:    "FILE.synopsis [--allowed-signers FILE]",
 		Summary: "Check a synopsis's signature; say whether the signer is trusted and print the key fingerprint.",
-		Details: `Exits 0 only when the signature is valid over the whole payload and the
-content is well-formed (trusted or not: the output says which); exits 3 when
-the file is tampered with, truncated, malformed or unsigned. Trust comes from
+		Details: `Exits 0 only when the signature is valid over the whole payload, the
+content is well-formed and the signer is in your allowed signers; exits 5
+when the signature is valid but the key is not trusted (the output says so and
+prints its fingerprint); exits 3 when the file is tampered with, truncated,
+malformed or unsigned. Trust comes from
 an OpenSSH allowed_signers file; the same check works with OpenSSH alone:
   ssh-keygen -Y verify -f allowed_signers -I PRINCIPAL -n bernstein-synopsis -s SIG < PAYLOAD
 (see docs/synopsis-format.md for how to split the file).`,
@@ -84,7 +106,7 @@ an OpenSSH allowed_signers file; the same check works with OpenSSH alone:
 					return err
 				}
 				fmt.Fprintf(e.Stdout, "%s: valid signature; %s\n", pos[0], trustLine(v))
-				return nil
+				return v.RequireTrusted()
 			}
 		},
 	}

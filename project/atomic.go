@@ -115,7 +115,22 @@ func syncDir(dir string) error {
 //
 // On any error the temporary file is removed (best effort) and path is left
 // as it was. Errors name the path and the failed step.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool) error {
+	return writeFileAtomic(pendingFile{path: path, data: data, mode: perm}, overwrite)
+}
+
+// WriteFileAtomicFunc is WriteFileAtomic with the content written by write
+// to the temporary file, so that a large result streams to disk instead of
+// being held in memory first. An error from write is returned as it is
+// (a failed write to the temporary file names that file) and leaves path as
+// it was.
+func WriteFileAtomicFunc(path string, perm os.FileMode, overwrite bool, write func(io.Writer) error) error {
+	return writeFileAtomic(pendingFile{path: path, write: write, mode: perm}, overwrite)
+}
+
+// writeFileAtomic is WriteFileAtomic of the pending file f.
+func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
+	path := f.path
 	if path == "" {
 		return errors.New("write file: empty path")
 	}
@@ -127,7 +142,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool)
 		}
 	}
 	removeStaleTemps(dir, filepath.Base(path))
-	tmp, err := writeTemp(pendingFile{path: path, data: data, mode: perm})
+	tmp, err := writeTemp(f)
 	if err != nil {
 		return err
 	}
@@ -174,7 +189,10 @@ func isNotSupported(err error) bool {
 type pendingFile struct {
 	path string
 	data []byte
-	mode os.FileMode
+	// write, if set, writes the content instead of data (its error is
+	// returned as it is).
+	write func(io.Writer) error
+	mode  os.FileMode
 }
 
 // writeTemp writes f completely (data, mode, fsync, close) under a new
@@ -192,7 +210,11 @@ func writeTemp(f pendingFile) (_ string, err error) {
 			_ = ops.Remove(tmp)
 		}
 	}()
-	if _, err := t.Write(f.data); err != nil {
+	if f.write != nil {
+		if err := f.write(t); err != nil {
+			return "", err
+		}
+	} else if _, err := t.Write(f.data); err != nil {
 		return "", fmt.Errorf("%s: write temporary file: %w", f.path, err)
 	}
 	if err := t.Chmod(f.mode); err != nil && !isNotSupported(err) {

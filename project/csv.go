@@ -53,6 +53,10 @@ type CSVOptions struct {
 	// header line (the one occurring most often outside quotes; ',' if none
 	// occurs).
 	Delimiter rune
+
+	// stream, if set, receives the numeric columns in chunks instead of
+	// the Dataset keeping them (scanCSV); requires Columns.
+	stream *csvStream
 }
 
 // Dataset is a CSV file read into memory: numeric columns as float64
@@ -415,6 +419,9 @@ func (p *csvParser) readRows(d *Dataset) error {
 			}
 		}
 		d.Rows++
+		if err := p.opts.stream.rowAdded(p, d.Rows); err != nil {
+			return err
+		}
 	}
 
 	if p.firstBad != nil {
@@ -432,6 +439,9 @@ func (p *csvParser) readRows(d *Dataset) error {
 				Rule: fmt.Sprintf("all %d data rows have missing or non-numeric values in numeric columns and were dropped (first at lines %s)", d.Dropped, joinLines(d.DroppedLines))}
 		}
 		return &CSVError{File: p.name, Line: 1, Rule: "no data rows after the header"}
+	}
+	if err := p.opts.stream.flush(p); err != nil {
+		return err
 	}
 	d.Data = make(map[string][]float64, len(p.used))
 	for _, i := range p.used {

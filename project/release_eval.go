@@ -149,19 +149,48 @@ func evalRowType(dim int, classifier bool) reflect.Type {
 // value, noise_std, class), numbers in the shortest form that reads back
 // exactly. It streams in chunks, so memory stays bounded for 10^6 rows.
 func (r *EvalResults) WriteCSV(w io.Writer) error {
-	dim := len(r.Features)
-	classifier := r.Class != nil
-	cw := csv.NewWriter(w)
-	if err := cw.Write(EvalHeader(r.Features, classifier)); err != nil {
+	ew, err := newEvalCSVWriter(w, r.Features, r.Class != nil)
+	if err != nil {
 		return err
 	}
+	if err := ew.write(r); err != nil {
+		return err
+	}
+	return ew.flush()
+}
+
+// evalCSVWriter writes evaluation results as CSV, one EvalResults after
+// another (EvalPointsCSV writes a file's points chunk by chunk): the bytes
+// are those of one WriteCSV of all the rows.
+type evalCSVWriter struct {
+	cw         *csv.Writer
+	gw         *gocsv.SafeCSVWriter
+	rows       reflect.Value // evalWriteChunk typed rows, reused
+	dim        int
+	classifier bool
+}
+
+// evalWriteChunk is how many rows evalCSVWriter marshals at once.
+const evalWriteChunk = 4096
+
+// newEvalCSVWriter writes the header (EvalHeader) and returns the writer
+// of the rows.
+func newEvalCSVWriter(w io.Writer, features []string, classifier bool) (*evalCSVWriter, error) {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(EvalHeader(features, classifier)); err != nil {
+		return nil, err
+	}
+	rt := evalRowType(len(features), classifier)
+	return &evalCSVWriter{cw: cw, gw: gocsv.NewSafeCSVWriter(cw), dim: len(features), classifier: classifier,
+		rows: reflect.MakeSlice(reflect.SliceOf(rt), evalWriteChunk, evalWriteChunk)}, nil
+}
+
+// write appends the rows of r (which must have the writer's features).
+func (e *evalCSVWriter) write(r *EvalResults) error {
+	dim, rows := e.dim, e.rows
 	n := r.Len()
-	const chunk = 4096
-	rt := evalRowType(dim, classifier)
-	rows := reflect.MakeSlice(reflect.SliceOf(rt), chunk, chunk)
-	gw := gocsv.NewSafeCSVWriter(cw)
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
+	for lo := 0; lo < n; lo += evalWriteChunk {
+		hi := min(lo+evalWriteChunk, n)
 		for i := lo; i < hi; i++ {
 			row := rows.Index(i - lo)
 			for j := range dim {
@@ -169,14 +198,19 @@ func (r *EvalResults) WriteCSV(w io.Writer) error {
 			}
 			row.Field(dim).SetFloat(r.Value[i])
 			row.Field(dim + 1).SetFloat(r.NoiseStd[i])
-			if classifier {
+			if e.classifier {
 				row.Field(dim + 2).SetString(r.Class[i])
 			}
 		}
-		if err := gocsv.MarshalCSVWithoutHeaders(rows.Slice(0, hi-lo).Interface(), gw); err != nil {
+		if err := gocsv.MarshalCSVWithoutHeaders(rows.Slice(0, hi-lo).Interface(), e.gw); err != nil {
 			return err
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return nil
+}
+
+// flush writes out what the CSV writer buffers.
+func (e *evalCSVWriter) flush() error {
+	e.cw.Flush()
+	return e.cw.Error()
 }

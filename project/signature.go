@@ -37,16 +37,17 @@ func signPayload(payload []byte, signer ssh.Signer) ([]byte, error) {
 	return sshsig.Armor(sig), nil
 }
 
-// verifyPayload checks that block is exactly the canonical armored SSHSIG
+// verifyBlock checks that block is exactly the canonical armored SSHSIG
 // block that signPayload would produce for its contents (so that no bit of
 // it can change without detection, padding bits and line breaks included),
 // that it uses an Ed25519 key, namespace SynopsisNamespace and a supported
-// hash, and that the signature verifies over payload with the key it
-// carries. It returns that key. Errors are *FormatError wrapping
-// ErrBadSignature; off is the block's byte offset in data (for messages).
-func verifyPayload(data []byte, off int, payload, block []byte) (ssh.PublicKey, error) {
+// hash, and that the signature verifies, with the key it carries, over the
+// payload whose digests sums holds (the payload is hashed as it streams
+// past; see readSynopsis). It returns that key. Errors are *FormatError
+// wrapping ErrBadSignature at the block's offset off and line.
+func verifyBlock(block []byte, sums *payloadHashes, off int64, line int) (ssh.PublicKey, error) {
 	bad := func(format string, args ...any) error {
-		return posErr(data, off, ErrBadSignature, "signature", format, args...)
+		return &FormatError{Line: line, Offset: off, Field: "signature", Rule: fmt.Sprintf(format, args...), Err: ErrBadSignature}
 	}
 	sig, err := sshsig.Unarmor(block)
 	if err != nil {
@@ -61,7 +62,16 @@ func verifyPayload(data []byte, off int, payload, block []byte) (ssh.PublicKey, 
 	if sig.Namespace != SynopsisNamespace {
 		return nil, bad("signature namespace is %q, not %q: it was made for something else", sig.Namespace, SynopsisNamespace)
 	}
-	if err := sshsig.Verify(bytes.NewReader(payload), sig, sig.PublicKey, sig.HashAlgorithm, SynopsisNamespace); err != nil {
+	digest := sums.sum(sig.HashAlgorithm.String())
+	if digest == nil {
+		return nil, bad("signature hash %q is not supported", sig.HashAlgorithm)
+	}
+	// The message PROTOCOL.sshsig signs: MAGIC_PREAMBLE "SSHSIG", then the
+	// namespace, reserved, hash algorithm and H(payload) as SSH strings.
+	signed := append([]byte("SSHSIG"), ssh.Marshal(struct {
+		Namespace, Reserved, HashAlgorithm, Hash string
+	}{SynopsisNamespace, "", sig.HashAlgorithm.String(), string(digest)})...)
+	if err := sig.PublicKey.Verify(signed, sig.Signature); err != nil {
 		return nil, bad("the signature of key %s does not match the content: the file was changed or damaged after signing (%v)",
 			ssh.FingerprintSHA256(sig.PublicKey), err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -77,10 +76,15 @@ func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, erro
 // validates the payload. Nothing of the content is returned unless the
 // signature verified over exactly the payload bytes.
 //
+// The file is read once, as a stream: memory does not grow with the file
+// (see readSynopsis); the payload is hashed as it passes and parsed on the
+// way, but a parse error is reported only after the signature verified.
+//
 // Order of checks: the size cap MaxSynopsisFileSize (before reading); the
 // magic line and format version (ErrUnsupportedFormat for another version);
-// the signature block (ErrBadSignature: missing, non-canonical, trailing
-// data, wrong namespace or key type, or not verifying); the metadata (size
+// the signature block (ErrTooLarge beyond MaxSignatureBlockSize, before
+// decoding; the stated size; ErrBadSignature: missing, non-canonical,
+// trailing data, wrong namespace or key type, or not verifying); the metadata (size
 // cap MaxSynopsisMetadataSize, unknown fields, canonical form, every rule
 // of Validate); the declared lattice size (∏(k_j+1) ≤
 // mechanism.MaxCoefficients and within the remaining bytes, before the
@@ -94,110 +98,33 @@ func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, erro
 // signer is trusted (see VerifiedSynopsis); an untrusted but valid file is
 // not an error.
 func ReadSynopsis(r io.Reader, size int64, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
-	data, err := readCapped(r, size, MaxSynopsisFileSize)
-	if err != nil {
-		return nil, err
-	}
-	return parseSynopsis(data, trusted, time.Now())
-}
-
-// readCapped reads the whole file, refusing sizes above limit (the cap
-// MaxSynopsisFileSize) before allocating; with an unknown size it reads at
-// most limit+1 bytes into a buffer that never grows beyond limit+1.
-func readCapped(r io.Reader, size, limit int64) ([]byte, error) {
-	if size > limit {
-		return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is %d bytes; at most %d", size, limit), Err: ErrTooLarge}
-	}
-	if size < 0 {
-		data, err := readAllCapped(r, limit+1)
-		if err != nil {
-			return nil, err
-		}
-		if int64(len(data)) > limit {
-			return nil, &FormatError{Offset: -1, Rule: fmt.Sprintf("file is more than %d bytes", limit), Err: ErrTooLarge}
-		}
-		return data, nil
-	}
-	data := make([]byte, size)
-	n, err := io.ReadFull(r, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if int64(n) < size {
-		return nil, &FormatError{Offset: int64(n), Rule: fmt.Sprintf("file ended after %d of %d bytes", n, size), Err: ErrMalformed}
-	}
-	var one [1]byte
-	if m, _ := io.ReadFull(r, one[:]); m > 0 {
-		return nil, &FormatError{Offset: size, Rule: fmt.Sprintf("file is longer than its stated size %d", size), Err: ErrMalformed}
-	}
-	return data, nil
+	return readSynopsis(r, size, MaxSynopsisFileSize, trusted, time.Now())
 }
 
 // parseSynopsis is ReadSynopsis on bytes, with the clock for allowed_signers
 // validity windows passed in.
 func parseSynopsis(data []byte, trusted *AllowedSigners, now time.Time) (*VerifiedSynopsis, error) {
-	// 1. Magic line and format version.
-	magicEnd, err := parseMagic(data)
-	if err != nil {
-		return nil, err
-	}
-
-	// 2. Split payload | signature block at the first line that begins the
-	//    armor; the payload cannot contain such a line (see signatureBegin).
-	i := bytes.Index(data[magicEnd-1:], append([]byte{'\n'}, signatureBegin...))
-	if i < 0 {
-		return nil, posErr(data, len(data), ErrBadSignature, "signature",
-			"no SSH signature block (a line %q) found: the file is unsigned or truncated", strings.TrimSpace(string(signatureBegin)))
-	}
-	sigOff := magicEnd - 1 + i + 1
-	payload, block := data[:sigOff], data[sigOff:]
-
-	// 3. Verify before looking at anything else.
-	pub, err := verifyPayload(data, sigOff, payload, block)
-	if err != nil {
-		return nil, err
-	}
-	f, rel, err := parsePayload(data, magicEnd, sigOff)
-	if err != nil {
-		return nil, err
-	}
-	v := &VerifiedSynopsis{File: f, Release: rel, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
-	v.Principal, v.TrustNote, v.Trusted = trusted.Match(pub, SynopsisNamespace, now)
-	return v, nil
+	return readSynopsis(bytes.NewReader(data), int64(len(data)), MaxSynopsisFileSize, trusted, now)
 }
 
-// parsePayload parses the verified payload data[:sigOff] whose magic line
-// ends at magicEnd: metadata, values, Validate, mechanism.RestoreSynopsis.
+// parsePayload parses data[:sigOff] as a verified payload whose magic line
+// ends at magicEnd (the fuzz target's way past the signature check): the
+// same payloadParser, fed line by line.
 func parsePayload(data []byte, magicEnd, sigOff int) (*SynopsisFile, *mechanism.Synopsis, error) {
-	// 4. Metadata.
-	h, valOff, err := parseHeader(data, magicEnd, sigOff)
-	if err != nil {
+	p := &payloadParser{bound: int64(sigOff)}
+	if err := p.feed(data[:magicEnd], 0, 1, true); err != nil {
 		return nil, nil, err
 	}
-
-	// 5. Values, sized by the declaration checked in parseHeader.
-	f := &h.SynopsisFile
-	f.Values, err = parseValues(data, valOff, sigOff, h.Lattice.Count)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := f.Validate(); err != nil {
-		var fe *FormatError
-		if errors.As(err, &fe) && fe.Line == 0 {
-			fe.Line, fe.Offset = lineAt(data, magicEnd), int64(magicEnd)
+	ln := 2
+	for off := magicEnd; off < sigOff; {
+		end := sigOff
+		if nl := bytes.IndexByte(data[off:sigOff], '\n'); nl >= 0 {
+			end = off + nl + 1
 		}
-		return nil, nil, err
+		_ = p.feed(data[off:end], int64(off), ln, true)
+		off, ln = end, ln+1
 	}
-
-	// 6. The release itself.
-	m := f.Mechanism
-	rel, err := mechanism.RestoreSynopsis(m.K, m.H, f.Values, mechanism.NoiseKind(m.Noise),
-		m.Scale, m.Epsilon, m.Delta, f.Learner.Sensitivity)
-	if err != nil {
-		return nil, nil, &FormatError{Line: lineAt(data, magicEnd), Offset: int64(magicEnd), Field: "mechanism",
-			Rule: "the release parameters are inconsistent: " + err.Error(), Err: ErrMalformed}
-	}
-	return f, rel, nil
+	return p.finish(int64(sigOff))
 }
 
 // parseMagic checks the first line, "bernstein-synopsis format N\n", and
@@ -297,48 +224,6 @@ func jsonError(data []byte, off int, err error) error {
 	return posErr(data, off, ErrMalformed, "", "metadata cannot be decoded: %v", err)
 }
 
-// parseValues reads exactly count value lines from data[off:end] and
-// requires them to fill it. count was checked against the caps; it is also
-// checked against the remaining bytes (each line takes at least two)
-// before the slice is allocated.
-func parseValues(data []byte, off, end, count int) ([]float64, error) {
-	if count < 0 || count > mechanism.MaxCoefficients {
-		return nil, posErr(data, off, ErrTooLarge, "lattice.count", "%d values exceed the cap %d", count, mechanism.MaxCoefficients)
-	}
-	if remaining := end - off; count > remaining/2 {
-		return nil, posErr(data, off, ErrMalformed, "values", "%d values are declared but only %d bytes remain before the signature", count, remaining)
-	}
-	vals := make([]float64, count)
-	var scratch []byte
-	pos := off
-	for i := range vals {
-		nl := bytes.IndexByte(data[pos:end], '\n')
-		if nl < 0 {
-			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "missing: the file has only %d of %d values", i, count)
-		}
-		line := data[pos : pos+nl]
-		if len(line) > maxValueLine {
-			// Refused before any copy: a hostile line may be hundreds of MB.
-			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i),
-				"a value line of %d bytes starting %q; a canonical value has at most %d", len(line), excerpt(line), maxValueLine)
-		}
-		v, err := strconv.ParseFloat(string(line), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "%q is not a finite decimal number", line)
-		}
-		scratch = appendValue(scratch[:0], v)
-		if !bytes.Equal(scratch, line) {
-			return nil, posErr(data, pos, ErrMalformed, fmt.Sprintf("values[%d]", i), "%q is not in canonical form %q", line, scratch)
-		}
-		vals[i] = v
-		pos += nl + 1
-	}
-	if pos != end {
-		return nil, posErr(data, pos, ErrMalformed, "values", "unexpected data after the %d declared values", count)
-	}
-	return vals, nil
-}
-
 // maxValueLine is the longest canonical value line: the shortest decimal of
 // a float64 is at most 24 bytes ("-2.2250738585072014e-308").
 const maxValueLine = 24
@@ -353,27 +238,4 @@ func excerpt(b []byte) string {
 		return string(b)
 	}
 	return string(b[:maxExcerpt]) + "…"
-}
-
-// readAllCapped reads r to EOF or until max bytes, whichever comes first.
-// Unlike io.ReadAll on an io.LimitReader, whose doubling growth may allocate
-// up to twice max, the buffer's capacity never exceeds max.
-func readAllCapped(r io.Reader, max int64) ([]byte, error) {
-	buf := make([]byte, 0, min(max, 64<<10))
-	for int64(len(buf)) < max {
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(max, 2*int64(cap(buf))))
-			copy(grown, buf)
-			buf = grown
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) {
-			return buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return buf, nil
 }

@@ -412,15 +412,18 @@ func TestReadSynopsisSizeCap(t *testing.T) {
 		t.Fatalf("got %v, want ErrTooLarge", err)
 	}
 	// Unknown size: the reader stops one byte past the cap (a small cap
-	// here; ReadSynopsis passes MaxSynopsisFileSize).
+	// here; ReadSynopsis passes MaxSynopsisFileSize), also on a stream
+	// that looks like a synopsis and never ends.
 	const limit = 1000
-	r := &synZeros{}
-	_, err = readCapped(r, -1, limit)
+	r := &synEndless{head: []byte("bernstein-synopsis format 1\n{\n")}
+	_, err = readSynopsis(r, -1, limit, nil, synTime)
 	if !errors.Is(err, ErrTooLarge) || r.n != limit+1 {
 		t.Fatalf("got %v after %d bytes, want ErrTooLarge after %d", err, r.n, limit+1)
 	}
-	if data, err := readCapped(bytes.NewReader(make([]byte, limit)), -1, limit); err != nil || len(data) != limit {
-		t.Fatalf("a file of exactly the cap: %d bytes, %v", len(data), err)
+	// A valid file of exactly the cap is read.
+	good := encodeSyn(t, smallSynFile(t), "alice")
+	if _, err := readSynopsis(bytes.NewReader(good), -1, int64(len(good)), synTrust(t, "alice"), synTime); err != nil {
+		t.Fatalf("a file of exactly the cap: %v", err)
 	}
 }
 
@@ -431,10 +434,24 @@ func (r synFailReader) Read([]byte) (int, error) {
 	return 0, nil
 }
 
-type synZeros struct{ n int64 }
+// synEndless yields head, then "0\n" lines forever, counting the bytes.
+type synEndless struct {
+	head []byte
+	n    int64
+}
 
-func (c *synZeros) Read(p []byte) (int, error) {
-	clear(p)
+func (c *synEndless) Read(p []byte) (int, error) {
+	for i := range p {
+		k := c.n + int64(i)
+		switch {
+		case k < int64(len(c.head)):
+			p[i] = c.head[k]
+		case (k-int64(len(c.head)))%2 == 0:
+			p[i] = '0'
+		default:
+			p[i] = '\n'
+		}
+	}
 	c.n += int64(len(p))
 	return len(p), nil
 }
