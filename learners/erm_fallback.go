@@ -143,12 +143,20 @@ type svmFISTAPlan struct {
 // (compensated sums over |y_j| ≤ 2U, kernel error (ℓ+5)u), and the rounding
 // of the extrapolation and of the step, both written as gradient errors;
 // the radius doubles it.
-func svmFallbackPlan(n, dim int, c, r float64) svmFISTAPlan {
+//
+// With the intercept constant icpt (kernel K + icpt, κ² = 1 + icpt) the
+// same argument holds with L = n·κ² (|Q_ij| ≤ κ²): ‖w(α_T) − w*‖ ≤
+// 2Cκ/(T + 1) + 2T·E/(κ√n), and E scales with κ² (every kernel value and
+// product is κ² times larger); T + 1 = ⌈4Cκ/r⌉. For icpt = 0 this is the
+// plan above, bit for bit.
+func svmFallbackPlan(n, dim int, c, icpt, r float64) svmFISTAPlan {
 	u := ermRoundoff
 	nf := float64(n)
-	iters := int(math.Ceil(4*c/r)) - 1
-	e := 2 * math.Sqrt(nf) * u * (2*c*float64(dim+10)*(1+nf*u) + 26*c + 2)
-	radius := (2*c/float64(iters+1) + 2*float64(iters)*e/math.Sqrt(nf)) * (1 + 1e-9)
+	k2 := 1 + icpt
+	kappa := math.Sqrt(k2)
+	iters := int(math.Ceil(4*c*kappa/r)) - 1
+	e := 2 * math.Sqrt(nf) * u * (2*c*float64(dim+10)*(1+nf*u) + 26*c + 2) * k2
+	radius := (2*c*kappa/float64(iters+1) + 2*float64(iters)*e/(kappa*math.Sqrt(nf))) * (1 + 1e-9)
 	return svmFISTAPlan{iters: iters, radius: radius}
 }
 
@@ -209,10 +217,10 @@ func (q *svmQ) gradient(ctx context.Context, v, g []float64) error {
 // with α in [0, U] exactly. Every checkEvery iterations (0: never) it
 // certifies the duality gap of the current iterate and stops early if it is
 // ≤ gapTol; otherwise it runs all plan.iters iterations.
-func svmFallback(ctx context.Context, data Dataset, c, sigma, gapTol float64, plan svmFISTAPlan, start []float64, checkEvery int) (*svmSolution, error) {
+func svmFallback(ctx context.Context, data Dataset, c, sigma, icpt, gapTol float64, plan svmFISTAPlan, start []float64, checkEvery int) (*svmSolution, error) {
 	n, dim := data.N(), data.Dim
 	upper := svmUpper(c, n)
-	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
+	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt}
 	q := newSVMQ(k)
 	x, prev, y := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range x {
@@ -223,7 +231,7 @@ func svmFallback(ctx context.Context, data Dataset, c, sigma, gapTol float64, pl
 	}
 	copy(y, x)
 	grad := make([]float64, n)
-	inv := 1 / float64(n) // step 1/L, L = n
+	inv := 1 / (float64(n) * (1 + icpt)) // step 1/L, L = n·κ²
 	sol := &svmSolution{fallback: true}
 	for it := 1; it <= plan.iters; it++ {
 		if err := q.gradient(ctx, y, grad); err != nil {
@@ -242,7 +250,7 @@ func svmFallback(ctx context.Context, data Dataset, c, sigma, gapTol float64, pl
 			if err := q.gradient(ctx, x, grad); err != nil {
 				return nil, err
 			}
-			if g := svmCertifiedGap(c, upper, dim, x, grad); g <= gapTol {
+			if g := svmCertifiedGap(c, icpt, upper, dim, x, grad); g <= gapTol {
 				sol.gap = g
 				break
 			}

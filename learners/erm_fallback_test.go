@@ -60,7 +60,7 @@ func ermFallbackRadius(t *testing.T, l Learner, n, dim int, v Values) (r, rFb fl
 	c := res.Scalar("C")
 	switch l.Spec().Kind {
 	case KindSVM:
-		_, _, term, plan := svmBounds(n, dim, c)
+		_, _, term, plan := svmBounds(n, dim, c, 0)
 		return term / 2, plan.radius
 	case KindLogistic:
 		_, tau, wStar := logisticBounds(n, c)
@@ -126,7 +126,7 @@ func TestSVMTinyBudgetFallsBack(t *testing.T) {
 	var fits []*Fitted
 	for seed := range uint64(2) {
 		d := ermRandomData(rand.New(rand.NewPCG(seed, 43)), 40, 2, true)
-		if _, err := svmSolve(context.Background(), d, 20, 0.3, 1e-9); !errors.Is(err, errUncertified) {
+		if _, err := svmSolve(context.Background(), d, 20, 0.3, 0, 1e-9); !errors.Is(err, errUncertified) {
 			t.Fatalf("svmSolve with a budget of 0 updates: %v, want errUncertified", err)
 		}
 		f, err := NewSVM().Fit(context.Background(), d, v)
@@ -166,7 +166,7 @@ func TestErmFallbackPlanRoundoff(t *testing.T) {
 					}
 				}
 				if c > 1 && n <= 20000 {
-					_, _, term, plan := svmBounds(n, dim, c)
+					_, _, term, plan := svmBounds(n, dim, c, 0)
 					if half := ermSVMGapShare * c / float64(n); !(plan.radius <= half) || term != 2*half {
 						t.Errorf("svm ℓ=%d C=%g n=%d: fallback radius %g > κ√(2g_max) = %g", dim, c, n, plan.radius, half)
 					}
@@ -228,8 +228,8 @@ func TestSVMFallbackAPriori(t *testing.T) {
 		c, sigma float64
 	}{{20, 1, 50, 0.2}, {16, 2, 5, 0.5}, {30, 2, 1000, 0.1}} {
 		d := ermRandomData(rand.New(rand.NewPCG(uint64(i), 44)), c.n, c.dim, true)
-		_, gapTol, term, plan := svmBounds(c.n, c.dim, c.c)
-		cert, err := svmSolve(context.Background(), d, c.c, c.sigma, gapTol)
+		_, gapTol, term, plan := svmBounds(c.n, c.dim, c.c, 0)
+		cert, err := svmSolve(context.Background(), d, c.c, c.sigma, 0, gapTol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,14 +238,14 @@ func TestSVMFallbackAPriori(t *testing.T) {
 			corner[j] = svmUpper(c.c, c.n) * float64(j%2)
 		}
 		for _, start := range [][]float64{nil, corner} {
-			fb, err := svmFallback(context.Background(), d, c.c, c.sigma, gapTol, plan, start, 0)
+			fb, err := svmFallback(context.Background(), d, c.c, c.sigma, 0, gapTol, plan, start, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if fb.iterations != plan.iters {
 				t.Errorf("ran %d iterations, want the public %d", fb.iterations, plan.iters)
 			}
-			fo, co := newSVMOracle(c.dim, c.sigma, fb), newSVMOracle(c.dim, c.sigma, cert)
+			fo, co := newSVMOracle(c.dim, c.sigma, 0, fb), newSVMOracle(c.dim, c.sigma, 0, cert)
 			worst := ermMaxDiff(fo, co, c.dim, uint64(i))
 			if bound := term/2 + plan.radius; worst > bound {
 				t.Errorf("n=%d C=%g σ=%g start %v: |F_fallback − F_certified| = %g > r + r_fb = %g", c.n, c.c, c.sigma, start != nil, worst, bound)

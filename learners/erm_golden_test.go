@@ -26,12 +26,19 @@ func TestErmSensitivityGolden(t *testing.T) {
 		n   int
 		v   Values
 	}{
+		{NewSVM(), 2, 3000, Values{"intercept": {0}}},
+		{NewSVM(), 2, 2, Values{"C": {0.5}, "sigma": {0.1}, "intercept": {0}}},
+		{NewSVM(), 1, 50, Values{"C": {1}, "intercept": {0}}},
+		{NewSVM(), 3, 200, Values{"C": {10}, "sigma": {0.5}, "intercept": {0}}},
+		{NewSVM(), 6, 1000, Values{"C": {100}, "sigma": {2}, "intercept": {0}}},
+		// Intercept constant c > 0 (kernel K + c, κ² = 1 + c); nil is the
+		// default c = 1.
 		{NewSVM(), 2, 3000, nil},
-		{NewSVM(), 2, 2, Values{"C": {0.5}, "sigma": {0.1}}},
-		{NewSVM(), 1, 50, Values{"C": {1}}},
-		{NewSVM(), 3, 200, Values{"C": {10}, "sigma": {0.5}}},
-		{NewSVM(), 6, 1000, Values{"C": {100}, "sigma": {2}}},
+		{NewSVM(), 2, 569, Values{"C": {0.25}, "intercept": {3}}},
+		{NewSVM(), 3, 200, Values{"C": {10}, "sigma": {0.5}, "intercept": {4}}},
 		{NewLogistic(), 2, 3000, nil},
+		{NewLogistic(), 2, 569, Values{"C": {10}, "intercept": {0}}},
+		{NewLogistic(), 3, 569, Values{"C": {10}, "intercept": {5}, "output": {1}}},
 		{NewLogistic(), 2, 3000, Values{"output": {1}}},
 		{NewLogistic(), 1, 2, Values{"C": {1e6}}},
 		{NewLogistic(), 6, 10000, Values{"C": {0.01}, "output": {1}}},

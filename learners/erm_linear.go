@@ -28,13 +28,26 @@ import (
 // unregularised intercept would have unbounded sensitivity). Centring the
 // features at the middle of the domain makes boundaries through the centre
 // cheap for the regulariser.
-func ermLift(x, out []float64) {
+func ermLift(x, out []float64) { ermLiftB(x, out, 1) }
+
+// ermLiftB is the lift with a public constant feature b ≥ 0 (the logistic
+// learner's "intercept" parameter):
+//
+//	x̃ = (2x_1 − 1, …, 2x_ℓ − 1, b) / √(ℓ + b²),
+//
+// so that ‖x̃‖² = (Σ(2x_j − 1)² + b²)/(ℓ + b²) ≤ 1 still holds and every
+// Lipschitz and norm argument of docs/sensitivity.md is unchanged. The
+// weight on the constant coordinate is an intercept of size w_b·b/√(ℓ+b²);
+// a larger b makes it cheaper for the regulariser relative to the slopes.
+// b = 1 is ermLift bit for bit (the lift of ridge regression and of logistic
+// fits made before the parameter existed); b = 0 is no intercept.
+func ermLiftB(x, out []float64, b float64) {
 	p := len(x) + 1
-	s := 1 / math.Sqrt(float64(p))
+	s := 1 / math.Sqrt(float64(len(x))+b*b)
 	for j, v := range x {
 		out[j] = (2*v - 1) * s
 	}
-	out[p-1] = s
+	out[p-1] = b * s
 }
 
 // ermLoss is a convex loss L(l, z) of the margin z = ⟨w, x̃⟩.
@@ -57,11 +70,17 @@ type ermLinearProblem struct {
 }
 
 func newErmLinearProblem(kind Kind, data Dataset, c float64, loss ermLoss) *ermLinearProblem {
+	return newErmLinearProblemB(kind, data, c, loss, 1)
+}
+
+// newErmLinearProblemB is newErmLinearProblem on the lift ermLiftB with
+// the public constant feature b.
+func newErmLinearProblemB(kind Kind, data Dataset, c float64, loss ermLoss, b float64) *ermLinearProblem {
 	n, dim := data.N(), data.Dim
 	p := dim + 1
 	x := make([]float64, n*p)
 	for i := range n {
-		ermLift(data.X[i*dim:(i+1)*dim], x[i*p:(i+1)*p])
+		ermLiftB(data.X[i*dim:(i+1)*dim], x[i*p:(i+1)*p], b)
 	}
 	return &ermLinearProblem{kind: kind, p: p, n: n, x: x, l: data.Labels, c: c, loss: loss, margin: make([]float64, n)}
 }
@@ -218,6 +237,7 @@ const ermMaxNewton = 200
 type ermLinearOracle struct {
 	dim     int
 	w       []float64 // ℓ+1 weights on the lifted query
+	b       float64   // the public constant feature of the lift (ermLiftB)
 	sigmoid bool
 }
 
@@ -229,8 +249,8 @@ func (o *ermLinearOracle) Eval(y []float64) float64 {
 		panic(fmt.Sprintf("learners: query has %d coordinates, oracle has dimension %d", len(y), o.dim))
 	}
 	p := o.dim + 1
-	s := 1 / math.Sqrt(float64(p))
-	z := o.w[p-1] * s
+	s := 1 / math.Sqrt(float64(o.dim)+o.b*o.b)
+	z := o.w[p-1] * (o.b * s)
 	for j, v := range y {
 		z += o.w[j] * ((2*v - 1) * s)
 	}
@@ -241,9 +261,11 @@ func (o *ermLinearOracle) Eval(y []float64) float64 {
 }
 
 // ermLinearEvalError bounds |computed − exact| of ermLinearOracle.Eval for
-// every y ∈ [0,1]^ℓ, given a public bound wMax ≥ ‖w‖: each lifted
-// coordinate (2y_j − 1)·s carries error ≤ 4u|ỹ_j| + u·s, the dot product of
-// p = ℓ+1 terms adds γ_p, so |Δz| ≤ γ_{p+6}·‖w‖·(‖ỹ‖ + √p·s) ≤ 2γ_{p+6}·wMax;
+// every y ∈ [0,1]^ℓ, given a public bound wMax ≥ ‖w‖: s = 1/√(ℓ + b²) is
+// computed with relative error ≤ γ_4, each lifted coordinate (2y_j − 1)·s
+// or b·s then carries error ≤ γ_6·|ỹ_j| + u·s, the dot product of p = ℓ+1
+// terms adds γ_p, so |Δz| ≤ γ_{p+6}·‖w‖·(‖ỹ‖ + √ℓ·s) ≤ 2γ_{p+6}·wMax
+// (‖ỹ‖ ≤ 1 and √ℓ·s ≤ 1 for every b ≥ 0);
 // the sigmoid is ¼-Lipschitz and adds ≤ 8u of its own.
 func ermLinearEvalError(dim int, wMax float64, sigmoid bool) float64 {
 	dz := 2 * ermGamma(dim+7) * wMax

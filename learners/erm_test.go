@@ -214,7 +214,11 @@ func TestErmTinyC(t *testing.T) {
 		l Learner
 		d Dataset
 	}{{NewLogistic(), bin}, {NewRidge(), real}, {NewSVM(), bin}} {
-		f, err := c.l.Fit(context.Background(), c.d, Values{"C": {1e-9}})
+		v := Values{"C": {1e-9}}
+		if c.l.Spec().Kind == KindSVM {
+			v["intercept"] = []float64{0} // κ² = 1; with c > 0, S = 2Cκ²/n
+		}
+		f, err := c.l.Fit(context.Background(), c.d, v)
 		if err != nil {
 			t.Errorf("%s: %v", c.l.Spec().Kind, err)
 			continue
@@ -234,7 +238,7 @@ func TestErmTinyC(t *testing.T) {
 func TestErmSolversUncertifiable(t *testing.T) {
 	ctx := context.Background()
 	bin := ermFigure2Data(30, 7)
-	if _, err := svmSolve(ctx, bin, 5, 0.5, 0); !errors.Is(err, errUncertified) || !strings.Contains(err.Error(), "cannot be certified") {
+	if _, err := svmSolve(ctx, bin, 5, 0.5, 0, 0); !errors.Is(err, errUncertified) || !strings.Contains(err.Error(), "cannot be certified") {
 		t.Errorf("svm with g_max = 0: error %v, want a certification failure wrapping errUncertified", err)
 	}
 	q := newErmLinearProblem(KindLogistic, bin, 1, logisticLoss{})

@@ -15,8 +15,9 @@ import (
 // learner's own release; it only reads what Fit computed.
 //
 // The model is F_D(y) = ⟨W, ỹ⟩ (Sigmoid false) or σ(⟨W, ỹ⟩) (Sigmoid true)
-// with ỹ = Lift(y) = (2y_1 − 1, …, 2y_ℓ − 1, 1)/√(ℓ+1), the public lift of
-// ermLift (‖ỹ‖ ≤ 1 on [0,1]^ℓ).
+// with ỹ = Lift(y) = (2y_1 − 1, …, 2y_ℓ − 1, b)/√(ℓ + b²), the public lift
+// of ermLiftB with the fit's public intercept feature b = Intercept
+// (‖ỹ‖ ≤ 1 on [0,1]^ℓ for every b ≥ 0, so Sensitivity2 does not depend on b).
 //
 // Sensitivity2 is a certified bound on the L2 sensitivity of the weights,
 // ‖Ŵ_D − Ŵ_D′‖₂ over replace-one neighbours D ~ D′ of the same size n: the
@@ -36,6 +37,7 @@ type LinearModel struct {
 	W            []float64 // ℓ+1 weights on the lifted features (private)
 	Sensitivity2 float64   // certified bound on ‖W_D − W_D′‖₂
 	Sigmoid      bool      // the learner releases σ(⟨W, ỹ⟩) (output = probability)
+	Intercept    float64   // the public constant feature b of the lift (parameter "intercept")
 }
 
 // Lift writes the public lift ỹ of y ∈ [0,1]^ℓ into out (len ℓ+1). It
@@ -44,7 +46,7 @@ func (m *LinearModel) Lift(y, out []float64) {
 	if len(y) != m.Dim || len(out) != m.Dim+1 {
 		panic(fmt.Sprintf("learners: LinearModel.Lift: len(y) = %d, len(out) = %d: want %d and %d", len(y), len(out), m.Dim, m.Dim+1))
 	}
-	ermLift(y, out)
+	ermLiftB(y, out, m.Intercept)
 }
 
 // Link applies the model's output link to a margin z: σ(z) if Sigmoid,
@@ -81,8 +83,11 @@ func LinearModelOf(kind Kind, fit *Fitted, values Values) (*LinearModel, error) 
 	if prob := res.Scalar("output") == logisticOutputProbability; prob != o.sigmoid {
 		return nil, fmt.Errorf("learners: LinearModelOf: values say output = %g but the fit was made with the other output mode", res.Scalar("output"))
 	}
+	if b := res.Scalar("intercept"); b != o.b {
+		return nil, fmt.Errorf("learners: LinearModelOf: values say intercept = %g but the fit was made with intercept = %g", b, o.b)
+	}
 	stab, tau, _ := logisticBounds(fit.N, res.Scalar("C"))
-	return &LinearModel{Dim: o.dim, W: slices.Clone(o.w), Sensitivity2: stab + 2*tau, Sigmoid: o.sigmoid}, nil
+	return &LinearModel{Dim: o.dim, W: slices.Clone(o.w), Sensitivity2: stab + 2*tau, Sigmoid: o.sigmoid, Intercept: o.b}, nil
 }
 
 // FitLinear fits the logistic learner to data with the given values and

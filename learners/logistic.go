@@ -59,6 +59,7 @@ func (logistic) Spec() Spec {
 		Label:  LabelBinary,
 		Params: []ParamSpec{
 			ermParamC(),
+			logisticParamIntercept(),
 			{
 				Name:         "output",
 				Label:        "Output",
@@ -137,14 +138,14 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 	if err := ermCheckData(spec.Kind, data, spec.Label, spec.MinDim, spec.MaxDim); err != nil {
 		return nil, err
 	}
-	c, prob := res.Scalar("C"), res.Scalar("output") == logisticOutputProbability
+	c, prob, b := res.Scalar("C"), res.Scalar("output") == logisticOutputProbability, res.Scalar("intercept")
 	n := data.N()
 	stab, tau, wStar := logisticBounds(n, c)
 	plan := logisticPlan(data.Dim, c, wStar, tau)
 	r := math.Max(tau, plan.radius) // every released ŵ is within r of w*
 	wMax := wStar + r
 
-	q := newErmLinearProblem(spec.Kind, data, c, logisticLoss{})
+	q := newErmLinearProblemB(spec.Kind, data, c, logisticLoss{}, b)
 	w, err := q.solveLinear(ctx, data, tau, plan, func(ctx context.Context) ([]float64, float64, error) {
 		return q.minimize(ctx, tau)
 	})
@@ -160,10 +161,10 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 	}
 	s := link*(stab+2*r) + fp
 	note := fmt.Sprintf("S = %s(2C/n + 2τ) + fp = %s(2·%g/%d + 2·%.3g) + %.1g = %.6g: replace-one stability of the "+
-		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1); τ = %g·C/n is the certified gradient-norm tolerance%s",
-		linkText(prob), linkText(prob), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
+		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1%s); τ = %g·C/n is the certified gradient-norm tolerance%s",
+		linkText(prob), linkText(prob), c, n, r, fp, s, logisticInterceptNote(b), ermGradShare, ermFallbackNote(plan, tau))
 	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, sigmoid: prob},
+		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, b: b, sigmoid: prob},
 		Sensitivity:     s,
 		SensitivityNote: note,
 		OutputRange:     rng,

@@ -13,17 +13,18 @@ import (
 // logisticReference minimises the logistic objective by plain gradient
 // descent with step 1/L, L = 1 + C/4 (the objective is L-smooth because the
 // log-loss has curvature ≤ ¼ and ‖x̃‖ ≤ 1), until ‖∇P‖ ≤ 1e-12. It lifts the
-// features itself, independently of ermLift.
-func logisticReference(d Dataset, c float64) []float64 {
+// features itself with the intercept feature b, x̃ = (2x − 1, b)/√(ℓ + b²),
+// independently of ermLiftB.
+func logisticReference(d Dataset, c, b float64) []float64 {
 	n, p := d.N(), d.Dim+1
-	s := 1 / math.Sqrt(float64(p))
+	s := 1 / math.Sqrt(float64(d.Dim)+b*b)
 	x := make([][]float64, n)
 	for i := range n {
 		x[i] = make([]float64, p)
 		for j := range d.Dim {
 			x[i][j] = (2*d.X[i*d.Dim+j] - 1) * s
 		}
-		x[i][d.Dim] = s
+		x[i][d.Dim] = b * s
 	}
 	w := make([]float64, p)
 	g := make([]float64, p)
@@ -61,19 +62,22 @@ func logisticReference(d Dataset, c float64) []float64 {
 func TestLogisticMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, c := range []struct {
-		d Dataset
-		c float64
+		d    Dataset
+		c, b float64
 	}{
-		{ermFigure2Data(100, 3), 0.1},
-		{ermFigure2Data(100, 3), 10},
-		{ermRandomData(r, 150, 3, true), 1},
-		{ermRandomData(r, 80, 5, true), 100},
+		{ermFigure2Data(100, 3), 0.1, 1},
+		{ermFigure2Data(100, 3), 10, 1},
+		{ermRandomData(r, 150, 3, true), 1, 1},
+		{ermRandomData(r, 80, 5, true), 100, 1},
+		{ermFigure2Data(100, 3), 10, 0},
+		{ermFigure2Data(100, 3), 10, 4},
+		{ermRandomData(r, 150, 3, true), 30, 2.5},
 	} {
-		fit, err := NewLogistic().Fit(context.Background(), c.d, Values{"C": {c.c}})
+		fit, err := NewLogistic().Fit(context.Background(), c.d, Values{"C": {c.c}, "intercept": {c.b}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := &ermLinearOracle{dim: c.d.Dim, w: logisticReference(c.d, c.c)}
+		ref := &ermLinearOracle{dim: c.d.Dim, w: logisticReference(c.d, c.c, c.b), b: c.b}
 		_, tau, _ := logisticBounds(c.d.N(), c.c)
 		worst := 0.0
 		for range 200 {

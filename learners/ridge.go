@@ -114,7 +114,7 @@ func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, 
 		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance%s",
 		1+math.Sqrt(c), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
 	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: data.Dim, w: w},
+		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, b: 1},
 		Sensitivity:     s,
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-rng, rng},

@@ -54,7 +54,7 @@ func TestRidgeMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref := &ermLinearOracle{dim: c.dim, w: ridgeReference(d, c.c)}
+		ref := &ermLinearOracle{dim: c.dim, w: ridgeReference(d, c.c), b: 1}
 		_, tau, _ := ridgeBounds(c.n, c.c)
 		worst := 0.0
 		for range 200 {

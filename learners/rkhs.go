@@ -81,7 +81,13 @@ func RKHSPeer(kind Kind, n int, values Values, dim int) (RKHSSensitivity, error)
 			return RKHSSensitivity{}, err
 		}
 		c, sigma := res.Scalar("C"), res.Scalar("sigma")
-		stab, gapTol, solverTerm, _ := svmBounds(n, dim, c)
+		if icpt := res.Scalar("intercept"); icpt != 0 {
+			// F_D lies in the RKHS of K + c, not of the Gaussian K that the
+			// release uses as its covariance.
+			return RKHSSensitivity{}, &ParamError{Learner: kind, Name: "intercept", Value: formatValue(icpt),
+				Rule: "the Gaussian-process release needs the SVM without intercept (intercept = 0): with K + c the decision function is not in the RKHS of the Gaussian kernel"}
+		}
+		stab, gapTol, solverTerm, _ := svmBounds(n, dim, c, 0)
 		d := (stab + solverTerm + 2*c*ermRoundoff) * (1 + rkhsMargin)
 		sig := make([]float64, dim)
 		for j := range sig {

@@ -201,11 +201,11 @@ func TestRKHSAudit(t *testing.T) {
 		{learner: NewKDE(), kind: KindKDE, dim: 1, values: Values{"bandwidth": {1}}, pairs: 2000, attained: true},
 		{learner: NewKDE(), kind: KindKDE, dim: 2, values: Values{"bandwidth": {0.3, 0.02}}, pairs: 2000, attained: true},
 		{learner: NewKDE(), kind: KindKDE, dim: 3, values: Values{"bandwidth": {0.7, 0.5, 1}}, pairs: 2000, attained: true},
-		{learner: NewSVM(), kind: KindSVM, dim: 1, values: Values{"C": {1}, "sigma": {1}}, binary: true, pairs: 1500, attained: true},
-		{learner: NewSVM(), kind: KindSVM, dim: 2, values: Values{"C": {0.5}, "sigma": {0.1}}, binary: true, pairs: 1500, attained: true},
-		{learner: NewSVM(), kind: KindSVM, dim: 1, values: Values{"C": {4}, "sigma": {0.2}}, binary: true, pairs: 300},
-		{learner: NewSVM(), kind: KindSVM, dim: 2, values: Values{"C": {20}, "sigma": {0.3}}, binary: true, pairs: 300},
-		{learner: NewSVM(), kind: KindSVM, dim: 3, values: Values{"C": {300}, "sigma": {0.5}}, binary: true, pairs: 200},
+		{learner: NewSVM(), kind: KindSVM, dim: 1, values: Values{"C": {1}, "sigma": {1}, "intercept": {0}}, binary: true, pairs: 1500, attained: true},
+		{learner: NewSVM(), kind: KindSVM, dim: 2, values: Values{"C": {0.5}, "sigma": {0.1}, "intercept": {0}}, binary: true, pairs: 1500, attained: true},
+		{learner: NewSVM(), kind: KindSVM, dim: 1, values: Values{"C": {4}, "sigma": {0.2}, "intercept": {0}}, binary: true, pairs: 300},
+		{learner: NewSVM(), kind: KindSVM, dim: 2, values: Values{"C": {20}, "sigma": {0.3}, "intercept": {0}}, binary: true, pairs: 300},
+		{learner: NewSVM(), kind: KindSVM, dim: 3, values: Values{"C": {300}, "sigma": {0.5}, "intercept": {0}}, binary: true, pairs: 200},
 	}
 	for ci, c := range cases {
 		t.Run(fmt.Sprintf("%s/dim=%d/%v", c.kind, c.dim, c.values), func(t *testing.T) {

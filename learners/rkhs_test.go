@@ -21,8 +21,8 @@ func TestRKHSPeer(t *testing.T) {
 		{"kde 1-D", KindKDE, 5000, 1, Values{"bandwidth": {0.05}}, math.Sqrt(2*kdeA*(1-math.Exp(-200))) / 5000, kdeA, []float64{0.05}},
 		{"kde 2-D wide", KindKDE, 10, 2, Values{"bandwidth": {1, 0.5}},
 			math.Sqrt(2*gaussPeak(1)*gaussPeak(0.5)*(1-math.Exp(-0.5-2))) / 10, gaussPeak(1) * gaussPeak(0.5), []float64{1, 0.5}},
-		{"svm C ≤ 1", KindSVM, 100, 2, Values{"C": {1}, "sigma": {0.3}}, 2.0 / 100, 1, []float64{0.3, 0.3}},
-		{"svm C > 1", KindSVM, 100, 1, Values{"C": {20}, "sigma": {1}}, 2 * 20.0 / 100 * 1.05, 1, []float64{1}},
+		{"svm C ≤ 1", KindSVM, 100, 2, Values{"C": {1}, "sigma": {0.3}, "intercept": {0}}, 2.0 / 100, 1, []float64{0.3, 0.3}},
+		{"svm C > 1", KindSVM, 100, 1, Values{"C": {20}, "sigma": {1}, "intercept": {0}}, 2 * 20.0 / 100 * 1.05, 1, []float64{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := RKHSPeer(tc.kind, tc.n, tc.values, tc.dim)
@@ -109,7 +109,7 @@ func TestRKHSPeerKernelIsLearnerKernel(t *testing.T) {
 			t.Errorf("kde at %v: F = %g, K(x, y) = %g", y, got, want)
 		}
 	}
-	vals = Values{"C": {0.5}, "sigma": {0.4}}
+	vals = Values{"C": {0.5}, "sigma": {0.4}, "intercept": {0}}
 	fit, err = NewSVM().Fit(context.Background(), Dataset{Dim: 2, X: x, Labels: []float64{1}}, vals)
 	if err != nil {
 		t.Fatal(err)

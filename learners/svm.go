@@ -54,6 +54,7 @@ func (svm) Spec() Spec {
 		Label:  LabelBinary,
 		Params: []ParamSpec{
 			ermParamC(),
+			svmParamIntercept(),
 			{
 				Name:    "sigma",
 				Label:   "Kernel width σ",
@@ -71,34 +72,6 @@ func (svm) Spec() Spec {
 	}
 }
 
-// svmBounds returns, for n records of dimension dim and parameter C, the
-// stability term 2MCκ²/n (M = κ = 1), the public duality-gap tolerance
-// g_max, the solver term 2κ·max(√(2g_max), r_fb) of S(F) and the public
-// fallback plan (radius r_fb ≤ √(2g_max) unless n is in the hundreds of
-// thousands). For C ≤ 1 the solver returns the exact optimum (see svmSolve)
-// and the tolerance, the solver term and the plan are 0.
-func svmBounds(n, dim int, c float64) (stab, gapTol, solverTerm float64, plan svmFISTAPlan) {
-	stab = 2 * c / float64(n)
-	if c <= 1 {
-		return stab, 0, 0, svmFISTAPlan{}
-	}
-	half := ermSVMGapShare * stab / 2 // κ√(2g_max)
-	gapTol = half * half / 2
-	plan = svmFallbackPlan(n, dim, c, half)
-	return stab, gapTol, 2 * math.Max(half, plan.radius), plan
-}
-
-// svmEvalError bounds |computed − exact| of the SVM oracle (Eval and
-// EvalGrid) for every query, for n records of dimension ℓ and Σ|α_i| ≤ C:
-// each kernel value carries absolute error ≤ (5ℓ + 5)u (the exponent
-// t ≥ 0 is computed with relative error γ_{ℓ+3}, and t·e^{−t} ≤ 1/e; a
-// per-axis product adds 2u per factor), the n-term sum adds γ_n·C, and the
-// upper bound fl(C/n) may differ from C/n by u relative. Total
-// ≤ C·γ_{n+5ℓ+10}.
-func svmEvalError(n, dim int, c float64) float64 {
-	return c * ermGamma(n+5*dim+10)
-}
-
 func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
 	spec := sv.Spec()
 	res, err := spec.Resolve(values, data.Dim)
@@ -108,39 +81,50 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 	if err := ermCheckData(spec.Kind, data, spec.Label, spec.MinDim, spec.MaxDim); err != nil {
 		return nil, err
 	}
-	c, sigma := res.Scalar("C"), res.Scalar("sigma")
+	c, sigma, icpt := res.Scalar("C"), res.Scalar("sigma"), res.Scalar("intercept")
 	n := data.N()
-	stab, gapTol, solverTerm, plan := svmBounds(n, data.Dim, c)
+	stab, gapTol, solverTerm, plan := svmBounds(n, data.Dim, c, icpt)
 
-	sol, err := svmSolve(ctx, data, c, sigma, gapTol)
-	if c > 1 && (errors.Is(err, errUncertified) || (err == nil && ermFallbackForced(data))) {
+	sol, err := svmSolve(ctx, data, c, sigma, icpt, gapTol)
+	if !svmExact(c, icpt) && (errors.Is(err, errUncertified) || (err == nil && ermFallbackForced(data))) {
 		var start []float64 // the primary's last α if uncertified, else the centre
 		if err != nil {
 			start = sol.alpha
 		}
-		sol, err = svmFallback(ctx, data, c, sigma, gapTol, plan, start, svmFallbackCheckEvery)
+		sol, err = svmFallback(ctx, data, c, sigma, icpt, gapTol, plan, start, svmFallbackCheckEvery)
 	}
 	if err != nil {
 		return nil, err
 	}
-	fp := 2 * svmEvalError(n, data.Dim, c)
+	fp := 2 * svmEvalError(n, data.Dim, c, icpt)
 	s := stab + solverTerm + fp
 	var note string
-	if c <= 1 {
+	k2 := 1 + icpt
+	switch {
+	case svmExact(c, icpt) && icpt == 0:
 		note = fmt.Sprintf("S = 2MCκ²/n + fp = 2·%g/%d + %.1g = %.6g: replace-one stability of the 1-strongly convex RKHS objective "+
 			"(hinge M = 1, RBF κ = 1; twice the paper's removal bound); C ≤ 1 so the dual optimum α = C/n is exact (no solver term)",
 			c, n, fp, s)
-	} else {
+	case svmExact(c, icpt):
+		note = fmt.Sprintf("S = 2MCκ²/n + fp = 2·%g·%g/%d + %.1g = %.6g: replace-one stability of the 1-strongly convex RKHS objective "+
+			"(hinge M = 1, %s; twice the paper's removal bound); Cκ² ≤ 1 so the dual optimum α = C/n is exact (no solver term)",
+			c, k2, n, fp, s, svmInterceptNote(icpt))
+	case icpt == 0:
 		note = fmt.Sprintf("S = 2MCκ²/n + 2κ√(2g) + fp = 2·%g/%d + %.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex RKHS objective "+
 			"(hinge M = 1, RBF κ = 1; twice the paper's removal bound); duality gap certified ≤ g = %.3g (public tolerance); "+
 			"uncertified fits fall back to %d public FISTA iterations, a priori within %.3g of w*",
 			c, n, solverTerm, fp, s, gapTol, plan.iters, plan.radius)
+	default:
+		note = fmt.Sprintf("S = 2MCκ²/n + 2κ√(2g) + fp = 2·%g·%g/%d + %.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex RKHS objective "+
+			"(hinge M = 1, %s; twice the paper's removal bound); duality gap certified ≤ g = %.3g (public tolerance); "+
+			"uncertified fits fall back to %d public FISTA iterations, a priori within %.3g of w* in the RKHS norm",
+			c, k2, n, solverTerm, fp, s, svmInterceptNote(icpt), gapTol, plan.iters, plan.radius)
 	}
-	// |f| ≤ Σα_i ≤ C, and |f| ≤ ‖ŵ‖κ with ‖ŵ‖ ≤ ‖w*‖ + solverTerm/2 and
-	// ½‖w*‖² ≤ P(w*) ≤ P(0) = C.
-	r := math.Min(c, math.Sqrt(2*c)+solverTerm/2) + fp/2
+	// |f| ≤ Σα_i·κ² ≤ Cκ², and |f| ≤ ‖ŵ‖κ with ‖ŵ‖ ≤ ‖w*‖ + solverTerm/(2κ)
+	// and ½‖w*‖² ≤ P(w*) ≤ P(0) = C.
+	r := math.Min(c*k2, math.Sqrt(2*c*k2)+solverTerm/2) + fp/2
 	return &Fitted{
-		Oracle:          newSVMOracle(data.Dim, sigma, sol),
+		Oracle:          newSVMOracle(data.Dim, sigma, icpt, sol),
 		Sensitivity:     s,
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-r, r},

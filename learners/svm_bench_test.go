@@ -34,12 +34,12 @@ func BenchmarkSVMFit(b *testing.B) {
 		n := 2 * c.perClass
 		b.Run(fmt.Sprintf("n=%d/C=%g/sigma=%g", n, c.c, c.sigma), func(b *testing.B) {
 			d := ermFigure2Data(c.perClass, 1)
-			_, gapTol, _, _ := svmBounds(n, 1, c.c)
+			_, gapTol, _, _ := svmBounds(n, 1, c.c, 0)
 			var sol *svmSolution
 			cpu0, _ := processCPUTime()
 			for b.Loop() {
 				var err error
-				if sol, err = svmSolve(context.Background(), d, c.c, c.sigma, gapTol); err != nil {
+				if sol, err = svmSolve(context.Background(), d, c.c, c.sigma, 0, gapTol); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -93,9 +93,9 @@ func BenchmarkSVMFallback(b *testing.B) {
 	for _, n := range []int{100, 400} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			d := ermFigure2Data(n/2, 1)
-			_, gapTol, _, plan := svmBounds(n, d.Dim, 10)
+			_, gapTol, _, plan := svmBounds(n, d.Dim, 10, 0)
 			for b.Loop() {
-				if _, err := svmFallback(context.Background(), d, 10, 1, gapTol, plan, nil, svmFallbackCheckEvery); err != nil {
+				if _, err := svmFallback(context.Background(), d, 10, 1, 0, gapTol, plan, nil, svmFallbackCheckEvery); err != nil {
 					b.Fatal(err)
 				}
 			}

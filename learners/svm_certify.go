@@ -128,7 +128,7 @@ func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []e
 	ai := &acc[i]
 	for _, j := range sv[start:] {
 		if j == i {
-			ai.add(ci) // K_ii = 1
+			ai.add(ci * (1 + k.c)) // K_ii = 1 + c
 			continue
 		}
 		kij := k.eval(xi, k.point(j))
@@ -151,18 +151,20 @@ func (s *svmDual) certifiedGap(c float64) float64 {
 	if !s.exact {
 		panic("learners: svm certifiedGap without an exact gradient") // programmer misuse
 	}
-	return svmCertifiedGap(c, s.upper, s.k.dim, s.alpha, s.grad)
+	return svmCertifiedGap(c, s.k.c, s.upper, s.k.dim, s.alpha, s.grad)
 }
 
 // svmCertifiedGap is the certified gap of certifiedGap for feasible alpha
 // (0 ≤ α_i ≤ upper ≤ C/n) and a gradient G = Qα − 1 computed from float64
-// kernel values with compensated summation (|ΔG_i| ≤ C(ℓ+10)u(1 + nu)).
-func svmCertifiedGap(c, upper float64, dim int, alpha, grad []float64) float64 {
+// kernel values with compensated summation (|ΔG_i| ≤ C(ℓ+10)u(1 + nu) for
+// the RBF part; with the intercept constant icpt every kernel value is ≤ κ²
+// = 1 + icpt and errs by ≤ (ℓ+6)u·κ², so the margin is scaled by κ²).
+func svmCertifiedGap(c, icpt, upper float64, dim int, alpha, grad []float64) float64 {
 	var gap ermSum
 	for i, g := range grad {
 		gap.add(svmGapTerm(upper, alpha[i], g))
 	}
 	u := ermRoundoff
-	margin := 2 * c * c * float64(dim+10) * u * (1 + float64(len(grad))*u)
+	margin := 2 * c * c * (1 + icpt) * float64(dim+11) * u * (1 + float64(len(grad))*u)
 	return gap.value()*(1+6*u) + margin
 }

@@ -5,29 +5,31 @@ import (
 	"sync"
 )
 
-// svmKernel holds the data of the kernel matrix K_ij = exp(−g‖x_i − x_j‖²),
-// g = 1/(2σ²), and of Q_ij = l_i l_j K_ij.
+// svmKernel holds the data of the kernel matrix K_ij = exp(−g‖x_i − x_j‖²)
+// + c, g = 1/(2σ²), c ≥ 0 the public intercept constant (svm_intercept.go),
+// and of Q_ij = l_i l_j K_ij. K_ii = 1 + c = κ².
 type svmKernel struct {
 	dim int
 	n   int
 	x   []float64 // n·dim
 	l   []float64 // labels
 	g   float64   // 1/(2σ²)
+	c   float64   // intercept constant
 }
 
 func (k *svmKernel) point(i int) []float64 { return k.x[i*k.dim : (i+1)*k.dim] }
 
-// eval returns K(a, b) computed as exp(−g·Σ(a_j − b_j)²). Its absolute error
-// is ≤ (ℓ+5)u: the exponent t ≥ 0 carries relative error ≤ γ_{ℓ+3}, which
-// perturbs e^{−t} by ≤ t·e^{−t}·γ_{ℓ+3}·(1 + o(1)) ≤ γ_{ℓ+3}/e, and math.Exp
-// adds < 1 ulp.
+// eval returns K(a, b) computed as exp(−g·Σ(a_j − b_j)²) + c. Its absolute
+// error is ≤ (ℓ+5)u + u(1+c): the exponent t ≥ 0 carries relative error
+// ≤ γ_{ℓ+3}, which perturbs e^{−t} by ≤ t·e^{−t}·γ_{ℓ+3}·(1 + o(1)) ≤
+// γ_{ℓ+3}/e, math.Exp adds < 1 ulp, and adding c one rounding of ≤ (1+c)u.
 func (k *svmKernel) eval(a, b []float64) float64 {
 	var d2 float64
 	for j, v := range a {
 		t := v - b[j]
 		d2 += t * t
 	}
-	return math.Exp(-k.g * d2)
+	return math.Exp(-k.g*d2) + k.c
 }
 
 // qRowRange writes Q_ij for j ∈ [lo, hi) into row[lo:hi].
@@ -38,13 +40,13 @@ func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 		a := xi[0]
 		for j := lo; j < hi; j++ {
 			t := a - k.x[j]
-			row[j] = li * k.l[j] * math.Exp(-k.g*(t*t))
+			row[j] = li * k.l[j] * (math.Exp(-k.g*(t*t)) + k.c)
 		}
 	case 2:
 		a0, a1 := xi[0], xi[1]
 		for j := lo; j < hi; j++ {
 			t0, t1 := a0-k.x[2*j], a1-k.x[2*j+1]
-			row[j] = li * k.l[j] * math.Exp(-k.g*(t0*t0+t1*t1))
+			row[j] = li * k.l[j] * (math.Exp(-k.g*(t0*t0+t1*t1)) + k.c)
 		}
 	default:
 		for j := lo; j < hi; j++ {

@@ -9,17 +9,23 @@ import (
 )
 
 // svmOracle is the released SVM decision function
-// F_D(y) = Σ_i coef_i·exp(−‖y − sv_i‖²/(2σ²)). It is immutable after
-// construction and safe for concurrent use.
+// F_D(y) = Σ_i coef_i·(exp(−‖y − sv_i‖²/(2σ²)) + c) = Σ_i coef_i·exp(…) + b
+// with the intercept b = c·Σ_i coef_i (c the public intercept constant). It
+// is immutable after construction and safe for concurrent use.
 type svmOracle struct {
 	dim  int
 	g    float64 // 1/(2σ²)
 	sv   []float64
 	coef []float64
+	bias float64 // c·Σ coef_i, computed once with compensated summation
 }
 
-func newSVMOracle(dim int, sigma float64, sol *svmSolution) *svmOracle {
-	return &svmOracle{dim: dim, g: 1 / (2 * sigma * sigma), sv: sol.sv, coef: sol.coef}
+func newSVMOracle(dim int, sigma, icpt float64, sol *svmSolution) *svmOracle {
+	var s ermSum
+	for _, c := range sol.coef {
+		s.add(c)
+	}
+	return &svmOracle{dim: dim, g: 1 / (2 * sigma * sigma), sv: sol.sv, coef: sol.coef, bias: icpt * s.value()}
 }
 
 func (o *svmOracle) Dim() int { return o.dim }
@@ -39,7 +45,7 @@ func (o *svmOracle) Eval(y []float64) float64 {
 		}
 		f += c * math.Exp(-o.g*d2)
 	}
-	return f
+	return f + o.bias
 }
 
 // EvalGrid writes F_D on the lattice axes[0] × … × axes[ℓ−1] into out in
@@ -120,7 +126,7 @@ func (o *svmOracle) fillBlock(tab, axes, prod [][]float64, idx []int, out []floa
 		for _, v := range prod[0] {
 			f += v
 		}
-		out[0] = f
+		out[0] = f + o.bias
 		return
 	}
 	for j := 1; j < o.dim; j++ {
@@ -141,7 +147,7 @@ func (o *svmOracle) fillBlock(tab, axes, prod [][]float64, idx []int, out []floa
 		for s := range m {
 			f += pp[s] * t[s]
 		}
-		out[cell] = f
+		out[cell] = f + o.bias
 		// odometer
 		refresh = last
 		for j := last; j >= 1; j-- {

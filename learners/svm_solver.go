@@ -57,9 +57,9 @@ var svmMaxUpdates = 2000
 
 // svmSolve fits the bias-free SVM dual to a certified duality gap ≤ gapTol.
 //
-// For C ≤ 1 (κ² = 1) it returns the exact optimum α = U·1 without
-// iterating: for every feasible α, l_i f(d_i) = Σ_j α_j l_i l_j K_ij ≤
-// Σ_j α_j ≤ C ≤ 1, so G_i ≤ 0 for all i and α_i = U satisfies the KKT
+// For C·κ² ≤ 1 (κ² = 1 + c, svmExact) it returns the exact optimum α = U·1
+// without iterating: for every feasible α, l_i f(d_i) = Σ_j α_j l_i l_j K_ij ≤
+// Σ_j α_j·κ² ≤ C·κ² ≤ 1, so G_i ≤ 0 for all i and α_i = U satisfies the KKT
 // conditions of the box (the gap formula gives exactly 0). The released
 // function is then the class-difference kernel sum (C/n) Σ l_i K(·, d_i).
 //
@@ -72,17 +72,17 @@ var svmMaxUpdates = 2000
 // the solver stops only when that certificate is ≤ gapTol and returns an
 // error wrapping errUncertified if it cannot get there within the public
 // budget of svmMaxUpdates·n updates (or reaches the floating-point limit).
-func svmSolve(ctx context.Context, data Dataset, c, sigma, gapTol float64) (*svmSolution, error) {
+func svmSolve(ctx context.Context, data Dataset, c, sigma, icpt, gapTol float64) (*svmSolution, error) {
 	n, dim := data.N(), data.Dim
 	upper := svmUpper(c, n)
-	if c <= 1 {
+	if svmExact(c, icpt) {
 		coef := make([]float64, n)
 		for i, l := range data.Labels {
 			coef[i] = upper * l
 		}
 		return &svmSolution{sv: append([]float64(nil), data.X...), coef: coef}, nil
 	}
-	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma)}
+	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt}
 	s := &svmDual{k: k, n: n, upper: upper, c: c, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(k)}
 	if err := s.run(ctx, gapTol); err != nil {
 		if errors.Is(err, errUncertified) {
@@ -150,10 +150,10 @@ func (s *svmDual) warmStart() {
 	}
 }
 
-// step returns the clipped Newton step of coordinate i (Q_ii = 1).
+// step returns the clipped Newton step of coordinate i (Q_ii = 1 + c).
 func (s *svmDual) step(i int) float64 {
 	a := s.alpha[i]
-	return min(max(a-s.grad[i], 0), s.upper) - a
+	return min(max(a-s.grad[i]/(1+s.k.c), 0), s.upper) - a
 }
 
 // svmShrinkEvery is the number of updates between shrinking passes.
@@ -216,7 +216,7 @@ func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 				continue
 			}
 			maxStep = max(maxStep, math.Abs(d))
-			if gain := -s.grad[i]*d - 0.5*d*d; gain > bestGain {
+			if gain := -s.grad[i]*d - 0.5*(1+s.k.c)*d*d; gain > bestGain {
 				best, bestGain = i, gain
 			}
 		}

@@ -35,7 +35,7 @@ func svmIndependentGap(o *svmOracle, d Dataset, c float64) float64 {
 // and S = 2C/n plus the floating-point term.
 func TestSVMFigure2(t *testing.T) {
 	d := ermFigure2Data(1500, 1)
-	f, err := NewSVM().Fit(context.Background(), d, nil)
+	f, err := NewSVM().Fit(context.Background(), d, Values{"intercept": {0}}) // Figure 2 has no intercept
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestSVMFigure2(t *testing.T) {
 	if g := svmIndependentGap(o, d, 1); math.Abs(g) > 1e-12 {
 		t.Errorf("independent gap %g, want 0 (exact corner solution)", g)
 	}
-	want := 2.0/float64(n) + 2*svmEvalError(n, 2, 1)
+	want := 2.0/float64(n) + 2*svmEvalError(n, 2, 1, 0)
 	if f.Sensitivity != want {
 		t.Errorf("S = %.17g, want %.17g", f.Sensitivity, want)
 	}
@@ -85,15 +85,15 @@ func TestSVMCertifiedGap(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			n := c.d.N()
-			_, gapTol, _, _ := svmBounds(n, c.d.Dim, c.c)
-			sol, err := svmSolve(context.Background(), c.d, c.c, c.sigma, gapTol)
+			_, gapTol, _, _ := svmBounds(n, c.d.Dim, c.c, 0)
+			sol, err := svmSolve(context.Background(), c.d, c.c, c.sigma, 0, gapTol)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !(sol.gap <= gapTol) {
 				t.Errorf("solver's certified gap %g > tolerance %g", sol.gap, gapTol)
 			}
-			o := newSVMOracle(c.d.Dim, c.sigma, sol)
+			o := newSVMOracle(c.d.Dim, c.sigma, 0, sol)
 			// Plain sums over ≤ 400 terms of size ≤ C: rounding ≲ 1e-13·C².
 			slack := 1e-13 * c.c * c.c
 			g := svmIndependentGap(o, c.d, c.c)
@@ -168,7 +168,7 @@ func TestSVMEvalGrid(t *testing.T) {
 		if err := o.EvalGrid(context.Background(), axes, out); err != nil {
 			t.Fatal(err)
 		}
-		tol := 2 * svmEvalError(60, dim, 5)
+		tol := 2 * svmEvalError(60, dim, 5, 0)
 		idx := make([]int, dim)
 		y := make([]float64, dim)
 		for cell := range total {
@@ -230,9 +230,9 @@ func TestSVMUpperFeasible(t *testing.T) {
 }
 
 func ExampleNewSVM() {
-	// Figure 2 of Aldà & Rubinstein (2017): 1500 points per class, C = σ = 1.
+	// Figure 2 of Aldà & Rubinstein (2017): 1500 points per class, C = σ = 1, no intercept.
 	data := ermFigure2Data(1500, 1)
-	fit, err := NewSVM().Fit(context.Background(), data, Values{"C": {1}, "sigma": {1}})
+	fit, err := NewSVM().Fit(context.Background(), data, Values{"C": {1}, "sigma": {1}, "intercept": {0}})
 	if err != nil {
 		fmt.Println(err)
 		return
