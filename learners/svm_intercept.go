@@ -30,7 +30,7 @@ import (
 
 const (
 	// svmInterceptDefault is the default intercept constant c.
-	svmInterceptDefault = 1
+	svmInterceptDefault = 0
 	// svmInterceptLegacy is the c of fits recorded without the parameter.
 	svmInterceptLegacy = 0
 )
