@@ -158,8 +158,8 @@ func TestInterceptBenchmarkAccuracy(t *testing.T) {
 func TestInterceptBenchmarkAgreement(t *testing.T) {
 	d := interceptBenchmarkData(1)
 	cases := []struct {
-		l    Learner
-		v    Values
+		l     Learner
+		v     Values
 		k     int // 0: automatic
 		seed  uint64
 		draws int

@@ -15,12 +15,12 @@ import (
 func TestLinearModelMatchesOracle(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range []struct {
-		dim    int
-		c, out float64
-	}{{1, 1, 0}, {2, 10, 1}, {3, 0.5, 0}, {6, 100, 1}} {
-		t.Run(fmt.Sprintf("dim=%d/C=%g/out=%g", tc.dim, tc.c, tc.out), func(t *testing.T) {
+		dim       int
+		c, out, b float64
+	}{{1, 1, 0, 1}, {2, 10, 1, 1}, {3, 0.5, 0, 1}, {6, 100, 1, 1}, {2, 10, 0, 0}, {3, 30, 1, 4}} {
+		t.Run(fmt.Sprintf("dim=%d/C=%g/out=%g/intercept=%g", tc.dim, tc.c, tc.out, tc.b), func(t *testing.T) {
 			data := linearTestData(r, 30, tc.dim)
-			vals := Values{"C": {tc.c}, "output": {tc.out}}
+			vals := Values{"C": {tc.c}, "output": {tc.out}, "intercept": {tc.b}}
 			fit, err := NewLogistic().Fit(context.Background(), data, vals)
 			if err != nil {
 				t.Fatal(err)
@@ -36,7 +36,7 @@ func TestLinearModelMatchesOracle(t *testing.T) {
 			if want := 2 * tc.c / 30 * 1.01; math.Abs(m.Sensitivity2-want) > 1e-15*want {
 				t.Errorf("Sensitivity2 = %v, want 2C/n·1.01 = %v", m.Sensitivity2, want)
 			}
-			if m.Sigmoid != (tc.out == 1) || m.Dim != tc.dim || len(m.W) != tc.dim+1 {
+			if m.Sigmoid != (tc.out == 1) || m.Dim != tc.dim || len(m.W) != tc.dim+1 || m.Intercept != tc.b {
 				t.Errorf("model shape: dim %d, %d weights, sigmoid %v", m.Dim, len(m.W), m.Sigmoid)
 			}
 			for j := range m.W {
@@ -82,6 +82,7 @@ func TestLinearModelOfErrors(t *testing.T) {
 		{"nil fit", KindLogistic, nil, nil, "nil"},
 		{"kde oracle", KindLogistic, kd, nil, "not a logistic"},
 		{"output mismatch", KindLogistic, lr, Values{"output": {1}}, "output = 1"},
+		{"intercept mismatch", KindLogistic, lr, Values{"intercept": {2}}, "intercept = 2"},
 		{"bad C", KindLogistic, lr, Values{"C": {-1}}, "C"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

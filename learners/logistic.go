@@ -23,8 +23,10 @@ type logistic struct{}
 //
 // on the public lift x̃ = (2x − 1, 1)/√(ℓ+1) of the mapped features (see
 // ermLift: ‖x̃‖ ≤ 1 with no data-dependent clipping; the constant coordinate
-// is a regularised intercept). Binary labels −1/+1, ℓ = 1…6, parameters C
-// (default 1) and output (0: linear score ⟨w*, ỹ⟩, default; 1: probability
+// is a regularised intercept; the parameter "intercept" sets the constant
+// feature b of the lift (2x − 1, b)/√(ℓ + b²), default 1 as in earlier
+// versions, 0 for none: logistic_intercept.go). Binary labels −1/+1,
+// ℓ = 1…6, parameters C (default 1), intercept and output (0: linear score ⟨w*, ỹ⟩, default; 1: probability
 // σ(⟨w*, ỹ⟩)).
 //
 // Sensitivity (docs/sensitivity.md (regularised ERM learners) §Logistic): the log-loss is

@@ -39,7 +39,9 @@ const rkhsMargin = 1e-12
 //     [0,1]^ℓ. So Δ_H = √(2A(1 − e^{−q}))/n, attained at opposite corners.
 //     Hall et al. (Section 3) use (2/n)·sup‖K(x,·)‖ = 2√A/n, at least √2
 //     times larger; the exact value is used.
-//   - svm: F_D = w_D = Σ α_i l_i K(d_i, ·) with the SVM's RBF kernel,
+//   - svm without intercept (parameter intercept = 0; c > 0 is refused
+//     because F_D then lies in the RKHS of K + c, not of K):
+//     F_D = w_D = Σ α_i l_i K(d_i, ·) with the SVM's RBF kernel,
 //     A = 1, σ_j = σ. The objective (C/n)Σ hinge + ½‖w‖² is 1-strongly
 //     convex and the hinge is 1-Lipschitz with κ = sup √K(x,x) = 1, so
 //     ‖w*_D − w*_D′‖ ≤ 2C/n (Hall et al.'s L·κ/(nλ) with λ = 1/(2C)); the

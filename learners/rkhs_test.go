@@ -2,6 +2,7 @@ package learners
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -121,5 +122,19 @@ func TestRKHSPeerKernelIsLearnerKernel(t *testing.T) {
 		if got, want := fit.Oracle.Eval(y), 0.5*kernel(r, x, y); math.Abs(got-want) > 1e-15 {
 			t.Errorf("svm at %v: F = %g, (C/n)K(x, y) = %g", y, got, want)
 		}
+	}
+}
+
+// TestRKHSPeerRefusesIntercept: with the kernel K + c (c > 0) the SVM's
+// decision function is not in the Gaussian RKHS the GP release uses, so
+// RKHSPeer must refuse it with a ParamError naming the parameter.
+func TestRKHSPeerRefusesIntercept(t *testing.T) {
+	_, err := RKHSPeer(KindSVM, 100, Values{"C": {1}, "sigma": {0.3}, "intercept": {0.5}}, 2)
+	var pe *ParamError
+	if !errors.As(err, &pe) || pe.Name != "intercept" {
+		t.Fatalf("RKHSPeer with intercept 0.5: %v, want a ParamError for intercept", err)
+	}
+	if _, err := RKHSPeer(KindSVM, 100, Values{"C": {1}, "sigma": {0.3}, "intercept": {0}}, 2); err != nil {
+		t.Fatalf("RKHSPeer with intercept 0: %v", err)
 	}
 }

@@ -16,9 +16,12 @@ type svm struct{}
 //	K(x, y) = exp(−‖x − y‖²/(2σ²))       (κ² = sup K(y, y) = 1),
 //
 // released as F_D(y) = Σ α_i l_i K(y, d_i). Binary labels −1/+1, ℓ = 1…6,
-// parameters C and σ (defaults C = σ = 1, as in Fig. 2). There is no bias
-// term: Eq. 5 does not regularise a bias, so the strong-convexity argument
-// does not cover it, and an unregularised bias has unbounded sensitivity.
+// parameters C and σ (defaults C = σ = 1, as in Fig. 2). There is no
+// unregularised bias term: Eq. 5 does not regularise a bias, so the
+// strong-convexity argument does not cover it, and an unregularised bias
+// has unbounded sensitivity. A regularised intercept is the parameter
+// "intercept" c ≥ 0 (kernel K + c, κ² = 1 + c; default 0: none), with every
+// bound below multiplied by κ² (svm_intercept.go).
 //
 // Sensitivity (docs/sensitivity.md (regularised ERM learners) §SVM): the hinge loss is 1-Lipschitz
 // (M = 1), the objective is 1-strongly convex in the RKHS, so replace-one
@@ -48,7 +51,7 @@ func (svm) Spec() Spec {
 		Kind:  KindSVM,
 		Title: "Support vector machine (RBF kernel)",
 		Description: "Kernel SVM with the Gaussian (RBF) kernel and the hinge loss, regularised as in Eq. 5, " +
-			"without a bias term. Releases the decision function Σ α_i l_i K(y, d_i); class +1 where it is ≥ 0.",
+			"optionally with a regularised intercept (kernel K + c). Releases the decision function Σ α_i l_i K(y, d_i); class +1 where it is ≥ 0.",
 		MinDim: 1,
 		MaxDim: 6,
 		Label:  LabelBinary,
