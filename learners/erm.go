@@ -132,3 +132,11 @@ func ermCanceled(ctx context.Context, kind Kind) error {
 	}
 	return nil
 }
+
+// ermParamIntercept is the public intercept constant of the SVM (kernel
+// K + c) and of logistic regression (constant feature b), issue 17 item 5:
+// a number in [0, 100], 0 meaning no intercept. Label, help and default are
+// the learner's (svm_intercept.go, logistic_intercept.go).
+func ermParamIntercept(label, help string, def float64) ParamSpec {
+	return ParamSpec{Name: "intercept", Label: label, Help: help, Default: def, Min: 0, Max: 100}
+}

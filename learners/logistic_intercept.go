@@ -19,16 +19,11 @@ const (
 )
 
 func logisticParamIntercept() ParamSpec {
-	return ParamSpec{
-		Name:  "intercept",
-		Label: "Intercept feature b",
-		Help: "Public constant feature appended to every record before the rescaling to the unit ball, (2x − 1, b)/√(ℓ + b²); " +
-			"its weight is a regularised intercept (bias). 0: no intercept. Larger b makes the intercept cheaper for the " +
+	return ermParamIntercept("Intercept feature b",
+		"Public constant feature appended to every record before the rescaling to the unit ball, (2x − 1, b)/√(ℓ + b²); "+
+			"its weight is a regularised intercept (bias). 0: no intercept. Larger b makes the intercept cheaper for the "+
 			"regulariser and the slopes dearer; S(F) does not change. Files made without this parameter used b = 1.",
-		Default: logisticInterceptDefault,
-		Min:     0,
-		Max:     100,
-	}
+		logisticInterceptDefault)
 }
 
 // logisticInterceptNote is the intercept's part of the sensitivity note.

@@ -36,16 +36,11 @@ const (
 )
 
 func svmParamIntercept() ParamSpec {
-	return ParamSpec{
-		Name:  "intercept",
-		Label: "Intercept constant c",
-		Help: "Public constant added to the kernel, K + c: the decision function gets an intercept (bias) " +
-			"regularised by β²/(2c). 0: no intercept (the SVM of files made without this parameter). " +
+	return ermParamIntercept("Intercept constant c",
+		"Public constant added to the kernel, K + c: the decision function gets an intercept (bias) "+
+			"regularised by β²/(2c). 0: no intercept (the SVM of files made without this parameter). "+
 			"S(F) grows by the factor 1 + c.",
-		Default: svmInterceptDefault,
-		Min:     0,
-		Max:     100,
-	}
+		svmInterceptDefault)
 }
 
 // svmExact reports whether the dual optimum is the corner α = C/n, which
