@@ -46,7 +46,7 @@ func lockLedger(path string) (func(), error) {
 // (mode 0600, directory synced) if it does not exist. An empty file is an
 // empty ledger.
 func openLedgerForLock(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY, 0)
+	f, err := OpenRegular(path) // a FIFO or device is refused, not waited on
 	if err == nil {
 		return f, nil
 	}
