@@ -14,6 +14,7 @@ import (
 
 type releaseFlags struct {
 	datasetFlags
+	private                                       privateBoundsFlags
 	out, key, title, note, passphraseFile, ledger string
 	units                                         boundsUnits
 	k                                             kFlag
@@ -46,6 +47,7 @@ one value per feature):
 			f := &releaseFlags{h: 1}
 			f.k.auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
+			f.private.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
 			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
@@ -160,8 +162,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return usagef("--units names column %q, which is neither a feature nor the label", col)
 		}
 	}
-	req, _, err := f.request(e)
+	req, spec, err := f.request(e)
 	if err != nil {
+		return err
+	}
+	if err := f.private.check(&f.datasetFlags, spec, f.budget.set); err != nil {
 		return err
 	}
 	ds := req.Dataset
@@ -186,6 +191,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
 		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath)); err != nil {
+		return err
+	}
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.v); err != nil {
 		return err
 	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
