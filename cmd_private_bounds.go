@@ -18,6 +18,10 @@ type privateBoundsFlags struct {
 	ranges    boundsFlag
 	quantiles quantilesFlag
 	epsilon   floatFlag
+	// estimated reuses bounds estimated earlier (e.g. by 'choose'):
+	// --bounds-estimated COL=LO:HI --bounds-entry ID.
+	estimated boundsFlag
+	entry     string
 }
 
 func (p *privateBoundsFlags) register(fs *flag.FlagSet) {
@@ -25,6 +29,8 @@ func (p *privateBoundsFlags) register(fs *flag.FlagSet) {
 		"(differentially private quantiles; spends --bounds-epsilon, recorded in the ledger as kind \"bounds\"); repeatable")
 	fs.Var(&p.quantiles, "bounds-quantiles", "quantiles `QLO:QHI` estimated as lower and upper bound by --bounds-private (default 0.01:0.99)")
 	fs.Var(&p.epsilon, "bounds-epsilon", "ε = `E` spent on all --bounds-private columns together (default: 5% of the dataset's budget)")
+	fs.Var(&p.estimated, "bounds-estimated", "bounds `COL=LO:HI` estimated privately before (as printed by --bounds-private), with --bounds-entry;\nrecorded as estimated privately without spending again")
+	fs.StringVar(&p.entry, "bounds-entry", "", "the ledger entry `ID` (kind bounds) that estimated the --bounds-estimated bounds")
 }
 
 // quantilesFlag is --bounds-quantiles QLO:QHI.
@@ -66,6 +72,20 @@ func (p *privateBoundsFlags) used() bool { return len(p.ranges.order) > 0 }
 // check validates the private-bounds flags against the dataset flags
 // before anything is read or spent.
 func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSet bool) error {
+	if (len(p.estimated.order) > 0) != (p.entry != "") {
+		return usagef("--bounds-estimated and --bounds-entry go together")
+	}
+	for _, col := range p.estimated.order {
+		if p.estimated.specs[col].FromData {
+			return usagef("--bounds-estimated %s=data: give the estimated LO:HI", col)
+		}
+		if _, dup := f.bounds.specs[col]; dup {
+			return usagef("column %q has both --bounds and --bounds-estimated; give one", col)
+		}
+		if _, dup := p.ranges.specs[col]; dup {
+			return usagef("column %q has both --bounds-private and --bounds-estimated; give one", col)
+		}
+	}
 	if !p.used() {
 		if p.quantiles.set || p.epsilon.set {
 			return usagef("--bounds-quantiles and --bounds-epsilon apply only with --bounds-private")
@@ -98,7 +118,7 @@ func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSe
 // fit the dataset's budget together, unless allowOver. The estimates are
 // differentially private, so they are printed on standard output.
 func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.ReleaseRequest, ledgerPath string, allowOver bool, laterEps float64) error {
-	if !p.used() {
+	if !p.used() && p.entry == "" {
 		return nil
 	}
 	ledger, err := project.OpenLedger(ledgerPath)
@@ -106,6 +126,21 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 		return err
 	}
 	ds := req.Dataset
+	if req.BoundsProvenance == nil {
+		req.BoundsProvenance = map[string]project.BoundsProvenance{}
+	}
+	for _, col := range p.estimated.order {
+		s := p.estimated.specs[col]
+		b := project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		pv, err := project.PrivateBoundsFromEntry(ledger, ds.Hash, p.entry, col, b)
+		if err != nil {
+			return err
+		}
+		req.Bounds[col], req.BoundsProvenance[col] = b, pv
+	}
+	if !p.used() {
+		return nil
+	}
 	budget := ledger.Budget(ds.Hash)
 	eps := project.DefaultBoundsShare * budget
 	share := "5% of the dataset's budget"
@@ -129,16 +164,16 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	if err != nil {
 		return err
 	}
-	if req.BoundsProvenance == nil {
-		req.BoundsProvenance = map[string]project.BoundsProvenance{}
-	}
+	var reuse []string
 	for _, col := range p.ranges.order {
 		b, pv := res.Bounds[col], res.Provenance[col]
 		req.Bounds[col] = b
 		req.BoundsProvenance[col] = pv
 		fmt.Fprintf(e.Stdout, "bounds of %s estimated privately: %s=%g:%g (quantiles %g and %g of [%g, %g], ε %.6g each)\n",
 			col, col, b.Lo, b.Hi, pv.LoEstimate.Quantile, pv.HiEstimate.Quantile, pv.LoEstimate.RangeLo, pv.LoEstimate.RangeHi, pv.LoEstimate.Epsilon)
+		reuse = append(reuse, fmt.Sprintf("%s=%g:%g", col, b.Lo, b.Hi))
 	}
 	fmt.Fprintf(e.Stdout, "ε spent on bounds: %.6g (ledger entry %s, kind %s)\n", res.Entry.Epsilon, res.Entry.ID, res.Entry.Kind)
+	fmt.Fprintf(e.Stdout, "reuse without spending again: --bounds-estimated %s --bounds-entry %s\n", strings.Join(reuse, ","), res.Entry.ID)
 	return nil
 }

@@ -107,3 +107,57 @@ func mustDefaultSigners(t *testing.T) string {
 	}
 	return p
 }
+
+// TestChooseBoundsPrivateThenRelease: 'choose --bounds-private' spends the
+// bounds and the choice; the release reuses the estimates with
+// --bounds-estimated/--bounds-entry without spending on bounds again, and
+// the synopsis records them as estimated privately.
+func TestChooseBoundsPrivateThenRelease(t *testing.T) {
+	w := newWorkspace(t)
+	w.testKey(t)
+	te := newTestEnv()
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	r := te.mustRun(t, "choose", "--data", data, "--features", "x", "--bounds-private", "x=-1:2", "--bounds-epsilon", "0.2",
+		"--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25", "--epsilon-select", "0.1")
+	m := regexp.MustCompile(`reuse without spending again: (--bounds-estimated \S+ --bounds-entry \S+)\n`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no reuse hint in stdout:\n%s", r.stdout)
+	}
+	reuse := strings.Fields(m[1])
+	out := w.path("reused.synopsis")
+	args := append([]string{"release", "--data", data, "--features", "x", "--learner", "kde", "--param", "bandwidth=0.05",
+		"--epsilon", "0.25", "--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}, reuse...)
+	te.mustRun(t, args...)
+	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := project.OpenLedger("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := l.Entries(ds.Hash)
+	if len(es) != 3 || es[0].Kind != project.KindBounds || es[1].Kind != project.KindValidation || es[2].Kind != project.KindRelease {
+		t.Fatalf("ledger %+v, want bounds, validation, release", es)
+	}
+	trusted, err := project.LoadAllowedSigners(mustDefaultSigners(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := project.OpenSynopsis(out, trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := v.File.Domain.Features[0]; b.LoSource != project.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
+		t.Errorf("synopsis bound %+v, want private ends of ε 0.1", b)
+	}
+	// A wrong entry, or bounds outside the searched range, are refused.
+	bad := append(args[:len(args)-4:len(args)-4], "--bounds-estimated", "x=-5:1", "--bounds-entry", reuse[3], "--force")
+	if r := te.run(bad...); r.code == 0 || !strings.Contains(r.stderr, "not inside the range") {
+		t.Errorf("bounds outside the range: exit %d, %s", r.code, r.stderr)
+	}
+	bad = append(args[:len(args)-4:len(args)-4], "--bounds-estimated", "x=0:1", "--bounds-entry", es[1].ID, "--force")
+	if r := te.run(bad...); r.code == 0 || !strings.Contains(r.stderr, "not bounds") {
+		t.Errorf("a validation entry: exit %d, %s", r.code, r.stderr)
+	}
+}

@@ -150,6 +150,7 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 	for _, c := range cols {
 		r := req.Ranges[c]
 		ranges = append(ranges, fmt.Sprintf("%s in [%g, %g]", c, r.Lo, r.Hi))
+		params[rangeParam+c] = []float64{r.Lo, r.Hi}
 	}
 	entry, err := req.Ledger.Reserve(Entry{
 		Time:        now(),
@@ -211,4 +212,53 @@ func orderEstimates(lo, hi float64, r Bounds) (Bounds, error) {
 		return Bounds{}, errors.New("the estimates cannot be ordered into valid bounds: " + err.Error())
 	}
 	return b, nil
+}
+
+// rangeParam prefixes the ledger parameter holding a column's public range
+// in a KindBounds entry ("range:COL" = [lo, hi]).
+const rangeParam = "range:"
+
+// PrivateBoundsFromEntry returns the provenance of bounds b of column col
+// that EstimatePrivateBounds estimated in the ledger entry with the given
+// id, so that a later release (e.g. after 'choose') records them as
+// estimated privately without spending again. It checks that the entry
+// exists, is of kind "bounds", charged this dataset, searched a public
+// range for col, and that b lies in that range; ε per end is the entry's
+// ε over twice its number of columns. The values themselves are the
+// curator's (the ledger does not store them).
+func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (BoundsProvenance, error) {
+	field := "bounds[" + col + "]"
+	var e *Entry
+	for _, en := range l.Entries(datasetHash) {
+		if en.ID == id {
+			e = &en
+			break
+		}
+	}
+	switch {
+	case e == nil:
+		return BoundsProvenance{}, reqErr(field, "no ledger entry %q for this dataset in %s", id, l.Path())
+	case e.Kind != KindBounds:
+		return BoundsProvenance{}, reqErr(field, "ledger entry %s is of kind %s, not bounds", id, e.Kind)
+	}
+	r, q := e.Params[rangeParam+col], e.Params["quantiles"]
+	if len(r) != 2 || len(q) != 2 {
+		return BoundsProvenance{}, reqErr(field, "ledger entry %s did not estimate column %q", id, col)
+	}
+	cols := 0
+	for name := range e.Params {
+		if strings.HasPrefix(name, rangeParam) {
+			cols++
+		}
+	}
+	if err := b.Validate(); err != nil {
+		return BoundsProvenance{}, reqErr(field, "%v", err)
+	}
+	if b.Lo < r[0] || b.Hi > r[1] {
+		return BoundsProvenance{}, reqErr(field, "[%g, %g] is not inside the range [%g, %g] that entry %s searched", b.Lo, b.Hi, r[0], r[1], id)
+	}
+	each := e.Epsilon / float64(2*cols)
+	return BoundsProvenance{Lo: EndPrivate, Hi: EndPrivate,
+		LoEstimate: &PrivateEnd{Quantile: q[0], Epsilon: each, RangeLo: r[0], RangeHi: r[1]},
+		HiEstimate: &PrivateEnd{Quantile: q[1], Epsilon: each, RangeLo: r[0], RangeHi: r[1]}}, nil
 }
