@@ -166,3 +166,11 @@ func DescribeEnd(src EndSource, est *PrivateEnd) string {
 	}
 	return "typed"
 }
+
+// validateProvenance checks the per-end provenance of a project file's
+// bounds by the synopsis rules (Bound.validateProvenance).
+func (b ColumnBounds) validateProvenance(field string) error {
+	sb := Bound{Name: b.Column, Lo: b.Lo, Hi: b.Hi, FromData: b.FromData,
+		LoSource: b.LoSource, HiSource: b.HiSource, LoEstimate: b.LoEstimate, HiEstimate: b.HiEstimate}
+	return sb.validateProvenance(field)
+}
