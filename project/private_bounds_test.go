@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
 )
 
 // TestEstimatePrivateBoundsCharges: one ledger entry of kind "bounds" with
@@ -244,4 +246,46 @@ func TestSynopsisGoldenProvenance(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Error("the writer no longer produces the golden bytes")
 	}
+}
+
+// TestUniformStandInIsPublic: the stand-in depends only on n, the columns,
+// the bounds and the seed: two datasets with the same n and different
+// values give the same stand-in, inside the bounds.
+func TestUniformStandInIsPublic(t *testing.T) {
+	a := releaseTestDataset(t, 100)
+	b := releaseTestDataset(t, 100)
+	for i := range b.Data["x"] {
+		b.Data["x"][i] = 1000 + float64(i)
+	}
+	spec := mustSpec(t, kdeRequest(a))
+	sa, err := UniformStandIn(kdeRequest(a), spec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := UniformStandIn(kdeRequest(b), spec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sa.Data["x"], sb.Data["x"]) || sa.Rows != 100 || sa.Path != UniformStandInPath {
+		t.Fatal("the stand-in depends on the data values")
+	}
+	for _, v := range sa.Data["x"] {
+		if v < 0 || v > 10 {
+			t.Fatalf("stand-in value %v outside the bounds [0, 10]", v)
+		}
+	}
+	req := kdeRequest(a)
+	req.Bounds = nil
+	if _, err := UniformStandIn(req, spec, 1); err == nil {
+		t.Error("a stand-in without bounds was made")
+	}
+}
+
+func mustSpec(t *testing.T, req ReleaseRequest) learners.Spec {
+	t.Helper()
+	l, err := learners.Lookup(req.Learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Spec()
 }

@@ -39,7 +39,10 @@ type previewPanel struct {
 	peersCheck  *widget.Check
 	peerCaption *widget.Label
 	peers       bool
-	box         fyne.CanvasObject
+	// standIn chooses the data the preview runs on: the private data or a
+	// public stand-in (preview_standin.go).
+	standIn *standIn
+	box     fyne.CanvasObject
 
 	// gen counts scheduled jobs and doneGen the last one finished (both
 	// under mu), so tests can wait until the preview is idle.
@@ -98,12 +101,14 @@ func newPreviewPanel(c *curator) *previewPanel {
 		p.schedule(false)
 	})
 	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.standIn = p.newStandIn()
+	source := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Preview on"), nil, p.standIn.choice), p.standIn.notice)
 	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
 	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
-	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
+	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
 	go p.worker()
@@ -126,8 +131,12 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	if c.ds == nil && c.dsErr != nil {
 		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
 	}
+	var standInLabel string
+	if err == nil {
+		req, standInLabel, err = p.applyStandIn(req)
+	}
 	job.inputErr = err
-	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers}
+	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
 	if p.pending != nil && !p.pending.renderOnly {
