@@ -134,9 +134,9 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 }
 
 // showForecast states, before anything is spent, what the ε typed buys:
-// the ε per end and the rank margin (ε/2)·min(q, 1−q)·n/2 … that decides
-// whether an estimate lands among the data or in the empty part of the
-// range (docs/sensitivity.md, "Privately estimated bounds"). n is public.
+// the ε per end and the penalty (ε/2)·min(q, 1−q)·n that decides whether
+// an estimate lands among the data or in the empty part of the range
+// (docs/sensitivity.md, "Privately estimated bounds"). n is public.
 func (fl *privateBoundsFlow) showForecast(n int) {
 	in, err := fl.parse()
 	if err != nil {
@@ -147,8 +147,8 @@ func (fl *privateBoundsFlow) showForecast(n int) {
 	q := min(in.q[0], 1-in.q[1])
 	margin := each / 2 * q * float64(n)
 	fl.forecast.SetText(fmt.Sprintf(
-		"Before you spend: ε %s per end on n = %d records. An end's estimate is reliable when ε/2 × %s%% × n = %.3g is "+
-			"well above ln(range width ÷ spread of the data) — here at most %.3g for a spread of a millionth of the range. "+
+		"Before you spend: ε %s per end on n = %d records. An end is reliable when ε/2 × %s%% × n = %.3g is "+
+			"well above ln(range width ÷ width of the data near that percentile) — %.3g if that is a millionth of the range. "+
 			"When it is not, the estimate may land anywhere in the public range: raise ε, narrow the range or move the percentiles inward.",
 		formatValue(roundSig(each, 3)), n, formatValue(q*100), margin, math.Log(1e6)))
 }
