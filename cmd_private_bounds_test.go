@@ -56,6 +56,9 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 		b.LoEstimate == nil || b.LoEstimate.Epsilon != 0.025 || b.FromData {
 		t.Errorf("synopsis bound %+v, want both ends private at [%v, %v]", b, lo, hi)
 	}
+	if r := te.mustRun(t, "inspect", out); !strings.Contains(r.stdout, "(lower end estimated privately (ε 0.025, quantile 0.01 of [-1, 2]); upper end estimated privately (ε 0.025, quantile 0.99") {
+		t.Errorf("inspect does not describe the private ends:\n%s", r.stdout)
+	}
 	// Accuracy is the mechanism's test (TestPrivateQuantileAccuracy); at
 	// ε 0.025 per quantile only the range and the order are certain.
 	if lo < -1 || hi > 2 || !(lo < hi) {

@@ -3,6 +3,7 @@ package project
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // EndSource says where one end of a column's public bounds came from. It
@@ -173,4 +174,29 @@ func (b ColumnBounds) validateProvenance(field string) error {
 	sb := Bound{Name: b.Column, Lo: b.Lo, Hi: b.Hi, FromData: b.FromData,
 		LoSource: b.LoSource, HiSource: b.HiSource, LoEstimate: b.LoEstimate, HiEstimate: b.HiEstimate}
 	return sb.validateProvenance(field)
+}
+
+// DescribeEnds is a bound's per-end provenance in words for analysts:
+// "typed" when both ends were typed, "from the data" when both were taken
+// from it, otherwise one phrase per end ("lower end …; upper end …").
+func (b Bound) DescribeEnds() string {
+	lo, hi := b.Ends()
+	if lo == hi && lo != EndPrivate {
+		return DescribeEnd(lo, nil)
+	}
+	return "lower end " + DescribeEnd(lo, b.LoEstimate) + "; upper end " + DescribeEnd(hi, b.HiEstimate)
+}
+
+// AnyPrivateEnd reports whether some bound of d was estimated privately.
+func (d DomainInfo) AnyPrivateEnd() bool {
+	bs := d.Features
+	if d.Label != nil {
+		bs = append(slices.Clone(bs), *d.Label)
+	}
+	for _, b := range bs {
+		if lo, hi := b.Ends(); lo == EndPrivate || hi == EndPrivate {
+			return true
+		}
+	}
+	return false
 }
