@@ -29,27 +29,11 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 	if !strings.Contains(r.stdout, "ε spent on bounds: 0.05 (ledger entry ") || !strings.Contains(r.stderr, "5% of the dataset's budget") {
 		t.Errorf("the bounds spend is not reported:\n%s\n%s", r.stdout, r.stderr)
 	}
-	ds, err := project.ReadCSV(filepath.Join(w.demo, project.DemoKDE1DFile), project.CSVOptions{Columns: []string{"x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := project.OpenLedger("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := l.Entries(ds.Hash)
+	es := w.demoEntries(t)
 	if len(es) != 2 || es[0].Kind != project.KindBounds || es[0].Epsilon != 0.05 || es[1].Kind != project.KindRelease {
 		t.Fatalf("ledger %+v, want a bounds entry of ε 0.05, then the release", es)
 	}
-	trusted, err := project.LoadAllowedSigners(mustDefaultSigners(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := project.OpenSynopsis(out, trusted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := v.File.Domain.Features[0]
+	b := openTrusted(t, out).Domain.Features[0]
 	lo, _ := strconv.ParseFloat(m[1], 64)
 	hi, _ := strconv.ParseFloat(m[2], 64)
 	if b.LoSource != project.EndPrivate || b.HiSource != project.EndPrivate || b.Lo != lo || b.Hi != hi ||
@@ -89,26 +73,41 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q; want an error containing %q", tc.name, r.code, r.stderr, tc.want)
 		}
 	}
-	l, err := project.OpenLedger("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if es := l.Entries(ds.Hash); len(es) != 0 {
+	if es := w.demoEntries(t); len(es) != 0 {
 		t.Errorf("refused commands spent: %+v", es)
 	}
 }
 
-func mustDefaultSigners(t *testing.T) string {
+// demoEntries returns the default ledger's entries for the 1-D KDE demo.
+func (w *workspace) demoEntries(t *testing.T) []project.Entry {
 	t.Helper()
-	p, err := project.DefaultAllowedSignersPath()
+	ds, err := project.ReadCSV(filepath.Join(w.demo, project.DemoKDE1DFile), project.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	l, err := project.OpenLedger("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Entries(ds.Hash)
+}
+
+// openTrusted reads a synopsis signed by the default trusted key.
+func openTrusted(t *testing.T, path string) *project.SynopsisFile {
+	t.Helper()
+	signers, err := project.DefaultAllowedSignersPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted, err := project.LoadAllowedSigners(signers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := project.OpenSynopsis(path, trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.File
 }
 
 // TestChooseBoundsPrivateThenRelease: 'choose --bounds-private' spends the
@@ -131,27 +130,11 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 	args := append([]string{"release", "--data", data, "--features", "x", "--learner", "kde", "--param", "bandwidth=0.05",
 		"--epsilon", "0.25", "--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}, reuse...)
 	te.mustRun(t, args...)
-	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := project.OpenLedger("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := l.Entries(ds.Hash)
+	es := w.demoEntries(t)
 	if len(es) != 3 || es[0].Kind != project.KindBounds || es[1].Kind != project.KindValidation || es[2].Kind != project.KindRelease {
 		t.Fatalf("ledger %+v, want bounds, validation, release", es)
 	}
-	trusted, err := project.LoadAllowedSigners(mustDefaultSigners(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := project.OpenSynopsis(out, trusted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b := v.File.Domain.Features[0]; b.LoSource != project.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
+	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != project.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
 		t.Errorf("synopsis bound %+v, want private ends of ε 0.1", b)
 	}
 	// A wrong entry, or bounds outside the searched range, are refused.

@@ -177,13 +177,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.PrivateBoundsResult, err error) {
 	defer close(fl.done)
 	fl.res, fl.err = res, err
-	fl.dialog.Hide()
-	c.updateBudget()
-	if err != nil {
-		var be *project.BudgetError
-		if errors.As(err, &be) {
-			err = fmt.Errorf("nothing was estimated or spent: %w", err)
-		}
+	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {
 		dialog.ShowError(fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err), c.win)
 		return
 	}
@@ -196,4 +190,16 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 	}
 	c.setStatus("Estimated the bounds of %s privately: [%s, %s]; spent ε = %s (ledger entry %s).",
 		fl.col, fmtBound(b.Lo), fmtBound(b.Hi), formatValue(res.Entry.Epsilon), res.Entry.ID)
+}
+
+// spendEnded closes the dialog of a run that may have spent ε and shows
+// the budget as the ledger now has it; a refusal by the budget is
+// reworded to say that nothing was spent (UI goroutine).
+func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) error {
+	d.Hide()
+	c.updateBudget()
+	if be := (*project.BudgetError)(nil); errors.As(err, &be) {
+		return fmt.Errorf("%s: %w", nothingSpent, err)
+	}
+	return err
 }

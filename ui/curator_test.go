@@ -339,15 +339,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 func TestCuratorAcknowledgementGate(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { c.showStep(stepBounds) })
-	bp := c.pages[stepBounds].(*boundsPage)
-	ed := bp.editors["x"]
-	if ed == nil {
-		t.Fatal("no bounds editor for column x")
-	}
+	bp, ed := f.openBounds()
 	if !ed.suggest.Disabled() {
 		t.Fatal("Suggest from data is enabled before the acknowledgement")
 	}
