@@ -74,6 +74,7 @@ func newBoundsPage(c *curator) *boundsPage {
 		for col, e := range p.editors {
 			p.updateRow(col, e)
 		}
+		c.preview.showSummary()
 	})
 	confirmWhy := widget.NewLabel(clipCountsWhy)
 	confirmWhy.Wrapping = fyne.TextWrapWord

@@ -117,3 +117,20 @@ func endsFromWorkspace(b project.ColumnBounds, lo, hi string) (endSetting, endSe
 	}
 	return end(loSrc, lo, b.LoEstimate), end(hiSrc, hi, b.HiEstimate)
 }
+
+// boundsConfirmed reports whether the curator has confirmed the bounds on
+// the bounds page (the private clip counts are shown only then).
+func (c *curator) boundsConfirmed() bool {
+	bp, ok := c.pages[stepBounds].(*boundsPage)
+	return ok && bp.confirmed
+}
+
+// showSummary rewrites the numbers under the plots of the last preview,
+// e.g. after the bounds were confirmed or an edit withdrew that (UI
+// goroutine).
+func (p *previewPanel) showSummary() {
+	if p == nil || p.last == nil {
+		return
+	}
+	p.info.SetText(previewSummary(p.last, p.c.boundsConfirmed()))
+}

@@ -324,7 +324,7 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", previewRepeats(res.Dim)))
 		p.tradeoff.SetImage(timg)
 		p.function.SetImage(fimg)
-		p.info.SetText(previewSummary(res))
+		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
 		p.last = res
@@ -373,7 +373,9 @@ func (p *previewPanel) idle() bool {
 }
 
 // previewSummary is the numbers line under the plots.
-func previewSummary(r *previewResult) string {
+// The clip count is shown only once the curator has confirmed the bounds
+// (clipCountsWhy).
+func previewSummary(r *previewResult, boundsConfirmed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, kLabel(r.K), latticeCount(r.K), r.H, r.Scale)
 	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %.4g).", r.MarkerErr, r.Approx)
@@ -382,7 +384,9 @@ func previewSummary(r *previewResult) string {
 		clipped += n
 	}
 	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
-	if clipped > 0 {
+	if !boundsConfirmed {
+		b.WriteString(" (clip counts after you confirm the bounds)")
+	} else if clipped > 0 {
 		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
 	}
 	if r.Dropped > 0 {

@@ -107,9 +107,17 @@ func TestCuratorClipCountsAfterConfirm(t *testing.T) {
 	if !strings.Contains(clipCountsWhy, "ε does not cover") {
 		t.Error("the page does not say why the counts wait")
 	}
+	f.preview()
+	info := f.c.preview.info
+	if strings.Contains(info.Text, "clipped to the bounds") || !strings.Contains(info.Text, "clip counts after you confirm") {
+		t.Fatalf("preview numbers before the confirmation: %q", info.Text)
+	}
 	f.do(func() { test.Tap(bp.confirm) })
 	if !strings.Contains(ed.clipped.Text, "would be clipped") {
 		t.Fatalf("no clip counts after the confirmation: %q", ed.clipped.Text)
+	}
+	if !strings.Contains(info.Text, "clipped to the bounds") {
+		t.Fatalf("preview numbers after the confirmation: %q", info.Text)
 	}
 	f.do(func() { ed.hi.SetText("0.6") })
 	if bp.confirm.Checked || strings.Contains(ed.clipped.Text, "clipped") {
