@@ -74,6 +74,11 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 			return err
 		}
 	}
+	if f.private.used() {
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err // a public check, before anything is spent
+		}
+	}
 	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
 		return err
 	}

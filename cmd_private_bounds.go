@@ -93,7 +93,7 @@ func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSe
 		return nil
 	}
 	if budgetSet {
-		return usagef("--budget with --bounds-private: set the budget first ('bernstein ledger --data FILE --budget E'), so that both spends are checked against it")
+		return usagef("--budget or --delta-budget with --bounds-private: set the budget first ('bernstein ledger --data FILE --budget E'), so that both spends are checked against it")
 	}
 	if p.epsilon.set && !(p.epsilon.v > 0) {
 		return usagef("--bounds-epsilon %g: must be > 0", p.epsilon.v)

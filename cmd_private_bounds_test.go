@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -52,7 +53,11 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 
 func TestBoundsPrivateFlagErrors(t *testing.T) {
 	w := newWorkspace(t)
+	w.testKey(t)
 	te := newTestEnv()
+	if err := os.WriteFile(w.path("exists.synopsis"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	data := filepath.Join(w.demo, project.DemoKDE1DFile)
 	base := []string{"release", "--data", data, "--features", "x", "--learner", "kde", "--epsilon", "0.25", "--out", w.path("o.synopsis")}
 	for _, tc := range []struct {
@@ -67,6 +72,8 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 		{"bad quantiles", []string{"--bounds-private", "x=0:1", "--bounds-quantiles", "0.9:0.1"}, "0 < QLO < QHI < 1"},
 		{"budget", []string{"--bounds-private", "x=0:1", "--budget", "2"}, "set the budget first"},
 		{"over budget", []string{"--bounds-private", "x=0:1", "--bounds-epsilon", "0.8"}, "budget"},
+		{"bad learner parameter", []string{"--bounds-private", "x=0:1", "--param", "bandwidth=-1"}, "bandwidth"},
+		{"output exists", []string{"--bounds-private", "x=0:1", "--out", w.path("exists.synopsis")}, "exists"},
 	} {
 		r := te.run(append(append([]string{}, base...), tc.extra...)...)
 		if r.code == 0 || !strings.Contains(r.stderr, tc.want) {

@@ -166,7 +166,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.private.check(&f.datasetFlags, spec, f.budget.set); err != nil {
+	if err := f.private.check(&f.datasetFlags, spec, f.budget.set || f.deltaBudget.set); err != nil {
 		return err
 	}
 	ds := req.Dataset
@@ -192,6 +192,16 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
 		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath)); err != nil {
 		return err
+	}
+	if f.private.used() {
+		// Spending on bounds for a release that cannot be made wastes ε:
+		// the public checks that Prepare and Release would fail come first.
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err
+		}
+		if err := checkKeyAndOut(keyPath, f); err != nil {
+			return err
+		}
 	}
 	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.v); err != nil {
 		return err
@@ -279,6 +289,18 @@ func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) 
 	}
 	if f.deltaBudget.set {
 		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.v)
+	}
+	return nil
+}
+
+// checkKeyAndOut refuses, before anything is spent, a release without a
+// signing key or whose output exists (without --force).
+func checkKeyAndOut(keyPath string, f *releaseFlags) error {
+	if _, err := os.Stat(keyPath); err != nil {
+		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
+	}
+	if _, err := os.Lstat(f.out); err == nil && !f.force {
+		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
 	return nil
 }
