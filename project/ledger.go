@@ -294,7 +294,8 @@ func cloneParams(p map[string][]float64) map[string][]float64 {
 // most a torn last line, which is counted (see Torn) and never allowed a
 // release, since Reserve did not return.
 //
-// e.Kind must be KindRelease (the default if empty) or KindValidation;
+// e.Kind must be KindRelease (the default if empty), KindValidation or
+// KindBounds;
 // e.DatasetHash a hex SHA-256; e.Epsilon > 0 and e.Delta ∈ [0, 1), finite.
 // The ledger sets Version, ID, OverBudget and Time (if zero).
 //
