@@ -295,8 +295,8 @@ func cloneParams(p map[string][]float64) map[string][]float64 {
 // release, since Reserve did not return.
 //
 // e.Kind must be KindRelease (the default if empty), KindValidation or
-// KindBounds;
-// e.DatasetHash a hex SHA-256; e.Epsilon > 0 and e.Delta ∈ [0, 1), finite.
+// KindBounds; e.DatasetHash a hex SHA-256; e.Epsilon > 0 and
+// e.Delta ∈ [0, 1), finite.
 // The ledger sets Version, ID, OverBudget and Time (if zero).
 //
 // If the dataset's spent ε plus e.Epsilon exceeds its ε budget, or its
