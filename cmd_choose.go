@@ -11,6 +11,7 @@ import (
 
 type chooseFlags struct {
 	datasetFlags
+	private             privateBoundsFlags
 	ledger              string
 	epsSelect, fraction floatFlag
 	draws               int
@@ -39,6 +40,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &chooseFlags{}
 			f.register(fs, "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
+			f.private.register(fs)
 			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
 			wholeVar(fs, &f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
@@ -57,8 +59,11 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if !f.epsSelect.set {
 		return usagef("--epsilon-select (the ε this choice spends) is required")
 	}
-	req, _, err := f.request(e)
+	req, spec, err := f.request(e)
 	if err != nil {
+		return err
+	}
+	if err := f.private.check(&f.datasetFlags, spec, false); err != nil {
 		return err
 	}
 	ds := req.Dataset
@@ -68,6 +73,14 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
 			return err
 		}
+	}
+	if f.private.used() {
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err // a public check, before anything is spent
+		}
+	}
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
+		return err
 	}
 	ledger, err := project.OpenLedger(ledgerPath)
 	if err != nil {

@@ -106,8 +106,11 @@ func describeBound(b project.Bound) string {
 	if b.Unit != "" {
 		s += " " + b.Unit
 	}
-	if b.FromData {
+	switch lo, hi := b.Ends(); {
+	case lo == project.EndFromData && hi == project.EndFromData:
 		s += " (from data)"
+	case lo != project.EndTyped || hi != project.EndTyped:
+		s += " (" + b.DescribeEnds() + ")"
 	}
 	return s
 }

@@ -114,7 +114,7 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 		if en.DatasetPath != "" {
 			s.path = en.DatasetPath
 		}
-		if en.Kind == project.KindRelease || en.Kind == project.KindValidation {
+		if en.Kind == project.KindRelease || en.Kind == project.KindValidation || en.Kind == project.KindBounds {
 			s.releases++
 		}
 		if en.Time.After(s.last) {

@@ -14,6 +14,7 @@ import (
 
 type releaseFlags struct {
 	datasetFlags
+	private                                       privateBoundsFlags
 	out, key, title, note, passphraseFile, ledger string
 	units                                         boundsUnits
 	k                                             kFlag
@@ -46,6 +47,7 @@ one value per feature):
 			f := &releaseFlags{h: 1}
 			f.k.auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
+			f.private.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
 			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
@@ -160,8 +162,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return usagef("--units names column %q, which is neither a feature nor the label", col)
 		}
 	}
-	req, _, err := f.request(e)
+	req, spec, err := f.request(e)
 	if err != nil {
+		return err
+	}
+	if err := f.private.check(&f.datasetFlags, spec, f.budget.set || f.deltaBudget.set); err != nil {
 		return err
 	}
 	ds := req.Dataset
@@ -186,6 +191,19 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
 		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath)); err != nil {
+		return err
+	}
+	if f.private.used() {
+		// Spending on bounds for a release that cannot be made wastes ε:
+		// the public checks that Prepare and Release would fail come first.
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err
+		}
+		if err := checkKeyAndOut(keyPath, f); err != nil {
+			return err
+		}
+	}
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.v); err != nil {
 		return err
 	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
@@ -271,6 +289,18 @@ func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) 
 	}
 	if f.deltaBudget.set {
 		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.v)
+	}
+	return nil
+}
+
+// checkKeyAndOut refuses, before anything is spent, a release without a
+// signing key or whose output exists (without --force).
+func checkKeyAndOut(keyPath string, f *releaseFlags) error {
+	if _, err := os.Stat(keyPath); err != nil {
+		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
+	}
+	if _, err := os.Lstat(f.out); err == nil && !f.force {
+		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
 	return nil
 }

@@ -76,6 +76,14 @@
 // SimulatedRelease — a different type from Synopsis with no conversion
 // between them.
 //
+// The one exception to the noise library is PrivateQuantile (privately
+// estimated bounds: Smith 2011's exponential mechanism over a public
+// range), which the library does not offer: it samples with crypto/rand
+// through an unexported source that cannot be seeded, with both tails of
+// its exponential draws at full relative precision (see
+// docs/sensitivity.md, "Privately estimated bounds"). Its seeded twin
+// SimulatePrivateQuantile returns a SimulatedQuantile, a distinct type.
+//
 // # Errors and panics
 //
 // Parameters are validated once, where they enter (Params.Validate,

@@ -36,6 +36,9 @@ const (
 	// KindValidation is a private validation (e.g. of the Bernstein order
 	// h); its ε and δ are spent like a release.
 	KindValidation EntryKind = "validation"
+	// KindBounds is a private estimate of public bounds (project.
+	// EstimatePrivateBounds); its ε is spent like a release.
+	KindBounds EntryKind = "bounds"
 	// KindBudget sets the dataset's total ε budget to Entry.Budget; it
 	// spends nothing.
 	KindBudget EntryKind = "budget"
@@ -46,7 +49,7 @@ const (
 
 // spends reports whether entries of this kind spend privacy budget.
 func (k EntryKind) spends() bool {
-	return k == KindRelease || k == KindValidation || k == KindRepair
+	return k == KindRelease || k == KindValidation || k == KindBounds || k == KindRepair
 }
 
 // Entry is one line of the privacy-budget ledger. The first four fields come
@@ -291,8 +294,9 @@ func cloneParams(p map[string][]float64) map[string][]float64 {
 // most a torn last line, which is counted (see Torn) and never allowed a
 // release, since Reserve did not return.
 //
-// e.Kind must be KindRelease (the default if empty) or KindValidation;
-// e.DatasetHash a hex SHA-256; e.Epsilon > 0 and e.Delta ∈ [0, 1), finite.
+// e.Kind must be KindRelease (the default if empty), KindValidation or
+// KindBounds; e.DatasetHash a hex SHA-256; e.Epsilon > 0 and
+// e.Delta ∈ [0, 1), finite.
 // The ledger sets Version, ID, OverBudget and Time (if zero).
 //
 // If the dataset's spent ε plus e.Epsilon exceeds its ε budget, or its
@@ -307,8 +311,8 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if e.Kind == "" {
 		e.Kind = KindRelease
 	}
-	if e.Kind != KindRelease && e.Kind != KindValidation {
-		return Entry{}, fmt.Errorf("ledger: entry kind %q cannot be reserved: use %q or %q", e.Kind, KindRelease, KindValidation)
+	if e.Kind != KindRelease && e.Kind != KindValidation && e.Kind != KindBounds {
+		return Entry{}, fmt.Errorf("ledger: entry kind %q cannot be reserved: use %q, %q or %q", e.Kind, KindRelease, KindValidation, KindBounds)
 	}
 	if e.OverBudget {
 		return Entry{}, errors.New("ledger: OverBudget is set by the ledger (allowOver), not by the caller")
@@ -492,7 +496,7 @@ func (e *Entry) validate() error {
 		}
 	}
 	switch e.Kind {
-	case KindRelease, KindValidation:
+	case KindRelease, KindValidation, KindBounds:
 		if e.Epsilon <= 0 {
 			return fmt.Errorf("epsilon: %v must be > 0 for a %s", e.Epsilon, e.Kind)
 		}
@@ -514,7 +518,7 @@ func (e *Entry) validate() error {
 			return fmt.Errorf("repairs_line: %d must be ≥ 1", e.RepairsLine)
 		}
 	default:
-		return fmt.Errorf("kind: %q is not one of release, validation, budget, repair", e.Kind)
+		return fmt.Errorf("kind: %q is not one of release, validation, bounds, budget, repair", e.Kind)
 	}
 	return nil
 }

@@ -46,6 +46,11 @@ type ReleaseRequest struct {
 	// leaks the data's minimum and maximum outside ε, so Prepare refuses it
 	// unless AcknowledgedDataBounds is set; the synopsis records it.
 	BoundsFromData map[string]bool
+	// BoundsProvenance, if it names a column, says per end where its
+	// bounds came from (typed, data, private); columns it does not name
+	// follow BoundsFromData (both ends) or are typed. An end from the data
+	// needs AcknowledgedDataBounds like BoundsFromData.
+	BoundsProvenance map[string]BoundsProvenance
 	// AcknowledgedDataBounds is the curator's acceptance of that leak.
 	AcknowledgedDataBounds bool
 	// Learner and Params choose the target function F_D; Params are
@@ -160,17 +165,16 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		used = append(used, req.Label)
 	}
 	bounds := make([]Bounds, 0, len(used))
+	prov := make([]BoundsProvenance, 0, len(used))
 	for _, col := range used {
-		b, err := columnBounds(req, col)
+		b, pv, err := columnBounds(req, col)
 		if err != nil {
 			return nil, err
 		}
-		bounds = append(bounds, b)
+		bounds, prov = append(bounds, b), append(prov, pv)
 	}
 	for j, col := range req.Features {
-		p.Domain.Features = append(p.Domain.Features, Bound{
-			Name: col, Unit: req.Units[col], Lo: bounds[j].Lo, Hi: bounds[j].Hi, FromData: req.BoundsFromData[col],
-		})
+		p.Domain.Features = append(p.Domain.Features, boundWithProvenance(col, req.Units[col], bounds[j], prov[j]))
 	}
 
 	// Map the private data to the learner's domain.
@@ -191,7 +195,8 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		}
 		p.Clipped[req.Label] = c
 		p.Data.Labels = y
-		p.Domain.Label = &Bound{Name: req.Label, Unit: req.Units[req.Label], Lo: lb.Lo, Hi: lb.Hi, FromData: req.BoundsFromData[req.Label]}
+		l := boundWithProvenance(req.Label, req.Units[req.Label], lb, prov[dim])
+		p.Domain.Label = &l
 	case learners.LabelBinary:
 		y, err := ds.BinaryLabels(req.Label, req.PositiveClass)
 		if err != nil {
@@ -319,31 +324,35 @@ func checkColumns(req ReleaseRequest, spec learners.Spec) error {
 	return nil
 }
 
-// columnBounds returns the public bounds of a used column, suggesting them
-// from the data only when the request marks them so and acknowledges it.
-func columnBounds(req ReleaseRequest, col string) (Bounds, error) {
+// columnBounds returns the public bounds of a used column and their
+// provenance per end, suggesting them from the data only when the request
+// marks them so and acknowledges it.
+func columnBounds(req ReleaseRequest, col string) (Bounds, BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	b, ok := req.Bounds[col]
-	if req.BoundsFromData[col] {
+	prov, err := provenanceOf(req, col)
+	if err != nil {
+		return Bounds{}, prov, err
+	}
+	if prov.HasData() {
 		if !req.AcknowledgedDataBounds {
-			return Bounds{}, reqErr(field, "bounds taken from the data reveal its minimum and maximum, which ε does not cover; "+
+			return Bounds{}, prov, reqErr(field, "bounds taken from the data reveal its minimum and maximum, which ε does not cover; "+
 				"give public bounds from domain knowledge, or acknowledge the leak (--acknowledge-data-bounds)")
 		}
-		if !ok {
-			var err error
+		if !ok && req.BoundsFromData[col] {
 			if b, err = req.Dataset.SuggestBounds(col); err != nil {
-				return Bounds{}, err
+				return Bounds{}, prov, err
 			}
 			ok = true
 		}
 	}
 	if !ok {
-		return Bounds{}, reqErr(field, "no public bounds for column %q; every used column needs bounds LO:HI from domain knowledge", col)
+		return Bounds{}, prov, reqErr(field, "no public bounds for column %q; every used column needs bounds LO:HI from domain knowledge", col)
 	}
 	if err := b.Validate(); err != nil {
-		return Bounds{}, reqErr(field, "%v", err)
+		return Bounds{}, prov, reqErr(field, "%v", err)
 	}
-	return b, nil
+	return b, prov, nil
 }
 
 // classLabels returns the two values of a binary label column as text,

@@ -367,7 +367,7 @@ func TestReleaseRoundTrip(t *testing.T) {
 		!slices.Equal(f.Learner.Params["bandwidth"], []float64{0.1}) {
 		t.Errorf("learner %+v", f.Learner)
 	}
-	want := Bound{Name: "x", Unit: "cm", Lo: 0, Hi: 10}
+	want := Bound{Name: "x", Unit: "cm", Lo: 0, Hi: 10, LoSource: EndTyped, HiSource: EndTyped}
 	if len(f.Domain.Features) != 1 || f.Domain.Features[0] != want || f.Domain.Label != nil || f.Domain.BoundsFromData {
 		t.Errorf("domain %+v, want features [%+v]", f.Domain, want)
 	}
@@ -721,7 +721,7 @@ func TestReleaseRegressionUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := res.Synopsis
-	if l := f.Domain.Label; l == nil || *l != (Bound{Name: "r", Unit: "kg", Lo: -4, Hi: 6}) {
+	if l := f.Domain.Label; l == nil || *l != (Bound{Name: "r", Unit: "kg", Lo: -4, Hi: 6, LoSource: EndTyped, HiSource: EndTyped}) {
 		t.Errorf("label bound %+v", f.Domain.Label)
 	}
 	// Regression range in label units: mid + half·r with mid 1, half 5.

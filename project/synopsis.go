@@ -110,6 +110,14 @@ type Bound struct {
 	// FromData is true when the curator took this bound from the data
 	// after acknowledging that doing so is not covered by the ε guarantee.
 	FromData bool `json:"from_data"`
+	// LoSource and HiSource say where each end came from (typed, data,
+	// private); both empty in files written before per-end provenance
+	// (see Bound.Ends). LoEstimate and HiEstimate describe a privately
+	// estimated end (bounds_provenance.go).
+	LoSource   EndSource   `json:"lo_source,omitempty"`
+	HiSource   EndSource   `json:"hi_source,omitempty"`
+	LoEstimate *PrivateEnd `json:"lo_estimate,omitempty"`
+	HiEstimate *PrivateEnd `json:"hi_estimate,omitempty"`
 }
 
 // OutputInfo says what the released function's values mean.
@@ -472,7 +480,7 @@ func (b *Bound) validate(field string) error {
 	if !(b.Lo < b.Hi) || math.IsInf(b.Hi-b.Lo, 0) {
 		return fieldErr(ErrMalformed, field, "bounds [%v, %v] need lo < hi with a finite width", b.Lo, b.Hi)
 	}
-	return nil
+	return b.validateProvenance(field)
 }
 
 func (o *OutputInfo) validate() error {

@@ -80,6 +80,14 @@ type ColumnBounds struct {
 	// maximum; AcknowledgedAt then records when the curator accepted that.
 	FromData       bool       `json:"from_data,omitempty"`
 	AcknowledgedAt *time.Time `json:"acknowledged_at,omitempty"`
+	// LoSource and HiSource say per end where the bounds came from (typed,
+	// data, private), with the private estimates' details; empty in files
+	// written before per-end provenance, where FromData covers both ends.
+	// FromData is set when either end came from the data.
+	LoSource   EndSource   `json:"lo_source,omitempty"`
+	HiSource   EndSource   `json:"hi_source,omitempty"`
+	LoEstimate *PrivateEnd `json:"lo_estimate,omitempty"`
+	HiEstimate *PrivateEnd `json:"hi_estimate,omitempty"`
 }
 
 // LearnerSettings are the learner and its parameter values.
@@ -420,6 +428,9 @@ func (w *Workspace) validate(name string) error {
 			return fail(field+".column", "column %q has bounds twice", b.Column)
 		case b.FromData && (b.AcknowledgedAt == nil || b.AcknowledgedAt.IsZero()):
 			return fail(field+".acknowledged_at", "bounds taken from the data need the curator's acknowledgement time (they leak the minimum and maximum)")
+		}
+		if err := b.validateProvenance(field); err != nil {
+			return fail(field, "%v", err)
 		}
 		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
 			return fail(field, "%v", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // boundsPage edits the public bounds of every used column.
@@ -20,8 +22,16 @@ type boundsPage struct {
 	box  fyne.CanvasObject
 	rows *fyne.Container
 	ack  *widget.Check
+	// ackEnds names the column ends now taken from the data.
+	ackEnds *widget.Label
+	// confirm is the curator's confirmation of the bounds; only then are
+	// the private clip counts shown (confirmed). Any edit withdraws it.
+	confirm   *widget.Check
+	confirmed bool
 	// Per column, for tests and live updates.
 	editors map[string]*boundsEditor
+	// privateFlow is the last "Estimate privately…" dialog (tests).
+	privateFlow *privateBoundsFlow
 }
 
 // boundsEditor is one column's row.
@@ -30,6 +40,7 @@ type boundsEditor struct {
 	clipped      *widget.Label
 	fromData     *widget.Label
 	suggest      *widget.Button
+	estimate     *widget.Button
 }
 
 const boundsExplanation = `**Why public bounds?** The privacy guarantee assumes every value lies in a range fixed *before* looking at the data. Values outside the bounds are clipped to them. If the bounds were taken from the data (its minimum and maximum), they would reveal those values — often a real person's — and that leak is **not** covered by ε.
@@ -55,10 +66,22 @@ func newBoundsPage(c *curator) *boundsPage {
 		p.updateSuggestButtons()
 		c.changed()
 	})
+	p.ackEnds = widget.NewLabel("")
+	p.ackEnds.Wrapping = fyne.TextWrapWord
+	p.ackEnds.Importance = widget.WarningImportance
+	p.confirm = widget.NewCheck("These are my bounds: show how many values they clip", func(b bool) {
+		p.confirmed = b
+		for col, e := range p.editors {
+			p.updateRow(col, e)
+		}
+		c.preview.showSummary()
+	})
+	confirmWhy := widget.NewLabel(clipCountsWhy)
+	confirmWhy.Wrapping = fyne.TextWrapWord
 	p.rows = container.NewVBox()
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		widget.NewLabelWithStyle("Public bounds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		expl, p.rows, widget.NewSeparator(), ackText, p.ack,
+		expl, p.rows, widget.NewSeparator(), confirmWhy, p.confirm, widget.NewSeparator(), ackText, p.ack, p.ackEnds,
 	)))
 	return p
 }
@@ -68,6 +91,7 @@ func (p *boundsPage) content() fyne.CanvasObject { return p.box }
 func (p *boundsPage) refresh() {
 	c := p.c
 	p.ack.SetChecked(c.state.AckDataBounds)
+	p.updateAckEnds()
 	p.rows.Objects = nil
 	p.editors = map[string]*boundsEditor{}
 	cols := c.state.usedColumns()
@@ -120,8 +144,13 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 			return
 		}
 		st.Lo, st.Hi = e.lo.Text, e.hi.Text
-		st.FromData = false // edited by hand: no longer the data's min/max
+		// Per end: a different number typed by hand is no longer the
+		// data's minimum or maximum (or the private estimate).
+		st.LoEnd.edited(st.Lo)
+		st.HiEnd.edited(st.Hi)
+		p.unconfirm()
 		p.updateRow(col, e)
+		p.updateAckEnds()
 		c.changed()
 	}
 	e.lo.OnChanged = func(string) { onEdit() }
@@ -134,6 +163,7 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 		c.changed()
 	}
 	e.suggest = widget.NewButton("Suggest from data", func() { p.suggest(col) })
+	e.estimate = widget.NewButton("Estimate privately…", func() { p.privateFlow = p.c.showPrivateBoundsDialog(col) })
 	p.updateRow(col, e)
 	title := col
 	if isLabel {
@@ -144,24 +174,20 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 			container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
 			container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi)),
 		container.NewBorder(nil, nil, widget.NewLabel("unit"), nil, e.unit))
-	return widget.NewCard(title, "", container.NewVBox(form, container.NewBorder(nil, nil, e.suggest, nil, e.fromData), e.clipped))
+	return widget.NewCard(title, "", container.NewVBox(form, container.NewBorder(nil, nil, container.NewHBox(e.suggest, e.estimate), nil, e.fromData), e.clipped))
 }
 
 // updateRow refreshes the clip count and the from-data marker of a column.
 func (p *boundsPage) updateRow(col string, e *boundsEditor) {
 	c := p.c
 	st := c.state.bound(col)
-	if st.FromData {
-		e.fromData.SetText("taken from the data (recorded in the synopsis)")
-	} else {
-		e.fromData.SetText("")
-	}
+	e.fromData.SetText(st.provenanceText())
 	b, err := parseBounds(st)
 	if err != nil {
 		e.clipped.SetText(err.Error())
 		return
 	}
-	if c.ds == nil {
+	if c.ds == nil || !p.confirmed {
 		e.clipped.SetText("")
 		return
 	}
@@ -218,15 +244,51 @@ func (p *boundsPage) suggest(col string) {
 		dialog.ShowError(err, c.win)
 		return
 	}
+	p.fill(col, b, project.EndFromData, nil, nil)
+}
+
+// fill sets both ends of col from one source (the data or a private
+// estimate) and refreshes its row; the bounds need confirming again.
+func (p *boundsPage) fill(col string, b project.Bounds, src project.EndSource, loEst, hiEst *project.PrivateEnd) {
+	c := p.c
 	st := c.state.bound(col)
-	st.Lo, st.Hi, st.FromData = fmtBound(b.Lo), fmtBound(b.Hi), true
-	e := p.editors[col]
+	st.setEnds(fmtBound(b.Lo), fmtBound(b.Hi), src, loEst, hiEst)
 	c.syncing = true
-	e.lo.SetText(st.Lo)
-	e.hi.SetText(st.Hi)
+	if e := p.editors[col]; e != nil {
+		e.lo.SetText(st.Lo)
+		e.hi.SetText(st.Hi)
+	}
 	c.syncing = false
-	p.updateRow(col, e)
+	p.unconfirm()
+	if e := p.editors[col]; e != nil {
+		p.updateRow(col, e)
+	}
+	p.updateAckEnds()
 	c.changed()
+}
+
+// clipCountsWhy says why the clip counts wait for the confirmation.
+const clipCountsWhy = "How many values the bounds clip is shown only after you confirm them: " +
+	"adjusting bounds until those private counts look right would fit them to the data, which ε does not cover."
+
+// unconfirm withdraws the confirmation after an edit, hiding the counts.
+func (p *boundsPage) unconfirm() {
+	if !p.confirmed {
+		return
+	}
+	p.confirmed = false
+	p.confirm.SetChecked(false)
+}
+
+// updateAckEnds names the column ends currently taken from the data next
+// to the acknowledgement.
+func (p *boundsPage) updateAckEnds() {
+	ends := p.c.state.dataEnds()
+	if len(ends) == 0 {
+		p.ackEnds.SetText("")
+		return
+	}
+	p.ackEnds.SetText("Taken from the data (named in the synopsis): " + strings.Join(ends, ", ") + ".")
 }
 
 func fmtBound(x float64) string {

@@ -39,7 +39,10 @@ type previewPanel struct {
 	peersCheck  *widget.Check
 	peerCaption *widget.Label
 	peers       bool
-	box         fyne.CanvasObject
+	// standIn chooses the data the preview runs on: the private data or a
+	// public stand-in (preview_standin.go).
+	standIn *standIn
+	box     fyne.CanvasObject
 
 	// gen counts scheduled jobs and doneGen the last one finished (both
 	// under mu), so tests can wait until the preview is idle.
@@ -98,12 +101,14 @@ func newPreviewPanel(c *curator) *previewPanel {
 		p.schedule(false)
 	})
 	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.standIn = p.newStandIn()
+	source := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Preview on"), nil, p.standIn.choice), p.standIn.notice)
 	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
 	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
-	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
+	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
 	go p.worker()
@@ -126,8 +131,12 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	if c.ds == nil && c.dsErr != nil {
 		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
 	}
+	var standInLabel string
+	if err == nil {
+		req, standInLabel, err = p.applyStandIn(req)
+	}
 	job.inputErr = err
-	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers}
+	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
 	if p.pending != nil && !p.pending.renderOnly {
@@ -315,7 +324,7 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", previewRepeats(res.Dim)))
 		p.tradeoff.SetImage(timg)
 		p.function.SetImage(fimg)
-		p.info.SetText(previewSummary(res))
+		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
 		p.last = res
@@ -364,7 +373,9 @@ func (p *previewPanel) idle() bool {
 }
 
 // previewSummary is the numbers line under the plots.
-func previewSummary(r *previewResult) string {
+// The clip count is shown only once the curator has confirmed the bounds
+// (clipCountsWhy).
+func previewSummary(r *previewResult, boundsConfirmed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, kLabel(r.K), latticeCount(r.K), r.H, r.Scale)
 	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %.4g).", r.MarkerErr, r.Approx)
@@ -373,7 +384,9 @@ func previewSummary(r *previewResult) string {
 		clipped += n
 	}
 	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
-	if clipped > 0 {
+	if !boundsConfirmed {
+		b.WriteString(" (clip counts after you confirm the bounds)")
+	} else if clipped > 0 {
 		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
 	}
 	if r.Dropped > 0 {

@@ -191,7 +191,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		container.NewBorder(nil, nil, widget.NewLabel("k ="), nil, p.kEntry), p.kInUse,
 		help("Larger k follows F_D more closely but spreads ε over (k+1)^ℓ noisy values. Automatic k balances the two (k* = (ε/(S·ln(1/β)))^(1/(h+ℓ)), β = 0.05)."),
 		p.choose,
-		help("Chooses h and k from the data by private validation (docs/validation.md); it spends its own ε from the budget, shown before you confirm."),
+		help("Recommended: chooses h and k from the data by private validation (docs/validation.md), so the choice is covered by DP; it spends its own ε from the budget, shown before you confirm. Settings picked by looking at the preview of the private data are not covered by ε."),
 		widget.NewSeparator(),
 		bold("Privacy budget of this dataset"), p.budget,
 		container.NewBorder(nil, nil, nil, p.setTotal, p.total),

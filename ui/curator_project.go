@@ -46,8 +46,10 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 		if err != nil {
 			continue
 		}
-		cb := project.ColumnBounds{Column: col, Lo: bd.Lo, Hi: bd.Hi, Unit: b.Unit, FromData: b.FromData}
-		if b.FromData {
+		pv := b.provenance()
+		cb := project.ColumnBounds{Column: col, Lo: bd.Lo, Hi: bd.Hi, Unit: b.Unit, FromData: b.fromData(),
+			LoSource: pv.Lo, HiSource: pv.Hi, LoEstimate: pv.LoEstimate, HiEstimate: pv.HiEstimate}
+		if b.fromData() {
 			t := s.AckTime
 			if t.IsZero() {
 				t = time.Now().UTC()
@@ -91,7 +93,8 @@ func stateFromWorkspace(w *project.Workspace) *curatorState {
 	s.Label = w.Label
 	for _, b := range w.Bounds {
 		cs := s.bound(b.Column)
-		cs.Lo, cs.Hi, cs.Unit, cs.FromData = fmtBound(b.Lo), fmtBound(b.Hi), b.Unit, b.FromData
+		cs.Lo, cs.Hi, cs.Unit = fmtBound(b.Lo), fmtBound(b.Hi), b.Unit
+		cs.LoEnd, cs.HiEnd = endsFromWorkspace(b, cs.Lo, cs.Hi)
 		if b.FromData && b.AcknowledgedAt != nil {
 			s.AckDataBounds = true
 			s.AckTime = *b.AcknowledgedAt

@@ -149,8 +149,11 @@ func releaseSummary(s *curatorState, ds *project.Dataset, k []int) string {
 			continue
 		}
 		from := ""
-		if bd.FromData {
-			from = " — TAKEN FROM THE DATA (disclosed in the file)"
+		if t := bd.provenanceText(); t != "" {
+			from = " — " + t
+			if bd.fromData() {
+				from = " — TAKEN FROM THE DATA: " + t
+			}
 		}
 		fmt.Fprintf(&b, "• %s in [%s, %s]%s%s\n", col, bd.Lo, bd.Hi, unitSuffixText(bd.Unit), from)
 	}

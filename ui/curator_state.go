@@ -48,9 +48,11 @@ type curatorState struct {
 
 // columnSetting is the public bounds editor of one column.
 type columnSetting struct {
-	Lo, Hi   string // as typed
-	Unit     string
-	FromData bool // filled by "Suggest from data" (after the acknowledgement)
+	Lo, Hi string // as typed
+	Unit   string
+	// LoEnd and HiEnd say where each end came from (typed, the data after
+	// the acknowledgement, or a private estimate); curator_bounds_provenance.go.
+	LoEnd, HiEnd endSetting
 }
 
 // releaseRecord is one release of this project.
@@ -245,12 +247,16 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 		if b.Unit != "" {
 			req.Units[col] = b.Unit
 		}
-		if b.FromData {
+		if b.fromData() {
 			if req.BoundsFromData == nil {
 				req.BoundsFromData = map[string]bool{}
 			}
 			req.BoundsFromData[col] = true
 		}
+		if req.BoundsProvenance == nil {
+			req.BoundsProvenance = map[string]project.BoundsProvenance{}
+		}
+		req.BoundsProvenance[col] = b.provenance()
 	}
 	req.AcknowledgedDataBounds = s.AckDataBounds
 	for _, p := range spec.Params {

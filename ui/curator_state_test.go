@@ -91,7 +91,8 @@ func TestRequestFieldErrors(t *testing.T) {
 	}
 	s := base()
 	s.Noise, s.Delta, s.KAuto, s.K = mechanism.NoiseGaussian, 1e-6, false, 7
-	s.bound("x1").FromData = true
+	x1 := s.bound("x1")
+	x1.setEnds(x1.Lo, x1.Hi, project.EndFromData, nil, nil)
 	s.AckDataBounds = true
 	req, err := s.request(ds)
 	if err != nil {
@@ -113,7 +114,9 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	s := newCuratorState()
 	s.CSVPath = "/data/kde.csv"
 	s.Features = []string{"x"}
-	s.bound("x").Lo, s.bound("x").Hi, s.bound("x").FromData = "-1", "2", true
+	// Per end: the lower end typed, the upper end from the data.
+	s.bound("x").Lo, s.bound("x").Hi = "-1", "2"
+	s.bound("x").HiEnd = endSetting{Source: project.EndFromData, Value: "2"}
 	s.bound("x").Unit = "mm"
 	s.DropInvalid = true
 	s.AckDataBounds = true
@@ -127,7 +130,8 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	got := stateFromWorkspace(w)
 	if got.CSVPath != s.CSVPath || got.Epsilon != 0.3 || got.Noise != mechanism.NoiseLaplaceApprox || got.Delta != 1e-5 ||
 		got.H != 4 || got.KAuto || got.K != 12 || got.Title != "t" || got.Note != "n" ||
-		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].FromData || !got.AckDataBounds ||
+		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].fromData() || !got.AckDataBounds ||
+		got.Bounds["x"].LoEnd.source() != project.EndTyped || got.Bounds["x"].HiEnd.source() != project.EndFromData ||
 		got.Bounds["x"].Unit != "mm" || !got.DropInvalid ||
 		got.paramText(learners.NewKDE().Spec().Params[0]) != "0.07" {
 		t.Errorf("round trip: %+v", got)

@@ -339,20 +339,12 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 func TestCuratorAcknowledgementGate(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { c.showStep(stepBounds) })
-	bp := c.pages[stepBounds].(*boundsPage)
-	ed := bp.editors["x"]
-	if ed == nil {
-		t.Fatal("no bounds editor for column x")
-	}
+	bp, ed := f.openBounds()
 	if !ed.suggest.Disabled() {
 		t.Fatal("Suggest from data is enabled before the acknowledgement")
 	}
 	test.Tap(ed.suggest) // a disabled button does nothing
-	if c.state.Bounds["x"].FromData || ed.lo.Text != "0" {
+	if c.state.Bounds["x"].fromData() || ed.lo.Text != "0" {
 		t.Fatalf("bounds changed without the acknowledgement: %+v", c.state.Bounds["x"])
 	}
 	f.do(func() { test.Tap(bp.ack) })
@@ -364,8 +356,8 @@ func TestCuratorAcknowledgementGate(t *testing.T) {
 	}
 	f.do(func() { test.Tap(ed.suggest) })
 	want, _ := c.ds.SuggestBounds("x")
-	if got, _ := parseBounds(c.state.Bounds["x"]); got != want || !c.state.Bounds["x"].FromData {
-		t.Fatalf("suggested bounds %+v (from data %v), want %+v", got, c.state.Bounds["x"].FromData, want)
+	if got, _ := parseBounds(c.state.Bounds["x"]); got != want || !c.state.Bounds["x"].fromData() {
+		t.Fatalf("suggested bounds %+v (from data %v), want %+v", got, c.state.Bounds["x"].fromData(), want)
 	}
 	req, err := c.state.request(c.ds)
 	if err != nil || !req.AcknowledgedDataBounds || !req.BoundsFromData["x"] {

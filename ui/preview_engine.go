@@ -65,6 +65,9 @@ type previewInput struct {
 	// Peers adds the published peers that apply to the learner to the
 	// tradeoff simulation (preview_peers.go).
 	Peers bool
+	// StandIn, if not empty, names the public stand-in that replaced the
+	// private data in Request; the plots are marked with it.
+	StandIn string
 }
 
 // previewStage names the step of the preview in progress.
@@ -395,6 +398,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	if err != nil {
 		return nil, err
 	}
+	markStandIn(res, in.StandIn)
 	return res, nil
 }
 

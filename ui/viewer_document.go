@@ -209,6 +209,9 @@ func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
 			Value: "YES — the curator took some public bounds from the data itself (marked below). Those bounds are not covered by the privacy guarantee."})
 	} else {
 		rows = append(rows, viewerDetailRow{Label: "Bounds from data", Value: "no — all bounds were set without looking at the data"})
+		if f.Domain.AnyPrivateEnd() {
+			rows[len(rows)-1].Value = "no — some bounds were estimated from the data under differential privacy (marked below); their ε was charged to the dataset's budget"
+		}
 	}
 	return rows
 }
@@ -221,6 +224,9 @@ func viewerFeatureRows(f *project.SynopsisFile) [][]string {
 		from := "no"
 		if b.FromData {
 			from = "YES"
+		}
+		if lo, hi := b.Ends(); lo != hi || lo == project.EndPrivate {
+			from += " (" + b.DescribeEnds() + ")"
 		}
 		rows = append(rows, []string{prefix + b.Name, viewerOrDash(b.Unit), viewerNum(b.Lo), viewerNum(b.Hi), from})
 	}

@@ -1,0 +1,320 @@
+package project
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+)
+
+// TestEstimatePrivateBoundsCharges: one ledger entry of kind "bounds" with
+// the whole ε, the estimates inside the public range and ordered, and a
+// per-end provenance naming the quantile, ε/(2·columns) and the range.
+func TestEstimatePrivateBoundsCharges(t *testing.T) {
+	ds := releaseTestDataset(t, 2000)
+	l := chooseLedger(t)
+	now := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
+	res, err := EstimatePrivateBounds(context.Background(), PrivateBoundsRequest{
+		Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}},
+		Epsilon: 0.8, Ledger: l, Now: func() time.Time { return now },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Entry.Kind != KindBounds || res.Entry.Epsilon != 0.8 || res.Entry.DatasetHash != ds.Hash {
+		t.Errorf("entry %+v, want kind bounds, ε 0.8 on the dataset", res.Entry)
+	}
+	if es := l.Entries(ds.Hash); len(es) != 1 || es[0].ID != res.Entry.ID {
+		t.Fatalf("ledger holds %+v, want exactly the bounds entry", es)
+	}
+	if eps, _ := l.Spent(ds.Hash); eps != 0.8 || res.Spent != 0.8 {
+		t.Errorf("spent %g (result %g), want 0.8", eps, res.Spent)
+	}
+	// Reread from disk: the new kind is counted by a fresh reader too.
+	l2, err := OpenLedger(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eps, _ := l2.Spent(ds.Hash); eps != 0.8 {
+		t.Errorf("reopened ledger counts %g, want 0.8", eps)
+	}
+	for _, c := range []string{"x", "y"} {
+		b, p := res.Bounds[c], res.Provenance[c]
+		if !(b.Lo < b.Hi) || p.Lo != EndPrivate || p.Hi != EndPrivate ||
+			p.LoEstimate.Quantile != 0.01 || p.HiEstimate.Quantile != 0.99 || p.LoEstimate.Epsilon != 0.2 {
+			t.Errorf("%s: bounds %+v, provenance %+v %+v %+v", c, b, p, p.LoEstimate, p.HiEstimate)
+		}
+		r := map[string]Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}}[c]
+		if b.Lo < r.Lo || b.Hi > r.Hi {
+			t.Errorf("%s: %+v outside the public range %+v", c, b, r)
+		}
+	}
+}
+
+// TestEstimatePrivateBoundsRefused: a spend over the budget is refused by
+// the ledger before anything is estimated; invalid requests spend nothing.
+func TestEstimatePrivateBoundsRefused(t *testing.T) {
+	ds := releaseTestDataset(t, 100)
+	l := chooseLedger(t)
+	if err := l.SetBudget(ds.Hash, 0.01); err != nil {
+		t.Fatal(err)
+	}
+	good := PrivateBoundsRequest{Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: 0, Hi: 100}}, Epsilon: 0.05, Ledger: l}
+	res, err := EstimatePrivateBounds(context.Background(), good)
+	var be *BudgetError
+	if !errors.As(err, &be) || res != nil {
+		t.Fatalf("got %v, %v; want a *BudgetError", res, err)
+	}
+	for name, mod := range map[string]func(*PrivateBoundsRequest){
+		"no columns":      func(r *PrivateBoundsRequest) { r.Ranges = nil },
+		"unknown column":  func(r *PrivateBoundsRequest) { r.Ranges = map[string]Bounds{"nope": {Lo: 0, Hi: 1}} },
+		"empty range":     func(r *PrivateBoundsRequest) { r.Ranges = map[string]Bounds{"x": {Lo: 1, Hi: 1}} },
+		"zero ε":          func(r *PrivateBoundsRequest) { r.Epsilon = 0 },
+		"quantiles order": func(r *PrivateBoundsRequest) { r.Quantiles = [2]float64{0.9, 0.1} },
+		"quantile one":    func(r *PrivateBoundsRequest) { r.Quantiles = [2]float64{0.1, 1} },
+		"no ledger":       func(r *PrivateBoundsRequest) { r.Ledger = nil },
+	} {
+		r := good
+		r.AllowOverBudget = true
+		mod(&r)
+		if _, err := EstimatePrivateBounds(context.Background(), r); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if eps, _ := l.Spent(ds.Hash); eps != 0 {
+		t.Errorf("spent %g after refusals", eps)
+	}
+}
+
+// TestReleaseRecordsPerEndProvenance reproduces issue 13 item 4 in the
+// release path: {Lo: −1 typed, Hi: the data maximum} must record Hi as from
+// the data and Lo as typed, and a privately estimated end its ε.
+func TestReleaseRecordsPerEndProvenance(t *testing.T) {
+	ds := releaseTestDataset(t, 200)
+	max, _ := ds.SuggestBounds("x")
+	req := kdeRequest(ds)
+	req.Bounds = map[string]Bounds{"x": {Lo: -1, Hi: max.Hi}}
+	req.BoundsProvenance = map[string]BoundsProvenance{"x": {Lo: EndTyped, Hi: EndFromData}}
+	if _, err := Prepare(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), "acknowledge") {
+		t.Fatalf("an end from the data without the acknowledgement: %v", err)
+	}
+	req.AcknowledgedDataBounds = true
+	e := newReleaseEnv(t)
+	p, err := Prepare(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Release(context.Background(), e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := OpenSynopsis(res.Path, e.trusted(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := v.File.Domain.Features[0]
+	if !v.File.Domain.BoundsFromData {
+		t.Error("bounds_from_data is false with an end from the data")
+	}
+	if lo, hi := b.Ends(); lo != EndTyped || hi != EndFromData || !b.FromData {
+		t.Errorf("recorded %+v (ends %s, %s), want lo typed, hi data", b, lo, hi)
+	}
+
+	// A privately estimated pair.
+	req = kdeRequest(ds)
+	est := &PrivateEnd{Quantile: 0.01, Epsilon: 0.025, RangeLo: -100, RangeHi: 100}
+	req.BoundsProvenance = map[string]BoundsProvenance{"x": {Lo: EndPrivate, Hi: EndTyped, LoEstimate: est}}
+	p, err = Prepare(context.Background(), req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Domain.Features[0]
+	if got.LoSource != EndPrivate || got.HiSource != EndTyped || got.LoEstimate == nil || got.LoEstimate.Epsilon != 0.025 || got.FromData {
+		t.Errorf("private end recorded as %+v", got)
+	}
+}
+
+// TestBoundProvenanceValidation: the reader's rules on the new fields.
+func TestBoundProvenanceValidation(t *testing.T) {
+	est := &PrivateEnd{Quantile: 0.01, Epsilon: 0.1, RangeLo: -10, RangeHi: 10}
+	ok := []Bound{
+		{Name: "x", Lo: 0, Hi: 1},                 // old file, typed
+		{Name: "x", Lo: 0, Hi: 1, FromData: true}, // old file, from data
+		{Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndFromData, FromData: true},
+		{Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped, LoEstimate: est},
+	}
+	for i, b := range ok {
+		if err := b.validate("b"); err != nil {
+			t.Errorf("ok[%d]: %v", i, err)
+		}
+	}
+	bad := map[string]Bound{
+		"one source":         {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped},
+		"unknown source":     {Name: "x", Lo: 0, Hi: 1, LoSource: "guess", HiSource: EndTyped},
+		"from_data mismatch": {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndFromData},
+		"data flag no end":   {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndTyped, FromData: true},
+		"private no est":     {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped},
+		"est not private":    {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndTyped, HiEstimate: est},
+		"est without source": {Name: "x", Lo: 0, Hi: 1, LoEstimate: est},
+		"est outside range":  {Name: "x", Lo: -50, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped, LoEstimate: est},
+		"est bad quantile": {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped,
+			LoEstimate: &PrivateEnd{Quantile: 1, Epsilon: 0.1, RangeLo: -10, RangeHi: 10}},
+		"est bad ε": {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped,
+			LoEstimate: &PrivateEnd{Quantile: 0.5, Epsilon: 0, RangeLo: -10, RangeHi: 10}},
+	}
+	for name, b := range bad {
+		if err := b.validate("b"); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestOldSynopsisBoundsReadBack: the golden synopsis written before
+// per-end provenance still reads, and its ends follow from_data.
+func TestOldSynopsisBoundsReadBack(t *testing.T) {
+	trusted, err := LoadAllowedSigners(goldenSigners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := OpenSynopsis(goldenPath, trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range append(slices.Clone(v.File.Domain.Features), *v.File.Domain.Label) {
+		lo, hi := b.Ends()
+		want := EndTyped
+		if b.FromData {
+			want = EndFromData
+		}
+		if lo != want || hi != want || b.LoSource != "" {
+			t.Errorf("%s: ends %s, %s for from_data %v", b.Name, lo, hi, b.FromData)
+		}
+	}
+}
+
+const goldenProvenancePath = goldenDir + "/golden-v1-provenance.synopsis"
+
+// goldenProvenanceFile is the golden file with per-end provenance: age
+// typed, bmi's lower end typed and upper end from the data, the label
+// estimated privately at both ends.
+func goldenProvenanceFile() *SynopsisFile {
+	f := goldenFile()
+	f.Title = "Blood pressure by age and BMI — golden test file with per-end provenance"
+	f.Domain.Features[0].LoSource, f.Domain.Features[0].HiSource = EndTyped, EndTyped
+	f.Domain.Features[1].LoSource, f.Domain.Features[1].HiSource = EndTyped, EndFromData
+	f.Domain.Label.LoSource, f.Domain.Label.HiSource = EndPrivate, EndPrivate
+	f.Domain.Label.LoEstimate = &PrivateEnd{Quantile: 0.01, Epsilon: 0.0125, RangeLo: 0, RangeHi: 400}
+	f.Domain.Label.HiEstimate = &PrivateEnd{Quantile: 0.99, Epsilon: 0.0125, RangeLo: 0, RangeHi: 400}
+	return f
+}
+
+// TestSynopsisGoldenProvenance pins the bytes of the per-end provenance
+// fields (rewrite deliberately with -update).
+func TestSynopsisGoldenProvenance(t *testing.T) {
+	signer := goldenSigner(t)
+	if synUpdate() {
+		if err := WriteSynopsis(goldenProvenancePath, goldenProvenanceFile(), signer, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	trusted, err := LoadAllowedSigners(goldenSigners)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := OpenSynopsis(goldenProvenancePath, trusted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v.File, goldenProvenanceFile()) {
+		t.Errorf("golden content changed:\n got %+v\nwant %+v", v.File, goldenProvenanceFile())
+	}
+	want, err := os.ReadFile(goldenProvenancePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeSynopsis(goldenProvenanceFile(), signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("the writer no longer produces the golden bytes")
+	}
+}
+
+// TestUniformStandInIsPublic: the stand-in depends only on n, the columns,
+// the bounds and the seed: two datasets with the same n and different
+// values give the same stand-in, inside the bounds.
+func TestUniformStandInIsPublic(t *testing.T) {
+	a := releaseTestDataset(t, 100)
+	b := releaseTestDataset(t, 100)
+	for i := range b.Data["x"] {
+		b.Data["x"][i] = 1000 + float64(i)
+	}
+	spec := mustSpec(t, kdeRequest(a))
+	sa, err := UniformStandIn(kdeRequest(a), spec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := UniformStandIn(kdeRequest(b), spec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sa.Data["x"], sb.Data["x"]) || sa.Rows != 100 || sa.Path != UniformStandInPath {
+		t.Fatal("the stand-in depends on the data values")
+	}
+	for _, v := range sa.Data["x"] {
+		if v < 0 || v > 10 {
+			t.Fatalf("stand-in value %v outside the bounds [0, 10]", v)
+		}
+	}
+	req := kdeRequest(a)
+	req.Bounds = nil
+	if _, err := UniformStandIn(req, spec, 1); err == nil {
+		t.Error("a stand-in without bounds was made")
+	}
+}
+
+func mustSpec(t *testing.T, req ReleaseRequest) learners.Spec {
+	t.Helper()
+	l, err := learners.Lookup(req.Learner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Spec()
+}
+
+// TestWorkspaceEndProvenance: a project file may carry per-end sources;
+// inconsistent ones are refused, and an old file (from_data only) still
+// reads.
+func TestWorkspaceEndProvenance(t *testing.T) {
+	valid := string(readTestdata(t, "workspace", "valid.bernstein"))
+	const old = `"from_data": true, "acknowledged_at"`
+	if !strings.Contains(valid, old) {
+		t.Fatalf("valid file lacks %q", old)
+	}
+	if _, err := ParseWorkspace([]byte(valid), "p.bernstein"); err != nil {
+		t.Fatalf("old file: %v", err)
+	}
+	ok := strings.Replace(valid, old, `"from_data": true, "lo_source": "typed", "hi_source": "data", "acknowledged_at"`, 1)
+	w, err := ParseWorkspace([]byte(ok), "p.bernstein")
+	if err != nil || w.Bounds[1].LoSource != EndTyped || w.Bounds[1].HiSource != EndFromData {
+		t.Fatalf("per-end file: %+v, %v", w, err)
+	}
+	for name, repl := range map[string]string{
+		"data end without from_data": `"lo_source": "typed", "hi_source": "data", "acknowledged_at"`,
+		"unknown source":             `"from_data": true, "lo_source": "guess", "hi_source": "data", "acknowledged_at"`,
+		"private without estimate":   `"from_data": true, "lo_source": "private", "hi_source": "data", "acknowledged_at"`,
+	} {
+		input := strings.Replace(valid, old, repl, 1)
+		if _, err := ParseWorkspace([]byte(input), "p.bernstein"); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
