@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,9 +31,18 @@ type ReleaseRequest struct {
 	Features []string
 	// Label is the label column; "" for unsupervised learners (KDE).
 	Label string
-	// PositiveClass is the label value of class +1 for binary labels; it
-	// must be one of the two values of the label column.
-	PositiveClass float64
+	// Classes declares the two values of a binary label column (negative,
+	// positive), public like the bounds; required exactly for learners with
+	// a binary label. The synopsis's class_labels come from here only.
+	Classes *Classes
+	// FillClass is the class that replaces any other or missing value of a
+	// binary label column: one of Classes ("" means Classes.Negative).
+	FillClass string
+	// Fill holds the public fill value of used numeric columns (features
+	// and a real label) replacing their missing or non-numeric values; a
+	// column not listed is filled with the midpoint of its bounds. Every
+	// row is kept (see FillRule).
+	Fill map[string]float64
 	// Bounds holds the public bounds of every used column: each feature and,
 	// for real labels (regression), the label. Binary labels need none.
 	Bounds map[string]Bounds
@@ -90,9 +98,13 @@ type Prepared struct {
 	// Params are the validated release parameters (K filled in).
 	Params mechanism.Params
 	// Clipped counts, per used column, the values clipped to the public
-	// bounds; Dropped is Dataset.Dropped. Both are private, curator only.
+	// bounds; Filled the missing or invalid values replaced by the
+	// column's fill rule. Both are private, curator only: never written to
+	// the synopsis, the ledger or standard output.
 	Clipped map[string]int
-	Dropped int
+	Filled  map[string]int
+	// Fill are the public fill rules, as recorded in the synopsis.
+	Fill []FillRule
 	// Domain holds the public bounds as recorded in the synopsis.
 	Domain DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
@@ -129,8 +141,11 @@ func reqErr(field, format string, args ...any) *RequestError {
 // bounds from the data only with AcknowledgedDataBounds; learner parameters
 // per its Spec; release parameters per mechanism.Params.Validate and the
 // sensitivity per mechanism.ValidateSensitivity; a title and note per the
-// synopsis rules (checkDescription), as *RequestError. Data errors (non-numeric
-// values, a label that is not binary) are the Dataset's *CSVError.
+// synopsis rules (checkDescription), as *RequestError; declared classes
+// exactly for a binary label (checkClasses) and fill values within the
+// bounds (fillValue). Missing values (NaN, from CSVOptions.KeepInvalid) are
+// replaced by the public fill rules, so no value of the data refuses a
+// release read that way.
 //
 // progress (may be nil) reports the lattice evaluation; ctx cancels it.
 func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total int)) (*Prepared, error) {
@@ -151,7 +166,10 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		return nil, err
 	}
 
-	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}, Dropped: ds.Dropped}
+	if err := checkClasses(req, spec.Label == learners.LabelBinary); err != nil {
+		return nil, err
+	}
+	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}}
 	p.Request.Features = slices.Clone(req.Features)
 
 	// Public bounds, data-derived ones only with the acknowledgement.
@@ -173,7 +191,12 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		})
 	}
 
-	// Map the private data to the learner's domain.
+	// Replace missing values by the public fill rules, then map the
+	// private data to the learner's domain.
+	ds, p.Fill, p.Filled, err = fillData(req, used, bounds)
+	if err != nil {
+		return nil, err
+	}
 	x, clipped, err := ds.MapToUnit(req.Features, bounds[:dim])
 	if err != nil {
 		return nil, err
@@ -193,15 +216,18 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		p.Data.Labels = y
 		p.Domain.Label = &Bound{Name: req.Label, Unit: req.Units[req.Label], Lo: lb.Lo, Hi: lb.Hi, FromData: req.BoundsFromData[req.Label]}
 	case learners.LabelBinary:
-		y, err := ds.BinaryLabels(req.Label, req.PositiveClass)
+		fill, class, err := fillClass(req)
 		if err != nil {
 			return nil, err
 		}
+		y, n, err := ds.DeclaredLabels(req.Label, *req.Classes, fill)
+		if err != nil {
+			return nil, err
+		}
+		p.Filled[req.Label] = n
 		p.Data.Labels = y
-		p.ClassLabels, err = classLabels(ds, req.Label, req.PositiveClass)
-		if err != nil {
-			return nil, err
-		}
+		p.ClassLabels = req.Classes.Labels()
+		p.Fill = append(p.Fill, FillRule{Column: req.Label, Class: class})
 	}
 	for _, b := range p.Domain.Features {
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || b.FromData
@@ -345,23 +371,6 @@ func columnBounds(req ReleaseRequest, col string) (Bounds, error) {
 	}
 	return b, nil
 }
-
-// classLabels returns the two values of a binary label column as text,
-// the negative class first and the positive class second.
-func classLabels(ds *Dataset, col string, positive float64) ([]string, error) {
-	v, err := ds.Column(col)
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range v {
-		if x != positive {
-			return []string{formatLabel(x), formatLabel(positive)}, nil
-		}
-	}
-	return nil, reqErr("label", "column %q has a single value; a binary label needs two", col)
-}
-
-func formatLabel(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // ReleaseOptions says where and how a prepared release is published.
 type ReleaseOptions struct {
@@ -526,6 +535,7 @@ func (p *Prepared) synopsisMeta(appVersion string, created time.Time) SynopsisMe
 		Output:      p.Spec.Output,
 		OutputRange: p.Fitted.OutputRange,
 		ClassLabels: p.ClassLabels,
+		Fill:        p.Fill,
 	}
 }
 
