@@ -88,6 +88,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err != nil {
 		return err
 	}
+	printPrivateCounts(e.Stderr, f.columns(), res.Clipped, res.Filled)
 	c := res.Chosen
 	fmt.Fprintf(e.Stdout, "chosen: h = %d, k = %d", c.H, c.K)
 	use := fmt.Sprintf("--h %d --k %d", c.H, c.K)

@@ -197,11 +197,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if k := prep.Params.K; f.k.auto {
 		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
 	}
-	for _, col := range f.columns() {
-		if c := prep.Clipped[col]; c > 0 {
-			fmt.Fprintf(e.Stderr, "note: %d value(s) of column %q clipped to the public bounds (curator only; not released)\n", c, col)
-		}
-	}
+	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	keyEncrypted, err := checkSigningKey(e, keyPath)
 	if err != nil {
 		return err
@@ -312,19 +308,6 @@ func orDefault(f floatFlag, def float64) float64 {
 		return f.v
 	}
 	return def
-}
-
-// largerLabel returns the larger of the label column's values, the default
-// positive class (1 for 0/1 labels, +1 for ±1).
-func largerLabel(ds *project.Dataset, col string) (float64, error) {
-	v, err := ds.Column(col)
-	if err != nil {
-		return 0, err
-	}
-	if len(v) == 0 {
-		return 0, fmt.Errorf("%s: label column %q has no values", ds.Path, col)
-	}
-	return slices.Max(v), nil
 }
 
 func shortHash(h string) string {

@@ -166,3 +166,32 @@ func (d *Dataset) DeclaredLabels(col string, c Classes, fill float64) (y []float
 	}
 	return y, filled, nil
 }
+
+// WithClasses returns a dataset whose label column col can be mapped by
+// DeclaredLabels with the classes c: d itself when d was read with these
+// classes, or when col was read as numbers and both classes are numbers;
+// otherwise the file d.Path is read again with c declared for col (every
+// column kept, invalid values missing) and must still have d's Hash. This
+// lets a dataset opened before the classes were declared (the curator
+// window) use text classes such as "no"/"yes".
+func (d *Dataset) WithClasses(col string, c Classes) (*Dataset, error) {
+	if read, ok := d.classes[col]; ok && read == c {
+		return d, nil
+	}
+	_, r1 := parseNumber(c.Negative)
+	_, r2 := parseNumber(c.Positive)
+	if _, numeric := d.Data[col]; numeric && r1 == "" && r2 == "" && d.classes[col] == (Classes{}) {
+		return d, nil
+	}
+	if err := c.Validate(); err != nil {
+		return nil, &CSVError{File: d.Path, ColumnName: col, Rule: "declared classes: " + err.Error()}
+	}
+	again, err := ReadCSV(d.Path, CSVOptions{KeepInvalid: true, Delimiter: d.Delimiter, Classes: map[string]Classes{col: c}})
+	if err != nil {
+		return nil, err
+	}
+	if again.Hash != d.Hash {
+		return nil, &CSVError{File: d.Path, Rule: "the file changed since it was opened; open it again"}
+	}
+	return again, nil
+}

@@ -567,11 +567,12 @@ func (d *Dataset) Column(name string) ([]float64, error) {
 	return nil, &CSVError{File: d.Path, ColumnName: name, Rule: fmt.Sprintf("no such column (columns: %s)", quoteList(d.Columns, 10))}
 }
 
-// NumericColumns returns the names of the numeric columns in file order.
+// NumericColumns returns the names of the numeric columns in file order
+// (with CSVOptions.KeepInvalid: those with at least one number).
 func (d *Dataset) NumericColumns() []string {
 	var out []string
 	for _, c := range d.Columns {
-		if _, ok := d.Data[c]; ok {
+		if _, ok := d.Data[c]; ok && d.Invalid[c] < d.Rows {
 			out = append(out, c)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -183,37 +185,58 @@ func TestDeclaredClasses(t *testing.T) {
 	}
 }
 
-// TestDeclaredClassesReadMismatch checks the public-settings errors: text
-// classes on a column read as numbers, and a file read with other classes.
-func TestDeclaredClassesReadMismatch(t *testing.T) {
-	csv := "x,c\n1,no\n2,yes\n"
-	base := func(ds *Dataset, c Classes) ReleaseRequest {
+// TestDeclaredClassesReread checks WithClasses: a dataset opened before
+// its text classes were declared (the curator window) is read again with
+// them; a changed file is refused; settings errors name the rule.
+func TestDeclaredClassesReread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n3,yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(opts CSVOptions) *Dataset {
+		opts.KeepInvalid = true
+		ds, err := ReadCSV(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	req := func(ds *Dataset, c Classes, fill string) ReleaseRequest {
 		return ReleaseRequest{
-			Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &c,
+			Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &c, FillClass: fill,
 			Bounds: map[string]Bounds{"x": {0, 10}}, Learner: learners.KindNaiveBayes,
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
 		}
 	}
+	numeric := read(CSVOptions{})
+	other := read(CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}})
 	for name, tc := range map[string]struct {
 		ds   *Dataset
 		c    Classes
-		want string
+		want []float64
 	}{
-		"text classes on numbers":  {readKeep(t, csv, CSVOptions{}), Classes{"no", "yes"}, "read the file with the declared classes"},
-		"read with other classes":  {readKeep(t, csv, CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}}), Classes{"yes", "no"}, "read it again"},
-		"fill class not a class":   {readKeep(t, csv, CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}}), Classes{"no", "yes"}, "fill class"},
-		"classes with a space end": {readKeep(t, csv, CSVOptions{}), Classes{"0 ", "1"}, "surrounding spaces"},
+		"text classes on a column read as numbers": {numeric, Classes{"no", "yes"}, []float64{-1, 1, 1}},
+		"file read with other classes":             {other, Classes{"yes", "no"}, []float64{1, -1, -1}},
 	} {
-		t.Run(name, func(t *testing.T) {
-			req := base(tc.ds, tc.c)
-			if name == "fill class not a class" {
-				req.FillClass = "maybe"
-			}
-			_, err := Prepare(context.Background(), req, nil)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("err = %v; want it to mention %q", err, tc.want)
-			}
-		})
+		p, err := Prepare(context.Background(), req(tc.ds, tc.c, ""), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(p.Data.Labels, tc.want) {
+			t.Errorf("%s: labels %v; want %v", name, p.Data.Labels, tc.want)
+		}
+	}
+	if _, err := Prepare(context.Background(), req(other, Classes{"no", "yes"}, "maybe"), nil); err == nil || !strings.Contains(err.Error(), "fill class") {
+		t.Errorf("undeclared fill class: err = %v", err)
+	}
+	if _, err := Prepare(context.Background(), req(numeric, Classes{"0 ", "1"}, ""), nil); err == nil || !strings.Contains(err.Error(), "surrounding spaces") {
+		t.Errorf("class with a space: err = %v", err)
+	}
+	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prepare(context.Background(), req(numeric, Classes{"no", "yes"}, ""), nil); err == nil || !strings.Contains(err.Error(), "changed since it was opened") {
+		t.Errorf("changed file: err = %v", err)
 	}
 }
 

@@ -220,7 +220,11 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		if err != nil {
 			return nil, err
 		}
-		y, n, err := ds.DeclaredLabels(req.Label, *req.Classes, fill)
+		lds, err := req.Dataset.WithClasses(req.Label, *req.Classes)
+		if err != nil {
+			return nil, err
+		}
+		y, n, err := lds.DeclaredLabels(req.Label, *req.Classes, fill)
 		if err != nil {
 			return nil, err
 		}
