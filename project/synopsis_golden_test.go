@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 )
 
 // The golden synopsis: format 1, signed with the committed TEST key
@@ -50,9 +52,11 @@ func goldenFile() *SynopsisFile {
 	}
 }
 
-func TestSynopsisGolden(t *testing.T) {
-	// LoadSigner refuses group/world-readable keys; a git checkout gives the
-	// committed key mode 0644, so use a private copy.
+// goldenSigner loads the committed TEST key. LoadSigner refuses
+// group/world-readable keys; a git checkout gives the committed key mode
+// 0644, so it uses a private copy.
+func goldenSigner(t *testing.T) ssh.Signer {
+	t.Helper()
 	keyData, err := os.ReadFile(goldenKeyPath)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +69,11 @@ func TestSynopsisGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return signer
+}
+
+func TestSynopsisGolden(t *testing.T) {
+	signer := goldenSigner(t)
 	if synUpdate() {
 		if err := WriteSynopsis(goldenPath, goldenFile(), signer, true); err != nil {
 			t.Fatal(err)
