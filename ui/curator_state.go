@@ -28,7 +28,7 @@ type curatorState struct {
 	// label values.
 	Negative, Positive string
 	FillPositive       bool
-	Bounds      map[string]*columnSetting
+	Bounds             map[string]*columnSetting
 	// AckDataBounds records the curator's acknowledgement that bounds
 	// suggested from the data leak its minimum and maximum; AckTime when.
 	AckDataBounds bool
