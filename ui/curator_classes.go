@@ -31,6 +31,7 @@ type classForm struct {
 	box                *fyne.Container
 	negative, positive *widget.SelectEntry
 	fill               *widget.Select
+	picks              []string // the values offered in both lists
 }
 
 const fillNegative, fillPositive = "negative class", "positive class"
@@ -42,6 +43,9 @@ func newClassForm(c *curator) *classForm {
 			return
 		}
 		c.state.Negative, c.state.Positive = f.negative.Text, f.positive.Text
+		if dp, ok := c.pages[stepData].(*dataPage); ok {
+			dp.refreshColumns() // the declaration's errors
+		}
 		c.changed()
 	}
 	f.negative = widget.NewSelectEntry(nil)
@@ -72,9 +76,9 @@ func newClassForm(c *curator) *classForm {
 // refresh shows the state's declaration and offers the label column's
 // values seen in the preview rows.
 func (f *classForm) refresh(c *curator) {
-	picks := previewValues(c.ds, c.state.Label, 20)
-	f.negative.SetOptions(picks)
-	f.positive.SetOptions(picks)
+	f.picks = previewValues(c.ds, c.state.Label, 20)
+	f.negative.SetOptions(f.picks)
+	f.positive.SetOptions(f.picks)
 	if f.negative.Text != c.state.Negative {
 		f.negative.SetText(c.state.Negative)
 	}
