@@ -25,7 +25,7 @@ type releaseFlags struct {
 func releaseCommand() *command {
 	return &command{
 		Name: "release",
-		Args: "--data FILE.csv --features A,B [--label Y] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
+		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
 		Summary: "Fit a learner to a CSV dataset and publish it as a signed, " +
 			"differentially private synopsis; prints ε spent and the ledger total.",
 		Details: `Steps, in this order: read and validate everything; fit the learner; evaluate it
@@ -33,6 +33,13 @@ on the Bernstein lattice; check the output file can be written; record the
 spend in the privacy-budget ledger (refused when over the dataset's budget);
 add secure noise; write the signed synopsis. If the last step fails, the
 spend stays recorded.
+
+Every data row is used (n is the number of rows in the file, public): a
+missing or non-numeric value is replaced by the column's public fill value
+(--fill; default the midpoint of its bounds), a label that is neither
+declared class (--classes NEG,POS) by the fill class (--fill-class; default
+the negative class). How many values were clipped or filled is private: it
+is printed on standard error only.
 
 Bounds must be public: chosen from domain knowledge, not from the data. COL=data
 takes them from the data's minimum and maximum, which leaks those values
@@ -112,7 +119,7 @@ func learnerHelp() string {
 		case learners.LabelReal:
 			label = "real label (needs bounds)"
 		case learners.LabelBinary:
-			label = "binary label (two values)"
+			label = "binary label (declared with --classes)"
 		}
 		dims := fmt.Sprintf("%d–%d features", s.MinDim, s.MaxDim)
 		if s.MinDim == s.MaxDim {
