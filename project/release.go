@@ -152,7 +152,6 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
-	ds := req.Dataset
 	learner, err := learners.Lookup(req.Learner)
 	if err != nil {
 		return nil, reqErr("learner", "%v", err)
@@ -193,10 +192,11 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 
 	// Replace missing values by the public fill rules, then map the
 	// private data to the learner's domain.
-	ds, p.Fill, p.Filled, err = fillData(req, used, bounds)
+	ds, fill, filled, err := fillData(req, used, bounds)
 	if err != nil {
 		return nil, err
 	}
+	p.Fill, p.Filled = fill, filled
 	x, clipped, err := ds.MapToUnit(req.Features, bounds[:dim])
 	if err != nil {
 		return nil, err
