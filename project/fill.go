@@ -248,3 +248,18 @@ func (w *Workspace) checkFillChoices() (field, rule string) {
 	}
 	return "", ""
 }
+
+// numbersOnly returns v without its missing values (NaN), v itself if it
+// has none.
+func numbersOnly(v []float64) []float64 {
+	if !slices.ContainsFunc(v, math.IsNaN) {
+		return v
+	}
+	out := make([]float64, 0, len(v))
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

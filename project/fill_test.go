@@ -318,3 +318,13 @@ func TestWorkspaceFillChoices(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestBoundsSkipsMissing: bounds suggested from the data ignore
+// missing values instead of becoming NaN.
+func TestSuggestBoundsSkipsMissing(t *testing.T) {
+	ds := readKeep(t, "x\n3\nabc\n-1\n\"\"\n", CSVOptions{})
+	b, err := ds.SuggestBounds("x")
+	if err != nil || b != (Bounds{-1, 3}) {
+		t.Errorf("SuggestBounds = %v, %v; want [-1, 3]", b, err)
+	}
+}
