@@ -25,7 +25,8 @@ const DefaultBeta = 0.05
 // validated once, by Prepare.
 type ReleaseRequest struct {
 	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
-	// listing at least the features and the label).
+	// listing at least the features and the label, and KeepInvalid so that
+	// every row is kept; the label may be read with CSVOptions.Classes).
 	Dataset *Dataset
 	// Features are the feature columns, in axis order (ℓ = len(Features)).
 	Features []string
