@@ -86,3 +86,20 @@ func TestCuratorDeclaredTextClasses(t *testing.T) {
 		t.Errorf("request classes %+v", req.Classes)
 	}
 }
+
+// TestOlderProjectPositiveLabel: a project file from before declared
+// classes (positive_label only) opens with the positive value filled in
+// and asks the curator to declare the negative one.
+func TestOlderProjectPositiveLabel(t *testing.T) {
+	one := 1.0
+	w := project.NewWorkspace(project.DemoKDE1D(1))
+	w.Features, w.Label = []string{"x"}, "label"
+	w.Learner = project.LearnerSettings{Kind: learners.KindSVM, PositiveLabel: &one}
+	s := stateFromWorkspace(w)
+	if s.Positive != "1" || s.Negative != "" {
+		t.Fatalf("classes %q, %q; want the positive value 1 and no negative", s.Negative, s.Positive)
+	}
+	if _, err := s.classes(); err == nil || !strings.Contains(err.Error(), "declare the two label values") {
+		t.Errorf("classes() err = %v; want a request to declare both values", err)
+	}
+}
