@@ -123,6 +123,7 @@ func TestFillAuditEndToEnd(t *testing.T) {
 		{kind: learners.KindKDE, dim: 1, params: learners.Values{"bandwidth": {0.1}}, pairs: 3000},
 		{kind: learners.KindKDE, dim: 2, params: learners.Values{"bandwidth": {0.2}}, pairs: 2000},
 		{kind: learners.KindRidge, dim: 1, label: "real", pairs: 2000},
+		{kind: learners.KindPriestleyChao, dim: 1, label: "real", pairs: 2000},
 		{kind: learners.KindNaiveBayes, dim: 1, label: "binary", pairs: 3000},
 		{kind: learners.KindLogistic, dim: 2, label: "binary", pairs: 1000},
 		{kind: learners.KindSVM, dim: 1, label: "binary", pairs: 1000},
