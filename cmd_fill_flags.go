@@ -142,3 +142,17 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// describeFill is a synopsis's fill rules in words, for inspect:
+// "age → 60, outcome → class no".
+func describeFill(rules []project.FillRule) string {
+	parts := make([]string, len(rules))
+	for i, r := range rules {
+		if r.Value != nil {
+			parts[i] = fmt.Sprintf("%s → %g", r.Column, *r.Value)
+		} else {
+			parts[i] = fmt.Sprintf("%s → class %s", r.Column, r.Class)
+		}
+	}
+	return strings.Join(parts, ", ") + " (replacing missing or invalid values; every row kept)"
+}

@@ -54,6 +54,10 @@ func TestReleaseDeclaredTextClasses(t *testing.T) {
 				len(f.Fill) != 2 || f.Fill[1] != (project.FillRule{Column: "y", Class: "no"}) || *f.Fill[0].Value != 0.5 {
 				t.Errorf("class_labels %q, n %d, fill %+v", f.Output.ClassLabels, f.Learner.N, f.Fill)
 			}
+			r = te.mustRun(t, "inspect", out)
+			if want := "x → 0.5, y → class no (replacing missing or invalid values; every row kept)"; !strings.Contains(r.stdout, want) {
+				t.Errorf("inspect lacks the fill rules %q:\n%s", want, r.stdout)
+			}
 		})
 	}
 }
