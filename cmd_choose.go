@@ -22,7 +22,7 @@ type chooseFlags struct {
 func chooseCommand() *command {
 	return &command{
 		Name: "choose",
-		Args: "--data FILE.csv --features A,B [--label Y] --bounds A=LO:HI,… --learner KIND --epsilon E --epsilon-select E2 [flags]",
+		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --epsilon-select E2 [flags]",
 		Summary: "Privately choose the Bernstein order h and cover size k (and optionally the bandwidth) " +
 			"for a release; spends --epsilon-select from the ledger.",
 		Details: `Stability-based private validation (Chaudhuri & Vinterbo 2013; docs/validation.md):
@@ -101,6 +101,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err != nil {
 		return err
 	}
+	printPrivateCounts(e.Stderr, f.columns(), res.Clipped, res.Filled)
 	c := res.Chosen
 	fmt.Fprintf(e.Stdout, "chosen: h = %d, k = %d", c.H, c.K)
 	use := fmt.Sprintf("--h %d --k %d", c.H, c.K)

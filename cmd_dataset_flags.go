@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -23,6 +22,9 @@ type datasetFlags struct {
 	params                         paramsFlag
 	epsilon, delta, positive, beta floatFlag
 	dropInvalid, ackDataBounds     bool
+	classes                        classesFlag
+	fill                           fillFlag
+	fillClass                      string
 }
 
 // register defines the flags on fs; epsilonUsage says what --epsilon means
@@ -32,7 +34,10 @@ func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
 	fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
 	fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order; 1 to 6 (required)")
 	fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
-	fs.Var(&f.positive, "positive", "label `VALUE` of the positive class for binary labels (default: the larger of the two values)")
+	fs.Var(&f.classes, "classes", "the two values `NEG,POS` of a binary label, declared (public, recorded in the synopsis);\nthe positive class second; any other value in the column is invalid and filled (--fill-class)")
+	fs.StringVar(&f.fillClass, "fill-class", "", "declared class `CLASS` replacing any other or missing label value (default: the negative class)")
+	fs.Var(&f.fill, "fill", "public fill values `A=V,B=V` replacing missing or non-numeric values of features and a real label,\nwithin the bounds (default: the midpoint of the bounds); repeatable")
+	fs.Var(&f.positive, "positive", "removed: use --classes NEG,POS (refused with a message)")
 	fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
 	fs.BoolVar(&f.ackDataBounds, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
 	fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
@@ -41,7 +46,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
 	fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
 	fs.StringVar(&f.noise, "noise", f.noise, "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
 	fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
-	fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "drop rows with a missing or non-numeric value in a used column instead of failing")
+	fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "removed: rows are never dropped (n is public); see --fill (refused with a message)")
 }
 
 // checkRequired reports the first missing required flag.
@@ -71,8 +76,8 @@ func (f *datasetFlags) columns() []string {
 // request checks the flags against each other, reads the dataset (its
 // used columns only) and returns the release request with the dataset,
 // columns, bounds, learner and parameters, positive class, ε, δ, noise
-// kind and β set; the caller sets K, H and the rest. Dropped rows are
-// reported on e.Stderr (curator only).
+// kind, β, declared classes and fill rules set; the caller sets K, H and
+// the rest. Every data row is kept: invalid values are filled (public n).
 func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, error) {
 	if err := f.checkRequired(); err != nil {
 		return project.ReleaseRequest{}, learners.Spec{}, err
@@ -101,15 +106,17 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 			return project.ReleaseRequest{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
 		}
 	}
-	if f.positive.set && (spec.Label != learners.LabelBinary || f.label == "") {
-		return project.ReleaseRequest{}, spec, usagef("--positive applies only to learners with a binary label")
-	}
-	ds, err := project.ReadCSV(f.data, project.CSVOptions{Columns: cols, DropInvalid: f.dropInvalid})
-	if err != nil {
+	binary := spec.Label == learners.LabelBinary
+	if err := f.checkFillFlags(binary); err != nil {
 		return project.ReleaseRequest{}, spec, err
 	}
-	if ds.Dropped > 0 {
-		fmt.Fprintf(e.Stderr, "note: dropped %d row(s) with missing or non-numeric values (curator only; not released)\n", ds.Dropped)
+	opts := project.CSVOptions{Columns: cols, KeepInvalid: true}
+	if binary && f.label != "" {
+		opts.Classes = map[string]project.Classes{f.label: f.classes.c}
+	}
+	ds, err := project.ReadCSV(f.data, opts)
+	if err != nil {
+		return project.ReleaseRequest{}, spec, err
 	}
 	req := project.ReleaseRequest{
 		Dataset:                ds,
@@ -122,6 +129,12 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 		Params:                 learners.Values(f.params.values),
 		Privacy:                mechanism.Params{Epsilon: f.epsilon.v, Delta: f.delta.v, Noise: noise},
 		Beta:                   f.beta.v,
+		Fill:                   f.fill.values,
+		FillClass:              f.fillClass,
+	}
+	if binary && f.label != "" {
+		c := f.classes.c
+		req.Classes = &c
 	}
 	for name, s := range f.bounds.specs {
 		if s.FromData {
@@ -130,13 +143,6 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 			continue
 		}
 		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
-	}
-	if spec.Label == learners.LabelBinary && f.label != "" {
-		if f.positive.set {
-			req.PositiveClass = f.positive.v
-		} else if req.PositiveClass, err = largerLabel(ds, f.label); err != nil {
-			return project.ReleaseRequest{}, spec, err
-		}
 	}
 	return req, spec, nil
 }

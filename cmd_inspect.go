@@ -95,6 +95,9 @@ func writeInspect(w io.Writer, path string, v *project.VerifiedSynopsis) {
 	if len(f.Output.ClassLabels) == 2 {
 		field("classes", "negative %s, positive %s", f.Output.ClassLabels[0], f.Output.ClassLabels[1])
 	}
+	if f.Fill != nil {
+		field("fill rules", "%s", describeFill(f.Fill))
+	}
 	if len(f.Values) > 0 {
 		field("values", "%d noisy lattice values in [%g, %g] (--json prints them)",
 			len(f.Values), slices.Min(f.Values), slices.Max(f.Values))

@@ -26,7 +26,7 @@ type releaseFlags struct {
 func releaseCommand() *command {
 	return &command{
 		Name: "release",
-		Args: "--data FILE.csv --features A,B [--label Y] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
+		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
 		Summary: "Fit a learner to a CSV dataset and publish it as a signed, " +
 			"differentially private synopsis; prints ε spent and the ledger total.",
 		Details: `Steps, in this order: read and validate everything; fit the learner; evaluate it
@@ -34,6 +34,13 @@ on the Bernstein lattice; check the output file can be written; record the
 spend in the privacy-budget ledger (refused when over the dataset's budget);
 add secure noise; write the signed synopsis. If the last step fails, the
 spend stays recorded.
+
+Every data row is used (n is the number of rows in the file, public): a
+missing or non-numeric value is replaced by the column's public fill value
+(--fill; default the midpoint of its bounds), a label that is neither
+declared class (--classes NEG,POS) by the fill class (--fill-class; default
+the negative class). How many values were clipped or filled is private: it
+is printed on standard error only.
 
 Bounds must be public: chosen from domain knowledge, not from the data. COL=data
 takes them from the data's minimum and maximum, which leaks those values
@@ -114,7 +121,7 @@ func learnerHelp() string {
 		case learners.LabelReal:
 			label = "real label (needs bounds)"
 		case learners.LabelBinary:
-			label = "binary label (two values)"
+			label = "binary label (declared with --classes)"
 		}
 		dims := fmt.Sprintf("%d–%d features", s.MinDim, s.MaxDim)
 		if s.MinDim == s.MaxDim {
@@ -215,11 +222,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if k := prep.Params.K; f.k.auto {
 		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
 	}
-	for _, col := range f.columns() {
-		if c := prep.Clipped[col]; c > 0 {
-			fmt.Fprintf(e.Stderr, "note: %d value(s) of column %q clipped to the public bounds (curator only; not released)\n", c, col)
-		}
-	}
+	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	keyEncrypted, err := checkSigningKey(e, keyPath)
 	if err != nil {
 		return err
@@ -342,19 +345,6 @@ func orDefault(f floatFlag, def float64) float64 {
 		return f.v
 	}
 	return def
-}
-
-// largerLabel returns the larger of the label column's values, the default
-// positive class (1 for 0/1 labels, +1 for ±1).
-func largerLabel(ds *project.Dataset, col string) (float64, error) {
-	v, err := ds.Column(col)
-	if err != nil {
-		return 0, err
-	}
-	if len(v) == 0 {
-		return 0, fmt.Errorf("%s: label column %q has no values", ds.Path, col)
-	}
-	return slices.Max(v), nil
 }
 
 func shortHash(h string) string {

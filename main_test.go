@@ -117,7 +117,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 	b.want(t, exitOK, "keygen", "--principal", "ci@example.org", "--trust")
 
 	// A classifier on the Figure 2 data, with k auto.
-	r := b.want(t, exitOK, "release", "--data", "demo/two-class.csv", "--features", "x1,x2", "--label", "label",
+	r := b.want(t, exitOK, "release", "--data", "demo/two-class.csv", "--features", "x1,x2", "--label", "label", "--classes", "0,1",
 		"--bounds", "x1=0:1,x2=0:1", "--learner", "logistic", "--param", "C=2", "--epsilon", "0.4", "--k", "auto", "--h", "1",
 		"--title", "binary test", "--out", "lr.synopsis")
 	if !strings.Contains(r.stdout, "ε spent by this release: 0.4") || !strings.Contains(r.stdout, "ε 0.4 of budget 1") {
@@ -168,7 +168,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 		t.Errorf("tampered: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 	b.want(t, exitVerify, "eval", "bad.synopsis", "--at", "0.5,0.5")
-	if r := b.want(t, exitBudget, "release", "--data", "demo/two-class.csv", "--features", "x1,x2", "--label", "label",
+	if r := b.want(t, exitBudget, "release", "--data", "demo/two-class.csv", "--features", "x1,x2", "--label", "label", "--classes", "0,1",
 		"--bounds", "x1=0:1,x2=0:1", "--learner", "logistic", "--epsilon", "0.7", "--k", "3", "--out", "more.synopsis"); !strings.Contains(r.stderr, "is refused: the dataset has spent ε 0.4 of its ε budget of 1") {
 		t.Errorf("budget: %q", r.stderr)
 	}
@@ -178,10 +178,12 @@ func TestBinaryRoundTrip(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(b.dir, "age.csv"), []byte("age\n30\nabc\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = b.want(t, exitRuntime, "release", "--data", "age.csv", "--features", "age", "--bounds", "age=0:120",
+	// An invalid value is filled by the public rule: n stays 2, and the
+	// private fill count goes to standard error only.
+	r = b.want(t, exitOK, "release", "--data", "age.csv", "--features", "age", "--bounds", "age=0:120", "--fill", "age=40",
 		"--learner", "kde", "--epsilon", "0.1", "--out", "age.synopsis")
-	if want := "bernstein: release: age.csv:3:1 (column \"age\"): \"abc\" is not a number"; !strings.HasPrefix(r.stderr, want) {
-		t.Errorf("CSV error:\n%q\nwant prefix\n%q", r.stderr, want)
+	if want := "private (not covered by ε): 0 values clipped, 1 filled (age: 1 filled)"; !strings.Contains(r.stderr, want) || strings.Contains(r.stdout, "filled") {
+		t.Errorf("invalid value: stdout %q stderr %q; want %q on stderr only", r.stdout, r.stderr, want)
 	}
 	r = b.want(t, exitOK, "ledger", "--data", "demo/two-class.csv")
 	if !strings.Contains(r.stdout, "logistic") || !strings.Contains(r.stdout, "spent ε 0.4 of budget ε 1; 0.6 left") {

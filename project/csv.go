@@ -37,18 +37,26 @@ var errRecordTooLong = errors.New("record too long")
 // CSVOptions controls how a CSV file is read.
 type CSVOptions struct {
 	// Columns lists the columns that must be numeric: a missing or
-	// non-numeric value in one of them is an error (or drops the row, see
-	// DropInvalid); other columns may hold text and are kept only in the
-	// preview. If nil, every column is parsed as numeric where possible: a
-	// column with any value that is not a finite number is silently kept as
-	// text (asking for it later, e.g. in MapToUnit, reports the first bad
-	// value).
+	// non-numeric value in one of them is an error (or a missing value,
+	// see KeepInvalid); other columns may hold text and are kept only in
+	// the preview. If nil, every column is parsed as numeric where
+	// possible: a column with any value that is not a finite number is
+	// silently kept as text (asking for it later, e.g. in MapToUnit,
+	// reports the first bad value), unless KeepInvalid.
 	Columns []string
-	// DropInvalid drops rows with a missing or non-numeric value in one of
-	// Columns instead of failing. The number of dropped rows is in
-	// Dataset.Dropped; it depends on the private data and is for the
-	// curator's eyes only. Requires Columns.
-	DropInvalid bool
+	// KeepInvalid keeps every data row: a missing or non-numeric value in
+	// a numeric column is stored as NaN (a missing value, which a release
+	// replaces by the column's public fill value, see FillRule) and
+	// counted in Dataset.Invalid. Rows is then always the number of data
+	// rows in the file, whatever their values (n is public). The counts
+	// depend on the private data and are for the curator's eyes only.
+	KeepInvalid bool
+	// Classes declares, per label column, the two class values; such a
+	// column is read as learner labels −1 (Negative), +1 (Positive) or
+	// NaN (any other value: invalid, counted in Dataset.Invalid), by
+	// (Classes).Code. Text labels ("no", "yes") are read this way. Each
+	// column must be in Columns when Columns is set; needs KeepInvalid.
+	Classes map[string]Classes
 	// Delimiter is the field separator; 0 detects ',', ';' or tab from the
 	// header line (the one occurring most often outside quotes; ',' if none
 	// occurs).
@@ -62,10 +70,10 @@ type CSVOptions struct {
 // Dataset is a CSV file read into memory: numeric columns as float64
 // slices, plus the first rows as raw strings for the preview.
 //
-// Everything in a Dataset is private data. In particular Rows, Dropped,
-// DroppedLines and the values are for the curator only and must never be
-// written to a released file (the ledger and the synopsis record Hash and n
-// only where the mechanism treats n as public).
+// Everything in a Dataset is private data. In particular Invalid and the
+// values are for the curator only and must never be written to a released
+// file (the ledger and the synopsis record Hash and n, the number of data
+// rows in the file, which the mechanism treats as public).
 type Dataset struct {
 	Path      string   // file name as given to ReadCSV / ParseCSV
 	Columns   []string // header names in file order (trimmed, unique, non-empty)
@@ -73,12 +81,13 @@ type Dataset struct {
 	// Data holds, for every numeric column, its Rows values in file order.
 	// With CSVOptions.Columns set, exactly those columns are present.
 	Data    map[string][]float64
-	Preview [][]string // the first min(PreviewRows, data rows) rows as read (before dropping)
-	Rows    int        // data rows kept
-	// Dropped counts rows dropped by CSVOptions.DropInvalid and DroppedLines
-	// lists the first few of their line numbers (curator only).
-	Dropped      int
-	DroppedLines []int
+	Preview [][]string // the first min(PreviewRows, data rows) rows as read
+	Rows    int        // data rows (all of them: no row is ever dropped)
+	// Invalid counts, per column, the values stored as missing (NaN) by
+	// CSVOptions.KeepInvalid (curator only: private).
+	Invalid map[string]int
+	// classes are CSVOptions.Classes: the columns read as class labels.
+	classes map[string]Classes
 	// Hash is the hex SHA-256 of the file's bytes (including any BOM); it
 	// identifies the dataset in the privacy-budget ledger.
 	Hash string
@@ -122,7 +131,8 @@ func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 //     values, text, NaN, ±Inf, hexadecimal, digit separators ("1_0"),
 //     out-of-range numbers and quoted values containing a line break
 //     ("0.5\n") are errors. All offending rows are counted and the
-//     first few lines listed, unless opts.DropInvalid drops them.
+//     first few lines listed, unless opts.KeepInvalid keeps them as
+//     missing values (NaN, see fill.go).
 //
 // I/O errors from r are returned wrapped, naming the file.
 func ParseCSV(r io.Reader, name string, opts CSVOptions) (*Dataset, error) {
@@ -134,8 +144,8 @@ func ParseCSV(r io.Reader, name string, opts CSVOptions) (*Dataset, error) {
 }
 
 func (o CSVOptions) validate(name string) error {
-	if o.DropInvalid && len(o.Columns) == 0 {
-		return &CSVError{File: name, Rule: "the drop-invalid option needs the list of numeric columns it applies to (CSVOptions.Columns is empty)"}
+	if err := o.validateClasses(name); err != nil {
+		return err
 	}
 	switch o.Delimiter {
 	case 0, ',', ';', '\t':
@@ -215,7 +225,7 @@ func (p *csvParser) parse(r io.Reader) (*Dataset, error) {
 	if err := p.readHeader(); err != nil {
 		return nil, err
 	}
-	d := &Dataset{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim}
+	d := &Dataset{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, classes: p.opts.Classes}
 	if err := p.readRows(d); err != nil {
 		return nil, err
 	}
@@ -379,9 +389,17 @@ func (p *csvParser) readRows(d *Dataset) error {
 			if !c.numeric {
 				continue
 			}
+			if cl, ok := p.opts.Classes[c.name]; ok {
+				vals[i] = d.classValue(c.name, cl, rec[i])
+				continue
+			}
 			v, rule := parseNumber(rec[i])
 			if rule == "" {
 				vals[i] = v
+				continue
+			}
+			if p.opts.KeepInvalid {
+				vals[i] = d.missing(c.name)
 				continue
 			}
 			l, _ := p.cr.FieldPos(i)
@@ -394,24 +412,17 @@ func (p *csvParser) readRows(d *Dataset) error {
 				continue
 			}
 			ok = false
-			if p.opts.DropInvalid {
-				d.Dropped++
-				if len(d.DroppedLines) < maxReportedLines {
-					d.DroppedLines = append(d.DroppedLines, l)
-				}
-			} else {
-				if p.firstBad == nil {
-					p.firstBad = p.errAt(l, i, rule)
-				}
-				p.badRows++
-				if len(p.badLines) < maxReportedLines {
-					p.badLines = append(p.badLines, l)
-				}
+			if p.firstBad == nil {
+				p.firstBad = p.errAt(l, i, rule)
+			}
+			p.badRows++
+			if len(p.badLines) < maxReportedLines {
+				p.badLines = append(p.badLines, l)
 			}
 			break // one report per row
 		}
 		if !ok || p.firstBad != nil {
-			continue // dropped, or the read fails anyway: keep counting only
+			continue // the read fails anyway: keep counting only
 		}
 		for _, i := range p.used {
 			if c := p.cols[i]; c.numeric {
@@ -430,14 +441,10 @@ func (p *csvParser) readRows(d *Dataset) error {
 		if p.badRows > 1 {
 			e.Rule += fmt.Sprintf("; %d rows have missing or non-numeric values in numeric columns (first at lines %s)", p.badRows, joinLines(p.badLines))
 		}
-		e.Rule += "; fix the file or use the drop-invalid option to drop such rows"
+		e.Rule += "; fix the file, or keep the rows and declare public fill values for such values"
 		return e
 	}
 	if d.Rows == 0 {
-		if d.Dropped > 0 {
-			return &CSVError{File: p.name, Lines: d.DroppedLines,
-				Rule: fmt.Sprintf("all %d data rows have missing or non-numeric values in numeric columns and were dropped (first at lines %s)", d.Dropped, joinLines(d.DroppedLines))}
-		}
 		return &CSVError{File: p.name, Line: 1, Rule: "no data rows after the header"}
 	}
 	if err := p.opts.stream.flush(p); err != nil {
@@ -560,11 +567,12 @@ func (d *Dataset) Column(name string) ([]float64, error) {
 	return nil, &CSVError{File: d.Path, ColumnName: name, Rule: fmt.Sprintf("no such column (columns: %s)", quoteList(d.Columns, 10))}
 }
 
-// NumericColumns returns the names of the numeric columns in file order.
+// NumericColumns returns the names of the numeric columns in file order
+// (with CSVOptions.KeepInvalid: those with at least one number).
 func (d *Dataset) NumericColumns() []string {
 	var out []string
 	for _, c := range d.Columns {
-		if _, ok := d.Data[c]; ok {
+		if _, ok := d.Data[c]; ok && d.Invalid[c] < d.Rows {
 			out = append(out, c)
 		}
 	}

@@ -54,8 +54,9 @@ func badCSVs() []badCSV {
 		{name: "requested column not in header", input: "a,b\n1,2\n", opts: CSVOptions{Columns: []string{"z"}}, line: 1, colName: "z", contains: `no such column in the header (columns: "a", "b")`},
 		{name: "many bad rows listed", opts: CSVOptions{Columns: []string{"a"}}, input: "a\n1\nx\n2\n\ny\nz\n3\nw\nv\nu\n", line: 3, column: 1, contains: "6 rows have missing or non-numeric values in numeric columns (first at lines 3, 6, 7, 9, 10)"},
 		{name: "decimal comma", opts: CSVOptions{Columns: []string{"a", "b"}}, input: "a;b\n1,5;2\n", line: 2, column: 1, colName: "a", contains: "decimal comma"},
-		{name: "all rows dropped", input: "a\nx\ny\n", opts: CSVOptions{Columns: []string{"a"}, DropInvalid: true}, contains: "all 2 data rows"},
-		{name: "drop-invalid without columns", input: "a\n1\n", opts: CSVOptions{DropInvalid: true}, contains: "needs the list of numeric columns"},
+		{name: "classes without keep-invalid", input: "a\n1\n", opts: CSVOptions{Classes: map[string]Classes{"a": {"0", "1"}}}, colName: "a", contains: "needs KeepInvalid"},
+		{name: "classes of an unlisted column", input: "a,b\n1,2\n", opts: CSVOptions{Columns: []string{"a"}, KeepInvalid: true, Classes: map[string]Classes{"b": {"0", "1"}}}, colName: "b", contains: "must be one of the listed columns"},
+		{name: "classes the same value", input: "a\n1\n", opts: CSVOptions{KeepInvalid: true, Classes: map[string]Classes{"a": {"1", "1.0"}}}, colName: "a", contains: "are the same value"},
 		{name: "unsupported delimiter option", input: "a|b\n1|2\n", opts: CSVOptions{Delimiter: '|'}, contains: "delimiter '|' is not supported"},
 		{name: "column requested twice", input: "a\n1\n", opts: CSVOptions{Columns: []string{"a", "a"}}, colName: "a", contains: "column requested twice"},
 	}

@@ -108,6 +108,7 @@ func (d *Dataset) SuggestBounds(col string) (Bounds, error) {
 	if err != nil {
 		return Bounds{}, err
 	}
+	v = numbersOnly(v) // missing values (CSVOptions.KeepInvalid) are not data
 	if len(v) == 0 {
 		return Bounds{}, &CSVError{File: d.Path, ColumnName: col, Rule: "column has no values"}
 	}

@@ -17,14 +17,14 @@ func ExampleParseCSV() {
 	fmt.Println(err)
 
 	d, err = project.ParseCSV(strings.NewReader(data), "people.csv",
-		project.CSVOptions{Columns: []string{"age", "income"}, DropInvalid: true})
+		project.CSVOptions{Columns: []string{"age", "income"}, KeepInvalid: true})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("delimiter %q, %d rows kept, %d dropped, income %v\n", d.Delimiter, d.Rows, d.Dropped, d.Data["income"])
+	fmt.Printf("delimiter %q, %d rows, %d missing income, income %v\n", d.Delimiter, d.Rows, d.Invalid["income"], d.Data["income"])
 	// Output:
-	// people.csv:4:2 (column "income"): "n/a" is not a number; fix the file or use the drop-invalid option to drop such rows
-	// delimiter ';', 2 rows kept, 1 dropped, income [52000 61000]
+	// people.csv:4:2 (column "income"): "n/a" is not a number; fix the file, or keep the rows and declare public fill values for such values
+	// delimiter ';', 3 rows, 1 missing income, income [52000 61000 NaN]
 }
 
 func ExampleDataset_MapToUnit() {
@@ -64,12 +64,12 @@ func ExampleReadCSV() {
 	if errors.As(err, &ce) {
 		fmt.Printf("line %d, column %d (%s): %v\n", ce.Line, ce.Column, ce.ColumnName, ce.Lines)
 	}
-	d, err := project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}, DropInvalid: true})
+	d, err := project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}, KeepInvalid: true})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("columns %q, %d row kept, %d dropped (lines %v)\n", d.Columns, d.Rows, d.Dropped, d.DroppedLines)
+	fmt.Printf("columns %q, %d rows, weight %v (%d missing)\n", d.Columns, d.Rows, d.Data["weight"], d.Invalid["weight"])
 	// Output:
 	// line 3, column 2 (weight): [3 4]
-	// columns ["age" "weight"], 1 row kept, 2 dropped (lines [3 4])
+	// columns ["age" "weight"], 3 rows, weight [71.5 NaN NaN] (2 missing)
 }

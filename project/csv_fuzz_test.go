@@ -15,7 +15,7 @@ import (
 func FuzzReadCSV(f *testing.F) {
 	for _, tc := range badCSVs() {
 		if len(tc.input) < 4096 {
-			f.Add([]byte(tc.input), len(tc.opts.Columns) > 0, tc.opts.DropInvalid)
+			f.Add([]byte(tc.input), len(tc.opts.Columns) > 0, tc.opts.KeepInvalid)
 		}
 	}
 	for _, s := range []string{
@@ -27,14 +27,14 @@ func FuzzReadCSV(f *testing.F) {
 		f.Add([]byte(s), false, false)
 		f.Add([]byte(s), true, true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, firstColumn, drop bool) {
+	f.Fuzz(func(t *testing.T, data []byte, firstColumn, keep bool) {
 		opts := CSVOptions{}
 		if firstColumn {
 			// Ask for the first header field, whatever it is, to exercise
 			// the strict path; a header that does not parse fails earlier.
 			if d, err := ParseCSV(bytes.NewReader(data), "f.csv", CSVOptions{}); err == nil {
 				opts.Columns = d.Columns[:1]
-				opts.DropInvalid = drop
+				opts.KeepInvalid = keep
 			}
 		}
 		d, err := ParseCSV(bytes.NewReader(data), "f.csv", opts)
@@ -67,10 +67,16 @@ func FuzzReadCSV(f *testing.F) {
 			if !slices.Contains(d.Columns, c) || len(v) != d.Rows {
 				t.Fatalf("column %q: %d values for %d rows", c, len(v), d.Rows)
 			}
+			missing := 0
 			for _, x := range v {
-				if math.IsNaN(x) || math.IsInf(x, 0) {
+				if math.IsNaN(x) && opts.KeepInvalid {
+					missing++ // a kept missing value
+				} else if math.IsNaN(x) || math.IsInf(x, 0) {
 					t.Fatalf("column %q holds %v", c, x)
 				}
+			}
+			if missing != d.Invalid[c] {
+				t.Fatalf("column %q: %d missing values, Invalid counts %d", c, missing, d.Invalid[c])
 			}
 		}
 		for _, c := range opts.Columns {

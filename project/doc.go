@@ -38,10 +38,13 @@
 //   - Numbers people write (CSV values, command-line flags, the windows'
 //     number fields) have one syntax, ParseNumber and ParseWholeNumber:
 //     plain decimal, finite; no "1_0", "0x1p-2", "Inf" or "NaN".
-//   - Private data stays with the curator: Dataset values, row counts,
-//     dropped and clipped counts and data-derived bounds (SuggestBounds) are
-//     for the curator's screen only; data-derived bounds need the curator's
-//     recorded acknowledgement in the workspace.
+//   - Private data stays with the curator: Dataset values, the counts of
+//     invalid, filled and clipped values and data-derived bounds
+//     (SuggestBounds) are for the curator's screen only; data-derived bounds
+//     need the curator's recorded acknowledgement in the workspace. No row
+//     is dropped: n is the number of data rows, and invalid values are
+//     replaced by public fill rules (FillRule); binary labels are declared
+//     (Classes), never read from the data.
 //   - Randomness here is for demo data only (seeded math/rand/v2 in
 //     demo_seeded.go); release noise comes from the mechanism package.
 //

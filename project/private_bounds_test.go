@@ -1,11 +1,8 @@
 package project
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"os"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -218,34 +215,7 @@ func goldenProvenanceFile() *SynopsisFile {
 // TestSynopsisGoldenProvenance pins the bytes of the per-end provenance
 // fields (rewrite deliberately with -update).
 func TestSynopsisGoldenProvenance(t *testing.T) {
-	signer := goldenSigner(t)
-	if synUpdate() {
-		if err := WriteSynopsis(goldenProvenancePath, goldenProvenanceFile(), signer, true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	trusted, err := LoadAllowedSigners(goldenSigners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := OpenSynopsis(goldenProvenancePath, trusted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(v.File, goldenProvenanceFile()) {
-		t.Errorf("golden content changed:\n got %+v\nwant %+v", v.File, goldenProvenanceFile())
-	}
-	want, err := os.ReadFile(goldenProvenancePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := EncodeSynopsis(goldenProvenanceFile(), signer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Error("the writer no longer produces the golden bytes")
-	}
+	checkGoldenSynopsis(t, goldenProvenancePath, goldenProvenanceFile())
 }
 
 // TestUniformStandInIsPublic: the stand-in depends only on n, the columns,

@@ -14,7 +14,7 @@ const UniformStandInPath = "public stand-in: uniform within the public bounds"
 // UniformStandIn returns a public stand-in for the private data of req,
 // for previews: n = req.Dataset.Rows records (n is public) drawn uniformly
 // within the public bounds req.Bounds of every feature and real label, and
-// for a binary label alternately the positive class and one other value.
+// for a binary label the two declared classes, drawn with equal probability.
 // It depends on nothing private (only n, the columns, the bounds and the
 // positive class), so settings chosen by looking at a preview on it are
 // not fitted to the data. seed makes it reproducible; it is never a
@@ -49,19 +49,24 @@ func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*Datas
 		ds.Data[col] = v
 	}
 	if spec.Label == learners.LabelBinary && req.Label != "" {
-		other := req.PositiveClass - 1
+		if req.Classes == nil {
+			return nil, reqErr("classes", "a uniform stand-in needs the declared classes of label %q", req.Label)
+		}
+		// The label column as read with the declared classes: −1 negative,
+		// +1 positive, drawn with equal probability (both classes occur).
 		v := make([]float64, n)
 		for i := range v {
-			v[i] = other
+			v[i] = -1
 			if r.IntN(2) == 1 {
-				v[i] = req.PositiveClass
+				v[i] = 1
 			}
 		}
 		if n >= 2 {
-			v[0], v[1] = other, req.PositiveClass // both classes occur
+			v[0], v[1] = -1, 1
 		}
 		ds.Columns = append(ds.Columns, req.Label)
 		ds.Data[req.Label] = v
+		ds.classes = map[string]Classes{req.Label: *req.Classes}
 	}
 	ds.Hash = fmt.Sprintf("stand-in:%d:%d", n, seed)
 	return ds, nil

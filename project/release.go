@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,15 +25,25 @@ const DefaultBeta = 0.05
 // validated once, by Prepare.
 type ReleaseRequest struct {
 	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
-	// listing at least the features and the label).
+	// listing at least the features and the label, and KeepInvalid so that
+	// every row is kept; the label may be read with CSVOptions.Classes).
 	Dataset *Dataset
 	// Features are the feature columns, in axis order (ℓ = len(Features)).
 	Features []string
 	// Label is the label column; "" for unsupervised learners (KDE).
 	Label string
-	// PositiveClass is the label value of class +1 for binary labels; it
-	// must be one of the two values of the label column.
-	PositiveClass float64
+	// Classes declares the two values of a binary label column (negative,
+	// positive), public like the bounds; required exactly for learners with
+	// a binary label. The synopsis's class_labels come from here only.
+	Classes *Classes
+	// FillClass is the class that replaces any other or missing value of a
+	// binary label column: one of Classes ("" means Classes.Negative).
+	FillClass string
+	// Fill holds the public fill value of used numeric columns (features
+	// and a real label) replacing their missing or non-numeric values; a
+	// column not listed is filled with the midpoint of its bounds. Every
+	// row is kept (see FillRule).
+	Fill map[string]float64
 	// Bounds holds the public bounds of every used column: each feature and,
 	// for real labels (regression), the label. Binary labels need none.
 	Bounds map[string]Bounds
@@ -95,9 +104,13 @@ type Prepared struct {
 	// Params are the validated release parameters (K filled in).
 	Params mechanism.Params
 	// Clipped counts, per used column, the values clipped to the public
-	// bounds; Dropped is Dataset.Dropped. Both are private, curator only.
+	// bounds; Filled the missing or invalid values replaced by the
+	// column's fill rule. Both are private, curator only: never written to
+	// the synopsis, the ledger or standard output.
 	Clipped map[string]int
-	Dropped int
+	Filled  map[string]int
+	// Fill are the public fill rules, as recorded in the synopsis.
+	Fill []FillRule
 	// Domain holds the public bounds as recorded in the synopsis.
 	Domain DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
@@ -134,15 +147,17 @@ func reqErr(field, format string, args ...any) *RequestError {
 // bounds from the data only with AcknowledgedDataBounds; learner parameters
 // per its Spec; release parameters per mechanism.Params.Validate and the
 // sensitivity per mechanism.ValidateSensitivity; a title and note per the
-// synopsis rules (checkDescription), as *RequestError. Data errors (non-numeric
-// values, a label that is not binary) are the Dataset's *CSVError.
+// synopsis rules (checkDescription), as *RequestError; declared classes
+// exactly for a binary label (checkClasses) and fill values within the
+// bounds (fillValue). Missing values (NaN, from CSVOptions.KeepInvalid) are
+// replaced by the public fill rules, so no value of the data refuses a
+// release read that way.
 //
 // progress (may be nil) reports the lattice evaluation; ctx cancels it.
 func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total int)) (*Prepared, error) {
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
-	ds := req.Dataset
 	learner, err := learners.Lookup(req.Learner)
 	if err != nil {
 		return nil, reqErr("learner", "%v", err)
@@ -156,7 +171,10 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		return nil, err
 	}
 
-	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}, Dropped: ds.Dropped}
+	if err := checkClasses(req, spec.Label == learners.LabelBinary); err != nil {
+		return nil, err
+	}
+	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}}
 	p.Request.Features = slices.Clone(req.Features)
 
 	// Public bounds, data-derived ones only with the acknowledgement.
@@ -177,7 +195,13 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		p.Domain.Features = append(p.Domain.Features, boundWithProvenance(col, req.Units[col], bounds[j], prov[j]))
 	}
 
-	// Map the private data to the learner's domain.
+	// Replace missing values by the public fill rules, then map the
+	// private data to the learner's domain.
+	ds, fill, filled, err := fillData(req, used, bounds)
+	if err != nil {
+		return nil, err
+	}
+	p.Fill, p.Filled = fill, filled
 	x, clipped, err := ds.MapToUnit(req.Features, bounds[:dim])
 	if err != nil {
 		return nil, err
@@ -198,15 +222,22 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		l := boundWithProvenance(req.Label, req.Units[req.Label], lb, prov[dim])
 		p.Domain.Label = &l
 	case learners.LabelBinary:
-		y, err := ds.BinaryLabels(req.Label, req.PositiveClass)
+		fill, class, err := fillClass(req)
 		if err != nil {
 			return nil, err
 		}
+		lds, err := req.Dataset.WithClasses(req.Label, *req.Classes)
+		if err != nil {
+			return nil, err
+		}
+		y, n, err := lds.DeclaredLabels(req.Label, *req.Classes, fill)
+		if err != nil {
+			return nil, err
+		}
+		p.Filled[req.Label] = n
 		p.Data.Labels = y
-		p.ClassLabels, err = classLabels(ds, req.Label, req.PositiveClass)
-		if err != nil {
-			return nil, err
-		}
+		p.ClassLabels = req.Classes.Labels()
+		p.Fill = append(p.Fill, FillRule{Column: req.Label, Class: class})
 	}
 	for _, b := range p.Domain.Features {
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || b.FromData
@@ -354,23 +385,6 @@ func columnBounds(req ReleaseRequest, col string) (Bounds, BoundsProvenance, err
 	}
 	return b, prov, nil
 }
-
-// classLabels returns the two values of a binary label column as text,
-// the negative class first and the positive class second.
-func classLabels(ds *Dataset, col string, positive float64) ([]string, error) {
-	v, err := ds.Column(col)
-	if err != nil {
-		return nil, err
-	}
-	for _, x := range v {
-		if x != positive {
-			return []string{formatLabel(x), formatLabel(positive)}, nil
-		}
-	}
-	return nil, reqErr("label", "column %q has a single value; a binary label needs two", col)
-}
-
-func formatLabel(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // ReleaseOptions says where and how a prepared release is published.
 type ReleaseOptions struct {
@@ -535,6 +549,7 @@ func (p *Prepared) synopsisMeta(appVersion string, created time.Time) SynopsisMe
 		Output:      p.Spec.Output,
 		OutputRange: p.Fitted.OutputRange,
 		ClassLabels: p.ClassLabels,
+		Fill:        p.Fill,
 	}
 }
 

@@ -22,7 +22,7 @@ func releasedClassifier(t *testing.T) *VerifiedSynopsis {
 	ds := releaseTestDataset(t, 80)
 	e := newReleaseEnv(t)
 	req := ReleaseRequest{
-		Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: 7,
+		Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
 		Bounds:  map[string]Bounds{"x": {0, 10}, "y": {-5, 15}},
 		Learner: learners.KindNaiveBayes,
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{4, 3}, H: 2},

@@ -161,14 +161,21 @@ func TestPrepareSupervisedRejects(t *testing.T) {
 		{"label is a feature", func(r *ReleaseRequest) { r.Label = "x" }, "both"},
 		{"label missing", func(r *ReleaseRequest) { r.Label = "z" }, `"z"`},
 		{"label without bounds", func(r *ReleaseRequest) { delete(r.Bounds, "r") }, "bounds[r]"},
-		{"binary label with three values", func(r *ReleaseRequest) {
+		{"binary label without declared classes", func(r *ReleaseRequest) {
 			r.Learner = learners.KindNaiveBayes
-			r.Label = "r"
-		}, "two"},
-		{"positive class not a label value", func(r *ReleaseRequest) {
+			r.Label = "c"
+		}, "classes"},
+		{"declared classes the same value", func(r *ReleaseRequest) {
 			r.Learner = learners.KindNaiveBayes
-			r.Label, r.PositiveClass = "c", 5
-		}, "positive"},
+			r.Label, r.Classes = "c", &Classes{"7", "7.0"}
+		}, "same value"},
+		{"fill class not declared", func(r *ReleaseRequest) {
+			r.Learner = learners.KindNaiveBayes
+			r.Label, r.Classes, r.FillClass = "c", &Classes{"3", "7"}, "5"
+		}, "fill class"},
+		{"classes for a regression", func(r *ReleaseRequest) { r.Classes = &Classes{"3", "7"} }, "classes"},
+		{"fill outside the bounds", func(r *ReleaseRequest) { r.Fill = map[string]float64{"x": 11} }, "fill[x]"},
+		{"fill of an unused column", func(r *ReleaseRequest) { r.Fill = map[string]float64{"c": 1} }, "fill[c]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -640,9 +647,10 @@ func TestReleaseClassifier(t *testing.T) {
 		positive float64
 		labels   []string
 	}{{7, []string{"3", "7"}}, {3, []string{"7", "3"}}} {
+		classes := Classes{tc.labels[0], tc.labels[1]}
 		e := newReleaseEnv(t)
 		req := ReleaseRequest{
-			Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: tc.positive,
+			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &classes,
 			Bounds:  map[string]Bounds{"x": {0, 10}, "y": {0, 10}},
 			Learner: learners.KindNaiveBayes,
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseGaussian, Delta: 1e-6, K: []int{4, 5}, H: 1},
@@ -685,7 +693,7 @@ func TestPrepareOutputFollowsFit(t *testing.T) {
 		want learners.OutputKind
 	}{{0, learners.OutputClassScore}, {1, learners.OutputProbability}} {
 		req := ReleaseRequest{
-			Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: 7,
+			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
 			Bounds:  map[string]Bounds{"x": {0, 10}, "y": {0, 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {tc.mode}},
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{2, 2}, H: 1},

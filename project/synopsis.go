@@ -52,6 +52,10 @@ type SynopsisFile struct {
 	Domain DomainInfo `json:"domain"`
 	// Output says what the released function's values mean.
 	Output OutputInfo `json:"output"`
+	// Fill holds the public fill rule of every used column (features, then
+	// the label), by which invalid or missing values were replaced; absent
+	// in files written before fill rules existed (fill.go).
+	Fill []FillRule `json:"fill,omitempty"`
 	// Values are the ∏(k_j+1) noisy lattice values in LatticeOrder.
 	Values []float64 `json:"-"`
 }
@@ -208,6 +212,8 @@ type SynopsisMeta struct {
 	// ClassLabels names the negative (−1) and positive (+1) class of a
 	// classifier; nil for density and regression.
 	ClassLabels []string
+	// Fill are the fill rules of the used columns (FillRule).
+	Fill []FillRule
 }
 
 // NewSynopsisFile assembles the file content of a release. It copies the
@@ -270,6 +276,7 @@ func NewSynopsisFile(rel *mechanism.Synopsis, meta SynopsisMeta) (*SynopsisFile,
 	if len(meta.ClassLabels) > 0 {
 		f.Output.ClassLabels = slices.Clone(meta.ClassLabels)
 	}
+	f.Fill = cloneFill(meta.Fill)
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -348,7 +355,10 @@ func (f *SynopsisFile) validateMeta() error {
 	if err := f.Domain.validate(len(f.Mechanism.K), learners.OutputKind(f.Output.Kind)); err != nil {
 		return err
 	}
-	return f.Output.validate()
+	if err := f.Output.validate(); err != nil {
+		return err
+	}
+	return f.validateFill()
 }
 
 func (m *MechanismInfo) validate() error {

@@ -17,7 +17,9 @@ package project
 // Metadata: the JSON encoding of SynopsisFile (without Values) followed by
 // "lattice": {"count": ∏(k_j+1), "order": LatticeOrder}, written by
 // encoding/json with two-space indentation and HTML escaping off: keys in
-// struct order, every key present (null for absent values), shortest
+// struct order, every key present (null for absent values) except the
+// optional "fill" rules (FillRule: omitted when absent, as in files written
+// before them; inside a rule, "value" or "class" is omitted), shortest
 // round-trip numbers, RFC 3339 UTC time. Readers decode with unknown fields
 // disallowed, re-encode and require identical bytes, so there is exactly
 // one byte sequence per content. The top-level object ends at the first

@@ -73,43 +73,49 @@ func goldenSigner(t *testing.T) ssh.Signer {
 }
 
 func TestSynopsisGolden(t *testing.T) {
-	signer := goldenSigner(t)
-	if synUpdate() {
-		if err := WriteSynopsis(goldenPath, goldenFile(), signer, true); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("rewrote %s", goldenPath)
-	}
-
-	trusted, err := LoadAllowedSigners(goldenSigners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := OpenSynopsis(goldenPath, trusted)
-	if err != nil {
-		t.Fatalf("the golden format-1 file no longer reads: %v", err)
-	}
-	if !reflect.DeepEqual(v.File, goldenFile()) {
-		t.Errorf("golden content changed:\n got %+v\nwant %+v", v.File, goldenFile())
-	}
+	v := checkGoldenSynopsis(t, goldenPath, goldenFile())
 	if !v.Trusted || v.Principal != goldenPrincipal {
 		t.Errorf("Trusted, Principal = %v, %q; want true, %q (%s)", v.Trusted, v.Principal, goldenPrincipal, v.TrustNote)
 	}
 	if got := v.Release.Coefficients(); !reflect.DeepEqual(got, goldenFile().Values) {
 		t.Errorf("release coefficients %v", got)
 	}
+}
 
-	// The writer must still produce the golden bytes for the golden content
-	// (Ed25519 signatures are deterministic), so format 1 stays one format.
-	want, err := os.ReadFile(goldenPath)
+// checkGoldenSynopsis rewrites the golden file at path under -update, then
+// checks that it reads back (signed by the golden key) to exactly content
+// and that the writer still produces its bytes (Ed25519 signatures are
+// deterministic), so format 1 stays one format. It returns what it read.
+func checkGoldenSynopsis(t *testing.T, path string, content *SynopsisFile) *VerifiedSynopsis {
+	t.Helper()
+	signer := goldenSigner(t)
+	if synUpdate() {
+		if err := WriteSynopsis(path, content, signer, true); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("rewrote %s", path)
+	}
+	trusted, err := LoadAllowedSigners(goldenSigners)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := EncodeSynopsis(goldenFile(), signer)
+	v, err := OpenSynopsis(path, trusted)
+	if err != nil {
+		t.Fatalf("the golden format-1 file %s no longer reads: %v", path, err)
+	}
+	if !reflect.DeepEqual(v.File, content) {
+		t.Errorf("golden content changed:\n got %+v\nwant %+v", v.File, content)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := EncodeSynopsis(content, signer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("EncodeSynopsis no longer reproduces %s byte for byte; a format change needs a new format version", goldenPath)
+		t.Errorf("EncodeSynopsis no longer reproduces %s byte for byte; a format change needs a new format version", path)
 	}
+	return v
 }

@@ -110,6 +110,9 @@ type ChooseResult struct {
 	// Spent is the dataset's total ε in the ledger after this choice;
 	// Budget its budget.
 	Spent, Budget float64
+	// Clipped and Filled are Prepared.Clipped and Prepared.Filled:
+	// private counts, for the curator only (never standard output).
+	Clipped, Filled map[string]int
 }
 
 // ChooseSettings privately chooses the iterated Bernstein order h, the
@@ -606,6 +609,8 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		ScoreKind:    pl.scoreKind(),
 		Spent:        spent,
 		Budget:       opt.Ledger.Budget(ds.Hash),
+		Clipped:      pl.p.Clipped,
+		Filled:       pl.p.Filled,
 	}, nil
 }
 

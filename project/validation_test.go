@@ -171,9 +171,9 @@ func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
 		"ridge (regression)": {Dataset: ds, Features: []string{"x", "y"}, Label: "r",
 			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 			Learner: learners.KindRidge, Privacy: base},
-		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", PositiveClass: 7,
+		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &Classes{"3", "7"},
 			Bounds: map[string]Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes, Privacy: base},
-		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", PositiveClass: 7,
+		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
 			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {1}}, Privacy: base},
 	}

@@ -60,9 +60,10 @@ type WorkspaceDataset struct {
 	// Hash is the hex SHA-256 of the CSV file's bytes when the workspace
 	// was set up; CheckDataset compares it with the file now.
 	Hash string `json:"hash"`
-	// DropInvalid records the curator's choice to drop rows with missing or
-	// non-numeric values in the used columns (project.CSVOptions) instead
-	// of refusing the file; the count dropped is shown to the curator only.
+	// DropInvalid is read from older project files and ignored: rows are
+	// never dropped any more (n is public); missing or non-numeric values
+	// are replaced by the columns' fill rules (ColumnBounds.Fill,
+	// LearnerSettings.FillClass).
 	DropInvalid bool `json:"drop_invalid,omitempty"`
 }
 
@@ -88,6 +89,9 @@ type ColumnBounds struct {
 	HiSource   EndSource   `json:"hi_source,omitempty"`
 	LoEstimate *PrivateEnd `json:"lo_estimate,omitempty"`
 	HiEstimate *PrivateEnd `json:"hi_estimate,omitempty"`
+	// Fill is the curator's public fill value for missing or non-numeric
+	// values (FillRule), within [Lo, Hi]; nil means the midpoint.
+	Fill *float64 `json:"fill,omitempty"`
 }
 
 // LearnerSettings are the learner and its parameter values.
@@ -96,7 +100,15 @@ type LearnerSettings struct {
 	Params learners.Values `json:"params,omitempty"`
 	// PositiveLabel is the label value mapped to class +1 for a binary
 	// label (Dataset.BinaryLabels).
+	// PositiveLabel is read from older project files (before declared
+	// classes); Classes replaces it.
 	PositiveLabel *float64 `json:"positive_label,omitempty"`
+	// Classes are the declared values of a binary label column, negative
+	// first and positive second (project.Classes).
+	Classes []string `json:"classes,omitempty"`
+	// FillClass is the declared class replacing other or missing label
+	// values; empty means the negative class.
+	FillClass string `json:"fill_class,omitempty"`
 }
 
 // PrivacySettings are the release parameters of the Bernstein mechanism.
@@ -473,6 +485,9 @@ func (w *Workspace) validate(name string) error {
 	}
 	if pl := w.Learner.PositiveLabel; pl != nil && !isFinite(*pl) {
 		return fail("learner.positive_label", "%v is not a finite number", *pl)
+	}
+	if field, rule := w.checkFillChoices(); field != "" {
+		return fail(field, "%s", rule)
 	}
 	pr := w.Privacy
 	if !isFinite(pr.Epsilon) || pr.Epsilon <= 0 {

@@ -422,20 +422,10 @@ func (c *curator) openSynopsis(path string) {
 // choices (a new dataset), otherwise they are kept (a project reopened).
 func (c *curator) loadDataset(path string, fresh bool) {
 	c.setStatus("Reading %s …", path)
-	drop := c.state.DropInvalid
-	var cols []string
-	if drop {
-		cols = c.state.usedColumns()
-		if c.state.Label != "" && !slices.Contains(cols, c.state.Label) {
-			cols = append(cols, c.state.Label)
-		}
-	}
 	go func() {
-		opts := project.CSVOptions{}
-		if drop && len(cols) > 0 {
-			opts.Columns, opts.DropInvalid = cols, true
-		}
-		ds, err := project.ReadCSV(path, opts)
+		// Every row is kept: a missing or non-numeric value is filled by
+		// the public fill rules at release time (n stays public).
+		ds, err := project.ReadCSV(path, project.CSVOptions{KeepInvalid: true})
 		uiDo(func() {
 			c.datasetLoaded(path, ds, err, fresh)
 		})
@@ -472,27 +462,27 @@ func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fre
 }
 
 // chooseDefaultColumns picks sensible columns for a newly loaded dataset:
-// a column named "label" (or "class", "y") with two values becomes the
-// label of a classifier; all other numeric columns (at most 2) features.
+// a column named "label" (or "class", "y") with two values in the preview
+// rows becomes the label of a classifier (its two values are left for the
+// curator to declare); all other numeric columns (at most 2) features.
 func (c *curator) chooseDefaultColumns() {
 	s := c.state
-	s.Features, s.Label, s.Positive = nil, "", ""
-	numeric := c.ds.NumericColumns()
-	for _, col := range numeric {
+	s.Features, s.Label, s.Negative, s.Positive, s.FillPositive = nil, "", "", "", false
+	for _, col := range c.ds.Columns {
 		switch strings.ToLower(col) {
 		case "label", "class", "y", "target":
 			if s.Label == "" {
 				s.Label = col
-				continue
 			}
 		}
-		if len(s.Features) < 2 {
+	}
+	for _, col := range c.ds.NumericColumns() {
+		if col != s.Label && len(s.Features) < 2 {
 			s.Features = append(s.Features, col)
 		}
 	}
 	if s.Label != "" {
-		if vals := distinctValues(c.ds, s.Label, 3); len(vals) == 2 {
-			s.Positive = formatValue(vals[1])
+		if vals := previewValues(c.ds, s.Label, 3); len(vals) == 2 {
 			if s.spec().Label != learners.LabelBinary {
 				s.Learner = learners.KindSVM
 			}

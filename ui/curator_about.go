@@ -30,8 +30,8 @@ func (c *curator) showAbout() {
 // curatorGuide is the in-app help (Help ▸ Curator Guide).
 const curatorGuide = `## Releasing a function, step by step
 
-1. **Data** — open a CSV (File ▸ Open, Ctrl+O, or drop it on the window). Choose the feature columns and, for regression and classifiers, the label.
-2. **Bounds** — give every used column public bounds from domain knowledge. Values outside are clipped. "Suggest from data" leaks the minimum and maximum and needs your explicit acknowledgement, which is recorded.
+1. **Data** — open a CSV (File ▸ Open, Ctrl+O, or drop it on the window). Choose the feature columns and, for regression and classifiers, the label; for a classifier, declare its two values (typed or picked), which are public. Every row is kept: n stays public.
+2. **Bounds** — give every used column public bounds from domain knowledge. Values outside are clipped; a missing or non-numeric value is replaced by the column's public fill value (default the midpoint). "Suggest from data" leaks the minimum and maximum and needs your explicit acknowledgement, which is recorded.
 3. **Learner** — pick what to learn. Every parameter has its help text and valid range; the sensitivity S(F) appears once the preview has run.
 4. **Privacy** — choose ε (smaller is more private), the noise, the order h and the lattice size k (automatic is a good start). The remaining budget of the dataset is always in the status bar.
 5. **Preview** — on the right: the error against ε for h = 1…5 and the nearest-lattice baseline, and the true function next to a simulated release. Nothing is published by the preview.

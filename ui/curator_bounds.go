@@ -173,7 +173,7 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 		container.NewGridWithColumns(2,
 			container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
 			container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi)),
-		container.NewBorder(nil, nil, widget.NewLabel("unit"), nil, e.unit))
+		container.NewBorder(nil, nil, widget.NewLabel("unit"), nil, e.unit), fillRow(c, st))
 	return widget.NewCard(title, "", container.NewVBox(form, container.NewBorder(nil, nil, container.NewHBox(e.suggest, e.estimate), nil, e.fromData), e.clipped))
 }
 

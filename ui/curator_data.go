@@ -27,9 +27,7 @@ type dataPage struct {
 	table    *widget.Table
 	features *widget.CheckGroup
 	label    *widget.Select
-	positive *widget.Select
-	posRow   *fyne.Container
-	drop     *widget.Check
+	classes  *classForm
 	colErrs  *widget.Label
 }
 
@@ -102,31 +100,14 @@ func newDataPage(c *curator) *dataPage {
 		if s == noLabel {
 			s = ""
 		}
-		c.state.Label = s
-		c.state.Positive = ""
-		if vals := distinctValues(c.ds, s, 3); len(vals) == 2 {
-			c.state.Positive = formatValue(vals[1])
+		if s != c.state.Label {
+			c.state.Negative, c.state.Positive, c.state.FillPositive = "", "", false
 		}
+		c.state.Label = s
 		p.refreshColumns()
 		c.changed()
 	})
-	p.positive = widget.NewSelect(nil, func(s string) {
-		if c.syncing {
-			return
-		}
-		c.state.Positive = s
-		c.changed()
-	})
-	p.posRow = container.NewBorder(nil, nil, widget.NewLabel("Positive class (+1):"), nil, p.positive)
-	p.drop = widget.NewCheck("Drop rows with missing or non-numeric values", func(b bool) {
-		if c.syncing {
-			return
-		}
-		c.state.DropInvalid = b
-		if c.state.CSVPath != "" {
-			c.loadDataset(c.state.CSVPath, false)
-		}
-	})
+	p.classes = newClassForm(c)
 	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
@@ -134,8 +115,8 @@ func newDataPage(c *curator) *dataPage {
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,
 		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.features,
-		container.NewBorder(nil, nil, widget.NewLabel("Label column:"), nil, p.label), p.posRow,
-		p.drop, p.colErrs, help,
+		container.NewBorder(nil, nil, widget.NewLabel("Label column:"), nil, p.label), p.classes.box,
+		p.colErrs, help,
 	)
 	p.box = container.NewPadded(container.NewBorder(top, nil, nil, nil, p.table))
 	return p
@@ -158,12 +139,8 @@ func (p *dataPage) refresh() {
 		p.counts.SetText("")
 	default:
 		p.file.SetText(c.ds.Path)
-		p.counts.SetText(fmt.Sprintf("%d rows × %d columns (numeric: %s)", c.ds.Rows, len(c.ds.Columns), strings.Join(c.ds.NumericColumns(), ", ")))
-		if c.ds.Dropped > 0 {
-			p.counts.SetText(p.counts.Text + fmt.Sprintf(" — %d rows dropped (lines %s…)", c.ds.Dropped, joinInts(c.ds.DroppedLines)))
-		}
+		p.counts.SetText(fmt.Sprintf("%d rows × %d columns", c.ds.Rows, len(c.ds.Columns)) + invalidSummary(c.ds))
 	}
-	p.drop.SetChecked(c.state.DropInvalid)
 	if c.ds != nil {
 		p.features.Options = slices.Clone(c.ds.Columns)
 		for i := range c.ds.Columns {
@@ -206,7 +183,7 @@ func (p *dataPage) refreshColumns() {
 	default:
 		p.label.PlaceHolder = "needed by " + spec.Title
 	}
-	p.posRow.Hide()
+	p.classes.box.Hide()
 	var problems []string
 	if c.ds != nil {
 		for _, col := range c.state.Features {
@@ -218,13 +195,10 @@ func (p *dataPage) refreshColumns() {
 			if _, err := c.ds.Column(c.state.Label); err != nil {
 				problems = append(problems, err.Error())
 			} else if spec.Label == learners.LabelBinary {
-				vals := distinctValues(c.ds, c.state.Label, 3)
-				if len(vals) == 2 {
-					p.positive.Options = []string{formatValue(vals[0]), formatValue(vals[1])}
-					p.positive.SetSelected(c.state.Positive)
-					p.posRow.Show()
-				} else {
-					problems = append(problems, fmt.Sprintf("label %q: %s needs exactly two label values", c.state.Label, spec.Title))
+				p.classes.refresh(c)
+				p.classes.box.Show()
+				if _, err := c.state.classes(); err != nil {
+					problems = append(problems, fmt.Sprintf("label %q: %v", c.state.Label, err))
 				}
 			}
 		}
@@ -257,29 +231,6 @@ func joinInts(v []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ", ")
-}
-
-// distinctValues returns up to limit distinct values of a numeric column
-// in ascending order (nil if the column is missing or not numeric).
-func distinctValues(ds *project.Dataset, col string, limit int) []float64 {
-	if ds == nil || col == "" {
-		return nil
-	}
-	v, err := ds.Column(col)
-	if err != nil {
-		return nil
-	}
-	var out []float64
-	for _, x := range v {
-		if !slices.Contains(out, x) {
-			out = append(out, x)
-			if len(out) >= limit {
-				break
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 func formatValue(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -389,8 +389,12 @@ func previewSummary(r *previewResult, boundsConfirmed bool) string {
 	} else if clipped > 0 {
 		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
 	}
-	if r.Dropped > 0 {
-		fmt.Fprintf(&b, ", %s dropped", plural(r.Dropped, "row"))
+	filled := 0
+	for _, n := range r.Filled {
+		filled += n
+	}
+	if filled > 0 {
+		fmt.Fprintf(&b, ", %s filled by the public fill rules", plural(filled, "missing or invalid value"))
 	}
 	b.WriteString(".")
 	return b.String()

@@ -30,7 +30,6 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 	if abs, err := filepath.Abs(s.CSVPath); err == nil {
 		w.Dataset.Path = abs
 	}
-	w.Dataset.DropInvalid = s.DropInvalid
 	w.Title, w.Note = s.Title, s.Note
 	w.Features = slices.Clone(s.Features)
 	spec := s.spec()
@@ -49,6 +48,9 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 		pv := b.provenance()
 		cb := project.ColumnBounds{Column: col, Lo: bd.Lo, Hi: bd.Hi, Unit: b.Unit, FromData: b.fromData(),
 			LoSource: pv.Lo, HiSource: pv.Hi, LoEstimate: pv.LoEstimate, HiEstimate: pv.HiEstimate}
+		if v, err := parseNumber(b.Fill); err == nil && v >= bd.Lo && v <= bd.Hi {
+			cb.Fill = &v
+		}
 		if b.fromData() {
 			t := s.AckTime
 			if t.IsZero() {
@@ -66,8 +68,11 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 		}
 	}
 	if spec.Label == learners.LabelBinary {
-		if v, err := parseNumber(s.Positive); err == nil {
-			w.Learner.PositiveLabel = &v
+		if c, err := s.classes(); err == nil {
+			w.Learner.Classes = c.Labels()
+			if s.FillPositive {
+				w.Learner.FillClass = c.Positive
+			}
 		}
 	}
 	w.Privacy = project.PrivacySettings{Epsilon: s.Epsilon, Noise: s.Noise, H: s.H}
@@ -87,7 +92,6 @@ func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, err
 func stateFromWorkspace(w *project.Workspace) *curatorState {
 	s := newCuratorState()
 	s.CSVPath = w.DatasetPath()
-	s.DropInvalid = w.Dataset.DropInvalid
 	s.Title, s.Note = w.Title, w.Note
 	s.Features = slices.Clone(w.Features)
 	s.Label = w.Label
@@ -95,6 +99,9 @@ func stateFromWorkspace(w *project.Workspace) *curatorState {
 		cs := s.bound(b.Column)
 		cs.Lo, cs.Hi, cs.Unit = fmtBound(b.Lo), fmtBound(b.Hi), b.Unit
 		cs.LoEnd, cs.HiEnd = endsFromWorkspace(b, cs.Lo, cs.Hi)
+		if b.Fill != nil {
+			cs.Fill = fmtBound(*b.Fill)
+		}
 		if b.FromData && b.AcknowledgedAt != nil {
 			s.AckDataBounds = true
 			s.AckTime = *b.AcknowledgedAt
@@ -110,7 +117,13 @@ func stateFromWorkspace(w *project.Workspace) *curatorState {
 		}
 		s.setParamText(name, strings.Join(parts, ", "))
 	}
-	if w.Learner.PositiveLabel != nil {
+	switch {
+	case len(w.Learner.Classes) == 2:
+		s.Negative, s.Positive = w.Learner.Classes[0], w.Learner.Classes[1]
+		s.FillPositive = w.Learner.FillClass != "" && w.Learner.FillClass == s.Positive
+	case w.Learner.PositiveLabel != nil:
+		// An older project file: only the positive value was stored; the
+		// curator declares the negative one.
 		s.Positive = formatValue(*w.Learner.PositiveLabel)
 	}
 	s.Epsilon, s.Noise, s.H = w.Privacy.Epsilon, w.Privacy.Noise, w.Privacy.H

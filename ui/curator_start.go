@@ -96,7 +96,7 @@ func (c *curator) applyDemoSettings(name string) {
 	switch name {
 	case demoKDE:
 		s.Learner = learners.KindKDE
-		s.Features, s.Label, s.Positive = []string{"x"}, "", ""
+		s.Features, s.Label, s.Negative, s.Positive = []string{"x"}, "", "", ""
 		s.bound("x").Lo, s.bound("x").Hi = "0", "1"
 		s.Title = "Demo: private density of a two-bump mixture"
 		// Figure 1 of the paper: k = 20. Here the theory's k* (about 4) is
@@ -105,7 +105,8 @@ func (c *curator) applyDemoSettings(name string) {
 	case demoSVM:
 		s.Learner = learners.KindSVM
 		s.Features = []string{"x1", "x2"}
-		s.Label, s.Positive = "label", "1"
+		// The demo's public declaration of its label values.
+		s.Label, s.Negative, s.Positive = "label", "0", "1"
 		for _, col := range s.Features {
 			s.bound(col).Lo, s.bound(col).Hi = "0", "1"
 		}

@@ -19,12 +19,16 @@ import (
 // (snapshot). Text fields hold what the curator typed, so an invalid entry
 // survives a save and reload unchanged.
 type curatorState struct {
-	CSVPath     string
-	DropInvalid bool
-	Features    []string
-	Label       string // "" when the learner needs none
-	Positive    string // label value of class +1 (binary labels), as text
-	Bounds      map[string]*columnSetting
+	CSVPath  string
+	Features []string
+	Label    string // "" when the learner needs none
+	// Negative and Positive are the declared values of a binary label
+	// (class −1 and +1), as typed or picked; FillPositive makes the
+	// positive class (else the negative one) replace other or missing
+	// label values.
+	Negative, Positive string
+	FillPositive       bool
+	Bounds             map[string]*columnSetting
 	// AckDataBounds records the curator's acknowledgement that bounds
 	// suggested from the data leak its minimum and maximum; AckTime when.
 	AckDataBounds bool
@@ -53,6 +57,9 @@ type columnSetting struct {
 	// LoEnd and HiEnd say where each end came from (typed, the data after
 	// the acknowledgement, or a private estimate); curator_bounds_provenance.go.
 	LoEnd, HiEnd endSetting
+	// Fill is the public fill value for missing or non-numeric values, as
+	// typed; "" means the midpoint of the bounds.
+	Fill string
 }
 
 // releaseRecord is one release of this project.
@@ -228,11 +235,14 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 		req.Label = s.Label
 	}
 	if spec.Label == learners.LabelBinary {
-		v, err := parseNumber(s.Positive)
+		c, err := s.classes()
 		if err != nil {
-			return req, &fieldError{Step: stepData, Field: "positive class", Rule: "choose which label value is the positive class"}
+			return req, &fieldError{Step: stepData, Field: "classes", Rule: err.Error()}
 		}
-		req.PositiveClass = v
+		req.Classes = &c
+		if s.FillPositive {
+			req.FillClass = c.Positive
+		}
 	}
 	for _, col := range s.usedColumns() {
 		b := s.Bounds[col]
@@ -244,6 +254,16 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 			return req, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: err.Error()}
 		}
 		req.Bounds[col] = bd
+		if strings.TrimSpace(b.Fill) != "" {
+			v, err := parseNumber(b.Fill)
+			if err != nil {
+				return req, &fieldError{Step: stepBounds, Field: "fill value of " + col, Rule: err.Error()}
+			}
+			if req.Fill == nil {
+				req.Fill = map[string]float64{}
+			}
+			req.Fill[col] = v
+		}
 		if b.Unit != "" {
 			req.Units[col] = b.Unit
 		}

@@ -58,7 +58,7 @@ func TestRequestFieldErrors(t *testing.T) {
 		s := newCuratorState()
 		s.Learner = learners.KindSVM
 		s.Features = []string{"x1", "x2"}
-		s.Label, s.Positive = "label", "1"
+		s.Label, s.Negative, s.Positive = "label", "0", "1"
 		s.bound("x1").Lo, s.bound("x1").Hi = "0", "1"
 		s.bound("x2").Lo, s.bound("x2").Hi = "0", "1"
 		return s
@@ -73,7 +73,9 @@ func TestRequestFieldErrors(t *testing.T) {
 		{"no dataset", func(*curatorState) {}, nil, stepData, "dataset"},
 		{"no features", func(s *curatorState) { s.Features = nil }, ds, stepData, "features"},
 		{"no label", func(s *curatorState) { s.Label = "" }, ds, stepData, "label"},
-		{"no positive class", func(s *curatorState) { s.Positive = "" }, ds, stepData, "positive class"},
+		{"no positive class", func(s *curatorState) { s.Positive = "" }, ds, stepData, "classes"},
+		{"classes the same value", func(s *curatorState) { s.Negative = "1.0" }, ds, stepData, "classes"},
+		{"fill not a number", func(s *curatorState) { s.bound("x1").Fill = "abc" }, ds, stepBounds, "fill value of x1"},
 		{"missing bounds", func(s *curatorState) { delete(s.Bounds, "x2") }, ds, stepBounds, "bounds of x2"},
 		{"bad bounds", func(s *curatorState) { s.bound("x1").Hi = "-1" }, ds, stepBounds, "bounds of x1"},
 		{"bad parameter", func(s *curatorState) { s.setParamText("C", "-3") }, ds, stepLearner, "Regularisation C"},
@@ -99,7 +101,7 @@ func TestRequestFieldErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if req.Privacy.Delta != 1e-6 || len(req.Privacy.K) != 1 || req.Privacy.K[0] != 7 || req.KAuto ||
-		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.PositiveClass != 1 {
+		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.Classes == nil || *req.Classes != (project.Classes{Negative: "0", Positive: "1"}) || req.FillClass != "" {
 		t.Errorf("request %+v", req)
 	}
 	s.Noise = mechanism.NoiseLaplace
@@ -118,7 +120,7 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	s.bound("x").Lo, s.bound("x").Hi = "-1", "2"
 	s.bound("x").HiEnd = endSetting{Source: project.EndFromData, Value: "2"}
 	s.bound("x").Unit = "mm"
-	s.DropInvalid = true
+	s.bound("x").Fill = "0.5"
 	s.AckDataBounds = true
 	s.setParamText("bandwidth", "0.07")
 	s.Epsilon, s.Noise, s.Delta, s.H, s.KAuto, s.K = 0.3, mechanism.NoiseLaplaceApprox, 1e-5, 4, false, 12
@@ -132,12 +134,21 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 		got.H != 4 || got.KAuto || got.K != 12 || got.Title != "t" || got.Note != "n" ||
 		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].fromData() || !got.AckDataBounds ||
 		got.Bounds["x"].LoEnd.source() != project.EndTyped || got.Bounds["x"].HiEnd.source() != project.EndFromData ||
-		got.Bounds["x"].Unit != "mm" || !got.DropInvalid ||
+		got.Bounds["x"].Unit != "mm" || got.Bounds["x"].Fill != "0.5" ||
 		got.paramText(learners.NewKDE().Spec().Params[0]) != "0.07" {
 		t.Errorf("round trip: %+v", got)
 	}
 	if _, err := s.toWorkspace(nil); err == nil {
 		t.Error("a project without a dataset was accepted")
+	}
+	// Declared classes and the fill class survive too.
+	s.Learner, s.Label, s.Negative, s.Positive, s.FillPositive = learners.KindSVM, "label", "no", "yes", true
+	w, err = s.toWorkspace(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stateFromWorkspace(w); got.Negative != "no" || got.Positive != "yes" || !got.FillPositive {
+		t.Errorf("classes round trip: %q %q %v", got.Negative, got.Positive, got.FillPositive)
 	}
 }
 

@@ -97,7 +97,7 @@ type previewResult struct {
 	SensNote    string
 	N           int
 	Clipped     map[string]int // curator only
-	Dropped     int            // curator only
+	Filled      map[string]int // curator only
 	PureBetter  bool           // laplace-approx is worse than pure Laplace here
 	MarkerErr   float64        // mean sup-norm error at the current setting
 	Approx      float64        // noiseless approximation error at the current h, k
@@ -158,7 +158,7 @@ func fitKey(r project.ReleaseRequest) string {
 	if r.Dataset != nil {
 		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
 	}
-	fmt.Fprintf(&b, "f=%q|l=%q|pos=%v|ack=%v|learner=%s|", r.Features, r.Label, r.PositiveClass, r.AcknowledgedDataBounds, r.Learner)
+	fmt.Fprintf(&b, "f=%q|l=%q|classes=%v|fillclass=%q|ack=%v|learner=%s|", r.Features, r.Label, r.Classes, r.FillClass, r.AcknowledgedDataBounds, r.Learner)
 	cols := make([]string, 0, len(r.Bounds))
 	for c := range r.Bounds {
 		cols = append(cols, c)
@@ -171,7 +171,8 @@ func fitKey(r project.ReleaseRequest) string {
 	sort.Strings(cols)
 	for _, c := range cols {
 		bd := r.Bounds[c]
-		fmt.Fprintf(&b, "b[%q]=%v:%v:%v|", c, bd.Lo, bd.Hi, r.BoundsFromData[c])
+		fill, ok := r.Fill[c]
+		fmt.Fprintf(&b, "b[%q]=%v:%v:%v:fill=%v,%v|", c, bd.Lo, bd.Hi, r.BoundsFromData[c], fill, ok)
 	}
 	names := make([]string, 0, len(r.Params))
 	for n := range r.Params {
@@ -339,7 +340,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	res := &previewResult{
 		Dim: dim, K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: scale,
 		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
-		Clipped: prep.Clipped, Dropped: prep.Dropped,
+		Clipped: prep.Clipped, Filled: prep.Filled,
 		MarkerErr: marker.Mean[0][0], Approx: md.approx[params.H],
 	}
 	if params.Noise == mechanism.NoiseLaplaceApprox {

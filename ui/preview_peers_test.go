@@ -27,7 +27,7 @@ func kde1DInput(eps float64) previewInput {
 func twoClassInput(kind learners.Kind, params learners.Values) previewInput {
 	in := twoClassKDE(1)
 	in.Request.Learner = kind
-	in.Request.Label, in.Request.PositiveClass = "label", 1
+	in.Request.Label, in.Request.Classes = "label", &project.Classes{Negative: "0", Positive: "1"}
 	in.Request.Params = params
 	in.Request.Privacy.K = []int{4}
 	in.Peers = true
@@ -221,6 +221,7 @@ func TestPreviewPeersNone(t *testing.T) {
 		{func() previewInput {
 			in := twoClassInput(learners.KindRidge, nil)
 			in.Request.Bounds["label"] = project.Bounds{Lo: 0, Hi: 1}
+			in.Request.Classes = nil
 			return in
 		}(), "No published peer applies to Ridge"},
 	} {

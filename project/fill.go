@@ -1,0 +1,265 @@
+package project
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// FillRule is the public rule by which a release replaces an invalid or
+// missing value of one used column: the curator states it per column
+// before the release (default: the midpoint of the column's public
+// bounds; for a class label, the negative class). Every data row is kept,
+// so n is the number of data rows in the file, public and independent of
+// which rows were invalid. The synopsis records the rules ("fill"),
+// never which rows or how many were filled.
+//
+// Replacing a value by a public constant is a function of that record
+// alone, so neighbouring files (one record replaced) stay neighbours after
+// filling: every learner's replace-one sensitivity bound holds unchanged
+// (docs/sensitivity.md, "Invalid values and fill rules").
+type FillRule struct {
+	// Column is the column name.
+	Column string `json:"column"`
+	// Value is the fill value of a numeric column (a feature or a real
+	// label), in data units, within the column's bounds.
+	Value *float64 `json:"value,omitempty"`
+	// Class is the fill class of a binary label: one of
+	// output.class_labels.
+	Class string `json:"class,omitempty"`
+}
+
+// missing records a missing value of col (CSVOptions.KeepInvalid) and
+// returns NaN, the in-memory mark of a missing value.
+func (d *Dataset) missing(col string) float64 {
+	if d.Invalid == nil {
+		d.Invalid = make(map[string]int)
+	}
+	d.Invalid[col]++
+	return math.NaN()
+}
+
+// fillValue returns the public fill value of a numeric used column: the
+// curator's (req.Fill) or the midpoint of its bounds b. It must be finite
+// and within b, so a filled value is never clipped.
+func fillValue(req ReleaseRequest, col string, b Bounds) (float64, error) {
+	v, ok := req.Fill[col]
+	if !ok {
+		return b.Lo/2 + b.Hi/2, nil
+	}
+	if !isFinite(v) || v < b.Lo || v > b.Hi {
+		return 0, reqErr("fill["+col+"]", "fill value %v must be a finite number within the public bounds [%v, %v]", v, b.Lo, b.Hi)
+	}
+	return v, nil
+}
+
+// checkFillColumns refuses fill values for columns that have none: a
+// fill value is for a feature or a real label; a class label's fill is
+// FillClass.
+func checkFillColumns(req ReleaseRequest, used []string) error {
+	for col := range req.Fill {
+		if !slices.Contains(used, col) {
+			if col == req.Label && req.Label != "" {
+				return reqErr("fill["+col+"]", "column %q is a class label: its fill is one of the declared classes (fill class), not a number", col)
+			}
+			return reqErr("fill["+col+"]", "column %q is not a feature or a real label of this release", col)
+		}
+	}
+	return nil
+}
+
+// fillClass resolves the fill class of a binary label: req.FillClass,
+// or the negative class if empty. It returns the learner label (−1/+1)
+// and the class as declared.
+func fillClass(req ReleaseRequest) (float64, string, error) {
+	c := *req.Classes
+	if req.FillClass == "" {
+		return -1, c.Negative, nil
+	}
+	switch code := c.Code(req.FillClass); code {
+	case -1:
+		return -1, c.Negative, nil
+	case 1:
+		return 1, c.Positive, nil
+	}
+	return 0, "", reqErr("fill class", "%s is neither declared class (%s)", quoteShort(req.FillClass), c)
+}
+
+// withFilled returns a shallow copy of d whose columns in fill have every
+// missing value (NaN) replaced by their fill value, and the number of
+// values replaced per column (private: curator only). d is not changed.
+func (d *Dataset) withFilled(fill map[string]float64) (*Dataset, map[string]int) {
+	out := *d
+	out.Data = make(map[string][]float64, len(d.Data))
+	for col, v := range d.Data {
+		out.Data[col] = v
+	}
+	filled := make(map[string]int, len(fill))
+	for col, f := range fill {
+		v, ok := d.Data[col]
+		if !ok || !slices.ContainsFunc(v, math.IsNaN) {
+			continue
+		}
+		w := slices.Clone(v)
+		for i, x := range w {
+			if math.IsNaN(x) {
+				w[i] = f
+				filled[col]++
+			}
+		}
+		out.Data[col] = w
+	}
+	return &out, filled
+}
+
+// validateFill checks the synopsis's fill rules against its domain and
+// output: absent (files written before fill rules), or one rule per
+// feature in axis order, then one for the label when there is one (a
+// value within its bounds for a real label, one of class_labels for a
+// classifier).
+func (f *SynopsisFile) validateFill() error {
+	if f.Fill == nil {
+		return nil
+	}
+	want := len(f.Domain.Features)
+	classifier := len(f.Output.ClassLabels) == 2
+	if f.Domain.Label != nil || classifier {
+		want++
+	}
+	if len(f.Fill) != want {
+		return fieldErr(ErrMalformed, "fill", "has %d rules; want one per feature and one for the label (%d), or no \"fill\" key", len(f.Fill), want)
+	}
+	for j, r := range f.Fill {
+		field := fmt.Sprintf("fill[%d]", j)
+		var b *Bound
+		switch {
+		case j < len(f.Domain.Features):
+			b = &f.Domain.Features[j]
+		case f.Domain.Label != nil:
+			b = f.Domain.Label
+		}
+		if b != nil {
+			if r.Column != b.Name {
+				return fieldErr(ErrMalformed, field+".column", "%q must name the column of its bound, %q", r.Column, b.Name)
+			}
+			if r.Class != "" || r.Value == nil {
+				return fieldErr(ErrMalformed, field, "column %q needs a fill value, not a class", r.Column)
+			}
+			if v := *r.Value; !isFinite(v) || v < b.Lo || v > b.Hi {
+				return fieldErr(ErrMalformed, field+".value", "%v must be a finite number within [%v, %v]", v, b.Lo, b.Hi)
+			}
+			continue
+		}
+		// The classifier's label.
+		if err := checkText(field+".column", r.Column, maxNameRunes, false); err != nil {
+			return err
+		}
+		if r.Column == "" {
+			return fieldErr(ErrMalformed, field+".column", "column name is empty")
+		}
+		if r.Value != nil || !slices.Contains(f.Output.ClassLabels, r.Class) {
+			return fieldErr(ErrMalformed, field+".class", "the label's fill must be one of the class labels %q", f.Output.ClassLabels)
+		}
+	}
+	return nil
+}
+
+// cloneFill deep-copies fill rules (nil stays nil).
+func cloneFill(rules []FillRule) []FillRule {
+	if rules == nil {
+		return nil
+	}
+	out := make([]FillRule, len(rules))
+	for i, r := range rules {
+		out[i] = r
+		if r.Value != nil {
+			v := *r.Value
+			out[i].Value = &v
+		}
+	}
+	return out
+}
+
+// fillData resolves the fill values of the used numeric columns (bounds[j]
+// is the bound of used[j]) and returns the dataset with missing values
+// replaced, their rules in the synopsis's order, and the private count of
+// values filled per column.
+func fillData(req ReleaseRequest, used []string, bounds []Bounds) (*Dataset, []FillRule, map[string]int, error) {
+	if err := checkFillColumns(req, used); err != nil {
+		return nil, nil, nil, err
+	}
+	values := make(map[string]float64, len(used))
+	rules := make([]FillRule, 0, len(used)+1)
+	for j, col := range used {
+		v, err := fillValue(req, col, bounds[j])
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		values[col] = v
+		rules = append(rules, FillRule{Column: col, Value: &v})
+	}
+	ds, filled := req.Dataset.withFilled(values)
+	return ds, rules, filled, nil
+}
+
+// checkClasses checks that classes are declared exactly for a binary
+// label (public settings only).
+func checkClasses(req ReleaseRequest, binary bool) error {
+	switch {
+	case binary && req.Classes == nil:
+		return reqErr("classes", "declare the two values of the label column %q (negative first, positive second, e.g. 0,1 or no,yes); they are public and recorded in the synopsis", req.Label)
+	case !binary && req.Classes != nil:
+		return reqErr("classes", "class values are only for learners with a binary label")
+	case !binary && req.FillClass != "":
+		return reqErr("fill class", "a fill class is only for learners with a binary label")
+	case binary:
+		if err := req.Classes.Validate(); err != nil {
+			return reqErr("classes", "%v", err)
+		}
+	}
+	return nil
+}
+
+// checkFillChoices checks a project file's fill values (within their
+// bounds) and declared classes (two valid values; the fill class one of
+// them). It returns the offending field and rule, or "".
+func (w *Workspace) checkFillChoices() (field, rule string) {
+	for i, b := range w.Bounds {
+		if b.Fill != nil && (!isFinite(*b.Fill) || *b.Fill < b.Lo || *b.Fill > b.Hi) {
+			return fmt.Sprintf("bounds[%d].fill", i), fmt.Sprintf("%v must be a finite number within [%v, %v]", *b.Fill, b.Lo, b.Hi)
+		}
+	}
+	l := w.Learner
+	if l.Classes == nil {
+		if l.FillClass != "" {
+			return "learner.fill_class", "a fill class needs declared classes"
+		}
+		return "", ""
+	}
+	if len(l.Classes) != 2 {
+		return "learner.classes", fmt.Sprintf("has %d values; want the negative and the positive class", len(l.Classes))
+	}
+	c := Classes{Negative: l.Classes[0], Positive: l.Classes[1]}
+	if err := c.Validate(); err != nil {
+		return "learner.classes", err.Error()
+	}
+	if l.FillClass != "" && l.FillClass != c.Negative && l.FillClass != c.Positive {
+		return "learner.fill_class", fmt.Sprintf("%s is neither declared class (%s)", quoteShort(l.FillClass), c)
+	}
+	return "", ""
+}
+
+// numbersOnly returns v without its missing values (NaN), v itself if it
+// has none.
+func numbersOnly(v []float64) []float64 {
+	if !slices.ContainsFunc(v, math.IsNaN) {
+		return v
+	}
+	out := make([]float64, 0, len(v))
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}

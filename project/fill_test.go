@@ -1,0 +1,330 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+// readKeep reads csv as the command line and the curator window do: every
+// row kept, invalid values missing.
+func readKeep(t *testing.T, csv string, opts CSVOptions) *Dataset {
+	t.Helper()
+	opts.KeepInvalid = true
+	ds, err := ParseCSV(strings.NewReader(csv), "t.csv", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// neighbourCSVs returns two raw files that differ in one row: in the
+// second, that row has an invalid feature value and a missing label.
+func neighbourCSVs() (valid, invalid string) {
+	var a, b strings.Builder
+	a.WriteString("x,r\n")
+	b.WriteString("x,r\n")
+	for i := range 60 {
+		row := []string{strFloat(float64(i%10) + 0.5), strFloat(float64(i%7) - 3)}
+		a.WriteString(strings.Join(row, ",") + "\n")
+		if i == 17 {
+			row = []string{"n/a", ""}
+		}
+		b.WriteString(strings.Join(row, ",") + "\n")
+	}
+	return a.String(), b.String()
+}
+
+func strFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// TestFillNeighboursSameNAndS is the reproduction of issue 13 item 2:
+// two raw files differing in one row, one with an invalid value, used to
+// give n = 60 vs 59 (--drop-invalid) and different S. Now both give the
+// same n, the same S and the same public metadata; only the private fill
+// count differs.
+func TestFillNeighboursSameNAndS(t *testing.T) {
+	validCSV, invalidCSV := neighbourCSVs()
+	for _, kind := range []learners.Kind{learners.KindRidge, learners.KindKDE} {
+		t.Run(string(kind), func(t *testing.T) {
+			var preps []*Prepared
+			for _, csv := range []string{validCSV, invalidCSV} {
+				req := ReleaseRequest{
+					Dataset: readKeep(t, csv, CSVOptions{Columns: []string{"x", "r"}}), Features: []string{"x"},
+					Bounds:  map[string]Bounds{"x": {0, 10}, "r": {-5, 5}},
+					Learner: kind, Fill: map[string]float64{"x": 2.5},
+					Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{4}, H: 1},
+				}
+				if kind == learners.KindRidge {
+					req.Label = "r"
+				}
+				p, err := Prepare(context.Background(), req, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				preps = append(preps, p)
+			}
+			a, b := preps[0], preps[1]
+			if a.Fitted.N != 60 || b.Fitted.N != 60 {
+				t.Errorf("n = %d and %d; want 60 for both (n is the number of data rows)", a.Fitted.N, b.Fitted.N)
+			}
+			if a.Fitted.Sensitivity != b.Fitted.Sensitivity {
+				t.Errorf("S = %v and %v; want equal", a.Fitted.Sensitivity, b.Fitted.Sensitivity)
+			}
+			now := time.Date(2026, 11, 24, 0, 0, 0, 0, time.UTC)
+			if ma, mb := a.synopsisMeta("t", now), b.synopsisMeta("t", now); !reflect.DeepEqual(ma, mb) {
+				t.Errorf("public metadata differs:\n%+v\n%+v", ma, mb)
+			}
+			if a.Filled["x"] != 0 || b.Filled["x"] != 1 {
+				t.Errorf("filled x = %d, %d; want 0, 1 (private counts)", a.Filled["x"], b.Filled["x"])
+			}
+			// The filled record is the public fill value, mapped like any other.
+			if got := b.Data.X[17]; got != 0.25 {
+				t.Errorf("filled x maps to %v; want 0.25 (2.5 in [0, 10])", got)
+			}
+			if kind == learners.KindRidge {
+				if b.Filled["r"] != 1 || b.Data.Labels[17] != 0 {
+					t.Errorf("label: filled %d, value %v; want 1 filled with the midpoint 0 (→ 0)", b.Filled["r"], b.Data.Labels[17])
+				}
+				wantFill := []FillRule{{Column: "x", Value: fptr(2.5)}, {Column: "r", Value: fptr(0)}}
+				if !reflect.DeepEqual(b.Fill, wantFill) {
+					t.Errorf("fill rules %+v; want %+v", b.Fill, wantFill)
+				}
+			}
+		})
+	}
+}
+
+func fptr(x float64) *float64 { return &x }
+
+// TestDeclaredClasses covers issue 13 item 3: a label column with three
+// values is no longer refused (the third is invalid and filled), a dataset
+// in which only one class occurs is released like any other, text labels
+// are read by their declaration, and class_labels come from the
+// declaration only.
+func TestDeclaredClasses(t *testing.T) {
+	const x = "1,2,3,4,5,6,7,8"
+	rows := func(labels string) string {
+		xs, ls := strings.Split(x, ","), strings.Split(labels, ",")
+		var b strings.Builder
+		b.WriteString("x,c\n")
+		for i := range xs {
+			b.WriteString(xs[i] + "," + ls[i] + "\n")
+		}
+		return b.String()
+	}
+	cases := []struct {
+		name      string
+		labels    string
+		classes   Classes
+		fillClass string
+		read      CSVOptions // Classes are filled in when text
+		want      []float64
+		filled    int
+	}{
+		{"three values", "3,5,7,3,7,5,3,7", Classes{"3", "7"}, "", CSVOptions{}, []float64{-1, -1, 1, -1, 1, -1, -1, 1}, 2},
+		{"three values, fill positive", "3,5,7,3,7,5,3,7", Classes{"3", "7"}, "7", CSVOptions{}, []float64{-1, 1, 1, -1, 1, 1, -1, 1}, 2},
+		{"one class only", "7,7,7,7,7,7,7,7", Classes{"3", "7"}, "", CSVOptions{}, []float64{1, 1, 1, 1, 1, 1, 1, 1}, 0},
+		{"no declared class occurs", "1,1,1,1,1,1,1,1", Classes{"3", "7"}, "", CSVOptions{}, []float64{-1, -1, -1, -1, -1, -1, -1, -1}, 8},
+		{"numbers spelled differently", "0,1.0,1e0, 0 ,,x,0.0,1", Classes{"0", "1"}, "", CSVOptions{}, []float64{-1, 1, 1, -1, -1, -1, -1, 1}, 2},
+		{"text labels", "no,yes, yes ,maybe,NO,no,yes,", Classes{"no", "yes"}, "yes", CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}},
+			[]float64{-1, 1, 1, 1, 1, -1, 1, 1}, 3},
+		{"text labels M/B, positive first in the file", "M,B,M,B,B,B,M,B", Classes{"B", "M"}, "", CSVOptions{Classes: map[string]Classes{"c": {"B", "M"}}},
+			[]float64{1, -1, 1, -1, -1, -1, 1, -1}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ds := readKeep(t, rows(tc.labels), tc.read)
+			e := newReleaseEnv(t)
+			classes := tc.classes
+			req := ReleaseRequest{
+				Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &classes, FillClass: tc.fillClass,
+				Bounds:  map[string]Bounds{"x": {0, 10}},
+				Learner: learners.KindNaiveBayes,
+				Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
+			}
+			p, err := Prepare(context.Background(), req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.Data.Labels, tc.want) || p.Filled["c"] != tc.filled {
+				t.Errorf("labels %v, filled %d; want %v, %d", p.Data.Labels, p.Filled["c"], tc.want, tc.filled)
+			}
+			res, err := p.Release(context.Background(), e.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := OpenSynopsis(res.Path, e.trusted(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.File.Output.ClassLabels; !slices.Equal(got, classes.Labels()) {
+				t.Errorf("class_labels %q; want the declaration %q", got, classes.Labels())
+			}
+			wantClass := classes.Negative
+			if tc.fillClass != "" {
+				wantClass = tc.fillClass
+			}
+			if f := v.File.Fill; len(f) != 2 || f[1] != (FillRule{Column: "c", Class: wantClass}) || f[0].Column != "x" || *f[0].Value != 5 {
+				t.Errorf("fill rules %+v; want x → 5 (midpoint), c → %q", f, wantClass)
+			}
+			if v.File.Learner.N != 8 {
+				t.Errorf("n = %d; want 8", v.File.Learner.N)
+			}
+		})
+	}
+}
+
+// TestDeclaredClassesReread checks WithClasses: a dataset opened before
+// its text classes were declared (the curator window) is read again with
+// them; a changed file is refused; settings errors name the rule.
+func TestDeclaredClassesReread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n3,yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(opts CSVOptions) *Dataset {
+		opts.KeepInvalid = true
+		ds, err := ReadCSV(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ds
+	}
+	req := func(ds *Dataset, c Classes, fill string) ReleaseRequest {
+		return ReleaseRequest{
+			Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &c, FillClass: fill,
+			Bounds: map[string]Bounds{"x": {0, 10}}, Learner: learners.KindNaiveBayes,
+			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
+		}
+	}
+	numeric := read(CSVOptions{})
+	other := read(CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}})
+	for name, tc := range map[string]struct {
+		ds   *Dataset
+		c    Classes
+		want []float64
+	}{
+		"text classes on a column read as numbers": {numeric, Classes{"no", "yes"}, []float64{-1, 1, 1}},
+		"file read with other classes":             {other, Classes{"yes", "no"}, []float64{1, -1, -1}},
+	} {
+		p, err := Prepare(context.Background(), req(tc.ds, tc.c, ""), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(p.Data.Labels, tc.want) {
+			t.Errorf("%s: labels %v; want %v", name, p.Data.Labels, tc.want)
+		}
+	}
+	if _, err := Prepare(context.Background(), req(other, Classes{"no", "yes"}, "maybe"), nil); err == nil || !strings.Contains(err.Error(), "fill class") {
+		t.Errorf("undeclared fill class: err = %v", err)
+	}
+	if _, err := Prepare(context.Background(), req(numeric, Classes{"0 ", "1"}, ""), nil); err == nil || !strings.Contains(err.Error(), "surrounding spaces") {
+		t.Errorf("class with a space: err = %v", err)
+	}
+	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Prepare(context.Background(), req(numeric, Classes{"no", "yes"}, ""), nil); err == nil || !strings.Contains(err.Error(), "changed since it was opened") {
+		t.Errorf("changed file: err = %v", err)
+	}
+}
+
+func TestParseClasses(t *testing.T) {
+	for in, want := range map[string]Classes{"0,1": {"0", "1"}, " no , yes ": {"no", "yes"}, "M,B": {"M", "B"}} {
+		if got, err := ParseClasses(in); err != nil || got != want {
+			t.Errorf("ParseClasses(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{"1": "two class values", "a,b,c": "two class values", ",1": "negative class value is empty",
+		"1,": "positive class value is empty", "1,1.0": "same value", "a,a": "same value", "a,\x01": "control character"} {
+		if _, err := ParseClasses(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseClasses(%q) err = %v; want %q", in, err, want)
+		}
+	}
+}
+
+// TestSynopsisFillRules checks the format rules of "fill": absent in old
+// files, otherwise one valid rule per used column.
+func TestSynopsisFillRules(t *testing.T) {
+	v := releasedClassifier(t)
+	f := v.File
+	if len(f.Fill) != 3 {
+		t.Fatalf("fill = %+v; want rules for x, y and c", f.Fill)
+	}
+	old := *f
+	old.Fill = nil
+	if err := old.Validate(); err != nil {
+		t.Errorf("a file without fill rules (older format-1 files) is refused: %v", err)
+	}
+	for name, edit := range map[string]func(g *SynopsisFile){
+		"empty list":             func(g *SynopsisFile) { g.Fill = []FillRule{} },
+		"one missing":            func(g *SynopsisFile) { g.Fill = g.Fill[:2] },
+		"wrong column":           func(g *SynopsisFile) { g.Fill[0].Column = "z" },
+		"value outside bounds":   func(g *SynopsisFile) { g.Fill[1].Value = fptr(100) },
+		"NaN value":              func(g *SynopsisFile) { g.Fill[0].Value = fptr(math.NaN()) },
+		"feature with a class":   func(g *SynopsisFile) { g.Fill[0].Class = "3" },
+		"label class undeclared": func(g *SynopsisFile) { g.Fill[2].Class = "5" },
+		"label with a value":     func(g *SynopsisFile) { g.Fill[2].Value = fptr(3) },
+	} {
+		g := *f
+		g.Fill = cloneFill(f.Fill)
+		edit(&g)
+		err := g.Validate()
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, "fill") {
+			t.Errorf("%s: Validate = %v; want a *FormatError on fill", name, err)
+		}
+	}
+}
+
+// TestWorkspaceFillChoices: project files keep the fill values and the
+// declared classes; older files (drop_invalid, positive_label) still load;
+// bad choices are refused naming the field.
+func TestWorkspaceFillChoices(t *testing.T) {
+	valid := string(readTestdata(t, "workspace", "valid.bernstein"))
+	if _, err := ParseWorkspace([]byte(valid), "old.bernstein"); err != nil {
+		t.Fatalf("an older project file (drop_invalid, positive_label) no longer loads: %v", err)
+	}
+	withFill := strings.Replace(valid, `"unit": "cm"}`, `"unit": "cm", "fill": 0.25}`, 1)
+	withFill = strings.Replace(withFill, `"positive_label": 1`, `"classes": ["no", "yes"], "fill_class": "yes"`, 1)
+	w, err := ParseWorkspace([]byte(withFill), "new.bernstein")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := w.Bounds[0].Fill; f == nil || *f != 0.25 || !slices.Equal(w.Learner.Classes, []string{"no", "yes"}) || w.Learner.FillClass != "yes" {
+		t.Errorf("parsed fill %v, classes %q, fill class %q", w.Bounds[0].Fill, w.Learner.Classes, w.Learner.FillClass)
+	}
+	for _, tc := range []struct{ old, new, field string }{
+		{`"fill": 0.25`, `"fill": 2`, "bounds[0].fill"},
+		{`"classes": ["no", "yes"]`, `"classes": ["no"]`, "learner.classes"},
+		{`"classes": ["no", "yes"]`, `"classes": ["1", "1.0"]`, "learner.classes"},
+		{`"fill_class": "yes"`, `"fill_class": "maybe"`, "learner.fill_class"},
+	} {
+		_, err := ParseWorkspace([]byte(strings.Replace(withFill, tc.old, tc.new, 1)), "bad.bernstein")
+		var we *WorkspaceError
+		if !errors.As(err, &we) || we.Field != tc.field {
+			t.Errorf("%s → %s: err = %v; want a *WorkspaceError on %s", tc.old, tc.new, err, tc.field)
+		}
+	}
+}
+
+// TestSuggestBoundsSkipsMissing: bounds suggested from the data ignore
+// missing values instead of becoming NaN.
+func TestSuggestBoundsSkipsMissing(t *testing.T) {
+	ds := readKeep(t, "x\n3\nabc\n-1\n\"\"\n", CSVOptions{})
+	b, err := ds.SuggestBounds("x")
+	if err != nil || b != (Bounds{-1, 3}) {
+		t.Errorf("SuggestBounds = %v, %v; want [-1, 3]", b, err)
+	}
+}
