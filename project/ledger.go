@@ -81,6 +81,10 @@ type Entry struct {
 	// RepairsLine is, for KindRepair, the line number of the torn line it
 	// terminates (always the line just before it).
 	RepairsLine int `json:"repairs_line,omitempty"`
+	// Identity names the records a release or validation used and how it
+	// was matched to DatasetHash (dataset_identity.go); nil in older
+	// entries and in budget and repair entries.
+	Identity *EntryIdentity `json:"identity,omitempty"`
 	// Sum is the line's checksum, set by the ledger: the first 16 hex
 	// digits of the SHA-256 of the line encoded without it. Every line this
 	// version writes carries it; see docs/ledger.md.
@@ -487,6 +491,9 @@ func (e *Entry) validate() error {
 	}
 	if !(e.Kind == KindRepair && e.DatasetHash == "") && !isSHA256Hex(e.DatasetHash) {
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256 (64 lower-case hex digits)", e.DatasetHash)
+	}
+	if err := e.Identity.validate(); err != nil {
+		return err
 	}
 	for name, v := range e.Params {
 		for _, x := range v {

@@ -115,6 +115,9 @@ type Prepared struct {
 	Domain DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
 	ClassLabels []string
+	// Identity identifies the records used (features and label) for the
+	// ledger; private, kept only in the local ledger and sketch store.
+	Identity *DatasetIdentity
 }
 
 // RequestError is a release request that breaks a rule; Field names the
@@ -244,6 +247,10 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	}
 	if p.Domain.Label != nil {
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
+	}
+
+	if p.Identity, err = IdentifyDataset(ds, usedColumns(req)); err != nil {
+		return nil, err
 	}
 
 	// Fit F_D (the learner validates its parameters and the dataset).
@@ -407,6 +414,11 @@ type ReleaseOptions struct {
 	// Now is the clock for the ledger entry and the synopsis (time.Now if
 	// nil).
 	Now func() time.Time
+	// DifferentPopulation is the curator's declaration that the dataset is
+	// a different population from the near-duplicate ledger datasets found
+	// (IdentityFinding): they are not charged, and the declaration is
+	// recorded in the ledger entry.
+	DifferentPopulation bool
 	// NoiseProgress, if not nil, is called while the secure noise is drawn
 	// (about 10 µs per lattice value) with the number of values perturbed
 	// so far and the total, from worker goroutines.
@@ -425,8 +437,14 @@ type ReleaseResult struct {
 	// OverBudget reports that the release exceeded the budget (allowed by
 	// ReleaseOptions.AllowOverBudget).
 	OverBudget bool
-	// Entry is the ledger entry that records this release's spend.
-	Entry Entry
+	// Entry is the ledger entry that records this release's spend (on the
+	// dataset whose Total and Budget are reported); Entries are all entries
+	// it recorded, one per ledger dataset charged (Identity.Charges).
+	Entry   Entry
+	Entries []Entry
+	// Identity says which ledger datasets the records were matched to
+	// (private: for the curator only).
+	Identity *IdentityFinding
 }
 
 // writeSynopsisFile is the synopsis writer used by Release; fault-injection
@@ -484,7 +502,6 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 		return nil, err
 	}
 
-	ds := p.Request.Dataset
 	eps := p.Params.Epsilon
 	params := make(map[string][]float64, len(p.Resolved)+2)
 	for name, v := range p.Resolved {
@@ -492,21 +509,21 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	}
 	params["h"] = []float64{float64(p.Params.H)}
 	params["k"] = intsToFloats(p.Params.K)
-	entry, err := opt.Ledger.Reserve(Entry{
+	entries, found, err := reserveByIdentity(opt.Ledger, p.Identity, Entry{
 		Time:        created,
 		Kind:        KindRelease,
-		DatasetHash: ds.Hash,
-		DatasetPath: absPath(ds.Path),
+		DatasetPath: absPath(p.Request.Dataset.Path),
 		Epsilon:     eps,
 		Delta:       p.Params.Delta,
 		Learner:     string(p.Spec.Kind),
 		Params:      params,
 		Noise:       string(p.Params.Noise),
 		Output:      absPath(opt.Out),
-	}, opt.AllowOverBudget)
+	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
 		return nil, err
 	}
+	entry := entries[0]
 
 	// From here on the spend is recorded, whatever happens.
 	// Cancelling ctx now stops the noise but not the spend: the ledger
@@ -522,15 +539,21 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	if err := writeSynopsisFile(opt.Out, file, opt.Signer, opt.Overwrite); err != nil {
 		return nil, fmt.Errorf("writing the synopsis (the ledger keeps the spend): %w", err)
 	}
-	total, _ := opt.Ledger.Spent(ds.Hash)
+	total, _ := opt.Ledger.Spent(entry.DatasetHash)
+	over := false
+	for _, e := range entries {
+		over = over || e.OverBudget
+	}
 	return &ReleaseResult{
 		Path:       opt.Out,
 		Synopsis:   file,
 		Spent:      eps,
 		Total:      total,
-		Budget:     opt.Ledger.Budget(ds.Hash),
-		OverBudget: entry.OverBudget,
+		Budget:     opt.Ledger.Budget(entry.DatasetHash),
+		OverBudget: over,
 		Entry:      entry,
+		Entries:    entries,
+		Identity:   found,
 	}, nil
 }
 

@@ -62,6 +62,9 @@ type ChooseOptions struct {
 	// AllowOverBudget lets the choice exceed the dataset's budget (the
 	// entry is marked over budget).
 	AllowOverBudget bool
+	// DifferentPopulation declares the dataset a different population from
+	// its near-duplicates in the ledger (see ReleaseOptions).
+	DifferentPopulation bool
 	// Candidates to choose from; nil means DefaultCandidates.
 	Candidates []Candidate
 	// Bandwidths adds bandwidths b/2, b, 2b to the default candidates for
@@ -108,11 +111,13 @@ type ChooseResult struct {
 	// regression, class-score, probability).
 	ScoreKind learners.OutputKind
 	// Spent is the dataset's total ε in the ledger after this choice;
-	// Budget its budget.
+	// Budget its budget (of Entry.DatasetHash).
 	Spent, Budget float64
 	// Clipped and Filled are Prepared.Clipped and Prepared.Filled:
 	// private counts, for the curator only (never standard output).
 	Clipped, Filled map[string]int
+	// Identity says which ledger datasets were charged (private).
+	Identity *IdentityFinding
 }
 
 // ChooseSettings privately chooses the iterated Bernstein order h, the
@@ -560,7 +565,6 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	ds := p.Request.Dataset
 	params := map[string][]float64{}
 	for _, c := range pl.cands {
 		params["candidate_h"] = append(params["candidate_h"], float64(c.H))
@@ -569,21 +573,21 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 			params["candidate_bandwidth"] = append(params["candidate_bandwidth"], c.Bandwidth[0])
 		}
 	}
-	entry, err := opt.Ledger.Reserve(Entry{
+	entries, found, err := reserveByIdentity(opt.Ledger, p.Identity, Entry{
 		Time:        now(),
 		Kind:        KindValidation,
-		DatasetHash: ds.Hash,
-		DatasetPath: absPath(ds.Path),
+		DatasetPath: absPath(p.Request.Dataset.Path),
 		Epsilon:     opt.EpsilonSelect,
 		Learner:     string(p.Spec.Kind),
 		Params:      params,
 		Noise:       "laplace",
 		Note: fmt.Sprintf("private choice of h, k among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
 			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta),
-	}, opt.AllowOverBudget)
+	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
 		return nil, err
 	}
+	entry := entries[0]
 	// From here on the spend is recorded, whatever happens.
 	scores, err := pl.scores(ctx, seed)
 	if err != nil {
@@ -593,7 +597,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 	if err != nil {
 		return nil, fmt.Errorf("selecting (the ledger keeps the spend): %w", err)
 	}
-	spent, _ := opt.Ledger.Spent(ds.Hash)
+	spent, _ := opt.Ledger.Spent(entry.DatasetHash)
 	return &ChooseResult{
 		Chosen:       pl.cands[sel.Index],
 		ChosenIndex:  sel.Index,
@@ -608,9 +612,10 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		ValidationN:  pl.val.N(),
 		ScoreKind:    pl.scoreKind(),
 		Spent:        spent,
-		Budget:       opt.Ledger.Budget(ds.Hash),
+		Budget:       opt.Ledger.Budget(entry.DatasetHash),
 		Clipped:      pl.p.Clipped,
 		Filled:       pl.p.Filled,
+		Identity:     found,
 	}, nil
 }
 

@@ -38,14 +38,14 @@ func TestChooseSettingsRecordsSpend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Entry.Kind != KindValidation || res.Entry.Epsilon != 0.1 || res.Entry.DatasetHash != ds.Hash || res.Entry.ID == "" {
+	if res.Entry.Kind != KindValidation || res.Entry.Epsilon != 0.1 || res.Entry.DatasetHash != recordsKey(t, ds, "x") || res.Entry.ID == "" {
 		t.Errorf("entry = %+v, want a validation entry of ε = 0.1 on the dataset", res.Entry)
 	}
-	entries := l.Entries(ds.Hash)
+	entries := l.Entries(res.Entry.DatasetHash)
 	if len(entries) != 1 || entries[0].ID != res.Entry.ID {
 		t.Fatalf("ledger entries %+v, want exactly the returned entry", entries)
 	}
-	if eps, _ := l.Spent(ds.Hash); eps != 0.1 || res.Spent != 0.1 {
+	if eps, _ := l.Spent(res.Entry.DatasetHash); eps != 0.1 || res.Spent != 0.1 {
 		t.Errorf("spent %g (result %g), want 0.1", eps, res.Spent)
 	}
 	if !slices.ContainsFunc(res.Candidates, func(c Candidate) bool { return c.String() == res.Chosen.String() }) ||
@@ -88,7 +88,7 @@ func TestPreviewChoiceMatchesChoice(t *testing.T) {
 	if pv.Scale(0.5) != res.Scale || pv.UtilityBound(0.5) != res.UtilityBound {
 		t.Errorf("preview scale %g, bound %g; run %g, %g", pv.Scale(0.5), pv.UtilityBound(0.5), res.Scale, res.UtilityBound)
 	}
-	if got := len(l.Entries(ds.Hash)); got != 1 {
+	if got := len(l.Entries(recordsKey(t, ds, "x"))); got != 1 {
 		t.Errorf("%d ledger entries after a preview and a choice, want 1 (the preview spends nothing)", got)
 	}
 	if _, err := PreviewChoice(context.Background(), req, ChooseOptions{ValidationFraction: 1.5}); err == nil {

@@ -1,0 +1,202 @@
+package project
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// SketchSize is the number of keyed hashes kept in a dataset's bottom-k
+// MinHash sketch. The estimated Jaccard similarity of two sketched datasets
+// is a sample of SketchSize elements of their union drawn without
+// replacement, so its standard deviation is at most
+// sqrt(J(1−J)/SketchSize) ≤ 1/32 ≈ 0.031 (docs/ledger.md, "Near-duplicate
+// datasets"). 256 hashes take 2 KiB per ledger dataset.
+const SketchSize = 256
+
+// NearDuplicateShare is the share of rows two datasets must have in common
+// (of the smaller one; estimated from their sketches) for the release on
+// one to be charged to the other's budget.
+const NearDuplicateShare = 0.5
+
+// recordsDomain separates the record fingerprint from any other SHA-256.
+const recordsDomain = "bernstein dataset records v1\x00"
+
+// DatasetIdentity identifies the records a release uses: the values of the
+// used columns, independent of the file's formatting, its row order and its
+// other columns. It is computed from private data and is kept only in the
+// curator's ledger and sketch store, never in a synopsis.
+type DatasetIdentity struct {
+	// Columns are the used columns, sorted by name: the role of a column
+	// (feature or label, axis order) does not change whose records they are.
+	Columns []string
+	// Records is the hex SHA-256 of the records: the domain tag, the column
+	// names, n and the rows' canonical encodings in sorted order.
+	Records string
+	// FileHash is the SHA-256 of the file's bytes (Dataset.Hash), the
+	// identity used by ledgers before records were (kept so that their
+	// budgets still count).
+	FileHash string
+	// N is the number of rows.
+	N int
+
+	rows [][]byte // canonical row encodings, sorted (private; never stored)
+	ds   *Dataset // the data, for projections onto other column sets
+}
+
+// IdentifyDataset computes the identity of ds restricted to columns (the
+// features and the label of a release; duplicates ignored). Each row is
+// encoded as the IEEE-754 bits of its values in sorted column order (−0
+// read as +0), so "1", "1.0" and " 1e0 " are the same value; the encodings
+// are sorted, so row order does not matter, and duplicate rows count as
+// often as they occur.
+func IdentifyDataset(ds *Dataset, columns []string) (*DatasetIdentity, error) {
+	if ds == nil {
+		return nil, reqErr("dataset", "no dataset given")
+	}
+	cols := slices.Clone(columns)
+	slices.Sort(cols)
+	cols = slices.Compact(cols)
+	if len(cols) == 0 {
+		return nil, reqErr("features", "no columns to identify the dataset by")
+	}
+	vals := make([][]float64, len(cols))
+	for j, c := range cols {
+		v, err := ds.Column(c)
+		if err != nil {
+			return nil, err
+		}
+		if j > 0 && len(v) != len(vals[0]) {
+			return nil, fmt.Errorf("%s: column %q has %d values, column %q %d", ds.Path, c, len(v), cols[0], len(vals[0]))
+		}
+		vals[j] = v
+	}
+	n := len(vals[0])
+	width := 8 * len(cols)
+	buf := make([]byte, n*width)
+	rows := make([][]byte, n)
+	for i := range n {
+		row := buf[i*width : (i+1)*width : (i+1)*width]
+		for j := range cols {
+			x := vals[j][i]
+			if x == 0 {
+				x = 0 // −0 → +0
+			}
+			binary.BigEndian.PutUint64(row[8*j:], math.Float64bits(x))
+		}
+		rows[i] = row
+	}
+	slices.SortFunc(rows, bytes.Compare)
+
+	h := sha256.New()
+	h.Write([]byte(recordsDomain))
+	writeUvarint(h, uint64(len(cols)))
+	for _, c := range cols {
+		writeUvarint(h, uint64(len(c)))
+		h.Write([]byte(c))
+	}
+	writeUvarint(h, uint64(n))
+	for _, r := range rows {
+		h.Write(r)
+	}
+	return &DatasetIdentity{Columns: cols, Records: hex.EncodeToString(h.Sum(nil)), FileHash: ds.Hash, N: n, rows: rows, ds: ds}, nil
+}
+
+// project returns the identity of the same dataset restricted to other
+// columns, or an error if the dataset does not hold them as numbers.
+func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
+	if id.ds == nil {
+		return nil, fmt.Errorf("no dataset to project")
+	}
+	return IdentifyDataset(id.ds, columns)
+}
+
+func writeUvarint(w interface{ Write([]byte) (int, error) }, v uint64) {
+	var b [binary.MaxVarintLen64]byte
+	_, _ = w.Write(b[:binary.PutUvarint(b[:], v)])
+}
+
+// Sketch is a bottom-k MinHash sketch of a dataset's rows under a secret
+// key: the SketchSize smallest keyed hashes of its elements, where the
+// elements are the rows with their occurrence number (the multiset of rows
+// as a set). A hash is the first 8 bytes of HMAC-SHA-256(key, row ‖
+// occurrence): without the key it cannot be recomputed from a guessed row,
+// so a sketch is no dictionary target.
+type Sketch struct {
+	N    int      // number of elements (rows)
+	Mins []uint64 // the min(N, SketchSize) smallest distinct hashes, ascending
+}
+
+// Sketch computes the keyed sketch of the identity's rows.
+func (id *DatasetIdentity) Sketch(key []byte) Sketch {
+	mac := hmac.New(sha256.New, key)
+	hs := make([]uint64, 0, len(id.rows))
+	var occ [8]byte
+	var sum []byte
+	k := uint64(0)
+	for i, r := range id.rows {
+		if i > 0 && bytes.Equal(r, id.rows[i-1]) {
+			k++
+		} else {
+			k = 0
+		}
+		binary.BigEndian.PutUint64(occ[:], k)
+		mac.Reset()
+		mac.Write(r)
+		mac.Write(occ[:])
+		sum = mac.Sum(sum[:0])
+		hs = append(hs, binary.BigEndian.Uint64(sum))
+	}
+	slices.Sort(hs)
+	hs = slices.Compact(hs)
+	return Sketch{N: len(id.rows), Mins: slices.Clone(hs[:min(len(hs), SketchSize)])}
+}
+
+// Overlap estimates the share of rows two sketched datasets have in
+// common, as a fraction of the smaller one (1 if one is contained in the
+// other). The Jaccard similarity J = |A∩B|/|A∪B| is estimated from the
+// bottom-k sketch of the union (Broder 1997; Cohen & Kaplan 2007): the
+// share of its hashes present in both sketches; then |A∩B| =
+// J·(|A|+|B|)/(1+J). The estimate is exact when both datasets have at most
+// SketchSize rows.
+func (a Sketch) Overlap(b Sketch) float64 {
+	if a.N == 0 || b.N == 0 {
+		return 0
+	}
+	union, both := 0, 0
+	i, j := 0, 0
+	for union < SketchSize && (i < len(a.Mins) || j < len(b.Mins)) {
+		switch {
+		case j == len(b.Mins) || i < len(a.Mins) && a.Mins[i] < b.Mins[j]:
+			i++
+		case i == len(a.Mins) || b.Mins[j] < a.Mins[i]:
+			j++
+		default:
+			both++
+			i++
+			j++
+		}
+		union++
+	}
+	if union == 0 {
+		return 0
+	}
+	jac := float64(both) / float64(union)
+	inter := jac * float64(a.N+b.N) / (1 + jac)
+	return min(1, inter/float64(min(a.N, b.N)))
+}
+
+// usedColumns returns the columns a release request uses: its features and
+// its label (if any).
+func usedColumns(req ReleaseRequest) []string {
+	cols := slices.Clone(req.Features)
+	if req.Label != "" {
+		cols = append(cols, req.Label)
+	}
+	return cols
+}

@@ -1,0 +1,500 @@
+package project
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math"
+	mrand "math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+// recordsKey is the record fingerprint of ds in columns: the ledger key of
+// a dataset new to the ledger.
+func recordsKey(t testing.TB, ds *Dataset, columns ...string) string {
+	t.Helper()
+	id, err := IdentifyDataset(ds, columns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id.Records
+}
+
+// identityTestRows returns n rows "x,y" of continuous values drawn from a
+// standard normal (x) and a uniform (y), seeded.
+func identityTestRows(n int, seed uint64) []string {
+	r := mrand.New(mrand.NewPCG(seed, 0x1d))
+	rows := make([]string, n)
+	for i := range rows {
+		rows[i] = fmt.Sprintf("%.12f,%.12f", r.NormFloat64(), r.Float64())
+	}
+	return rows
+}
+
+// identityVariants are the seven files of issue 13 item 6: the same records
+// (or, for "one row added", all of them and one more), formatted
+// differently.
+func identityVariants(rows []string) map[string]string {
+	lf := "x,y\n" + strings.Join(rows, "\n") + "\n"
+	reordered := slices.Clone(rows)
+	slices.Reverse(reordered)
+	var extra strings.Builder
+	extra.WriteString("id,x,note,y\n")
+	for i, r := range rows {
+		x, y, _ := strings.Cut(r, ",")
+		fmt.Fprintf(&extra, "%d,%s,\"quoted, text\",\"%s\"\n", 1000+i, x, y)
+	}
+	return map[string]string{
+		"original":            lf,
+		"rows reordered":      "x,y\n" + strings.Join(reordered, "\n") + "\n",
+		"one row added":       lf + "0.123456789,0.5\n",
+		"trailing blank line": lf + "\n",
+		"CRLF":                strings.ReplaceAll(lf, "\n", "\r\n"),
+		"BOM":                 "\uFEFF" + lf,
+		"extra unused column": extra.String(),
+	}
+}
+
+func parseTestCSV(t testing.TB, name, text string) *Dataset {
+	t.Helper()
+	ds, err := ParseCSV(strings.NewReader(text), name, CSVOptions{Columns: []string{"x", "y"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+func TestIdentityIgnoresFormatting(t *testing.T) {
+	rows := identityTestRows(300, 1)
+	variants := identityVariants(rows)
+	want := recordsKey(t, parseTestCSV(t, "original", variants["original"]), "x", "y")
+	hashes := map[string]bool{}
+	for name, text := range variants {
+		ds := parseTestCSV(t, name, text)
+		hashes[ds.Hash] = true
+		got := recordsKey(t, ds, "y", "x") // column order does not matter either
+		if same := got == want; same != (name != "one row added") {
+			t.Errorf("%s: records %s, original %s (same = %v)", name, shortHash(got), shortHash(want), same)
+		}
+	}
+	if len(hashes) != len(variants) {
+		t.Errorf("%d distinct file hashes for %d variants: the test files are not all different", len(hashes), len(variants))
+	}
+	// Numbers are compared as values: 1, 1.0, 1e0 and −0 = 0.
+	a := parseTestCSV(t, "a", "x,y\n1,0\n2.5,3\n")
+	b := parseTestCSV(t, "b", "x,y\n 2.50 ,3e0\n1.0,-0\n")
+	if recordsKey(t, a, "x", "y") != recordsKey(t, b, "x", "y") {
+		t.Error("equal values written differently give different records")
+	}
+	// Other column sets are other datasets; so are other values.
+	for _, tc := range []struct {
+		name string
+		ds   *Dataset
+		cols []string
+	}{
+		{"column x only", a, []string{"x"}},
+		{"column y only", a, []string{"y"}},
+		{"one value changed", parseTestCSV(t, "c", "x,y\n1,0\n2.5,3.0000001\n"), []string{"x", "y"}},
+		{"a row duplicated", parseTestCSV(t, "d", "x,y\n1,0\n2.5,3\n1,0\n"), []string{"x", "y"}},
+		{"values moved between rows", parseTestCSV(t, "e", "x,y\n1,3\n2.5,0\n"), []string{"x", "y"}},
+	} {
+		if recordsKey(t, tc.ds, tc.cols...) == recordsKey(t, a, "x", "y") {
+			t.Errorf("%s: same records as the original", tc.name)
+		}
+	}
+}
+
+func TestIdentityRejectsBadColumns(t *testing.T) {
+	ds := parseTestCSV(t, "a", "x,y\n1,0\n")
+	for _, cols := range [][]string{nil, {"z"}} {
+		if _, err := IdentifyDataset(ds, cols); err == nil {
+			t.Errorf("columns %q: no error", cols)
+		}
+	}
+	if _, err := IdentifyDataset(nil, []string{"x"}); err == nil {
+		t.Error("nil dataset: no error")
+	}
+}
+
+// identityRequest is a KDE release of ε on columns x (feature) and y (a
+// second feature), so both columns are used.
+func identityRequest(ds *Dataset, eps float64) ReleaseRequest {
+	return ReleaseRequest{
+		Dataset:  ds,
+		Features: []string{"x", "y"},
+		Bounds:   map[string]Bounds{"x": {Lo: -4, Hi: 4}, "y": {Lo: 0, Hi: 1}},
+		Learner:  learners.KindKDE,
+		Params:   learners.Values{"bandwidth": {0.2}},
+		Privacy:  mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
+		Title:    "identity test",
+	}
+}
+
+func releaseDataset(t *testing.T, e *releaseEnv, ds *Dataset, eps float64, differentPopulation bool) (*ReleaseResult, error) {
+	t.Helper()
+	p, err := Prepare(context.Background(), identityRequest(ds, eps), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := e.opt
+	opt.Out = filepath.Join(e.dir, fmt.Sprintf("release-%d.synopsis", len(e.ledger.Entries(""))))
+	opt.DifferentPopulation = differentPopulation
+	return p.Release(context.Background(), opt)
+}
+
+// TestReleaseVariantsShareBudget is the reproduction of issue 13 item 6:
+// seven releases of ε 0.3 on the same records against a budget of 0.5 all
+// succeeded. Now the first succeeds and every other variant is charged to
+// the same budget and refused.
+func TestReleaseVariantsShareBudget(t *testing.T) {
+	variants := identityVariants(identityTestRows(400, 2))
+	names := []string{"rows reordered", "one row added", "trailing blank line", "CRLF", "BOM", "extra unused column"}
+	for _, first := range []string{"original", "one row added"} {
+		t.Run("first "+first, func(t *testing.T) {
+			e := newReleaseEnv(t)
+			ds := parseTestCSV(t, first, variants[first])
+			key := recordsKey(t, ds, "x", "y")
+			if err := e.ledger.SetBudget(key, 0.5); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := releaseDataset(t, e, ds, 0.3, false); err != nil {
+				t.Fatalf("first release: %v", err)
+			}
+			for _, name := range append([]string{"original"}, names...) {
+				if name == first {
+					continue
+				}
+				_, err := releaseDataset(t, e, parseTestCSV(t, name, variants[name]), 0.3, false)
+				var be *BudgetError
+				if !errors.As(err, &be) || be.DatasetHash != key || be.Spent != 0.3 {
+					t.Errorf("%s: err = %v, want the budget of %s refusing (spent 0.3)", name, err, shortHash(key))
+				}
+			}
+			if eps, _ := e.ledger.Spent(key); eps != 0.3 {
+				t.Errorf("spent %g, want 0.3", eps)
+			}
+			if n := len(e.ledger.Entries("")); n != 2 {
+				t.Errorf("%d ledger entries, want 2 (budget, release)", n)
+			}
+		})
+	}
+}
+
+func TestNearDuplicateOneRowChanged(t *testing.T) {
+	rows := identityTestRows(1000, 3)
+	e := newReleaseEnv(t)
+	orig := parseTestCSV(t, "orig.csv", "x,y\n"+strings.Join(rows, "\n")+"\n")
+	first, err := releaseDataset(t, e, orig, 0.3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := first.Entry.DatasetHash
+	if first.Identity.Charges[0].Match != MatchNew || key != recordsKey(t, orig, "x", "y") {
+		t.Fatalf("first release matched %+v, want a new dataset keyed by its records", first.Identity.Charges)
+	}
+	changed := slices.Clone(rows)
+	changed[500] = "0.5,0.5"
+	ds := parseTestCSV(t, "changed.csv", "x,y\n"+strings.Join(changed, "\n")+"\n")
+	id, err := IdentifyDataset(ds, []string{"x", "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := FindDataset(e.ledger, id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// True share 999/1000. The estimate is J·2000/(1+J)/1000 with J the share of
+	// the 256 smallest union hashes found in both sketches: at most 2 of them
+	// (the changed row, old and new) are not, so the estimate is ≥ 0.99.
+	m := f.Charges[0]
+	if m.Match != MatchNearDuplicate || m.DatasetHash != key || m.Share < 0.99 {
+		t.Fatalf("finding %+v, want a near-duplicate of %s with share ≥ 0.99", f.Charges, shortHash(key))
+	}
+	if d := f.Describe(); !strings.Contains(d, shortHash(key)) || !strings.Contains(d, "different population") {
+		t.Errorf("description %q does not name the dataset and the choice", d)
+	}
+	// Charged to the original's budget: 0.3 + 0.8 > 1 is refused.
+	if _, err := releaseDataset(t, e, ds, 0.8, false); !errors.As(err, new(*BudgetError)) {
+		t.Fatalf("near-duplicate release: err = %v, want the original's budget refusing", err)
+	}
+	res, err := releaseDataset(t, e, ds, 0.3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := res.Entry.Identity; res.Entry.DatasetHash != key || x == nil || x.Match != MatchNearDuplicate || x.Share < 0.99 || x.Records != id.Records {
+		t.Errorf("entry %+v (identity %+v), want charged to %s as a near-duplicate", res.Entry, res.Entry.Identity, shortHash(key))
+	}
+	// Another near-duplicate, declared a different population: a budget of
+	// its own, the declaration recorded. (The first changed dataset cannot
+	// be declared so any more: its records are now charged to the original.)
+	changed[501] = "0.25,0.25"
+	ds = parseTestCSV(t, "changed2.csv", "x,y\n"+strings.Join(changed, "\n")+"\n")
+	if id, err = IdentifyDataset(ds, []string{"x", "y"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = releaseDataset(t, e, ds, 0.8, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := res.Entry.Identity
+	if res.Entry.DatasetHash != id.Records || x.Match != MatchNew || len(x.DifferentPopulation) != 1 ||
+		x.DifferentPopulation[0].DatasetHash != key || x.DifferentPopulation[0].Share < 0.99 {
+		t.Errorf("entry %+v (identity %+v), want its own dataset with the declaration recorded", res.Entry, x)
+	}
+	if eps, _ := e.ledger.Spent(key); eps != 0.6 {
+		t.Errorf("original spent %g, want 0.6", eps)
+	}
+	// The declaration was recorded: reopening the ledger keeps it.
+	l, err := OpenLedger(e.ledger.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Entries(id.Records); len(got) != 1 || got[0].Identity == nil || len(got[0].Identity.DifferentPopulation) != 1 {
+		t.Errorf("reopened ledger entries %+v", got)
+	}
+}
+
+// TestIndependentSamplesNotNearDuplicate: two independent samples of the
+// same continuous distribution share no row (values with 12 decimals; the
+// chance that two of 2000 draws coincide is below 10⁻⁶, and a collision of
+// the 64-bit keyed hashes below 10⁻¹²), so the estimated share is exactly
+// 0 and the second is a new dataset. False-failure rate < 10⁻⁶.
+func TestIndependentSamplesNotNearDuplicate(t *testing.T) {
+	e := newReleaseEnv(t)
+	a := parseTestCSV(t, "a.csv", "x,y\n"+strings.Join(identityTestRows(1000, 4), "\n")+"\n")
+	b := parseTestCSV(t, "b.csv", "x,y\n"+strings.Join(identityTestRows(1000, 5), "\n")+"\n")
+	if _, err := releaseDataset(t, e, a, 0.3, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err := releaseDataset(t, e, b, 0.9, false)
+	if err != nil {
+		t.Fatalf("independent sample refused: %v", err)
+	}
+	if f := res.Identity; len(f.Charges) != 1 || f.Charges[0].Match != MatchNew || len(f.NearDuplicates()) != 0 {
+		t.Errorf("finding %+v, want a new dataset", f)
+	}
+}
+
+// TestSketchOverlapAccuracy checks the estimated share of common rows on
+// datasets of 2000 rows sharing 30 % or 70 % of them, with a fresh random
+// key each run. The Jaccard estimate's standard deviation is at most
+// sqrt(J(1−J)/256) (≈ 0.024 at J = 0.18, ≈ 0.031 at J = 0.54), i.e. ≤ 0.035
+// on the share; the tolerance 0.2 is ≥ 5.7 standard deviations, so the
+// false-failure rate is below 10⁻⁷ per case; the ≥ 50 % decision is then
+// right in both cases.
+func TestSketchOverlapAccuracy(t *testing.T) {
+	const n = 2000
+	key := make([]byte, sketchKeyBytes)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	base := identityTestRows(2*n, 6)
+	for _, share := range []float64{0.3, 0.7} {
+		common := int(share * n)
+		a := base[:n]
+		b := append(slices.Clone(base[:common]), base[n:2*n-common]...)
+		sa := identityOf(t, a).Sketch(key)
+		sb := identityOf(t, b).Sketch(key)
+		got := sa.Overlap(sb)
+		if math.Abs(got-share) > 0.2 || (got >= NearDuplicateShare) != (share >= NearDuplicateShare) {
+			t.Errorf("share %g: estimated %g", share, got)
+		}
+		if sym := sb.Overlap(sa); sym != got {
+			t.Errorf("share %g: overlap not symmetric: %g vs %g", share, got, sym)
+		}
+	}
+	// Small datasets are compared exactly; a subset counts fully.
+	small := identityOf(t, base[:100]).Sketch(key)
+	if got := small.Overlap(identityOf(t, base[:200]).Sketch(key)); got != 1 {
+		t.Errorf("subset: share %g, want 1", got)
+	}
+	// Another key gives other hashes: a sketch is useless without its key.
+	other := make([]byte, sketchKeyBytes)
+	if got := small.Overlap(identityOf(t, base[:100]).Sketch(other)); got != 0 {
+		t.Errorf("sketches under different keys overlap %g", got)
+	}
+}
+
+func identityOf(t *testing.T, rows []string) *DatasetIdentity {
+	t.Helper()
+	ds := parseTestCSV(t, "rows", "x,y\n"+strings.Join(rows, "\n")+"\n")
+	id, err := IdentifyDataset(ds, []string{"x", "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func TestSketchStoreFilesAndDamage(t *testing.T) {
+	e := newReleaseEnv(t)
+	ds := parseTestCSV(t, "a.csv", "x,y\n"+strings.Join(identityTestRows(50, 7), "\n")+"\n")
+	if _, err := releaseDataset(t, e, ds, 0.1, false); err != nil {
+		t.Fatal(err)
+	}
+	keyPath, storePath := SketchKeyPath(e.ledger.Path()), SketchStorePath(e.ledger.Path())
+	fi, err := os.Stat(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("sketch key mode %04o, want 0600", fi.Mode().Perm())
+	}
+	store, err := os.ReadFile(storePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(store), "\n"); n != 1 {
+		t.Fatalf("sketch store has %d lines, want 1", n)
+	}
+	// The same records again: no second sketch line.
+	if _, err := releaseDataset(t, e, ds, 0.1, false); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(storePath); string(again) != string(store) {
+		t.Errorf("sketch store grew for the same records")
+	}
+	entries := len(e.ledger.Entries(""))
+
+	refused := func(name string, wantSketchErr bool) {
+		t.Helper()
+		_, err := releaseDataset(t, e, ds, 0.1, false)
+		var se *SketchStoreError
+		if errors.As(err, &se) != wantSketchErr || (!wantSketchErr && err != nil) {
+			t.Errorf("%s: err = %v (want sketch store error: %v)", name, err, wantSketchErr)
+		}
+		if !wantSketchErr {
+			entries++
+		}
+		if got := len(e.ledger.Entries("")); got != entries {
+			t.Errorf("%s: %d ledger entries, want %d", name, got, entries)
+		}
+	}
+	// A torn last line (crash during the sketch append) is ignored, and
+	// cut off by the next append (of new records).
+	must(t, os.WriteFile(storePath, append(slices.Clone(store), `{"v":1,"dataset_ha`...), 0o600))
+	refused("torn last line", false)
+	other := parseTestCSV(t, "b.csv", "x,y\n"+strings.Join(identityTestRows(50, 17), "\n")+"\n")
+	if _, err := releaseDataset(t, e, other, 0.1, false); err != nil {
+		t.Fatal(err)
+	}
+	entries++
+	got, _ := os.ReadFile(storePath)
+	if lines := strings.Split(string(got), "\n"); len(lines) != 3 || lines[0]+"\n" != string(store) || !strings.HasPrefix(lines[1], "{") || !strings.HasSuffix(lines[1], "}") {
+		t.Errorf("torn tail not cut off:\n%s", got)
+	}
+	store = got
+	// Damage fails closed.
+	must(t, os.WriteFile(storePath, append([]byte("{\"v\":1}\n"), store...), 0o600))
+	refused("malformed line", true)
+	must(t, os.WriteFile(storePath, store, 0o600))
+	keyText, err := os.ReadFile(keyPath)
+	must(t, err)
+	if runtime.GOOS != "windows" {
+		must(t, os.Chmod(keyPath, 0o644))
+		refused("key readable by others", true)
+		must(t, os.Chmod(keyPath, 0o600))
+	}
+	must(t, os.WriteFile(keyPath, []byte(strings.Repeat("ab", sketchKeyBytes)+"\n"), 0o600))
+	refused("another key", true)
+	must(t, os.WriteFile(keyPath, keyText[:10], 0o600))
+	refused("damaged key", true)
+	must(t, os.Remove(keyPath))
+	refused("lost key", true)
+	must(t, os.WriteFile(keyPath, keyText, 0o600))
+	refused("restored", false)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPreUpgradeFileBudgetStillCounts: entries keyed on the file hash (as
+// written before records identified datasets) keep charging that file, and
+// once a release links the file to its records, reformatted copies too.
+func TestPreUpgradeFileBudgetStillCounts(t *testing.T) {
+	e := newReleaseEnv(t)
+	variants := identityVariants(identityTestRows(100, 8))
+	ds := parseTestCSV(t, "orig.csv", variants["original"])
+	old := Entry{DatasetHash: ds.Hash, Epsilon: 0.3, Learner: "kde"}
+	if _, err := e.ledger.Reserve(old, false); err != nil {
+		t.Fatal(err)
+	}
+	must(t, e.ledger.SetBudget(ds.Hash, 0.7))
+	res, err := releaseDataset(t, e, ds, 0.3, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Entry.DatasetHash != ds.Hash || res.Entry.Identity.Match != MatchFile || res.Total != 0.6 || res.Budget != 0.7 {
+		t.Fatalf("result %+v, want charged to the old file key (total 0.6 of 0.7)", res)
+	}
+	crlf := parseTestCSV(t, "crlf.csv", variants["CRLF"])
+	_, err = releaseDataset(t, e, crlf, 0.3, false)
+	if be := (*BudgetError)(nil); !errors.As(err, &be) || be.DatasetHash != ds.Hash {
+		t.Fatalf("reformatted copy: err = %v, want the old file's budget refusing", err)
+	}
+	// Another column set of the same file: the same file budget.
+	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"y"}, Bounds: map[string]Bounds{"y": {Lo: 0, Hi: 1}},
+		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
+		Privacy: mechanism.Params{Epsilon: 0.3, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
+	must(t, err)
+	if _, err := p.Release(context.Background(), e.opt); !errors.As(err, new(*BudgetError)) {
+		t.Errorf("other columns of the same file: err = %v, want the file's budget refusing", err)
+	}
+}
+
+// TestColumnSubsetIsSameRecords: a release on (x, y) after one on x of a
+// reformatted copy is charged to the first: its projection onto x has the
+// same records.
+func TestColumnSubsetIsSameRecords(t *testing.T) {
+	e := newReleaseEnv(t)
+	variants := identityVariants(identityTestRows(100, 9))
+	ds := parseTestCSV(t, "orig.csv", variants["original"])
+	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]Bounds{"x": {Lo: -4, Hi: 4}},
+		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
+		Privacy: mechanism.Params{Epsilon: 0.6, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
+	must(t, err)
+	first, err := p.Release(context.Background(), e.opt)
+	must(t, err)
+	_, err = releaseDataset(t, e, parseTestCSV(t, "bom.csv", variants["BOM"]), 0.6, false)
+	if be := (*BudgetError)(nil); !errors.As(err, &be) || be.DatasetHash != first.Entry.DatasetHash {
+		t.Errorf("superset of columns: err = %v, want the first release's budget refusing", err)
+	}
+}
+
+func TestEntryIdentityValidation(t *testing.T) {
+	h := strings.Repeat("ab", 32)
+	good := EntryIdentity{Records: h, FileHash: h, Columns: []string{"a", "b"}, Match: MatchNearDuplicate, Share: 0.9,
+		DifferentPopulation: []DatasetOverlap{{DatasetHash: h, Share: 0.6}}}
+	if err := good.validate(); err != nil {
+		t.Fatalf("valid identity: %v", err)
+	}
+	for name, mod := range map[string]func(x *EntryIdentity){
+		"records":    func(x *EntryIdentity) { x.Records = "x" },
+		"file hash":  func(x *EntryIdentity) { x.FileHash = "x" },
+		"no columns": func(x *EntryIdentity) { x.Columns = nil },
+		"unsorted":   func(x *EntryIdentity) { x.Columns = []string{"b", "a"} },
+		"share":      func(x *EntryIdentity) { x.Share = 1.5 },
+		"NaN share":  func(x *EntryIdentity) { x.Share = math.NaN() },
+		"match":      func(x *EntryIdentity) { x.Match = "maybe" },
+		"declared":   func(x *EntryIdentity) { x.DifferentPopulation[0].DatasetHash = "x" },
+	} {
+		x := good
+		x.DifferentPopulation = slices.Clone(good.DifferentPopulation)
+		mod(&x)
+		if err := x.validate(); err == nil || !strings.HasPrefix(err.Error(), "identity.") {
+			t.Errorf("%s: err = %v, want an error naming the identity field", name, err)
+		}
+	}
+}
