@@ -775,10 +775,11 @@ func TestLedgerTornLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hash, err := project.HashFile(data)
+	l, err := project.OpenLedger(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	hash := l.Entries("")[0].DatasetHash // the dataset the release was charged to
 	f, err := os.OpenFile(ledgerPath, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ type chooseFlags struct {
 	draws               int
 	bandwidths          bool
 	allowOver           bool
+	differentPopulation bool
 }
 
 func chooseCommand() *command {
@@ -46,6 +47,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			wholeVar(fs, &f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }
 		},
@@ -66,7 +68,6 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err := f.private.check(&f.datasetFlags, spec, false); err != nil {
 		return err
 	}
-	ds := req.Dataset
 	req.Privacy.H, req.KAuto = 1, true
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
@@ -88,14 +89,15 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	}
 	line := newProgressLine(e, "scoring candidates:")
 	res, err := project.ChooseSettings(ctx, req, project.ChooseOptions{
-		EpsilonSelect:      f.epsSelect.v,
-		Ledger:             ledger,
-		AllowOverBudget:    f.allowOver,
-		Bandwidths:         f.bandwidths,
-		ValidationFraction: f.fraction.v,
-		Draws:              f.draws,
-		Now:                e.Now,
-		Progress:           line.callback(),
+		EpsilonSelect:       f.epsSelect.v,
+		Ledger:              ledger,
+		AllowOverBudget:     f.allowOver,
+		DifferentPopulation: f.differentPopulation,
+		Bandwidths:          f.bandwidths,
+		ValidationFraction:  f.fraction.v,
+		Draws:               f.draws,
+		Now:                 e.Now,
+		Progress:            line.callback(),
 	})
 	line.finish()
 	if err != nil {
@@ -116,7 +118,8 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	fmt.Fprintln(e.Stdout)
 	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.v, use)
 	fmt.Fprintf(e.Stdout, "ε spent by this choice: %.6g (ledger entry %s, kind %s)\n", res.Epsilon, res.Entry.ID, res.Entry.Kind)
-	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(ds.Hash), res.Spent, res.Budget)
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(res.Entry.DatasetHash), res.Spent, res.Budget)
+	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", res.Identity.Describe())
 	if res.Entry.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this choice exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
 	}

@@ -34,11 +34,15 @@ func TestChooseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ds *project.Dataset
-	if ds, err = project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}}); err != nil {
+	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	entries := l.Entries(ds.Hash)
+	id, err := project.IdentifyDataset(ds, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := l.Entries(id.Records)
 	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.1 {
 		t.Fatalf("ledger entries %+v, want one validation entry of ε 0.1", entries)
 	}
@@ -54,7 +58,7 @@ func TestChooseCommand(t *testing.T) {
 	if err := l.Refresh(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(l.Entries(ds.Hash)); n != 1 {
+	if n := len(l.Entries(id.Records)); n != 1 {
 		t.Errorf("%d entries after a refused choice, want 1", n)
 	}
 

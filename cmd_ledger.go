@@ -19,7 +19,10 @@ func ledgerCommand() *command {
 		Args:    "[--data FILE.csv] [--budget E] [--delta-budget D] [--ledger FILE] [--repair [--attribute LINE=FILE.csv|HASH]…]",
 		Summary: "Show the privacy budget spent per dataset; with --data, that dataset's entries.",
 		Details: `The ledger records every release before its synopsis is written: dataset
-(SHA-256 of the CSV file's bytes), ε, δ, learner, parameters, time, output.
+(the fingerprint of its records, or for entries of older versions the SHA-256
+of the CSV file's bytes; see docs/ledger.md), ε, δ, learner, parameters, time,
+output. With --data, the datasets the file was charged to are shown (and
+--budget sets each of their budgets).
 The ε spent on a dataset is the sum over its releases (sequential
 composition: releases that are ε_i-DP are together Σε_i-DP; δ sums too).
 A release that would push the sum past the dataset's ε budget (default 1) or
@@ -79,12 +82,18 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 				if err != nil {
 					return err
 				}
-				if budget.set || deltaBudget.set {
-					if err := l.SetBudgets(hash, budget.v, deltaBudget.v); err != nil {
-						return err
+				keys := project.LedgerDatasetsOfFile(l, hash)
+				for i, key := range keys {
+					if budget.set || deltaBudget.set {
+						if err := l.SetBudgets(key, budget.v, deltaBudget.v); err != nil {
+							return err
+						}
 					}
+					if i > 0 {
+						fmt.Fprintln(e.Stdout)
+					}
+					writeLedgerDataset(e.Stdout, l, data, key)
 				}
-				writeLedgerDataset(e.Stdout, l, data, hash)
 				return nil
 			}
 		},
@@ -162,6 +171,7 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 			if en.Note != "" {
 				notes = append(notes, en.Note)
 			}
+			notes = append(notes, identityNotes(en.Identity)...)
 			fmt.Fprintf(tw, "%s\t%s\t%g\t%g\t%s\t%s\t%s\n", en.Time.UTC().Format(time.RFC3339), en.Kind,
 				en.Epsilon, en.Delta, dash(en.Learner), dash(en.Output), strings.Join(notes, "; "))
 		}
@@ -188,4 +198,23 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// identityNotes describes how an entry's records were matched to its
+// dataset (curator only: derived from the private records).
+func identityNotes(x *project.EntryIdentity) []string {
+	if x == nil {
+		return nil
+	}
+	var notes []string
+	switch x.Match {
+	case project.MatchFile:
+		notes = append(notes, "same file")
+	case project.MatchNearDuplicate:
+		notes = append(notes, fmt.Sprintf("near-duplicate (about %.0f %% of rows in common)", 100*x.Share))
+	}
+	for _, d := range x.DifferentPopulation {
+		notes = append(notes, fmt.Sprintf("declared a different population from %s (about %.0f %% of rows in common)", shortHash(d.DatasetHash), 100*d.Share))
+	}
+	return notes
 }

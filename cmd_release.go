@@ -20,7 +20,7 @@ type releaseFlags struct {
 	k                                             kFlag
 	budget, deltaBudget                           floatFlag
 	h                                             int
-	force, allowOver                              bool
+	force, allowOver, differentPopulation         bool
 }
 
 func releaseCommand() *command {
@@ -41,6 +41,12 @@ missing or non-numeric value is replaced by the column's public fill value
 declared class (--classes NEG,POS) by the fill class (--fill-class; default
 the negative class). How many values were clipped or filled is private: it
 is printed on standard error only.
+
+The budget follows the records, not the file: the values of the used columns,
+whatever the file's format, row order or other columns. A dataset sharing at
+least half its rows with one in the ledger (estimated from keyed sketches kept
+beside the ledger) is charged to that dataset's budget and the finding is
+shown on standard error, unless --different-population declares otherwise.
 
 Bounds must be public: chosen from domain knowledge, not from the data. COL=data
 takes them from the data's minimum and maximum, which leaks those values
@@ -63,6 +69,7 @@ one value per feature):
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
 			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds: not charged to their budgets (recorded in the ledger)")
 			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
 			fs.Var(&f.deltaBudget, "delta-budget", "set the dataset's total δ budget to `D` in (0, 1) before this release (recorded in the ledger; default budget 1e-6)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
@@ -176,7 +183,6 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := f.private.check(&f.datasetFlags, spec, f.budget.set || f.deltaBudget.set); err != nil {
 		return err
 	}
-	ds := req.Dataset
 	req.Units = f.units
 	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.k, f.h, f.k.auto
 	req.Title, req.Note = f.title, f.note
@@ -234,28 +240,37 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := budgetPrecheck(ledger, ds.Hash, f); err != nil {
+	found, err := project.FindDataset(ledger, prep.Identity, f.differentPopulation)
+	if err != nil {
 		return err
+	}
+	key := found.Charges[0].DatasetHash
+	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
+	for _, m := range found.Charges {
+		if err := budgetPrecheck(ledger, m.DatasetHash, f); err != nil {
+			return err
+		}
 	}
 	signer, err := unlockSigningKey(e, keyPath, keyEncrypted, f.passphraseFile)
 	if err != nil {
 		return err
 	}
-	if err := setReleaseBudgets(e, ledger, ds.Hash, f); err != nil {
+	if err := setReleaseBudgets(e, ledger, key, f); err != nil {
 		return err
 	}
 	noiseLine := newProgressLine(e, "drawing secure noise:")
 	defer noiseLine.finish()
 	res, err := prep.Release(ctx, project.ReleaseOptions{
-		NoiseProgress:   noiseLine.callback(),
-		Out:             f.out,
-		Overwrite:       f.force,
-		AllowOverBudget: f.allowOver,
-		Ledger:          ledger,
-		Signer:          signer,
-		Protected:       project.KeyProtected(keyPath),
-		AppVersion:      version,
-		Now:             e.Now,
+		NoiseProgress:       noiseLine.callback(),
+		Out:                 f.out,
+		Overwrite:           f.force,
+		AllowOverBudget:     f.allowOver,
+		DifferentPopulation: f.differentPopulation,
+		Ledger:              ledger,
+		Signer:              signer,
+		Protected:           project.KeyProtected(keyPath),
+		AppVersion:          version,
+		Now:                 e.Now,
 	})
 	if err != nil {
 		return err
@@ -266,10 +281,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		fmt.Fprintf(e.Stdout, " (δ %.6g)", prep.Params.Delta)
 	}
 	fmt.Fprintln(e.Stdout)
-	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(ds.Hash), res.Total, res.Budget)
+	charged := res.Entry.DatasetHash
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(charged), res.Total, res.Budget)
 	if prep.Params.Delta > 0 {
-		_, totalDelta := ledger.Spent(ds.Hash)
-		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(ds.Hash), totalDelta, ledger.DeltaBudget(ds.Hash))
+		_, totalDelta := ledger.Spent(charged)
+		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, ledger.DeltaBudget(charged))
 	}
 	if res.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
