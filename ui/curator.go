@@ -82,6 +82,7 @@ type curator struct {
 	ledgerMu  sync.Mutex // guards ledger (opened lazily, used from release goroutines)
 	ledger    *project.Ledger
 	ledgerErr error
+	idKey     identityKey // ledger dataset of the loaded records (guarded by ledgerMu)
 
 	engine  *previewEngine
 	preview *previewPanel
@@ -357,8 +358,9 @@ func (c *curator) budgetState() (spent, delta, budget float64, err error) {
 	if err := l.Refresh(); err != nil {
 		return 0, 0, 0, err
 	}
-	spent, delta = l.Spent(c.ds.Hash)
-	return spent, delta, l.Budget(c.ds.Hash), nil
+	key := c.ledgerKey(l)
+	spent, delta = l.Spent(key)
+	return spent, delta, l.Budget(key), nil
 }
 
 // updateBudget refreshes the always-visible budget in the status bar.

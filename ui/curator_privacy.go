@@ -284,7 +284,7 @@ func (p *privacyPage) setBudget() {
 		dialog.ShowError(err, c.win)
 		return
 	}
-	if err := l.SetBudget(c.ds.Hash, eps); err != nil {
+	if err := l.SetBudget(c.ledgerKey(l), eps); err != nil {
 		dialog.ShowError(err, c.win)
 		return
 	}

@@ -224,6 +224,7 @@ type releaseFlow struct {
 	dlg       *curatorDialog
 	pass      *widget.Entry
 	overBudge *widget.Check
+	identity  *identityWidgets
 	progress  *widget.ProgressBar
 	stage     *widget.Label
 	result    *curatorDialog
@@ -264,7 +265,7 @@ func (c *curator) startRelease() {
 // showReleaseDialog shows the summary and asks for the key passphrase.
 func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	rp := c.pages[stepRelease].(*releasePage)
-	f := &releaseFlow{pass: widget.NewPasswordEntry(), progress: widget.NewProgressBar(), stage: widget.NewLabel("")}
+	f := &releaseFlow{pass: widget.NewPasswordEntry(), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
 	c.release = f
 	f.pass.SetPlaceHolder("passphrase of your curator key")
 	passLabel, keyEncrypted, err := releaseKeyLabel(c.opts.KeyPath, f.pass)
@@ -298,7 +299,23 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	order := widget.NewLabel("The spend is written to the ledger first, then the signed synopsis. The noise is drawn from a secure random source; this cannot be undone.")
 	order.Wrapping = fyne.TextWrapWord
 	order.TextStyle.Italic = true
-	content := container.NewVBox(sum, out, budgetLabel, f.overBudge, passLabel, f.pass, order, f.progress, f.stage)
+	c.checkIdentity(f, req, func(fd *project.IdentityFinding) {
+		l, err := c.openLedger()
+		if err != nil {
+			return
+		}
+		text, over := identityBudgetText(l, fd, req.Privacy.Epsilon)
+		budgetLabel.Importance = widget.MediumImportance
+		if over {
+			budgetLabel.Importance = widget.DangerImportance
+			text += "\nThis release would EXCEED the budget and will be refused unless you tick the box below (or raise the total budget on the Privacy step)."
+			f.overBudge.Show()
+		} else if !f.overBudge.Checked {
+			f.overBudge.Hide()
+		}
+		budgetLabel.SetText(text)
+	})
+	content := container.NewVBox(sum, out, f.identity.finding, f.identity.diffPop, budgetLabel, f.overBudge, passLabel, f.pass, order, f.progress, f.stage)
 	f.progress.Hide()
 	var running bool
 	f.dlg = showCuratorDialog(c.win, "Release", container.NewVScroll(content), []string{"Cancel", "Release"}, []func() bool{
@@ -315,7 +332,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 			f.progress.Show()
 			f.dlg.button("Release").Disable()
 			f.dlg.button("Cancel").Disable()
-			c.runRelease(req, rp.out.Text, rp.overwrite.Checked, f.overBudge.Checked, []byte(f.pass.Text), func(ok bool) {
+			c.runRelease(req, rp.out.Text, rp.overwrite.Checked, f.overBudge.Checked, f.identity.diffPop.Checked, []byte(f.pass.Text), func(ok bool) {
 				running = false
 				f.dlg.button("Release").Enable()
 				f.dlg.button("Cancel").Enable()
@@ -332,7 +349,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 
 // runRelease prepares and publishes in the background: project.Prepare
 // then (*Prepared).Release — the same pipeline as the command line.
-func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, allowOver bool, pass []byte, finished func(ok bool)) {
+func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
@@ -361,7 +378,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 				f.progress.SetValue(0)
 			})
 			return prep.Release(context.Background(), project.ReleaseOptions{
-				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver,
+				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver, DifferentPopulation: differentPopulation,
 				Ledger: ledger, Signer: signer, AppVersion: version,
 				Protected: project.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
@@ -401,14 +418,15 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 		return
 	}
 	finished(true)
+	c.rememberLedgerKey(res)
 	id := res.Entry.ID
 	c.state.History = append(c.state.History, releaseRecord{Time: time.Now().UTC(), Path: res.Path, Epsilon: res.Spent, Delta: deltaOf(c.state), LedgerID: id})
 	c.dirty = true
 	c.updateTitle()
 	c.scheduleAutosave()
 	c.pages[stepRelease].refresh()
-	msg := widget.NewLabel(fmt.Sprintf("Published %s\n\nε spent by this release: %s. Spent on this dataset in total: %s of %s.",
-		res.Path, formatValue(res.Spent), fmtBudget(res.Total), fmtBudget(res.Budget)))
+	msg := widget.NewLabel(fmt.Sprintf("Published %s\n\nε spent by this release: %s. Spent on this dataset in total: %s of %s.\n\n%s",
+		res.Path, formatValue(res.Spent), fmtBudget(res.Total), fmtBudget(res.Budget), res.Identity.Describe()))
 	msg.Wrapping = fyne.TextWrapWord
 	share := widget.NewLabel("Analysts verify it with your allowed_signers line (Release ▸ Curator Key…).")
 	share.Wrapping = fyne.TextWrapWord

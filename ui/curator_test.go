@@ -200,19 +200,20 @@ func TestCuratorFlowKDE(t *testing.T) {
 	f.do(func() { curatorType(rp.out, out) })
 	f.do(func() { test.Tap(rp.release) })
 	fl := c.release
-	if fl == nil || !curatorOnTop(c, fl.keyDlg) {
+	if fl == nil || !f.onTop(fl.keyDlg) {
 		t.Fatal("no key-creation dialog on first release")
 	}
 	f.do(func() { curatorType(fl.principal, "curator@example.org") })
 	f.do(func() { curatorType(fl.keyPass, "correct horse") })
 	f.do(func() { curatorType(fl.keyPass2, "correct horse") })
 	f.do(func() { test.Tap(fl.keyDlg.button("Create key")) })
-	if !curatorOnTop(c, fl.keyInfo) {
+	if !f.onTop(fl.keyInfo) {
 		t.Fatal("the public key and allowed_signers line are not shown after creating the key")
 	}
 	f.do(func() { test.Tap(fl.keyInfo.button("Continue")) })
 	fl = c.release
-	if !curatorOnTop(c, fl.dlg) {
+	f.waitIdentity(fl)
+	if !f.onTop(fl.dlg) {
 		t.Fatal("no release dialog after the key was created")
 	}
 	// A wrong passphrase spends nothing.
@@ -233,7 +234,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 	if o.res.Path != out || o.res.Spent != 0.5 || o.res.Total != 0.5 {
 		t.Fatalf("release result %+v", o.res)
 	}
-	if !curatorOnTop(c, fl.result) {
+	if !f.onTop(fl.result) {
 		t.Fatal("no result dialog")
 	}
 	f.do(func() { test.Tap(fl.result.button("Open in viewer")) })
@@ -296,8 +297,9 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	rp := c.pages[stepRelease].(*releasePage)
 	out := filepath.Join(f.dir, "over.synopsis")
 	f.do(func() { curatorType(rp.out, out) })
-	test.Tap(rp.release) // ε = 1 > 0.3
+	f.do(func() { test.Tap(rp.release) }) // ε = 1 > 0.3
 	fl := c.release
+	f.waitIdentity(fl)
 	if fl.overBudge.Hidden {
 		t.Error("the over-budget option is hidden although the release exceeds the budget")
 	}
