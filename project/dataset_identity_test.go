@@ -348,6 +348,9 @@ func TestSketchStoreFilesAndDamage(t *testing.T) {
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Errorf("sketch key mode %04o, want 0600", fi.Mode().Perm())
 	}
+	if fi, err := os.Stat(storePath); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("sketch store: %v, mode %v; want 0600", err, fi.Mode())
+	}
 	store, err := os.ReadFile(storePath)
 	if err != nil {
 		t.Fatal(err)
