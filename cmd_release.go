@@ -240,7 +240,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	found, err := project.FindDataset(ledger, prep.Identity, f.differentPopulation)
+	id, err := prep.Identity()
+	if err != nil {
+		return err
+	}
+	found, err := project.FindDataset(ledger, id, f.differentPopulation)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,19 @@
 package project
 
 import (
-	"bytes"
+	"bufio"
+	"cmp"
+	"container/heap"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
+	"sync"
 )
 
 // SketchSize is the number of keyed hashes kept in a dataset's bottom-k
@@ -45,8 +50,13 @@ type DatasetIdentity struct {
 	// N is the number of rows.
 	N int
 
-	rows [][]byte // canonical row encodings, sorted (private; never stored)
-	ds   *Dataset // the data, for projections onto other column sets
+	vals  [][]float64 // the columns' values (the Dataset's; private, never stored)
+	order []int32     // row indexes in canonical order
+	ds    *Dataset    // the data, for projections onto other column sets
+
+	mu        sync.Mutex
+	sketchKey string // key id of the cached sketch
+	sketch    Sketch
 }
 
 // IdentifyDataset computes the identity of ds restricted to columns (the
@@ -54,7 +64,8 @@ type DatasetIdentity struct {
 // encoded as the IEEE-754 bits of its values in sorted column order (−0
 // read as +0), so "1", "1.0" and " 1e0 " are the same value; the encodings
 // are sorted, so row order does not matter, and duplicate rows count as
-// often as they occur.
+// often as they occur. Memory: 4 bytes per row beyond the dataset; time:
+// one sort of the rows.
 func IdentifyDataset(ds *Dataset, columns []string) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, reqErr("dataset", "no dataset given")
@@ -77,21 +88,15 @@ func IdentifyDataset(ds *Dataset, columns []string) (*DatasetIdentity, error) {
 		vals[j] = v
 	}
 	n := len(vals[0])
-	width := 8 * len(cols)
-	buf := make([]byte, n*width)
-	rows := make([][]byte, n)
-	for i := range n {
-		row := buf[i*width : (i+1)*width : (i+1)*width]
-		for j := range cols {
-			x := vals[j][i]
-			if x == 0 {
-				x = 0 // −0 → +0
-			}
-			binary.BigEndian.PutUint64(row[8*j:], math.Float64bits(x))
-		}
-		rows[i] = row
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
-	slices.SortFunc(rows, bytes.Compare)
+	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, vals: vals, ds: ds}
+	id.order = make([]int32, n)
+	for i := range id.order {
+		id.order[i] = int32(i)
+	}
+	slices.SortFunc(id.order, id.compareRows)
 
 	h := sha256.New()
 	h.Write([]byte(recordsDomain))
@@ -101,10 +106,41 @@ func IdentifyDataset(ds *Dataset, columns []string) (*DatasetIdentity, error) {
 		h.Write([]byte(c))
 	}
 	writeUvarint(h, uint64(n))
-	for _, r := range rows {
-		h.Write(r)
+	bw := bufio.NewWriterSize(h, 64<<10)
+	row := make([]byte, 8*len(cols))
+	for _, i := range id.order {
+		_, _ = bw.Write(id.encodeRow(row, i))
 	}
-	return &DatasetIdentity{Columns: cols, Records: hex.EncodeToString(h.Sum(nil)), FileHash: ds.Hash, N: n, rows: rows, ds: ds}, nil
+	_ = bw.Flush()
+	id.Records = hex.EncodeToString(h.Sum(nil))
+	return id, nil
+}
+
+// canonicalBits returns the bits of x with −0 read as +0.
+func canonicalBits(x float64) uint64 {
+	if x == 0 {
+		return 0
+	}
+	return math.Float64bits(x)
+}
+
+// compareRows orders rows by their canonical encodings (bytewise, i.e. by
+// the big-endian bits column after column).
+func (id *DatasetIdentity) compareRows(a, b int32) int {
+	for _, v := range id.vals {
+		if c := cmp.Compare(canonicalBits(v[a]), canonicalBits(v[b])); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// encodeRow writes row i's canonical encoding into buf (8 bytes per column).
+func (id *DatasetIdentity) encodeRow(buf []byte, i int32) []byte {
+	for j, v := range id.vals {
+		binary.BigEndian.PutUint64(buf[8*j:], canonicalBits(v[i]))
+	}
+	return buf
 }
 
 // project returns the identity of the same dataset restricted to other
@@ -116,7 +152,7 @@ func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 	return IdentifyDataset(id.ds, columns)
 }
 
-func writeUvarint(w interface{ Write([]byte) (int, error) }, v uint64) {
+func writeUvarint(w io.Writer, v uint64) {
 	var b [binary.MaxVarintLen64]byte
 	_, _ = w.Write(b[:binary.PutUvarint(b[:], v)])
 }
@@ -128,33 +164,69 @@ func writeUvarint(w interface{ Write([]byte) (int, error) }, v uint64) {
 // occurrence): without the key it cannot be recomputed from a guessed row,
 // so a sketch is no dictionary target.
 type Sketch struct {
-	N    int      // number of elements (rows)
-	Mins []uint64 // the min(N, SketchSize) smallest distinct hashes, ascending
+	N int // number of elements (rows)
+	// Mins are the smallest distinct hashes, ascending: min(N, SketchSize)
+	// of them (fewer only after a 64-bit collision).
+	Mins []uint64
 }
 
-// Sketch computes the keyed sketch of the identity's rows.
+// Sketch computes the keyed sketch of the identity's rows (cached for the
+// last key). Memory: O(SketchSize); time: one HMAC per row.
 func (id *DatasetIdentity) Sketch(key []byte) Sketch {
+	kid := sketchKeyID(key)
+	id.mu.Lock()
+	defer id.mu.Unlock()
+	if id.sketchKey != kid {
+		id.sketch = id.computeSketch(key)
+		id.sketchKey = kid
+	}
+	return Sketch{N: id.sketch.N, Mins: slices.Clone(id.sketch.Mins)}
+}
+
+func (id *DatasetIdentity) computeSketch(key []byte) Sketch {
 	mac := hmac.New(sha256.New, key)
-	hs := make([]uint64, 0, len(id.rows))
+	top := &maxHeap{}
 	var occ [8]byte
 	var sum []byte
+	row := make([]byte, 8*len(id.vals))
 	k := uint64(0)
-	for i, r := range id.rows {
-		if i > 0 && bytes.Equal(r, id.rows[i-1]) {
+	for n, i := range id.order {
+		if n > 0 && id.compareRows(id.order[n-1], i) == 0 {
 			k++
 		} else {
 			k = 0
 		}
 		binary.BigEndian.PutUint64(occ[:], k)
 		mac.Reset()
-		mac.Write(r)
+		mac.Write(id.encodeRow(row, i))
 		mac.Write(occ[:])
 		sum = mac.Sum(sum[:0])
-		hs = append(hs, binary.BigEndian.Uint64(sum))
+		h := binary.BigEndian.Uint64(sum)
+		switch {
+		case top.Len() < SketchSize:
+			heap.Push(top, h)
+		case h < (*top)[0]:
+			(*top)[0] = h
+			heap.Fix(top, 0)
+		}
 	}
-	slices.Sort(hs)
-	hs = slices.Compact(hs)
-	return Sketch{N: len(id.rows), Mins: slices.Clone(hs[:min(len(hs), SketchSize)])}
+	mins := slices.Clone(*top)
+	slices.Sort(mins)
+	return Sketch{N: id.N, Mins: slices.Compact(mins)}
+}
+
+// maxHeap is a max-heap of hashes (container/heap).
+type maxHeap []uint64
+
+func (h maxHeap) Len() int           { return len(h) }
+func (h maxHeap) Less(i, j int) bool { return h[i] > h[j] }
+func (h maxHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *maxHeap) Push(x any)        { *h = append(*h, x.(uint64)) }
+func (h *maxHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // Overlap estimates the share of rows two sketched datasets have in
@@ -199,4 +271,25 @@ func usedColumns(req ReleaseRequest) []string {
 		cols = append(cols, req.Label)
 	}
 	return cols
+}
+
+// lazyIdentity computes a Prepared's DatasetIdentity once, on first use.
+type lazyIdentity struct {
+	ds      *Dataset
+	columns []string
+	once    sync.Once
+	id      *DatasetIdentity
+	err     error
+}
+
+// Identity returns the identity of the records the release uses (its
+// features and label), computed on the first call (one sort of the rows).
+// It is private data, for the local ledger and sketch store only.
+func (p *Prepared) Identity() (*DatasetIdentity, error) {
+	if p.identity == nil {
+		return nil, errors.New("release: nothing prepared; call Prepare first")
+	}
+	li := p.identity
+	li.once.Do(func() { li.id, li.err = IdentifyDataset(li.ds, li.columns) })
+	return li.id, li.err
 }

@@ -348,8 +348,10 @@ func TestSketchStoreFilesAndDamage(t *testing.T) {
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Errorf("sketch key mode %04o, want 0600", fi.Mode().Perm())
 	}
-	if fi, err := os.Stat(storePath); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
-		t.Errorf("sketch store: %v, mode %v; want 0600", err, fi.Mode())
+	if fi, err := os.Stat(storePath); err != nil {
+		t.Fatal(err)
+	} else if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("sketch store mode %04o, want 0600", fi.Mode().Perm())
 	}
 	store, err := os.ReadFile(storePath)
 	if err != nil {
@@ -500,4 +502,15 @@ func TestEntryIdentityValidation(t *testing.T) {
 			t.Errorf("%s: err = %v, want an error naming the identity field", name, err)
 		}
 	}
+}
+
+// preparedKey is the record fingerprint of a prepared release: its ledger
+// key when the dataset is new to the ledger.
+func preparedKey(t testing.TB, p *Prepared) string {
+	t.Helper()
+	id, err := p.Identity()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id.Records
 }

@@ -115,9 +115,9 @@ type Prepared struct {
 	Domain DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
 	ClassLabels []string
-	// Identity identifies the records used (features and label) for the
-	// ledger; private, kept only in the local ledger and sketch store.
-	Identity *DatasetIdentity
+	// identity identifies the records used, for the ledger (computed on
+	// first use: previews never need it); see (*Prepared).Identity.
+	identity *lazyIdentity
 }
 
 // RequestError is a release request that breaks a rule; Field names the
@@ -249,9 +249,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
 	}
 
-	if p.Identity, err = IdentifyDataset(ds, usedColumns(req)); err != nil {
-		return nil, err
-	}
+	p.identity = &lazyIdentity{ds: ds, columns: usedColumns(req)}
 
 	// Fit F_D (the learner validates its parameters and the dataset).
 	p.Resolved, err = spec.Resolve(req.Params, dim)
@@ -509,7 +507,11 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	}
 	params["h"] = []float64{float64(p.Params.H)}
 	params["k"] = intsToFloats(p.Params.K)
-	entries, found, err := reserveByIdentity(opt.Ledger, p.Identity, Entry{
+	id, err := p.Identity()
+	if err != nil {
+		return nil, err
+	}
+	entries, found, err := reserveByIdentity(opt.Ledger, id, Entry{
 		Time:        created,
 		Kind:        KindRelease,
 		DatasetPath: absPath(p.Request.Dataset.Path),

@@ -397,7 +397,7 @@ func TestReleaseRoundTrip(t *testing.T) {
 		t.Errorf("%d of 9 released values equal the exact ones", same)
 	}
 	// The ledger holds the release.
-	entries := e.ledger.Entries(p.Identity.Records)
+	entries := e.ledger.Entries(preparedKey(t, p))
 	if len(entries) != 1 {
 		t.Fatalf("%d ledger entries", len(entries))
 	}
@@ -450,7 +450,7 @@ func TestReleaseNoiseScale(t *testing.T) {
 	if len(got) != releases*m || math.Abs(mad-1) > 0.15 {
 		t.Errorf("mean |noise|/λ = %v over %d draws, want 1 ± 0.15 over %d", mad, len(got), releases*m)
 	}
-	if spent, _ := e.ledger.Spent(p.Identity.Records); math.Abs(spent-0.4) > 1e-12 {
+	if spent, _ := e.ledger.Spent(preparedKey(t, p)); math.Abs(spent-0.4) > 1e-12 {
 		t.Errorf("ledger spent %v after %d releases of ε = 0.01, want 0.4", spent, releases)
 	}
 }
@@ -479,7 +479,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ledgerAtWrite = l.Entries(p.Identity.Records)
+		ledgerAtWrite = l.Entries(preparedKey(t, p))
 		return crash
 	})()
 	_, err = p.Release(context.Background(), e.opt)
@@ -493,7 +493,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spent, _ := l.Spent(p.Identity.Records); spent != 0.5 {
+	if spent, _ := l.Spent(preparedKey(t, p)); spent != 0.5 {
 		t.Errorf("ledger spent %v after the crash, want 0.5", spent)
 	}
 	if _, err := os.Stat(e.opt.Out); !errors.Is(err, os.ErrNotExist) {
@@ -524,7 +524,7 @@ func TestReleaseWriterFailsAfterReserve(t *testing.T) {
 	if _, err := p.Release(context.Background(), e.opt); err == nil {
 		t.Fatal("release succeeded without its directory")
 	}
-	if spent, _ := e.ledger.Spent(p.Identity.Records); spent != 0.5 {
+	if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != 0.5 {
 		t.Errorf("ledger spent %v, want 0.5", spent)
 	}
 	if _, err := os.Stat(e.opt.Out); !errors.Is(err, os.ErrNotExist) {
@@ -620,7 +620,7 @@ func TestReleaseBudget(t *testing.T) {
 	if be.Spent != 0.6 || be.Requested != 0.6 || be.Budget != 1 {
 		t.Errorf("budget error %+v", be)
 	}
-	if spent, _ := e.ledger.Spent(p.Identity.Records); spent != 0.6 {
+	if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != 0.6 {
 		t.Errorf("spent %v after a refusal, want 0.6", spent)
 	}
 	if _, err := os.Stat(e.opt.Out); !errors.Is(err, os.ErrNotExist) {
@@ -635,7 +635,7 @@ func TestReleaseBudget(t *testing.T) {
 	if !res.OverBudget || res.Total != 1.2 || res.Budget != 1 {
 		t.Errorf("result %+v, want over budget with total 1.2", res)
 	}
-	entries := e.ledger.Entries(p.Identity.Records)
+	entries := e.ledger.Entries(preparedKey(t, p))
 	if len(entries) != 2 || !entries[1].OverBudget {
 		t.Errorf("ledger %+v; want the second entry over budget", entries)
 	}
@@ -769,7 +769,7 @@ func TestReleaseFileHoldsNoData(t *testing.T) {
 			t.Errorf("exact lattice value %s in the synopsis", s)
 		}
 	}
-	if bytes.Contains(data, []byte(ds.Hash)) || bytes.Contains(data, []byte(p.Identity.Records)) || bytes.Contains(data, []byte("test.csv")) {
+	if bytes.Contains(data, []byte(ds.Hash)) || bytes.Contains(data, []byte(preparedKey(t, p))) || bytes.Contains(data, []byte("test.csv")) {
 		t.Error("the synopsis names the dataset")
 	}
 }

@@ -573,7 +573,11 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 			params["candidate_bandwidth"] = append(params["candidate_bandwidth"], c.Bandwidth[0])
 		}
 	}
-	entries, found, err := reserveByIdentity(opt.Ledger, p.Identity, Entry{
+	id, err := p.Identity()
+	if err != nil {
+		return nil, err
+	}
+	entries, found, err := reserveByIdentity(opt.Ledger, id, Entry{
 		Time:        now(),
 		Kind:        KindValidation,
 		DatasetPath: absPath(p.Request.Dataset.Path),
