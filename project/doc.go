@@ -23,10 +23,15 @@
 //   - Budget is recorded before it is spent: a release must call
 //     (*Ledger).Reserve and get a nil error before it writes its synopsis.
 //     Spending composes sequentially per dataset (Σε, Σδ), the dataset being
-//     identified by the SHA-256 of its CSV bytes.
+//     identified by its records in the used columns (IdentifyDataset: format,
+//     row order and other columns do not matter), and a near-duplicate (≥ 50 %
+//     of rows in common, from keyed MinHash sketches in the sketch store
+//     beside the ledger) being charged to the dataset it duplicates unless
+//     the curator declares a different population (docs/ledger.md).
 //   - Files and user input never cause a panic: they return errors that name
 //     the file, the line and column (or JSON field) where relevant, and the
 //     rule broken (*CSVError, *LedgerError, *TornError, *BudgetError,
+//     *SketchStoreError,
 //     *WorkspaceError, *DatasetChangedError). Only programmer misuse panics,
 //     and the function's documentation says so.
 //   - Reading is bounded: CSV records are capped at MaxRecordBytes and the

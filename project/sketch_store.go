@@ -149,16 +149,24 @@ func readSketchStore(ledgerPath string) (*sketchStore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sketch store: %w", err)
 	}
+	if err := st.parse(data); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// parse loads the store's bytes, given st.key (nil if there is none).
+func (st *sketchStore) parse(data []byte) error {
 	complete := data[:bytes.LastIndexByte(data, '\n')+1]
 	st.size = int64(len(complete))
-	if len(complete) > 0 && key == nil {
-		return nil, &SketchStoreError{File: st.keyPath, Rule: "the sketch key is missing, so the sketches in " + st.path +
+	if len(complete) > 0 && st.key == nil {
+		return &SketchStoreError{File: st.keyPath, Rule: "the sketch key is missing, so the sketches in " + st.path +
 			" cannot be compared; restore the key (from a backup of this directory) before releasing"}
 	}
-	for i, line := range bytes.Split(complete, []byte{'\n'}) {
-		if i == bytes.Count(complete, []byte{'\n'}) {
-			break // the empty string after the last '\n'
-		}
+	lines := bytes.Split(complete, []byte{'\n'})
+	lines = lines[:len(lines)-1] // the empty string after the last '\n'
+	keyID := sketchKeyID(st.key)
+	for i, line := range lines {
 		var r SketchRecord
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
@@ -169,15 +177,15 @@ func readSketchStore(ledgerPath string) (*sketchStore, error) {
 		if err == nil {
 			err = r.validate()
 		}
-		if err == nil && r.KeyID != sketchKeyID(key) {
+		if err == nil && r.KeyID != keyID {
 			err = errors.New("key_id: made with another sketch key than " + st.keyPath)
 		}
 		if err != nil {
-			return nil, &SketchStoreError{File: st.path, Line: i + 1, Rule: "invalid sketch: " + err.Error()}
+			return &SketchStoreError{File: st.path, Line: i + 1, Rule: "invalid sketch: " + err.Error()}
 		}
 		st.records = append(st.records, r)
 	}
-	return st, nil
+	return nil
 }
 
 // readSketchKey reads the key file; nil, nil if it does not exist. A key
