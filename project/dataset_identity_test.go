@@ -514,3 +514,51 @@ func preparedKey(t testing.TB, p *Prepared) string {
 	}
 	return id.Records
 }
+
+// TestConcurrentVariantsShareBudget: after a release of the original (ε 0.1,
+// budget 0.45), fourteen releases of the seven variants (two each, ε 0.1)
+// run at once; they are matched and charged one after the other under the
+// sketch store's lock, so exactly three go through.
+func TestConcurrentVariantsShareBudget(t *testing.T) {
+	e := newReleaseEnv(t)
+	variants := identityVariants(identityTestRows(300, 10))
+	orig := parseTestCSV(t, "orig.csv", variants["original"])
+	must(t, e.ledger.SetBudget(recordsKey(t, orig, "x", "y"), 0.45))
+	// The original is released first so the sketch exists for "one row added".
+	if _, err := releaseDataset(t, e, orig, 0.1, false); err != nil {
+		t.Fatal(err)
+	}
+	var preps []*Prepared
+	for name, text := range variants {
+		for range 2 {
+			p, err := Prepare(context.Background(), identityRequest(parseTestCSV(t, name, text), 0.1), nil)
+			must(t, err)
+			preps = append(preps, p)
+		}
+	}
+	errs := make(chan error, len(preps))
+	for i, p := range preps {
+		opt := e.opt
+		opt.Out = filepath.Join(e.dir, fmt.Sprintf("concurrent-%d.synopsis", i))
+		go func() {
+			_, err := p.Release(context.Background(), opt)
+			errs <- err
+		}()
+	}
+	ok := 0
+	for range preps {
+		err := <-errs
+		switch {
+		case err == nil:
+			ok++
+		case !errors.As(err, new(*BudgetError)):
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	if ok != 3 {
+		t.Errorf("%d of %d concurrent releases went through, want 3 (0.1 + 3 × 0.1 ≤ 0.45)", ok, len(preps))
+	}
+	if eps, _ := e.ledger.Spent(recordsKey(t, orig, "x", "y")); math.Abs(eps-0.4) > 1e-12 {
+		t.Errorf("spent %g, want 0.4", eps)
+	}
+}
