@@ -81,7 +81,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	})
 	if l, err := project.OpenLedger(c.opts.LedgerPath); err != nil {
 		t.Fatal(err)
-	} else if n := len(l.Entries(c.ds.Hash)); n != 0 {
+	} else if n := len(l.Entries("")); n != 0 {
 		t.Fatalf("%d ledger entries after the preview, want 0", n)
 	}
 	f.do(func() { test.Tap(fl.dialog.button("Spend ε and choose")) })
@@ -105,7 +105,8 @@ func TestCuratorChooseHK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := l.Entries(c.ds.Hash)
+	key := project.LedgerDatasetsOfFile(l, c.ds.Hash)[0] // the ledger dataset of the records
+	entries := l.Entries(key)
 	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.05 {
 		t.Fatalf("ledger %+v, want one validation entry of ε 0.05", entries)
 	}
@@ -117,7 +118,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	f.do(func() { fl.result.Hide() })
 
 	// Over budget: refused, nothing spent, the form unchanged.
-	if err := l.SetBudget(c.ds.Hash, 0.06); err != nil {
+	if err := l.SetBudget(key, 0.06); err != nil {
 		t.Fatal(err)
 	}
 	h, k := c.state.H, c.state.K
@@ -136,7 +137,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	if err := l.Refresh(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(l.Entries(c.ds.Hash)); n != 2 { // the validation and the budget entry
+	if n := len(l.Entries(key)); n != 2 { // the validation and the budget entry
 		t.Errorf("%d ledger entries after the refusal, want 2", n)
 	}
 	f.waitIdle()
@@ -225,7 +226,7 @@ func TestCuratorChooseCancel(t *testing.T) {
 	// Normally the cancel lands while the request is prepared: nothing is
 	// spent. On a loaded machine the run may already have recorded its
 	// spend; then the spend must stay recorded and the error say so.
-	switch n := len(l.Entries(c.ds.Hash)); {
+	switch n := len(l.Entries("")); {
 	case n == 1 && strings.Contains(fl.err.Error(), "ledger keeps the spend"):
 	case n != 0:
 		t.Errorf("%d ledger entries after a cancelled choice (err %v), want 0, or 1 with the spend reported kept", n, fl.err)
