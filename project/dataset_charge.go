@@ -43,8 +43,9 @@ type IdentityFinding struct {
 	// never empty. Charges[0] is the dataset whose budget is shown.
 	Charges []DatasetMatch
 	// DifferentPopulation are near-duplicates the curator declared a
-	// different population; they are not charged, and the declaration is
-	// recorded in the ledger entries.
+	// different population (now, or earlier between the ledger dataset of
+	// these records and the near-duplicate); they are not charged, and the
+	// declaration is recorded in the ledger entries.
 	DifferentPopulation []DatasetMatch
 }
 
@@ -224,9 +225,30 @@ func findDataset(entries []Entry, st *sketchStore, id *DatasetIdentity, differen
 			}
 		}
 	}
+	// A declaration "different population" made between two ledger
+	// datasets stands: a near-duplicate declared different from one of the
+	// datasets these very records (or this file) belong to is not charged
+	// again, and the declaration is recorded again.
+	declared := map[[2]string]bool{}
+	for _, e := range entries {
+		if e.Identity != nil {
+			for _, d := range e.Identity.DifferentPopulation {
+				declared[[2]string{e.DatasetHash, d.DatasetHash}] = true
+				declared[[2]string{d.DatasetHash, e.DatasetHash}] = true
+			}
+		}
+	}
+	declaredBefore := func(m DatasetMatch) bool {
+		for _, s := range best {
+			if s.Match != MatchNearDuplicate && declared[[2]string{s.DatasetHash, m.DatasetHash}] {
+				return true
+			}
+		}
+		return false
+	}
 	f := &IdentityFinding{Identity: id}
 	for _, m := range best {
-		if m.Match == MatchNearDuplicate && differentPopulation {
+		if m.Match == MatchNearDuplicate && (differentPopulation || declaredBefore(m)) {
 			f.DifferentPopulation = append(f.DifferentPopulation, m)
 		} else {
 			f.Charges = append(f.Charges, m)

@@ -253,12 +253,31 @@ func TestNearDuplicateOneRowChanged(t *testing.T) {
 	if eps, _ := e.ledger.Spent(key); eps != 0.6 {
 		t.Errorf("original spent %g, want 0.6", eps)
 	}
+	// The declaration stands for the same records later (and for the
+	// original's records): neither is charged to the other.
+	again, err := releaseDataset(t, e, ds, 0.1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := again.Identity; len(again.Entries) != 1 || again.Entry.DatasetHash != id.Records || len(f.DifferentPopulation) != 1 {
+		t.Errorf("release of the declared records again: entries %+v, finding %+v", again.Entries, f)
+	}
+	back, err := releaseDataset(t, e, orig, 0.1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Entries) != 1 || back.Entry.DatasetHash != key {
+		t.Errorf("release of the original again: entries %+v, want one, on %s", back.Entries, shortHash(key))
+	}
+	if eps, _ := e.ledger.Spent(id.Records); eps != 0.9 {
+		t.Errorf("declared dataset spent %g, want 0.9", eps)
+	}
 	// The declaration was recorded: reopening the ledger keeps it.
 	l, err := OpenLedger(e.ledger.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.Entries(id.Records); len(got) != 1 || got[0].Identity == nil || len(got[0].Identity.DifferentPopulation) != 1 {
+	if got := l.Entries(id.Records); len(got) != 2 || got[0].Identity == nil || len(got[0].Identity.DifferentPopulation) != 1 {
 		t.Errorf("reopened ledger entries %+v", got)
 	}
 }
