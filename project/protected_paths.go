@@ -60,7 +60,8 @@ func DatasetProtected(path string) []ProtectedFile {
 }
 
 // LedgerProtected protects the ledger at path and its lock files: path +
-// ".lock", and the lock beside the ledger's real path (symlinks resolved).
+// ".lock", and the lock beside the ledger's real path (symlinks resolved);
+// and the sketch store beside it, its lock and its key (sketch_store.go).
 func LedgerProtected(path string) []ProtectedFile {
 	if path == "" {
 		return nil
@@ -68,6 +69,9 @@ func LedgerProtected(path string) []ProtectedFile {
 	out := []ProtectedFile{
 		{Path: path, Role: "the privacy-budget ledger"},
 		{Path: path + ".lock", Role: "the privacy-budget ledger's lock"},
+		{Path: SketchStorePath(path), Role: "the ledger's sketch store"},
+		{Path: SketchStorePath(path) + ".lock", Role: "the ledger's sketch store lock"},
+		{Path: SketchKeyPath(path), Role: "the ledger's sketch key"},
 	}
 	if real := resolvePath(path); real != filepath.Clean(path) {
 		out = append(out, ProtectedFile{Path: real + ".lock", Role: "the privacy-budget ledger's lock"})
