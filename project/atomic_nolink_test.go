@@ -114,7 +114,7 @@ func fmtBool(name string, v bool) string {
 // link(2) returns EPERM a release succeeds through the exclusive-create
 // fallback, and ε is charged exactly once.
 func TestReleaseWithoutHardLinks(t *testing.T) {
-	ds, p := prepareKDE(t)
+	_, p := prepareKDE(t)
 	e := newReleaseEnv(t)
 	f := noLinkFS(t, syscall.EPERM)
 	res, err := p.Release(context.Background(), e.opt)
@@ -124,10 +124,10 @@ func TestReleaseWithoutHardLinks(t *testing.T) {
 	if !slices.Contains(f.trace, "link") || !slices.Contains(f.trace, "open") {
 		t.Errorf("link and fallback not exercised: trace %v", f.trace)
 	}
-	if n := len(e.ledger.Entries(ds.Hash)); n != 1 {
+	if n := len(e.ledger.Entries(preparedKey(t, p))); n != 1 {
 		t.Errorf("%d ledger entries, want 1", n)
 	}
-	if spent, _ := e.ledger.Spent(ds.Hash); spent != p.Params.Epsilon || res.Total != p.Params.Epsilon {
+	if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != p.Params.Epsilon || res.Total != p.Params.Epsilon {
 		t.Errorf("spent %v (result total %v), want %v once", spent, res.Total, p.Params.Epsilon)
 	}
 	if _, err := OpenSynopsis(e.opt.Out, e.trusted(t)); err != nil {
@@ -251,7 +251,7 @@ func TestWriteFileAtomicClearsStaleTemps(t *testing.T) {
 // spend and leaves neither the synopsis nor a temporary file behind
 // (except when the failing step is the removal of that file itself).
 func TestReleaseErrorLeavesNoTemp(t *testing.T) {
-	ds, p := prepareKDE(t)
+	_, p := prepareKDE(t)
 	for failAt := 1; ; failAt++ {
 		f := &faultOps{failAt: failAt}
 		e := newReleaseEnv(t)
@@ -277,7 +277,7 @@ func TestReleaseErrorLeavesNoTemp(t *testing.T) {
 			}
 			t.Fatalf("fault at %s not reported", f.faulted())
 		}
-		if spent, _ := e.ledger.Spent(ds.Hash); spent != p.Params.Epsilon {
+		if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != p.Params.Epsilon {
 			t.Errorf("step %s: spent %v, want %v", f.faulted(), spent, p.Params.Epsilon)
 		}
 		if f.faulted() != "remove" {
