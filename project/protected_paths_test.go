@@ -170,7 +170,7 @@ func TestReleaseRefusesProtectedOutput(t *testing.T) {
 			if after, _ := os.ReadFile(e.ledger.Path()); !bytes.Equal(after, ledgerBefore) {
 				t.Errorf("ledger changed")
 			}
-			if spent, _ := e.ledger.Spent(ds.Hash); spent != 0 {
+			if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != 0 {
 				t.Errorf("spent %v", spent)
 			}
 		})
