@@ -70,7 +70,6 @@ func LedgerProtected(path string) []ProtectedFile {
 		{Path: path, Role: "the privacy-budget ledger"},
 		{Path: path + ".lock", Role: "the privacy-budget ledger's lock"},
 		{Path: SketchStorePath(path), Role: "the ledger's sketch store"},
-		{Path: SketchStorePath(path) + ".lock", Role: "the ledger's sketch store lock"},
 		{Path: SketchKeyPath(path), Role: "the ledger's sketch key"},
 	}
 	if real := resolvePath(path); real != filepath.Clean(path) {

@@ -51,7 +51,6 @@ func TestCheckOutputPath(t *testing.T) {
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.lock"), "lock"},
 		{filepath.Join(dir, "future-lock"), "lock"},
 		{ledger + ".sketches", "sketch store"},
-		{ledger + ".sketches.lock", "sketch store lock"},
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.sketch-key"), "sketch key"},
 		{filepath.Join(dir, "hardlink.csv"), "dataset"},
 		{filepath.Join(dir, "hardkey"), "private key"},
