@@ -51,11 +51,12 @@ func TestReleaseBudgetAfterPassphrase(t *testing.T) {
 	// The right passphrase records the budget, then the release.
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--budget", "3")...)
 	data := filepath.Join(w.demo, project.DemoKDE1DFile)
-	hash, err := project.HashFile(data)
+	fileHash, err := project.HashFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := openDefaultLedger(t)
+	hash := project.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
 	if b := l.Budget(hash); b != 3 {
 		t.Errorf("budget = %v after a release with --budget 3", b)
 	}

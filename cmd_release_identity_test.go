@@ -59,7 +59,7 @@ func TestReleaseBudgetFollowsRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := release(data, "variant.synopsis")
-		if r.code != exitBudget || !strings.Contains(r.stderr, "over its budget of 0.5") {
+		if r.code != exitBudget || !strings.Contains(r.stderr, "of its ε budget of 0.5") {
 			t.Errorf("%d %s: exit %d, want %d (budget 0.5 refusing)\n%s", i, v.name, r.code, exitBudget, r.stderr)
 		}
 		if v.name == "one row added" && !strings.Contains(r.stderr, "of these rows are also in ledger dataset") {
