@@ -37,18 +37,24 @@ func TestCuratorUnencryptedKey(t *testing.T) {
 	f.do(func() { curatorType(rp.out, out) })
 	f.do(func() { test.Tap(rp.release) })
 	fl := c.release
-	if fl == nil || !curatorOnTop(c, fl.dlg) {
+	if fl == nil {
+		t.Fatal("no release dialog")
+	}
+	f.waitIdentity(fl) // the dialog's background check updates its widgets
+	if !f.onTop(fl.dlg) {
 		t.Fatal("no release dialog")
 	}
 	if !fl.pass.Hidden {
 		t.Error("the passphrase field is shown for an unencrypted key")
 	}
 	warned := false
-	for _, o := range test.LaidOutObjects(fl.dlg.pop) {
-		if l, ok := o.(*widget.Label); ok && l.Text == unencryptedKeyWarning {
-			warned = true
+	f.do(func() {
+		for _, o := range test.LaidOutObjects(fl.dlg.pop) {
+			if l, ok := o.(*widget.Label); ok && l.Text == unencryptedKeyWarning {
+				warned = true
+			}
 		}
-	}
+	})
 	if !warned {
 		t.Error("the release dialog does not warn about the unencrypted key")
 	}
