@@ -157,9 +157,17 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 		ranges[col] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
 	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.order, ", "), eps, share)
+	// The spend is charged to the ledger datasets of the release's records
+	// (its features and label), as the release itself will be.
+	idCols := slices.Clone(req.Features)
+	if req.Label != "" {
+		if _, err := ds.Column(req.Label); err == nil {
+			idCols = append(idCols, req.Label)
+		}
+	}
 	res, err := project.EstimatePrivateBounds(ctx, project.PrivateBoundsRequest{
 		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
-		Ledger: ledger, AllowOverBudget: allowOver, Now: e.Now,
+		Ledger: ledger, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
 	})
 	if err != nil {
 		return err

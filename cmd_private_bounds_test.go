@@ -96,7 +96,11 @@ func (w *workspace) demoEntries(t *testing.T) []project.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.Entries(ds.Hash)
+	var es []project.Entry
+	for _, h := range project.LedgerDatasetsOfFile(l, ds.Hash) {
+		es = append(es, l.Entries(h)...)
+	}
+	return es
 }
 
 // openTrusted reads a synopsis signed by the default trusted key.

@@ -39,6 +39,14 @@ type PrivateBoundsRequest struct {
 	Ledger *Ledger
 	// AllowOverBudget lets the spend exceed the dataset's budget (recorded).
 	AllowOverBudget bool
+	// Columns are the columns that identify the dataset in the ledger
+	// (IdentifyDataset): the used columns of the release the bounds are
+	// for, so that the spend is charged to the same ledger datasets as the
+	// release; empty means the estimated columns.
+	Columns []string
+	// DifferentPopulation declares near-duplicate ledger datasets a
+	// different population (recorded), as ReleaseOptions.DifferentPopulation.
+	DifferentPopulation bool
 	// Now is the clock of the ledger entry (time.Now if nil).
 	Now func() time.Time
 }
@@ -152,20 +160,28 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 		ranges = append(ranges, fmt.Sprintf("%s in [%g, %g]", c, r.Lo, r.Hi))
 		params[rangeParam+c] = []float64{r.Lo, r.Hi}
 	}
-	entry, err := req.Ledger.Reserve(Entry{
+	idCols := req.Columns
+	if len(idCols) == 0 {
+		idCols = cols
+	}
+	id, err := IdentifyDataset(ds, idCols)
+	if err != nil {
+		return nil, err
+	}
+	entries, _, err := reserveByIdentity(req.Ledger, id, Entry{
 		Time:        now(),
 		Kind:        KindBounds,
-		DatasetHash: ds.Hash,
 		DatasetPath: absPath(ds.Path),
 		Epsilon:     req.Epsilon,
 		Params:      params,
 		Noise:       "exponential",
 		Note: fmt.Sprintf("private bounds (exponential-mechanism quantiles %g and %g, ε %.4g each): %s",
 			q[0], q[1], epsEach, strings.Join(ranges, "; ")),
-	}, req.AllowOverBudget)
+	}, req.AllowOverBudget, req.DifferentPopulation)
 	if err != nil {
 		return nil, err
 	}
+	entry := entries[0]
 	// From here on the spend is recorded, whatever happens.
 	res := &PrivateBoundsResult{Bounds: map[string]Bounds{}, Provenance: map[string]BoundsProvenance{}, Entry: entry}
 	for _, c := range cols {
@@ -187,8 +203,8 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 			LoEstimate: &PrivateEnd{Quantile: q[0], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi},
 			HiEstimate: &PrivateEnd{Quantile: q[1], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi}}
 	}
-	res.Spent, _ = req.Ledger.Spent(ds.Hash)
-	res.Budget = req.Ledger.Budget(ds.Hash)
+	res.Spent, _ = req.Ledger.Spent(entry.DatasetHash)
+	res.Budget = req.Ledger.Budget(entry.DatasetHash)
 	return res, nil
 }
 
@@ -222,15 +238,17 @@ const rangeParam = "range:"
 // that EstimatePrivateBounds estimated in the ledger entry with the given
 // id, so that a later release (e.g. after 'choose') records them as
 // estimated privately without spending again. It checks that the entry
-// exists, is of kind "bounds", charged this dataset, searched a public
+// exists, is of kind "bounds", was charged for this file (its dataset hash
+// or its identity's file hash), searched a public
 // range for col, and that b lies in that range; ε per end is the entry's
 // ε over twice its number of columns. The values themselves are the
 // curator's (the ledger does not store them).
 func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	var e *Entry
-	for _, en := range l.Entries(datasetHash) {
-		if en.ID == id {
+	for _, en := range l.Entries("") {
+		ofFile := en.DatasetHash == datasetHash || en.Identity != nil && en.Identity.FileHash == datasetHash
+		if en.ID == id && ofFile {
 			e = &en
 			break
 		}

@@ -3,6 +3,9 @@ package project
 import (
 	"context"
 	"errors"
+	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -25,13 +28,14 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Entry.Kind != KindBounds || res.Entry.Epsilon != 0.8 || res.Entry.DatasetHash != ds.Hash {
+	if res.Entry.Kind != KindBounds || res.Entry.Epsilon != 0.8 || res.Entry.Identity == nil || res.Entry.Identity.FileHash != ds.Hash {
 		t.Errorf("entry %+v, want kind bounds, ε 0.8 on the dataset", res.Entry)
 	}
-	if es := l.Entries(ds.Hash); len(es) != 1 || es[0].ID != res.Entry.ID {
+	h := res.Entry.DatasetHash // the dataset of the records (IdentifyDataset)
+	if es := l.Entries(h); len(es) != 1 || es[0].ID != res.Entry.ID {
 		t.Fatalf("ledger holds %+v, want exactly the bounds entry", es)
 	}
-	if eps, _ := l.Spent(ds.Hash); eps != 0.8 || res.Spent != 0.8 {
+	if eps, _ := l.Spent(h); eps != 0.8 || res.Spent != 0.8 {
 		t.Errorf("spent %g (result %g), want 0.8", eps, res.Spent)
 	}
 	// Reread from disk: the new kind is counted by a fresh reader too.
@@ -39,7 +43,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eps, _ := l2.Spent(ds.Hash); eps != 0.8 {
+	if eps, _ := l2.Spent(h); eps != 0.8 {
 		t.Errorf("reopened ledger counts %g, want 0.8", eps)
 	}
 	for _, c := range []string{"x", "y"} {
@@ -286,5 +290,43 @@ func TestWorkspaceEndProvenance(t *testing.T) {
 		if _, err := ParseWorkspace([]byte(input), "p.bernstein"); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestPrivateBoundsChargedByRecords: the bounds spend is charged to the
+// ledger dataset of the records, like a release, so two files holding the
+// same records (rows reordered, CRLF line ends) share one budget; keyed on
+// the file hash, the second file's spend escaped the first's total.
+func TestPrivateBoundsChargedByRecords(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.csv")
+	b := filepath.Join(dir, "b.csv")
+	if err := os.WriteFile(a, []byte("x,y\n1,2\n3,4\n5,6\n7,8\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte("x,y\r\n7,8\r\n5,6\r\n3,4\r\n1,2\r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := chooseLedger(t)
+	var hashes []string
+	for _, path := range []string{a, b} {
+		ds, err := ReadCSV(path, CSVOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := EstimatePrivateBounds(context.Background(), PrivateBoundsRequest{
+			Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: 0, Hi: 10}}, Epsilon: 0.1, Ledger: l,
+			Columns: []string{"x", "y"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hashes = append(hashes, res.Entry.DatasetHash)
+	}
+	if hashes[0] != hashes[1] {
+		t.Fatalf("the same records were charged to two datasets %v", hashes)
+	}
+	if eps, _ := l.Spent(hashes[0]); math.Abs(eps-0.2) > 1e-12 {
+		t.Errorf("spent %g on the records, want 0.2", eps)
 	}
 }

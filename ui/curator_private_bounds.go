@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -157,6 +158,17 @@ func (fl *privateBoundsFlow) showForecast(n int) {
 // goroutine; widgets are touched only through uiDo.
 func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs, allowOver bool) {
 	ds := c.ds
+	// Charged to the ledger datasets of the release's records (its features
+	// and label), as the release will be.
+	idCols := slices.Clone(c.state.Features)
+	if c.state.Label != "" {
+		if _, err := ds.Column(c.state.Label); err == nil {
+			idCols = append(idCols, c.state.Label)
+		}
+	}
+	if !slices.Contains(idCols, fl.col) {
+		idCols = append(idCols, fl.col)
+	}
 	go func() {
 		res, err := func() (*project.PrivateBoundsResult, error) {
 			ledger, err := c.openLedger()
@@ -165,7 +177,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 			}
 			return project.EstimatePrivateBounds(context.Background(), project.PrivateBoundsRequest{
 				Dataset: ds, Ranges: map[string]project.Bounds{fl.col: in.rng}, Quantiles: in.q,
-				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver,
+				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
 			})
 		}()
 		uiDo(func() { c.privateBoundsFinished(fl, res, err) })
