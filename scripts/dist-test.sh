@@ -41,7 +41,9 @@ cleanup() {
 }
 trap cleanup EXIT
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/home/.config XDG_DATA_HOME=$TMP/home/.local/share
-mkdir -p "$HOME"
+mkdir -p "$HOME/.cache" "$TMP/run"
+chmod 700 "$TMP/run"
+export XDG_RUNTIME_DIR=$TMP/run
 export BERNSTEIN_PASSPHRASE="dist-test passphrase"
 
 say "checksums and sizes ($version)"
@@ -123,8 +125,8 @@ t0=$(date +%s.%N)
 "$BIN" >"$TMP/gui.log" 2>&1 &
 gui=$!
 pids+=($gui)
-timeout 60 xdotool search --sync --onlyvisible --name '^Bernstein Release' >/dev/null ||
-	fail "the curator window did not appear in 60 s: $(cat "$TMP/gui.log")"
+timeout 120 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null ||
+	fail "the curator window did not appear in 120 s: $(cat "$TMP/gui.log")"
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { printf "cold start to a mapped window: %.2f s (target 2 s)\n", b - a }'
 sleep 3 # let it draw the start page
@@ -160,7 +162,7 @@ say "Windows: bernstein.exe window under Wine (Xvfb)"
 (cd "$TMP/windows" && exec "$WINE" "$wdir/bernstein.exe") >"$TMP/wine-gui.log" 2>&1 &
 wgui=$!
 pids+=($wgui)
-if timeout 90 xdotool search --sync --onlyvisible --name '^Bernstein Release' >/dev/null; then
+if timeout 90 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null; then
 	sleep 5
 	xwd -root -display "$display" | xwdtopnm 2>/dev/null | pnmtopng >docs/screenshots/install-windows-wine.png
 	echo "screenshot: docs/screenshots/install-windows-wine.png"
