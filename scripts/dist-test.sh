@@ -57,6 +57,7 @@ done
 say "Linux: install into a temporary prefix"
 mkdir -p "$TMP/unpack" "$TMP/root"
 tar -xJf "$tarball" -C "$TMP/unpack"
+export XDG_DATA_DIRS="$TMP/root/usr/share:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
 make -s -C "$TMP/unpack/bernstein" install DESTDIR="$TMP/root" PREFIX=/usr
 share=$TMP/root/usr/share
 BIN=$TMP/root/usr/bin/bernstein
@@ -143,6 +144,10 @@ mkdir -p "$TMP/win"
 unzip -q "$zipfile" -d "$TMP/win"
 wdir=$(ls -d "$TMP"/win/bernstein-*-windows-amd64)
 [ -e "$wdir/bcryptprimitives.dll" ] && fail "the zip must not contain the test shim"
+for f in bernstein.exe bernstein-cli.exe README.txt LICENSE.txt; do [ -e "$wdir/$f" ] || fail "zip lacks $f"; done
+x86_64-w64-mingw32-objdump -p "$wdir/bernstein.exe" | grep -q '^Subsystem.*(Windows GUI)' || fail "bernstein.exe is not a GUI-subsystem program"
+x86_64-w64-mingw32-objdump -h "$wdir/bernstein.exe" | grep -q ' \.rsrc ' || fail "bernstein.exe has no resources (icon, version)"
+x86_64-w64-mingw32-objdump -p "$wdir/bernstein-cli.exe" | grep -q '^Subsystem.*(Windows CUI)' || fail "bernstein-cli.exe is not a console program"
 "$MINGW_CC" -shared -O2 -o "$TMP/bcryptprimitives.dll" scripts/wine-shim/bcryptprimitives.c -ladvapi32
 "$WINE" wineboot -i >/dev/null 2>&1 || true
 cp "$TMP/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
