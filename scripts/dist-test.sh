@@ -145,9 +145,12 @@ unzip -q "$zipfile" -d "$TMP/win"
 wdir=$(ls -d "$TMP"/win/bernstein-*-windows-amd64)
 [ -e "$wdir/bcryptprimitives.dll" ] && fail "the zip must not contain the test shim"
 for f in bernstein.exe bernstein-cli.exe README.txt LICENSE.txt; do [ -e "$wdir/$f" ] || fail "zip lacks $f"; done
-x86_64-w64-mingw32-objdump -p "$wdir/bernstein.exe" | grep -q '^Subsystem.*(Windows GUI)' || fail "bernstein.exe is not a GUI-subsystem program"
-x86_64-w64-mingw32-objdump -h "$wdir/bernstein.exe" | grep -q ' \.rsrc ' || fail "bernstein.exe has no resources (icon, version)"
-x86_64-w64-mingw32-objdump -p "$wdir/bernstein-cli.exe" | grep -q '^Subsystem.*(Windows CUI)' || fail "bernstein-cli.exe is not a console program"
+# (objdump's output is kept in a variable: grep -q in a pipe would end it early under pipefail)
+gui_headers=$(x86_64-w64-mingw32-objdump -p -h "$wdir/bernstein.exe")
+cli_headers=$(x86_64-w64-mingw32-objdump -p "$wdir/bernstein-cli.exe")
+grep -q '^Subsystem.*(Windows GUI)' <<<"$gui_headers" || fail "bernstein.exe is not a GUI-subsystem program"
+grep -q ' \.rsrc ' <<<"$gui_headers" || fail "bernstein.exe has no resources (icon, version)"
+grep -q '^Subsystem.*(Windows CUI)' <<<"$cli_headers" || fail "bernstein-cli.exe is not a console program"
 "$MINGW_CC" -shared -O2 -o "$TMP/bcryptprimitives.dll" scripts/wine-shim/bcryptprimitives.c -ladvapi32
 "$WINE" wineboot -i >/dev/null 2>&1 || true
 cp "$TMP/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
