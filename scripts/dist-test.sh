@@ -115,11 +115,13 @@ PY
 }
 
 say "Linux: curator under Xvfb"
-display=:$((90 + RANDOM % 100))
-Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >"$TMP/xvfb.log" 2>&1 &
+# -displayfd: Xvfb picks a free display number and writes it to fd 3.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$TMP/display" >"$TMP/xvfb.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.2; done
-xdpyinfo -display "$display" >/dev/null 2>&1 || fail "Xvfb did not start: $(cat "$TMP/xvfb.log")"
+for _ in $(seq 100); do [ -s "$TMP/display" ] && break; sleep 0.2; done
+[ -s "$TMP/display" ] || fail "Xvfb did not start: $(cat "$TMP/xvfb.log")"
+display=:$(head -n1 "$TMP/display")
+xdpyinfo -display "$display" >/dev/null 2>&1 || fail "Xvfb on $display does not answer: $(cat "$TMP/xvfb.log")"
 export DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1
 mkdir -p docs/screenshots
 t0=$(date +%s.%N)
