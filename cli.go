@@ -164,6 +164,9 @@ func run(ctx context.Context, args []string, e *env) int {
 	if len(args) == 0 {
 		return reportError(e, "", e.GUI(nil))
 	}
+	if gui := openedFileArgs(args); gui != nil {
+		return reportError(e, "", e.GUI(gui))
+	}
 	name := args[0]
 	switch name {
 	case "--open", "-open":

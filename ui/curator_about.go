@@ -22,8 +22,8 @@ func (c *curator) showAbout() {
 		"Releases functions learned from sensitive data under ε-differential privacy with the Bernstein mechanism " +
 		"(F. Aldà and B. I. P. Rubinstein, *The Bernstein Mechanism: Function Release under Differential Privacy*, AAAI 2017).\n\n" + License)
 	text.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom("About "+AppName, "Close", container.NewBorder(nil, nil, icon, nil, text), c.win)
-	d.Resize(fyne.NewSize(560, 320))
+	d := dialog.NewCustom("About "+AppName, "Close", container.NewBorder(nil, c.aboutPathsBox(), icon, nil, text), c.win)
+	d.Resize(fyne.NewSize(640, 520))
 	d.Show()
 }
 
