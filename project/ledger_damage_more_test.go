@@ -1,0 +1,109 @@
+package project
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// realLedger writes releases of ε 0.4 on the named datasets through
+// Reserve, with times that carry nanoseconds (as real ones do), and returns
+// the file's path and bytes.
+func realLedger(t *testing.T, names ...string) (string, []byte) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "ledger.jsonl")
+	l, err := OpenLedger(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range names {
+		tm := time.Date(2026, 11, 24, 6, 19, 48, 476214319+i, time.UTC)
+		if _, err := l.Reserve(Entry{DatasetHash: hashOf(name), Epsilon: 0.4, Time: tm}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, data
+}
+
+// TestLedgerDamageSingleLineRepairs is the regression test of review item
+// 1: the nanoseconds of a line's time looked like a second entry's hash,
+// so a single damaged line "may hold more than one entry" and never
+// repaired automatically. A line that really joins two entries (a line end
+// lost) must still be detected.
+func TestLedgerDamageSingleLineRepairs(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		names   []string
+		attr    map[int][]string
+		damage  func([]byte) []byte
+		entries int    // entriesIn of the damaged line
+		refuse  string // "" if Repair must succeed without attribution
+	}{
+		{"one line, ε changed, dataset confirmed by line 4", []string{"a", "b", "c", "c"}, nil, epsOnLine3, 1, ""},
+		{"one line, ε changed, attributed (the repro)", []string{"a", "b", "c"}, map[int][]string{3: {hashOf("c")}}, epsOnLine3, 1, ""},
+		{"line end lost between lines 2 and 3", []string{"a", "b", "c"}, nil, func(b []byte) []byte {
+			i := bytes.IndexByte(b, '\n')
+			j := i + 1 + bytes.IndexByte(b[i+1:], '\n')
+			return append(append([]byte{}, b[:j]...), b[j+1:]...)
+		}, 2, "more than one entry"},
+		{"line end lost and one key of the second entry damaged", []string{"a", "b", "c"}, map[int][]string{2: {hashOf("b")}}, func(b []byte) []byte {
+			i := bytes.IndexByte(b, '\n')
+			j := i + 1 + bytes.IndexByte(b[i+1:], '\n')
+			out := append(append([]byte{}, b[:j]...), b[j+1:]...)
+			k := bytes.LastIndex(out, []byte(`"dataset_hash":`))
+			out[k+2] = 'x'
+			return out
+		}, 2, "may have been a budget change"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, data := realLedger(t, tc.names...)
+			bad := tc.damage(data)
+			if err := os.WriteFile(p, bad, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			l, err := OpenLedger(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := l.state()
+			if len(st.damaged) != 1 {
+				t.Fatalf("damaged lines = %d, want 1", len(st.damaged))
+			}
+			if got := entriesIn(st.damaged[0].data); got != tc.entries {
+				t.Fatalf("entriesIn = %d, want %d", got, tc.entries)
+			}
+			reps, err := l.Repair(RepairOptions{Attribute: tc.attr})
+			if tc.refuse != "" {
+				var nc *NeedsCuratorError
+				if !errors.As(err, &nc) || !strings.Contains(err.Error(), tc.refuse) {
+					t.Fatalf("Repair = %v, want a refusal saying %q", err, tc.refuse)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Repair of a single damaged line: %v", err)
+			}
+			if len(reps) != 1 || reps[0].DatasetHash != hashOf("c") {
+				t.Fatalf("repairs = %+v, want one on dataset c", reps)
+			}
+			if eps, _ := l.Spent(hashOf("c")); eps < DefaultBudget {
+				t.Fatalf("dataset c spent ε %g after repair, want ≥ its budget %g", eps, DefaultBudget)
+			}
+		})
+	}
+}
+
+// epsOnLine3 makes line 3 fail its checksum: ε 0.4 becomes "0.4x".
+func epsOnLine3(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines[2] = bytes.Replace(lines[2], []byte(`"epsilon":0.4`), []byte(`"epsilon":0.4x`), 1)
+	return bytes.Join(lines, nil)
+}
