@@ -68,6 +68,9 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 						return err
 					}
 				}
+				for _, n := range l.Notes() {
+					fmt.Fprintf(e.Stderr, "note: %s: %s\n", l.Path(), n)
+				}
 				if t := l.Torn(); t != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", t)
 				}

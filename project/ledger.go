@@ -114,6 +114,7 @@ type ledgerState struct {
 	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
 	charges []damageCharge // conservative charges of damaged, where attributable
 	summed  bool           // some valid line carries a checksum
+	notes   []string       // harmless irregularities read past (see tolerate)
 }
 
 // DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -202,6 +203,13 @@ func (l *Ledger) state() *ledgerState {
 // Reserve and SetBudget refuse with the *TornError until Repair.
 func (l *Ledger) Torn() *TornError {
 	return l.state().torn
+}
+
+// Notes returns, for the ledger as last read, the harmless irregularities
+// it read past (docs/ledger.md, "Harmless irregularities"): a UTF-8 byte
+// order mark, Windows line ends, blank lines. Each note is one sentence.
+func (l *Ledger) Notes() []string {
+	return slices.Clone(l.state().notes)
 }
 
 // Damaged returns, if the ledger was damaged when last read (a complete
@@ -578,6 +586,11 @@ func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 // reveals.
 func parseLedger(data []byte, path string) *ledgerState {
 	st := &ledgerState{}
+	var tol tolerated
+	if bytes.HasPrefix(data, utf8BOM) {
+		data = data[len(utf8BOM):]
+		tol.bom = true
+	}
 	lines := bytes.Split(data, []byte{'\n'})
 	last := lines[len(lines)-1]
 	lines = lines[:len(lines)-1] // complete lines; last is "" if data ends in '\n'
@@ -586,6 +599,10 @@ func parseLedger(data []byte, path string) *ledgerState {
 	validLine := 0            // number of the last valid line
 	for i, line := range lines {
 		n := i + 1
+		line, blank := tol.line(n, line)
+		if blank {
+			continue
+		}
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair {
 			err = resolveRepair(damaged, n, validLine, e)
@@ -601,6 +618,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 		st.entries = append(st.entries, e)
 	}
 	if len(last) > 0 {
+		last, _ = tol.line(len(lines)+1, last)
+	}
+	if len(last) > 0 {
 		if _, err := decodeEntry(last, st.summed); err != nil && !isTruncated(err) {
 			// A complete object that breaks a rule is not a tear.
 			damaged = append(damaged, newDamagedLine(len(lines)+1, last, err))
@@ -608,6 +628,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			st.torn = newTornError(path, fragment{line: len(lines) + 1, data: last, unterminated: true}, st.summed)
 		}
 	}
+	st.notes = tol.notes()
 	for _, d := range damaged {
 		if !d.resolved {
 			st.damaged = append(st.damaged, d)

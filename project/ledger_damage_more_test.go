@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -106,4 +107,59 @@ func epsOnLine3(b []byte) []byte {
 	lines := bytes.SplitAfter(b, []byte("\n"))
 	lines[2] = bytes.Replace(lines[2], []byte(`"epsilon":0.4`), []byte(`"epsilon":0.4x`), 1)
 	return bytes.Join(lines, nil)
+}
+
+// TestLedgerHarmlessIrregularities is the regression test of review items
+// 2 and 3: a ledger converted to CR LF showed "no entries", a blank line
+// ("echo >> ledger.jsonl") was damage charging a dataset its whole budget,
+// and a byte order mark damaged line 1. Each is now read past at no charge,
+// with a note; every entry still counts, and writes are allowed. A line of
+// spaces as long as an entry may be an overwritten entry: still damage.
+func TestLedgerHarmlessIrregularities(t *testing.T) {
+	base := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}, Entry{DatasetHash: hashB, Epsilon: 0.5},
+		Entry{DatasetHash: hashA, Epsilon: 0.125})
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		note    string // "" if none
+		damaged bool
+	}{
+		{"intact", base, "", false},
+		{"CR LF", bytes.ReplaceAll(base, []byte("\n"), []byte("\r\n")), "lines 1, 2, 3 end in CR LF", false},
+		{"blank last line", append(slices.Clone(base), '\n'), "line 4 is blank", false},
+		{"blank line inside", append(append(slices.Clone(base[:bytes.IndexByte(base, '\n')+1]), " \t\n"...), base[bytes.IndexByte(base, '\n')+1:]...), "line 2 is blank", false},
+		{"blank unterminated last line", append(slices.Clone(base), "  "...), "line 4 is blank", false},
+		{"byte order mark", append(slices.Clone(utf8BOM), base...), "byte order mark", false},
+		{"spaces as long as an entry", append(slices.Clone(base), strings.Repeat(" ", minEntryLen)+"\n"...), "", true},
+		{"CR inside a line", bytes.Replace(base, []byte(`"kind"`), []byte("\r\"kind\""), 1), "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := ledgerFile(t, tc.data)
+			notes := strings.Join(l.Notes(), "\n")
+			if tc.note == "" && notes != "" || !strings.Contains(notes, tc.note) {
+				t.Errorf("notes = %q, want %q", notes, tc.note)
+			}
+			if got := l.Damaged() != nil; got != tc.damaged {
+				t.Fatalf("damaged = %v (%v), want %v", got, l.Damaged(), tc.damaged)
+			}
+			if a, _ := l.Spent(hashA); a < 0.375 {
+				t.Errorf("dataset a spent ε %g, want ≥ 0.375", a)
+			}
+			if b, _ := l.Spent(hashB); b < 0.5 {
+				t.Errorf("dataset b spent ε %g, want ≥ 0.5", b)
+			}
+			if tc.damaged {
+				return
+			}
+			if got := len(l.Entries("")); got != 3 {
+				t.Errorf("entries = %d, want 3", got)
+			}
+			if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.1}, false); err != nil {
+				t.Fatalf("a release after a harmless irregularity: %v", err)
+			}
+			if b, _ := l.Spent(hashB); b < 0.6-1e-12 {
+				t.Errorf("dataset b spent ε %g after the release, want 0.6", b)
+			}
+		})
+	}
 }
