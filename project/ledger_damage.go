@@ -445,3 +445,25 @@ func quoteFragment(b []byte) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// DamagedLine describes one unrepaired damaged line, for display.
+type DamagedLine struct {
+	Line int
+	// DatasetHash is the dataset hash read from the line, or "". Damage
+	// may have changed it, and a line may hold more than one entry: any
+	// dataset's figures may be affected while the ledger is damaged.
+	DatasetHash string
+	Reason      string
+}
+
+// DamagedLines returns the unrepaired damaged lines found when the ledger
+// was last read (none if it is not damaged). While there are any, Spent is
+// a lower bound for every dataset and Budget may be wrong: show them as
+// such (docs/ledger.md, "Damage").
+func (l *Ledger) DamagedLines() []DamagedLine {
+	var out []DamagedLine
+	for _, d := range l.state().damaged {
+		out = append(out, DamagedLine{Line: d.line, DatasetHash: d.rec.hash, Reason: d.reason})
+	}
+	return out
+}
