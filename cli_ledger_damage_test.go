@@ -112,3 +112,34 @@ func TestBudgetLeftRepairRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberUnderflowMessages: review item 6. "ledger --delta-budget
+// 1e-400" said "ledger: ledger: budget: 0 must be finite and > 0 (or a
+// delta_budget given)" and "release --delta 1e-400" said "delta = 0"; the
+// messages now name the flag and the underflow.
+func TestNumberUnderflowMessages(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "a.csv")
+	if err := os.WriteFile(csv, []byte("x\n1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := filepath.Join(dir, "ledger.jsonl")
+	te := newTestEnv()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--delta-budget", "1e-400"}, "1e-400 underflows to 0"},
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--budget", "0.0e-500"}, "--budget 0: the ε budget must be > 0"},
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--delta-budget", "0"}, "--delta-budget 0: the δ budget must be in (0, 1)"},
+		{[]string{"release", "--delta", "1e-400"}, "1e-400 underflows to 0"},
+	} {
+		r := te.run(tc.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "ledger: ledger:") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(l); err == nil {
+		t.Error("a refused budget created the ledger")
+	}
+}

@@ -57,6 +57,12 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 				if deltaBudget.set && data == "" {
 					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
 				}
+				if budget.set && budget.v <= 0 {
+					return usagef("--budget %g: the ε budget must be > 0", budget.v)
+				}
+				if deltaBudget.set && (deltaBudget.v <= 0 || deltaBudget.v >= 1) {
+					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.v)
+				}
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
 				}
