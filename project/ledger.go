@@ -375,6 +375,13 @@ func (l *Ledger) SetBudgets(datasetHash string, eps, delta float64) error {
 		if err := st.refuseWrites(l.path); err != nil {
 			return nil, err
 		}
+		// Never date a budget entry before the dataset's last one (a clock
+		// stepped back), which reading would take for reordered lines.
+		for _, p := range st.entries {
+			if p.DatasetHash == e.DatasetHash && p.Kind == KindBudget && p.Time.After(e.Time) {
+				e.Time = p.Time
+			}
+		}
 		return marshalEntry(e)
 	})
 }
@@ -597,6 +604,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
+	budgetAt := map[string]budgetLine{}
 	for i, line := range lines {
 		n := i + 1
 		line, blank := tol.line(n, line)
@@ -606,6 +614,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair {
 			err = resolveRepair(damaged, n, validLine, e)
+		}
+		if err == nil && e.Kind == KindBudget {
+			err = checkBudgetOrder(budgetAt, n, e)
 		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
@@ -636,6 +647,29 @@ func parseLedger(data []byte, path string) *ledgerState {
 	}
 	st.charges, _ = damageCharges(st, nil, true)
 	return st
+}
+
+// budgetOrderSlack is how far a dataset's budget entry may be dated before
+// its previous one (a clock stepped back) without counting as reordered.
+const budgetOrderSlack = time.Second
+
+// budgetLine is where and when a dataset's last budget entry was read.
+type budgetLine struct {
+	line int
+	time time.Time
+}
+
+// checkBudgetOrder refuses a budget entry dated more than budgetOrderSlack
+// before the dataset's previous budget entry: since the last budget entry
+// counts and checksums are per line, swapped budget lines would silently
+// change the budget (docs/ledger.md, "Damage"). It records e otherwise.
+func checkBudgetOrder(at map[string]budgetLine, n int, e Entry) error {
+	if prev, ok := at[e.DatasetHash]; ok && e.Time.Before(prev.time.Add(-budgetOrderSlack)) {
+		return fmt.Errorf("time: this budget entry is dated %s, before the dataset's budget entry on line %d (%s): the lines may have been reordered, and the last budget entry counts",
+			e.Time.UTC().Format(time.RFC3339Nano), prev.line, prev.time.UTC().Format(time.RFC3339Nano))
+	}
+	at[e.DatasetHash] = budgetLine{line: n, time: e.Time}
+	return nil
 }
 
 // isTruncated reports whether a decoding error is what a torn write leaves:

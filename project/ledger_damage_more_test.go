@@ -163,3 +163,56 @@ func TestLedgerHarmlessIrregularities(t *testing.T) {
 		})
 	}
 }
+
+// TestLedgerBudgetReorder: review item 7. Swapping two budget lines
+// silently changed the budget (the last budget entry counts; checksums are
+// per line). A budget entry dated before the dataset's previous one is now
+// damage; a clock stepped back a little is not.
+func TestLedgerBudgetReorder(t *testing.T) {
+	base := ledgerBytes(t, Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2}, Entry{DatasetHash: hashA, Epsilon: 0.5},
+		Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 5}, Entry{DatasetHash: hashB, Kind: KindBudget, Budget: 3})
+	lines := bytes.SplitAfter(base, []byte("\n"))
+	swap := func(i, j int) []byte {
+		ls := slices.Clone(lines)
+		ls[i], ls[j] = ls[j], ls[i]
+		return bytes.Join(ls, nil)
+	}
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		damaged int // first damaged line, 0 if none
+		budgetA float64
+	}{
+		{"in order", base, 0, 5},
+		{"budget lines of one dataset swapped", swap(0, 2), 3, 5},
+		{"budget lines of two datasets swapped", swap(2, 3), 0, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := ledgerFile(t, tc.data)
+			d := l.Damaged()
+			if tc.damaged == 0 && d != nil || tc.damaged != 0 && (d == nil || d.Line != tc.damaged || !strings.Contains(d.Error(), "reordered")) {
+				t.Fatalf("Damaged() = %v, want line %d", d, tc.damaged)
+			}
+			if b := l.Budget(hashA); b != tc.budgetA {
+				t.Errorf("budget of a = %g, want %g", b, tc.budgetA)
+			}
+		})
+	}
+	// A budget set while the clock is behind the last budget entry is
+	// dated at that entry, so that it reads back intact.
+	future := Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, Version: LedgerVersion, ID: strings.Repeat("0", 16), Time: time.Now().Add(time.Hour).UTC()}
+	line, err := marshalEntry(future)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := ledgerFile(t, line)
+	if err := l.SetBudget(hashA, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if d := l.Damaged(); d != nil || l.Budget(hashA) != 4 {
+		t.Errorf("after a budget set behind the clock: damaged %v, budget %g, want intact and 4", d, l.Budget(hashA))
+	}
+}
