@@ -83,10 +83,7 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 			}
 			reps, err := l.Repair(RepairOptions{Attribute: tc.attr})
 			if tc.refuse != "" {
-				var nc *NeedsCuratorError
-				if !errors.As(err, &nc) || !strings.Contains(err.Error(), tc.refuse) {
-					t.Fatalf("Repair = %v, want a refusal saying %q", err, tc.refuse)
-				}
+				wantNeedsCurator(t, err, tc.refuse)
 				return
 			}
 			if err != nil {
@@ -214,5 +211,14 @@ func TestLedgerBudgetReorder(t *testing.T) {
 	}
 	if d := l.Damaged(); d != nil || l.Budget(hashA) != 4 {
 		t.Errorf("after a budget set behind the clock: damaged %v, budget %g, want intact and 4", d, l.Budget(hashA))
+	}
+}
+
+// wantNeedsCurator fails t unless err is a *NeedsCuratorError saying want.
+func wantNeedsCurator(t *testing.T, err error, want string) {
+	t.Helper()
+	var nc *NeedsCuratorError
+	if !errors.As(err, &nc) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Repair: err = %v, want *NeedsCuratorError with %q", err, want)
 	}
 }
