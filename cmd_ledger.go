@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -56,6 +57,12 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 				if deltaBudget.set && data == "" {
 					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
 				}
+				if budget.set && budget.v <= 0 {
+					return usagef("--budget %g: the ε budget must be > 0", budget.v)
+				}
+				if deltaBudget.set && (deltaBudget.v <= 0 || deltaBudget.v >= 1) {
+					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.v)
+				}
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
 				}
@@ -67,6 +74,9 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 					if err := runLedgerRepair(e, l, attribute); err != nil {
 						return err
 					}
+				}
+				for _, n := range l.Notes() {
+					fmt.Fprintf(e.Stderr, "note: %s: %s\n", l.Path(), n)
 				}
 				if t := l.Torn(); t != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", t)
@@ -104,6 +114,13 @@ dataset's SHA-256). Keep a copy of the file before repairing.`,
 func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 	entries := l.Entries("")
 	fmt.Fprintf(w, "ledger %s\n", l.Path())
+	damaged := l.DamagedLines()
+	writeDamageBanner(w, damaged)
+	for _, d := range damaged {
+		if d.DatasetHash != "" { // list a dataset seen only on a damaged line
+			entries = append(entries, project.Entry{DatasetHash: d.DatasetHash})
+		}
+	}
 	if len(entries) == 0 {
 		fmt.Fprintln(w, "no entries")
 		return
@@ -140,8 +157,13 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 	for _, s := range list {
 		eps, delta := l.Spent(s.hash)
 		b, db := l.Budget(s.hash), l.DeltaBudget(s.hash)
-		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%s\t%.6g\t%.6g\t%s\t%s\t%s\n", shortHash(s.hash), s.releases, eps, b, budgetLeft(eps, b),
-			delta, db, budgetLeft(delta, db), s.last.UTC().Format(time.RFC3339), s.path)
+		last := "-"
+		if !s.last.IsZero() {
+			last = s.last.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.6g\t%s\t%s\t%.6g\t%s\t%s\t%s\n", shortHash(s.hash), s.releases,
+			spentFigure(eps, damaged), b, leftFigure(eps, b, damaged),
+			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), last, dash(s.path))
 	}
 	tw.Flush()
 }
@@ -178,16 +200,58 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 		tw.Flush()
 	}
 	db := l.DeltaBudget(hash)
-	fmt.Fprintf(w, "\nspent ε %.6g of budget ε %.6g; %s\n", eps, b, budgetLeft(eps, b))
-	fmt.Fprintf(w, "spent δ %.6g of budget δ %.6g; %s\n", delta, db, budgetLeft(delta, db))
+	damaged := l.DamagedLines()
+	fmt.Fprintln(w)
+	writeDamageBanner(w, damaged)
+	fmt.Fprintf(w, "spent ε %s of budget ε %.6g; %s\n", spentFigure(eps, damaged), b, leftFigure(eps, b, damaged))
+	fmt.Fprintf(w, "spent δ %s of budget δ %.6g; %s\n", spentFigure(delta, damaged), db, leftFigure(delta, db, damaged))
+}
+
+// writeDamageBanner says, if the ledger is damaged, which lines, and that
+// every figure is a lower bound until the repair: a damaged line's dataset
+// hash may itself be damaged, so any dataset may be affected.
+func writeDamageBanner(w io.Writer, damaged []project.DamagedLine) {
+	if len(damaged) == 0 {
+		return
+	}
+	var ls []string
+	for _, d := range damaged {
+		ls = append(ls, strconv.Itoa(d.Line))
+	}
+	fmt.Fprintf(w, "DAMAGED: line(s) %s do not verify; until 'ledger --repair' every spent figure below is a lower bound (≥) and what is left is unknown, for every dataset (docs/ledger.md, \"Damage\")\n",
+		strings.Join(ls, ", "))
+}
+
+// spentFigure shows a spent ε or δ, as a lower bound while the ledger is
+// damaged.
+func spentFigure(v float64, damaged []project.DamagedLine) string {
+	if len(damaged) > 0 {
+		return fmt.Sprintf("≥ %.6g", v)
+	}
+	return fmt.Sprintf("%.6g", v)
+}
+
+// leftFigure shows what is left of a budget; unknown while the ledger is
+// damaged (an overspend already visible is still shown).
+func leftFigure(spent, budget float64, damaged []project.DamagedLine) string {
+	left := budgetLeft(spent, budget)
+	if len(damaged) > 0 && !strings.HasSuffix(left, "over budget") {
+		return "unknown (ledger damaged)"
+	}
+	if len(damaged) > 0 {
+		return "at least " + left
+	}
+	return left
 }
 
 // budgetLeft says what is left of a budget, or by how much it is overspent
-// ("0.3 over budget"); differences within the ledger's rounding slack
-// (10⁻⁹ of the budget) count as 0 left.
+// ("0.3 over budget"); differences within twice the ledger's rounding
+// slack (10⁻⁹ of the budget for the budget check, and as much again for the
+// margin a repair adds to its charge, project.Ledger.Repair) count as 0
+// left. This is display only: the charges themselves stay as recorded.
 func budgetLeft(spent, budget float64) string {
 	left := budget - spent
-	if left < -budget*1e-9 {
+	if left < -budget*2e-9 {
 		return fmt.Sprintf("%.6g over budget", -left)
 	}
 	return fmt.Sprintf("%.6g left", max(0, left))

@@ -58,8 +58,23 @@ func (f *floatFlag) Set(s string) error {
 // parseFinite parses a finite float64 in the one number syntax of CSV
 // values and flags (project.ParseNumber: plain decimal with an optional
 // exponent; no "1_0", "0x1p-2", "Inf" or "NaN").
+//
+// A number too small for a float64 is refused, not silently read as 0:
+// "1e-400 underflows to 0".
 func parseFinite(s string) (float64, error) {
-	return project.ParseNumber(s)
+	v, err := project.ParseNumber(s)
+	if err == nil && v == 0 && strings.ContainsAny(mantissa(s), "123456789") {
+		return 0, fmt.Errorf("%s underflows to 0: it is below the smallest positive float64 (about 4.9e-324)", strings.TrimSpace(s))
+	}
+	return v, err
+}
+
+// mantissa returns the part of a number before its exponent.
+func mantissa(s string) string {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 // numberFlag is a float64 flag with a default, parsed by parseFinite (the

@@ -12,8 +12,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // version is the application version; release builds override it with
@@ -22,6 +25,9 @@ var version = "0.1.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	project.SetLockWaitNotice(func() {
+		fmt.Fprintln(os.Stderr, "bernstein: waiting for the ledger lock (another release is running)…")
+	})
 	code := run(ctx, os.Args[1:], newOSEnv())
 	stop()
 	os.Exit(code)

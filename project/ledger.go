@@ -114,6 +114,7 @@ type ledgerState struct {
 	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
 	charges []damageCharge // conservative charges of damaged, where attributable
 	summed  bool           // some valid line carries a checksum
+	notes   []string       // harmless irregularities read past (see tolerate)
 }
 
 // DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -202,6 +203,13 @@ func (l *Ledger) state() *ledgerState {
 // Reserve and SetBudget refuse with the *TornError until Repair.
 func (l *Ledger) Torn() *TornError {
 	return l.state().torn
+}
+
+// Notes returns, for the ledger as last read, the harmless irregularities
+// it read past (docs/ledger.md, "Harmless irregularities"): a UTF-8 byte
+// order mark, Windows line ends, blank lines. Each note is one sentence.
+func (l *Ledger) Notes() []string {
+	return slices.Clone(l.state().notes)
 }
 
 // Damaged returns, if the ledger was damaged when last read (a complete
@@ -366,6 +374,13 @@ func (l *Ledger) SetBudgets(datasetHash string, eps, delta float64) error {
 	return l.appendChecked(func(st *ledgerState) ([]byte, error) {
 		if err := st.refuseWrites(l.path); err != nil {
 			return nil, err
+		}
+		// Never date a budget entry before the dataset's last one (a clock
+		// stepped back), which reading would take for reordered lines.
+		for _, p := range st.entries {
+			if p.DatasetHash == e.DatasetHash && p.Kind == KindBudget && p.Time.After(e.Time) {
+				e.Time = p.Time
+			}
 		}
 		return marshalEntry(e)
 	})
@@ -578,17 +593,30 @@ func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 // reveals.
 func parseLedger(data []byte, path string) *ledgerState {
 	st := &ledgerState{}
+	var tol tolerated
+	if bytes.HasPrefix(data, utf8BOM) {
+		data = data[len(utf8BOM):]
+		tol.bom = true
+	}
 	lines := bytes.Split(data, []byte{'\n'})
 	last := lines[len(lines)-1]
 	lines = lines[:len(lines)-1] // complete lines; last is "" if data ends in '\n'
 
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
+	budgetAt := map[string]budgetLine{}
 	for i, line := range lines {
 		n := i + 1
+		line, blank := tol.line(n, line)
+		if blank {
+			continue
+		}
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair {
 			err = resolveRepair(damaged, n, validLine, e)
+		}
+		if err == nil && e.Kind == KindBudget {
+			err = checkBudgetOrder(budgetAt, n, e)
 		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
@@ -601,6 +629,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 		st.entries = append(st.entries, e)
 	}
 	if len(last) > 0 {
+		last, _ = tol.line(len(lines)+1, last)
+	}
+	if len(last) > 0 {
 		if _, err := decodeEntry(last, st.summed); err != nil && !isTruncated(err) {
 			// A complete object that breaks a rule is not a tear.
 			damaged = append(damaged, newDamagedLine(len(lines)+1, last, err))
@@ -608,6 +639,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			st.torn = newTornError(path, fragment{line: len(lines) + 1, data: last, unterminated: true}, st.summed)
 		}
 	}
+	st.notes = tol.notes()
 	for _, d := range damaged {
 		if !d.resolved {
 			st.damaged = append(st.damaged, d)
@@ -615,6 +647,29 @@ func parseLedger(data []byte, path string) *ledgerState {
 	}
 	st.charges, _ = damageCharges(st, nil, true)
 	return st
+}
+
+// budgetOrderSlack is how far a dataset's budget entry may be dated before
+// its previous one (a clock stepped back) without counting as reordered.
+const budgetOrderSlack = time.Second
+
+// budgetLine is where and when a dataset's last budget entry was read.
+type budgetLine struct {
+	line int
+	time time.Time
+}
+
+// checkBudgetOrder refuses a budget entry dated more than budgetOrderSlack
+// before the dataset's previous budget entry: since the last budget entry
+// counts and checksums are per line, swapped budget lines would silently
+// change the budget (docs/ledger.md, "Damage"). It records e otherwise.
+func checkBudgetOrder(at map[string]budgetLine, n int, e Entry) error {
+	if prev, ok := at[e.DatasetHash]; ok && e.Time.Before(prev.time.Add(-budgetOrderSlack)) {
+		return fmt.Errorf("time: this budget entry is dated %s, before the dataset's budget entry on line %d (%s): the lines may have been reordered, and the last budget entry counts",
+			e.Time.UTC().Format(time.RFC3339Nano), prev.line, prev.time.UTC().Format(time.RFC3339Nano))
+	}
+	at[e.DatasetHash] = budgetLine{line: n, time: e.Time}
+	return nil
 }
 
 // isTruncated reports whether a decoding error is what a torn write leaves:

@@ -118,10 +118,10 @@ func newDamagedLine(n int, data []byte, err error) damagedLine {
 }
 
 // confirmedHash returns the dataset hash read from the line if an intact
-// entry names the same hash (known) and the line holds no other hex run a
-// second entry's hash could hide in; else "".
+// entry names the same hash (known) and the line holds a single entry
+// (entriesIn), so no second entry's hash can hide in it; else "".
 func (d damagedLine) confirmedHash(known map[string]bool) string {
-	if d.rec.hash != "" && known[d.rec.hash] && hexRuns(d.data) <= 3 {
+	if d.rec.hash != "" && known[d.rec.hash] && entriesIn(d.data) == 1 {
 		return d.rec.hash
 	}
 	return ""
@@ -179,35 +179,39 @@ func (e *NeedsCuratorError) Error() string {
 // several entries (a line end lost) holds at most ⌈n/minEntryLen⌉.
 const minEntryLen = 120
 
-// hexRuns counts the runs of 8 or more lower-case hex digits in b. A line
-// the ledger writes has three (dataset hash, id, sum; two before
-// checksums), so more means it may hold more than one entry.
-func hexRuns(b []byte) int {
-	runs, n := 0, 0
-	for _, c := range b {
-		if '0' <= c && c <= '9' || 'a' <= c && c <= 'f' {
-			n++
-			if n == 8 {
-				runs++
-			}
-			continue
-		}
-		n = 0
+// entryKeys are the keys every entry the ledger writes has, once each.
+var entryKeys = [][]byte{
+	[]byte(`"dataset_hash":`), []byte(`"epsilon":`), []byte(`"delta":`), []byte(`"kind":`),
+	[]byte(`"v":`), []byte(`"id":`), []byte(`"time":`),
+}
+
+// entriesIn returns how many entries a damaged line may hold: the largest
+// number of times any key every entry has occurs in it (at least 1). A line
+// end lost between two entries doubles every key; damage to one of them
+// leaves the others doubled. (Inside a string, such as a note, a key's
+// quotes are escaped and do not count.) Counting keys rather than digits
+// keeps the digits of a time, an ε or an id from looking like a second
+// entry's dataset hash.
+func entriesIn(b []byte) int {
+	k := 1
+	for _, key := range entryKeys {
+		k = max(k, bytes.Count(b, key))
 	}
-	return runs
+	return k
 }
 
 // damageCharges computes the conservative charge of every unresolved
 // damaged line (docs/ledger.md, "Damage"):
 //
 //   - its datasets: the hash read from the line if an intact entry names
-//     the same hash and the line holds no other hex run a hash could hide
-//     in (a damaged hash cannot be told from a real one otherwise), plus
+//     the same hash and the line holds a single entry (entriesIn; a
+//     damaged hash cannot be told from a real one otherwise), plus
 //     the curator's attribution (attribute: line → hashes); if guess is
 //     set (for Spent while damaged), an unconfirmed hash read from the line
 //     stands in for a missing attribution;
-//   - the number of entries k it may hold: 1 for a line of the ledger's
-//     shape, else ⌈length/minEntryLen⌉ (a lost line end joins lines);
+//   - the number of entries k it may hold: 1 if no key of an entry occurs
+//     twice in it, else the larger of that count and ⌈length/minEntryLen⌉
+//     (a lost line end joins lines);
 //   - its charge on each dataset: ε = k·cap, where cap is the largest of
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹): no entry within budget
@@ -244,10 +248,9 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	byHash := map[string][]lineCharge{}
 	var order []string
 	for _, d := range st.damaged {
-		runs := hexRuns(d.data)
-		k := 1
-		if runs > 3 {
-			k = max(2, (len(d.data)+minEntryLen-1)/minEntryLen)
+		k := entriesIn(d.data)
+		if k > 1 {
+			k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
 		}
 		var hs []string
 		if h := d.confirmedHash(known); h != "" {
@@ -264,7 +267,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
 			switch {
-			case runs > 3:
+			case k > 1:
 				what = "it may hold more than one entry (a line end lost)"
 			case d.rec.hash != "":
 				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
@@ -441,4 +444,26 @@ func quoteFragment(b []byte) string {
 		return fmt.Sprintf("%q… (%d bytes)", b[:maxQuote], len(b))
 	}
 	return strconv.Quote(string(b))
+}
+
+// DamagedLine describes one unrepaired damaged line, for display.
+type DamagedLine struct {
+	Line int
+	// DatasetHash is the dataset hash read from the line, or "". Damage
+	// may have changed it, and a line may hold more than one entry: any
+	// dataset's figures may be affected while the ledger is damaged.
+	DatasetHash string
+	Reason      string
+}
+
+// DamagedLines returns the unrepaired damaged lines found when the ledger
+// was last read (none if it is not damaged). While there are any, Spent is
+// a lower bound for every dataset and Budget may be wrong: show them as
+// such (docs/ledger.md, "Damage").
+func (l *Ledger) DamagedLines() []DamagedLine {
+	var out []DamagedLine
+	for _, d := range l.state().damaged {
+		out = append(out, DamagedLine{Line: d.line, DatasetHash: d.rec.hash, Reason: d.reason})
+	}
+	return out
 }

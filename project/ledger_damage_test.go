@@ -190,10 +190,7 @@ func TestLedgerDamageRules(t *testing.T) {
 			}
 			_, err := l.Repair(RepairOptions{Attribute: tc.attr})
 			if tc.wantErr != "" {
-				var nc *NeedsCuratorError
-				if !errors.As(err, &nc) || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("Repair: err = %v, want *NeedsCuratorError with %q", err, tc.wantErr)
-				}
+				wantNeedsCurator(t, err, tc.wantErr)
 				return
 			}
 			if err != nil {
