@@ -134,6 +134,9 @@ func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
 	if path == "" {
 		return errors.New("write file: empty path")
 	}
+	if err := CheckReplaceable(path); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	if !overwrite {
 		// Cheap early refusal; the link below is the authoritative check.
@@ -176,6 +179,43 @@ func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
 		return fmt.Errorf("%s: written, but %w", path, err)
 	}
 	return nil
+}
+
+// CheckReplaceable is the one home of the rule that an output file may only
+// ever replace a regular file: it returns an error matching ErrNotRegular,
+// naming path and what it is, if path exists and is a directory, named pipe
+// (FIFO), device or socket, or a symbolic link whose final target is one of
+// those. --force never overrides it: renaming a new file over /dev/null or a
+// FIFO would destroy the device node or pipe, not write into it.
+//
+// A symbolic link to a regular file (or a dangling one) is accepted: the
+// writers rename the new file over the link itself, so the link is replaced
+// by a regular file and its old target is left untouched. (Links to
+// protected files — dataset, ledger, keys — are refused earlier by
+// CheckOutputPath.) A path that does not exist is accepted. The check is
+// made just before writing; a file swapped in afterwards is not noticed.
+func CheckReplaceable(path string) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode().IsRegular():
+		return nil
+	case st.Mode()&os.ModeSymlink != 0:
+		target, err := os.Stat(path)
+		if errors.Is(err, os.ErrNotExist) || err == nil && target.Mode().IsRegular() {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s: %w: it exists and is a symbolic link to %s; nothing was written, choose another output file",
+			path, ErrNotRegular, describeMode(target.Mode()))
+	}
+	return fmt.Errorf("%s: %w: it exists and is %s; nothing was written, choose another output file",
+		path, ErrNotRegular, describeMode(st.Mode()))
 }
 
 // isNotSupported reports errors that mean "this platform or file system

@@ -49,10 +49,15 @@ func OpenRegular(path string) (*os.File, error) {
 
 // checkRegular reports a non-regular file in words.
 func checkRegular(path string, st fs.FileInfo) error {
-	m := st.Mode()
-	if m.IsRegular() {
+	if st.Mode().IsRegular() {
 		return nil
 	}
+	return fmt.Errorf("%s: %w: it is %s; give the path of an ordinary file", path, ErrNotRegular, describeMode(st.Mode()))
+}
+
+// describeMode names a non-regular file type in words ("a named pipe
+// (FIFO)").
+func describeMode(m fs.FileMode) string {
 	what := "a special file"
 	switch {
 	case m.IsDir():
@@ -65,8 +70,10 @@ func checkRegular(path string, st fs.FileInfo) error {
 		what = "a device"
 	case m&fs.ModeSocket != 0:
 		what = "a socket"
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
 	}
-	return fmt.Errorf("%s: %w: it is %s; give the path of an ordinary file", path, ErrNotRegular, what)
+	return what
 }
 
 // ReadRegularFile reads the regular file at path (OpenRegular) whole; a

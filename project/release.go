@@ -605,10 +605,10 @@ func (p *Prepared) checkMeta(meta SynopsisMeta) error {
 // the exact steps of the write work there (probeWritePath), and path does
 // not exist (unless overwrite, and then it must be a regular file).
 func checkWritable(path string, overwrite bool) error {
-	if st, err := os.Stat(path); err == nil {
-		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%s: exists and is not a regular file", path)
-		}
+	if err := CheckReplaceable(path); err != nil {
+		return err
+	}
+	if _, err := os.Stat(path); err == nil {
 		if !overwrite {
 			return &ExistsError{Path: path}
 		}
