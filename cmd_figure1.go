@@ -67,7 +67,7 @@ var figure1Epsilons = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10}
 // may change. Validate checks them.
 type figure1Config struct {
 	Repeats   int     // releases simulated per (method, ε), ≥ 1
-	Bandwidth float64 // KDE bandwidth in [0,1] units, in (0, 1]
+	Bandwidth float64 // KDE bandwidth in [0,1] units, in [1e-6, 1] (the KDE's rule)
 	Seed      uint64  // seed of the simulation noise
 }
 
@@ -77,8 +77,13 @@ func (c figure1Config) Validate() error {
 	if c.Repeats < 1 || c.Repeats > figure1MaxRepeats {
 		return usagef("--repeats %d: must be between 1 and %d", c.Repeats, int(figure1MaxRepeats))
 	}
-	if !(c.Bandwidth > 0 && c.Bandwidth <= 1) {
-		return usagef("--bandwidth %v: must be in (0, 1] (a standard deviation in units of the [0,1] data range)", c.Bandwidth)
+	// The KDE's own rule (learners' bandwidth ParamSpec) is the one home.
+	kde, err := learners.Lookup(learners.KindKDE)
+	if err != nil {
+		return err
+	}
+	if _, err := kde.Spec().Resolve(learners.Values{"bandwidth": {c.Bandwidth}}, 1); err != nil {
+		return usagef("--bandwidth %v: %v (a standard deviation in units of the [0,1] data range)", c.Bandwidth, err)
 	}
 	return nil
 }

@@ -9,6 +9,17 @@ import "fmt"
 // invSqrt2Pi is 1/√(2π), the peak of the standard normal density.
 const invSqrt2Pi = 0.398942280401432677939946059934381868
 
+// minBandwidth is the smallest kernel bandwidth (mapped units) the three
+// kernel learners accept. It is a public rule that keeps every kernel
+// computation finite whatever the records: 1/(2b²) ≤ 5·10¹¹ and the peak
+// 1/(√(2π)·b) ≤ 4·10⁵ per axis, so exp(−u²/(2b²)) never evaluates
+// exp(−0·∞) = NaN. Without it a bandwidth below about 1e-154 made 1/(2b²)
+// overflow to +Inf, and a record lying exactly on a lattice coordinate
+// turned the oracle into NaN — a refusal that revealed the record (issue 13
+// item 5). No useful bandwidth is that small: at b = 1e-6 the sensitivity is
+// already about 4·10⁵/n per axis.
+const minBandwidth = 1e-6
+
 // gaussPeak returns κ = sup_u N(u; 0, b²) = 1/(√(2π)·b), the largest value of
 // the one-dimensional Gaussian kernel of bandwidth (standard deviation) b.
 func gaussPeak(b float64) float64 { return invSqrt2Pi / b }

@@ -82,8 +82,8 @@ func TestKernelLearnersValidation(t *testing.T) {
 		values Values
 		want   []string // substrings of the error
 	}{
-		{NewKDE(), x1, Values{"bandwidth": {0}}, []string{"bandwidth", "= 0", "> 0"}},
-		{NewKDE(), x1, Values{"bandwidth": {1.5}}, []string{"bandwidth", "1.5", "between 0 and 1"}},
+		{NewKDE(), x1, Values{"bandwidth": {0}}, []string{"bandwidth", "= 0", "between 1e-06 and 1"}},
+		{NewKDE(), x1, Values{"bandwidth": {1.5}}, []string{"bandwidth", "1.5", "between 1e-06 and 1"}},
 		{NewKDE(), x1, Values{"bandwidth": {math.NaN()}}, []string{"bandwidth", "finite"}},
 		{NewKDE(), x2, Values{"bandwidth": {0.1, 0.2, 0.3}}, []string{"bandwidth", "one per feature (2)"}},
 		{NewKDE(), x1, Values{"bandwith": {0.1}}, []string{"bandwith", "unknown parameter", "bandwidth"}},
@@ -99,7 +99,7 @@ func TestKernelLearnersValidation(t *testing.T) {
 		{NewPriestleyChao(), Dataset{Dim: 1, X: []float64{0.1, 0.2}}, nil, []string{"0 labels for 2 records"}},
 		{NewPriestleyChao(), Dataset{Dim: 1, X: []float64{0.1, 0.2}, Labels: []float64{0.5, -1.5}}, nil, []string{"record 1", "-1.5", "[−1, 1]"}},
 		{NewNaiveBayes(), Dataset{Dim: 1, X: []float64{0.1, 0.2}, Labels: []float64{1, 0}}, nil, []string{"record 1", "label 0", "−1 or +1"}},
-		{NewNaiveBayes(), x2, Values{"bandwidth": {0.1, -0.2}}, []string{"bandwidth", "-0.2", "> 0"}},
+		{NewNaiveBayes(), x2, Values{"bandwidth": {0.1, -0.2}}, []string{"bandwidth", "-0.2", "between 1e-06 and 1"}},
 	}
 	for _, c := range cases {
 		_, err := c.l.Fit(ctx, c.data, c.values)

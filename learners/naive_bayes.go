@@ -47,11 +47,10 @@ var naiveBayesSpec = Spec{
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel of each per-feature density, as a fraction of the feature range (mapped units). " +
 			"The sensitivity is proportional to ∏ 1/bandwidth.",
-		Default:      0.1,
-		Min:          0,
-		MinExclusive: true,
-		Max:          1,
-		PerAxis:      true,
+		Default: 0.1,
+		Min:     minBandwidth,
+		Max:     1,
+		PerAxis: true,
 	}},
 	Output: OutputSpec{
 		Name:    "score",
