@@ -41,7 +41,7 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 				if principal == "" {
 					principal = defaultPrincipal()
 				}
-				if err := checkKeygenOutputs(out, allowed); err != nil {
+				if err := checkKeygenOutputs(out, allowed, passFile); err != nil {
 					return err
 				}
 				if !force {

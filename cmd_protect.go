@@ -25,17 +25,40 @@ func checkOutputs(outs []string, extra ...[]project.ProtectedFile) error {
 	return nil
 }
 
+// checkLedgerPath refuses a ledger (the ledger file or its lock, both
+// written by a release) that is one of the files in inputs (the dataset,
+// the key, the passphrase file) or an allowed_signers file, by name,
+// symbolic link or hard link: appending to them would damage them.
+func checkLedgerPath(ledger string, inputs ...[]project.ProtectedFile) error {
+	var prot []project.ProtectedFile
+	for _, in := range inputs {
+		prot = append(prot, in...)
+	}
+	if p, err := project.DefaultKeyPath(); err == nil {
+		prot = append(prot, project.KeyProtected(p)...)
+	}
+	if p, err := project.DefaultAllowedSignersPath(); err == nil {
+		prot = append(prot, project.AllowedSignersProtected(p)...)
+	}
+	for _, p := range []string{ledger, ledger + ".lock"} {
+		if err := project.CheckOutputPath(p, prot); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // keygenOutputs are the three files keygen writes for the private key out.
 func keygenOutputs(out string) []string {
 	return []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix}
 }
 
 // checkKeygenOutputs refuses a keygen whose files would replace the
-// ledger, an allowed_signers file (the default one or --allowed-signers) or
-// a file of another key. Regenerating a key in place (--force) is keygen's
+// ledger, an allowed_signers file (the default one or --allowed-signers),
+// the passphrase file passFile or a file of another key. Regenerating a key in place (--force) is keygen's
 // job: when out is the default key, the default key's own files may be
 // replaced, each by its counterpart.
-func checkKeygenOutputs(out, allowed string) error {
+func checkKeygenOutputs(out, allowed, passFile string) error {
 	var prot []project.ProtectedFile
 	if p, err := project.DefaultLedgerPath(); err == nil {
 		prot = append(prot, project.LedgerProtected(p)...)
@@ -44,6 +67,7 @@ func checkKeygenOutputs(out, allowed string) error {
 		prot = append(prot, project.AllowedSignersProtected(p)...)
 	}
 	prot = append(prot, project.AllowedSignersProtected(allowed)...)
+	prot = append(prot, project.PassphraseProtected(passFile)...)
 	outs := keygenOutputs(out)
 	if p, err := project.DefaultKeyPath(); err == nil {
 		own := project.KeyProtected(p)

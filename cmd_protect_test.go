@@ -147,3 +147,56 @@ func TestKeygenForceKeepsOldKey(t *testing.T) {
 		t.Errorf("the old key no longer loads: %v", err)
 	}
 }
+
+// TestOutputRefusesPassphraseAndLedgerOnInputs (adversarial review, item
+// 3): --out never names the --passphrase-file (release and keygen), and
+// --ledger (written by every release) never names the dataset, the key or
+// the passphrase file; each refusal is exit 2 and the file is unchanged.
+func TestOutputRefusesPassphraseAndLedgerOnInputs(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	key, err := project.DefaultKeyPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	pf := w.path("pf.txt")
+	if err := os.WriteFile(pf, []byte("correct horse battery staple\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	release := func(extra ...string) []string {
+		a := w.kdeRelease(w.path("r.synopsis"), extra...)
+		a[indexOf(a, "--passphrase-file")+1] = pf
+		return a
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"release --out the passphrase file", append(release(), "--force", "--out", pf), "passphrase file"},
+		{"keygen --out the passphrase file", []string{"keygen", "--out", pf, "--force", "--passphrase-file", pf}, "passphrase file"},
+		{"release --ledger the dataset", release("--ledger", data), "dataset"},
+		{"release --ledger the key", release("--ledger", key), "private key"},
+		{"release --ledger the passphrase file", release("--ledger", pf), "passphrase file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := map[string][]byte{}
+			for _, p := range []string{pf, data, key} {
+				if before[p], err = os.ReadFile(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := te.run(c.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, "refusing to write there") || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d naming %q", r.code, r.stderr, exitUsage, c.want)
+			}
+			for p, b := range before {
+				if after, _ := os.ReadFile(p); !bytes.Equal(after, b) {
+					t.Errorf("%s changed", p)
+				}
+			}
+		})
+	}
+}

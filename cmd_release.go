@@ -203,7 +203,12 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		}
 	}
 	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
-		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath)); err != nil {
+		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath),
+		project.PassphraseProtected(f.passphraseFile)); err != nil {
+		return err
+	}
+	if err := checkLedgerPath(ledgerPath, project.DatasetProtected(f.data), project.KeyProtected(keyPath),
+		project.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
 	if f.private.used() {

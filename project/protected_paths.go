@@ -14,7 +14,7 @@ import (
 // An output path (release --out, keygen --out, eval --out, figure and
 // demo-data files, the GUI's save forms) must not name the private dataset,
 // the privacy-budget ledger or its lock, a curator key (private, .pub or
-// .allowed_signers) or an allowed_signers file — not by its own name, not
+// .allowed_signers), an allowed_signers file or the passphrase file — not by its own name, not
 // through a symbolic link (to the file or to a folder on its way), and not
 // through a hard link (same device and inode, os.SameFile). Writing there
 // would destroy the budget record, the data or the key. CheckOutputPath is
@@ -97,6 +97,15 @@ func AllowedSignersProtected(path string) []ProtectedFile {
 		return nil
 	}
 	return []ProtectedFile{{Path: path, Role: "an allowed_signers file (the keys you trust)"}}
+}
+
+// PassphraseProtected protects the passphrase file at path (release and
+// keygen --passphrase-file).
+func PassphraseProtected(path string) []ProtectedFile {
+	if path == "" {
+		return nil
+	}
+	return []ProtectedFile{{Path: path, Role: "the passphrase file"}}
 }
 
 // DefaultProtected returns the files at their default places: the ledger
