@@ -79,6 +79,9 @@ func TestParseWholeNumber(t *testing.T) {
 		{"1.0", 100, 0, "not a whole number"},
 		{"", 100, 0, "not a whole number"},
 		{"+", 100, 0, "not a whole number"},
+		{"05", 100, 5, ""}, // docs/cli.md: leading zeros are harmless
+		{"++3", 100, 0, "not a whole number"},
+		{"+-3", 100, 0, "not a whole number"},
 	} {
 		got, err := ParseWholeNumber(c.in, c.max)
 		if c.rule == "" && (err != nil || got != c.want) {

@@ -57,13 +57,14 @@ func ParseNumber(s string) (float64, error) {
 }
 
 // ParseWholeNumber parses s, after trimming spaces, as a whole number
-// written as decimal digits with an optional '+' ("12", "+3"; not "0x10",
-// "1_000", "1e3" or "-1"), at most max. Errors quote s and state the rule.
+// written as decimal digits with an optional leading '+' ("12", "+3",
+// "05" = 5: leading zeros are harmless; not "0x10", "1_000", "1e3", "-1" or
+// "++3"), at most max. Errors quote s and state the rule.
 func ParseWholeNumber(s string, max uint64) (uint64, error) {
 	t := strings.TrimSpace(s)
 	digits := strings.TrimPrefix(t, "+")
 	if digits == "" || countDigits(digits) != len(digits) {
-		return 0, fmt.Errorf("%s is not a whole number (decimal digits only, e.g. 12)", quoteShort(t))
+		return 0, fmt.Errorf("%s is not a whole number (decimal digits with an optional leading +, e.g. 12)", quoteShort(t))
 	}
 	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil || v > max {
