@@ -26,6 +26,9 @@ columns x1, x2, label ∈ {0, 1}). The data are synthetic and deterministic
 				if out == "" {
 					return usagef("--out DIR is required")
 				}
+				if err := refuseDashOut(out, "its CSV files"); err != nil {
+					return err
+				}
 				if err := checkOutputs(demoOutputs(out)); err != nil {
 					return err
 				}

@@ -34,7 +34,7 @@ spends no privacy budget.`,
 			var force, allowUntrusted bool
 			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")
 			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features")
-			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output")
+			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output (- is standard output)")
 			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
 			trustFlag(fs, &allowed)
 			allowUntrustedFlag(fs, &allowUntrusted)
@@ -42,6 +42,9 @@ spends no privacy budget.`,
 				switch {
 				case (len(at) == 0) == (points == ""):
 					return usagef("give exactly one of --at V1,V2,… and --points Q.csv")
+				}
+				if out == "-" { // standard output, as without --out
+					out = ""
 				}
 				if out != "" {
 					if err := checkOutputs([]string{out}, evalProtected(pos[0], points, allowed)); err != nil {

@@ -71,6 +71,9 @@ and simulated released decision boundaries at ε = 10). See docs/reproduction.md
 				if out == "" {
 					return usagef("--out DIR is required")
 				}
+				if err := refuseDashOut(out, "its CSV and PNG files"); err != nil {
+					return err
+				}
 				if err := checkOutputs(figureOutputs(out)); err != nil {
 					return err
 				}

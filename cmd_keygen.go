@@ -33,6 +33,9 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 			trustFlag(fs, &allowed)
 			return func(context.Context, []string) error {
 				var err error
+				if err := refuseDashOut(out, "a key"); err != nil {
+					return err
+				}
 				if out == "" {
 					if out, err = project.DefaultKeyPath(); err != nil {
 						return err

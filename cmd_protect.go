@@ -48,6 +48,18 @@ func checkLedgerPath(ledger string, inputs ...[]project.ProtectedFile) error {
 	return nil
 }
 
+// refuseDashOut refuses `--out -` for a command that cannot stream its
+// output (release, keygen, figure, demo-data): "-" is standard output by
+// convention, and quietly creating a file or folder named "-" would
+// surprise. A file really named - can be given as ./-. eval takes `--out -`
+// as standard output instead.
+func refuseDashOut(out, what string) error {
+	if out == "-" {
+		return usagef("--out -: this command cannot write %s to standard output; give a path (./- for a name that is a dash)", what)
+	}
+	return nil
+}
+
 // keygenOutputs are the three files keygen writes for the private key out.
 func keygenOutputs(out string) []string {
 	return []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix}

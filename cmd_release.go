@@ -168,6 +168,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if f.out == "" {
 		return usagef("--out FILE.synopsis is required")
 	}
+	if err := refuseDashOut(f.out, "a synopsis"); err != nil {
+		return err
+	}
 	if f.beta.set && !f.k.auto {
 		return usagef("--beta only applies to --k auto")
 	}
