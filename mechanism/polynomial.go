@@ -83,23 +83,12 @@ func newPolynomial(k []int, h int, coeffs []float64) *Polynomial {
 		for j, kj := range k {
 			shape[j] = kj + 1
 		}
-		// Apply T_j along every axis, ping-ponging between two buffers
-		// (coeffs itself is never overwritten).
-		cur, next := coeffs, make([]float64, len(coeffs))
-		var spare []float64
+		// Apply T_j along every axis in place on one copy (coeffs itself is
+		// never overwritten): memory is coeffs, prime and a small block.
+		p.prime = slices.Clone(coeffs)
 		for j := range k {
-			modeProduct(cur, shape, j, p.bases[j].t, shape[j], next)
-			switch {
-			case j == len(k)-1:
-				cur = next
-			case spare == nil: // first step: do not write into coeffs next
-				spare = make([]float64, len(coeffs))
-				cur, next = next, spare
-			default:
-				cur, next = next, cur
-			}
+			modeProductInPlace(p.prime, shape, j, p.bases[j].t)
 		}
-		p.prime = cur
 	}
 	m := len(coeffs)
 	p.scratch.New = func() any {
@@ -138,6 +127,54 @@ func modeProduct(x []float64, shape []int, axis int, a []float64, rows int, out 
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, A,
 			blas64.General{Rows: K, Cols: Q, Stride: Q, Data: x[p*K*Q : (p+1)*K*Q]}, 0,
 			blas64.General{Rows: rows, Cols: Q, Stride: Q, Data: out[p*rows*Q : (p+1)*rows*Q]})
+	}
+}
+
+// modeProductBlock is the number of fibres modeProductInPlace transforms
+// per BLAS call: its scratch holds modeProductBlock·shape[axis] values.
+const modeProductBlock = 256
+
+// modeProductInPlace overwrites the tensor x (dimensions shape, row-major)
+// with its mode-`axis` product with the square matrix a (shape[axis] ×
+// shape[axis], row-major): x[…, r, …] ← Σ_κ a[r][κ]·x[…, κ, …]. It is
+// modeProduct with out = x, done a block of at most modeProductBlock fibres
+// at a time through a scratch copy, so its extra memory is
+// modeProductBlock·shape[axis] values rather than a second tensor.
+func modeProductInPlace(x []float64, shape []int, axis int, a []float64) {
+	P, Q := 1, 1
+	for i := 0; i < axis; i++ {
+		P *= shape[i]
+	}
+	for i := axis + 1; i < len(shape); i++ {
+		Q *= shape[i]
+	}
+	K := shape[axis]
+	A := blas64.General{Rows: K, Cols: K, Stride: K, Data: a}
+	tmp := make([]float64, K*min(modeProductBlock, max(P, Q)))
+	if Q == 1 {
+		// Rows r0…r1 of x (P×K) ← rows of x · aᵀ.
+		for r0 := 0; r0 < P; r0 += modeProductBlock {
+			n := min(modeProductBlock, P-r0)
+			blk := x[r0*K : (r0+n)*K]
+			copy(tmp, blk)
+			blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+				blas64.General{Rows: n, Cols: K, Stride: K, Data: tmp[:n*K]}, A, 0,
+				blas64.General{Rows: n, Cols: K, Stride: K, Data: blk})
+		}
+		return
+	}
+	for p := 0; p < P; p++ {
+		xp := x[p*K*Q : (p+1)*K*Q] // K×Q, row stride Q
+		for c0 := 0; c0 < Q; c0 += modeProductBlock {
+			n := min(modeProductBlock, Q-c0)
+			for r := 0; r < K; r++ {
+				copy(tmp[r*n:(r+1)*n], xp[r*Q+c0:r*Q+c0+n])
+			}
+			// Columns c0…c0+n of x_p ← a · (those columns).
+			blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, A,
+				blas64.General{Rows: K, Cols: n, Stride: n, Data: tmp[:K*n]}, 0,
+				blas64.General{Rows: K, Cols: n, Stride: Q, Data: xp[c0 : (K-1)*Q+c0+n]})
+		}
 	}
 }
 

@@ -196,7 +196,10 @@ func addSecureNoise(ctx context.Context, src *secureNoise, exact []float64, prog
 // everything as a release would (k, h, ε, δ, noise kind, sensitivity, finite
 // coefficients), recomputes NoiseScale and refuses a scale that differs from
 // it by more than a relative 1e-12, so a file cannot claim a guarantee its
-// noise does not carry. noisy is copied.
+// noise does not carry. The synopsis keeps noisy itself (not a copy, so a
+// large file costs one array less): the caller must not modify it
+// afterwards. With h ≥ 2 it holds one more array, the transformed
+// coefficients; nothing else of the lattice's size.
 func RestoreSynopsis(k []int, h int, noisy []float64, kind NoiseKind, scale, epsilon, delta, sensitivity float64) (*Synopsis, error) {
 	p := Params{Epsilon: epsilon, Delta: delta, Noise: kind, K: slices.Clone(k), H: h}
 	if err := ValidateSensitivity(sensitivity); err != nil {
@@ -217,7 +220,7 @@ func RestoreSynopsis(k []int, h int, noisy []float64, kind NoiseKind, scale, eps
 			want, kind, sensitivity, epsilon, delta, k)
 	}
 	return &Synopsis{
-		Polynomial:  newPolynomial(p.K, h, slices.Clone(noisy)),
+		Polynomial:  newPolynomial(p.K, h, noisy),
 		Noise:       kind,
 		Scale:       scale,
 		Epsilon:     epsilon,

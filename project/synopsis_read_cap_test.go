@@ -11,6 +11,7 @@ package project
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -109,7 +110,7 @@ func TestReadSynopsisSignatureBlockCap(t *testing.T) {
 // dir, every value line 24 bytes long (the longest canonical form), so the
 // file (18 MB) is three times its coefficient array and more than twice
 // streamSlack.
-func largeSynFile(t testing.TB, dir string) (path string, f *SynopsisFile) {
+func largeSynFile(t testing.TB, dir string, h int) (path string, f *SynopsisFile) {
 	t.Helper()
 	k := []int{90, 90, 90}
 	rng := rand.New(rand.NewPCG(14, 9))
@@ -117,9 +118,9 @@ func largeSynFile(t testing.TB, dir string) (path string, f *SynopsisFile) {
 	for i := range vals {
 		vals[i] = -(1 + rng.Float64()) * 1e-300 // "-1.2345678901234567e-300"
 	}
-	f = buildSynFile(t, synSpec{kind: learners.OutputDensity, k: k, values: vals})
+	f = buildSynFile(t, synSpec{kind: learners.OutputDensity, k: k, h: h, values: vals})
 	data := encodeSyn(t, f, "alice")
-	path = filepath.Join(dir, "large"+SynopsisExt)
+	path = filepath.Join(dir, fmt.Sprintf("large-h%d", h)+SynopsisExt)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +132,18 @@ func largeSynFile(t testing.TB, dir string) (path string, f *SynopsisFile) {
 // was hashed and parsed), are read within 2× the coefficient array plus
 // streamSlack in all — not the file's size — and so within the goal.
 func TestReadSynopsisLargeFileMemory(t *testing.T) {
+	for _, h := range []int{1, 3} {
+		t.Run(fmt.Sprintf("h=%d", h), func(t *testing.T) { checkLargeFileMemory(t, h) })
+	}
+}
+
+// checkLargeFileMemory is TestReadSynopsisLargeFileMemory at order h: the
+// reader holds the values once, and with h ≥ 2 the synopsis holds the
+// transformed coefficients too (mechanism.RestoreSynopsis keeps the values
+// and transforms one copy in place), so 2× the coefficient array in all.
+func checkLargeFileMemory(t *testing.T, h int) {
 	dir := t.TempDir()
-	path, want := largeSynFile(t, dir)
+	path, want := largeSynFile(t, dir, h)
 	coeff := uint64(len(want.Values)) * 8
 	trust := synTrust(t, "alice")
 
