@@ -115,6 +115,7 @@ type ledgerState struct {
 	charges []damageCharge // conservative charges of damaged, where attributable
 	summed  bool           // some valid line carries a checksum
 	notes   []string       // harmless irregularities read past (see tolerate)
+	longest int            // length of the longest valid line (singleEntryBound)
 }
 
 // DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -626,6 +627,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			st.summed = true
 		}
 		validLine = n
+		st.longest = max(st.longest, len(line))
 		st.entries = append(st.entries, e)
 	}
 	if len(last) > 0 {

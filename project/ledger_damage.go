@@ -179,6 +179,15 @@ func (e *NeedsCuratorError) Error() string {
 // several entries (a line end lost) holds at most ⌈n/minEntryLen⌉.
 const minEntryLen = 120
 
+// singleEntryBound is the length past which a damaged line is taken to
+// hold more than one entry even where no key occurs twice (damage can
+// destroy the line ends and the repeated keys together): twice the longest
+// valid line of the ledger, and at least 8·minEntryLen. A longer single
+// entry (a long note) only makes the repair fail closed.
+func singleEntryBound(st *ledgerState) int {
+	return max(2*st.longest, 8*minEntryLen)
+}
+
 // entryKeys are the keys every entry the ledger writes has, once each.
 var entryKeys = [][]byte{
 	[]byte(`"dataset_hash":`), []byte(`"epsilon":`), []byte(`"delta":`), []byte(`"kind":`),
@@ -210,8 +219,9 @@ func entriesIn(b []byte) int {
 //     set (for Spent while damaged), an unconfirmed hash read from the line
 //     stands in for a missing attribution;
 //   - the number of entries k it may hold: 1 if no key of an entry occurs
-//     twice in it, else the larger of that count and ⌈length/minEntryLen⌉
-//     (a lost line end joins lines);
+//     twice in it and it is no longer than singleEntryBound, else the
+//     larger of that count and ⌈length/minEntryLen⌉ (a lost line end joins
+//     lines);
 //   - its charge on each dataset: ε = k·cap, where cap is the largest of
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹): no entry within budget
@@ -249,6 +259,9 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	var order []string
 	for _, d := range st.damaged {
 		k := entriesIn(d.data)
+		if k == 1 && len(d.data) > singleEntryBound(st) {
+			k = 2 // too long for one entry: line ends and keys may both be damaged
+		}
 		if k > 1 {
 			k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
 		}
