@@ -106,13 +106,7 @@ func newPolynomial(k []int, h int, coeffs []float64) *Polynomial {
 // out[…, r, …] = Σ_κ a[r][κ]·x[…, κ, …]. out has shape with shape[axis]
 // replaced by rows.
 func modeProduct(x []float64, shape []int, axis int, a []float64, rows int, out []float64) {
-	P, Q := 1, 1
-	for i := 0; i < axis; i++ {
-		P *= shape[i]
-	}
-	for i := axis + 1; i < len(shape); i++ {
-		Q *= shape[i]
-	}
+	P, Q := modeDims(shape, axis)
 	K := shape[axis]
 	A := blas64.General{Rows: rows, Cols: K, Stride: K, Data: a}
 	if Q == 1 {
@@ -130,6 +124,19 @@ func modeProduct(x []float64, shape []int, axis int, a []float64, rows int, out 
 	}
 }
 
+// modeDims returns the products of the dimensions before and after axis:
+// the tensor is P × shape[axis] × Q in row-major order.
+func modeDims(shape []int, axis int) (P, Q int) {
+	P, Q = 1, 1
+	for i := 0; i < axis; i++ {
+		P *= shape[i]
+	}
+	for i := axis + 1; i < len(shape); i++ {
+		Q *= shape[i]
+	}
+	return P, Q
+}
+
 // modeProductBlock is the number of fibres modeProductInPlace transforms
 // per BLAS call: its scratch holds modeProductBlock·shape[axis] values.
 const modeProductBlock = 256
@@ -141,13 +148,7 @@ const modeProductBlock = 256
 // at a time through a scratch copy, so its extra memory is
 // modeProductBlock·shape[axis] values rather than a second tensor.
 func modeProductInPlace(x []float64, shape []int, axis int, a []float64) {
-	P, Q := 1, 1
-	for i := 0; i < axis; i++ {
-		P *= shape[i]
-	}
-	for i := axis + 1; i < len(shape); i++ {
-		Q *= shape[i]
-	}
+	P, Q := modeDims(shape, axis)
 	K := shape[axis]
 	A := blas64.General{Rows: K, Cols: K, Stride: K, Data: a}
 	tmp := make([]float64, K*min(modeProductBlock, max(P, Q)))
