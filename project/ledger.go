@@ -606,8 +606,24 @@ func parseLedger(data []byte, path string) *ledgerState {
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
 	budgetAt := map[string]budgetLine{}
+	// Blank lines are harmless only after the last entry (an editor's final
+	// newline): one between entries may be a byte damaged into a line end,
+	// which shifts the line numbers repair entries refer to, so it is damage.
+	lastContent := len(lines)
+	if len(last) == 0 || isBlankLine(last) {
+		lastContent = -1
+		for i, line := range lines {
+			if !isBlankLine(line) {
+				lastContent = i
+			}
+		}
+	}
 	for i, line := range lines {
 		n := i + 1
+		if i < lastContent && isBlankLine(line) {
+			damaged = append(damaged, newDamagedLine(n, line, errors.New("a blank line between entries (a line end may have been damaged into it)")))
+			continue
+		}
 		line, blank := tol.line(n, line)
 		if blank {
 			continue

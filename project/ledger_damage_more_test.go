@@ -124,7 +124,7 @@ func TestLedgerHarmlessIrregularities(t *testing.T) {
 		{"intact", base, "", false},
 		{"CR LF", bytes.ReplaceAll(base, []byte("\n"), []byte("\r\n")), "lines 1, 2, 3 end in CR LF", false},
 		{"blank last line", append(slices.Clone(base), '\n'), "line 4 is blank", false},
-		{"blank line inside", append(append(slices.Clone(base[:bytes.IndexByte(base, '\n')+1]), " \t\n"...), base[bytes.IndexByte(base, '\n')+1:]...), "line 2 is blank", false},
+		{"blank line inside", append(append(slices.Clone(base[:bytes.IndexByte(base, '\n')+1]), " \t\n"...), base[bytes.IndexByte(base, '\n')+1:]...), "", true}, // may be a damaged byte: shifts line numbers
 		{"blank unterminated last line", append(slices.Clone(base), "  "...), "line 4 is blank", false},
 		{"byte order mark", append(slices.Clone(utf8BOM), base...), "byte order mark", false},
 		{"spaces as long as an entry", append(slices.Clone(base), strings.Repeat(" ", minEntryLen)+"\n"...), "", true},

@@ -203,7 +203,7 @@ func TestLedgerRead(t *testing.T) {
 	wantDamaged := map[string]bool{ // files whose writes must be refused as damaged
 		"malformed-middle.jsonl": true, "repair-wrong-line.jsonl": true, "unknown-field.jsonl": true,
 		"unknown-version.jsonl": true, "unknown-kind.jsonl": true, "bad-hash.jsonl": true,
-		"negative-epsilon.jsonl": true, "repair-interrupted.jsonl": true,
+		"negative-epsilon.jsonl": true, "blank-line.jsonl": true, "repair-interrupted.jsonl": true,
 	}
 	wantTorn := map[string]bool{
 		"torn-tail.jsonl": true, "torn-early.jsonl": true, "torn-number-cut.jsonl": true,

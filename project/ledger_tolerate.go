@@ -26,11 +26,17 @@ func (t *tolerated) line(n int, b []byte) ([]byte, bool) {
 		b = b[:len(b)-1]
 		t.crlf = append(t.crlf, n)
 	}
-	if len(b) < minEntryLen && len(bytes.TrimLeft(b, " \t\r\v\f")) == 0 {
+	if isBlankLine(b) {
 		t.blank = append(t.blank, n)
 		return nil, true
 	}
 	return b, false
+}
+
+// isBlankLine reports whether b holds only spaces, tabs and carriage
+// returns and is shorter than any entry.
+func isBlankLine(b []byte) bool {
+	return len(b) < minEntryLen && len(bytes.TrimLeft(b, " \t\r\v\f")) == 0
 }
 
 // notes returns one sentence per kind of irregularity.
