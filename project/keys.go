@@ -263,15 +263,11 @@ func KeyEncrypted(path string) (bool, error) {
 // accessible to group or others (ErrKeyPermissions), at most
 // maxKeyFileSize bytes.
 func readPrivateKeyFile(path string) ([]byte, error) {
-	fh, err := OpenRegular(path)
+	fh, st, err := openRegularStat(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%s: %w (mode %04o); restrict it with chmod 600", path, ErrKeyPermissions, st.Mode().Perm())
 	}

@@ -25,26 +25,33 @@ var ErrNotRegular = errors.New("not a regular file")
 // again on the open descriptor, so a FIFO swapped in between is refused
 // too rather than waited on.
 func OpenRegular(path string) (*os.File, error) {
+	f, _, err := openRegularStat(path)
+	return f, err
+}
+
+// openRegularStat is OpenRegular, also returning the open descriptor's
+// FileInfo (the one it checked), for callers that need the size or mode.
+func openRegularStat(path string) (*os.File, fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, err // *fs.PathError names the path
+		return nil, nil, err // *fs.PathError names the path
 	}
 	if err := checkRegular(path, st); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if st, err = f.Stat(); err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if err := checkRegular(path, st); err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return f, nil
+	return f, st, nil
 }
 
 // checkRegular reports a non-regular file in words.

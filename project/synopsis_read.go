@@ -52,15 +52,11 @@ func (v *VerifiedSynopsis) RequireTrusted() error {
 // (ReadSynopsis with the file's size). Errors are prefixed with path and
 // still match the sentinels under errors.Is / errors.As.
 func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
-	fh, err := OpenRegular(path)
+	fh, st, err := openRegularStat(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
 	v, err := ReadSynopsis(fh, st.Size(), trusted) // OpenRegular checked the file is regular
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
