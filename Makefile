@@ -110,13 +110,20 @@ gotest:
 	$(GO) test -tags $(TAGS) -race -timeout 30m ./...
 
 # fuzz runs every fuzz target (every `func Fuzz…` in a *_test.go file, found
-# anew each time) for FUZZTIME each (CI: 30s), then prints a summary with each
-# target's execution count, taken from the last "fuzz: elapsed: …, execs: N"
-# line of `go test -fuzz -v`. -fuzzminimizetime is kept short: with the
-# default (60s) the time went on minimising inputs and targets ran a few
-# dozen executions. A target that fails, or runs fewer than FUZZMINEXECS
-# executions, fails the step; below FUZZWANTEXECS it prints a warning.
-FUZZTIME         ?= 30s
+# anew each time) for FUZZTIME each, then prints a summary with each target's
+# execution count, taken from the last "fuzz: elapsed: …, execs: N" line of
+# `go test -fuzz -v`. FUZZTIME is an execution count (FUZZEXECS, "300000x"),
+# not a duration: with a duration, Go 1.26's fuzzing coordinator can report
+# the end of -fuzztime itself as a failure ("context deadline exceeded", no
+# crasher written; golang/go#75804, fixed in Go 1.27), which failed CI once.
+# A count has no deadline to race. 300000 executions take 15-60 s per target on
+# a 2-core machine (FuzzLedgerRepair is the slowest). -fuzzminimizetime is
+# kept short: with the default (60s) the time went on minimising inputs and
+# targets ran a few dozen executions. A target that fails, or runs fewer than
+# FUZZMINEXECS executions, fails the step; below FUZZWANTEXECS it prints a
+# warning.
+FUZZEXECS        ?= 300000
+FUZZTIME         ?= $(FUZZEXECS)x
 FUZZMINIMIZETIME ?= 1s
 FUZZMINEXECS     ?= 10000
 FUZZWANTEXECS    ?= 100000
