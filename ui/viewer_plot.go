@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
+	"github.com/bernsteinrelease/bernstein/plotting"
 )
 
 // Plot resolution: points of a curve (ℓ = 1) and per axis of a heatmap.

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
+	"github.com/bernsteinrelease/bernstein/plotting"
 )
 
 // newTestViewer opens path in a viewer window of a headless test app,
