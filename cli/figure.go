@@ -13,8 +13,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/plotting"
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // Output file names of `bernstein figure 1`.

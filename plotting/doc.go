@@ -1,5 +1,6 @@
-// Package plotting draws the curator's, the analyst's and the CLI's figure plots with
-// gonum/plot into images that a Fyne canvas.Image or canvas.Raster shows.
+// Package plotting draws the curator's and the analyst's plots, and the CLI's
+// figures, with gonum/plot into images that a Fyne canvas.Image or
+// canvas.Raster shows (or that are written as PNG files).
 //
 // It knows nothing about Fyne, learners or the mechanism: callers hand it
 // plain numbers (already in the units they want on the axes) and get an
