@@ -7,7 +7,8 @@
 // on a file. Every other first argument names a command-line subcommand
 // (release, eval, verify, inspect, keygen, ledger, demo-data, version,
 // help); `bernstein help` lists them with their flags and the exit codes,
-// which docs/cli.md documents as well.
+// which docs/cli.md documents as well. The commands live in package cli;
+// this package is the thin shell that starts them or the GUI.
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/bernsteinrelease/bernstein/cli"
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
@@ -28,7 +30,7 @@ func main() {
 	project.SetLockWaitNotice(func() {
 		fmt.Fprintln(os.Stderr, "bernstein: waiting for the ledger lock (another release is running)…")
 	})
-	code := run(ctx, os.Args[1:], newOSEnv())
+	code := cli.Main(ctx, os.Args[1:], cli.Options{Version: version, GUI: runGUI})
 	stop()
 	os.Exit(code)
 }

@@ -15,7 +15,24 @@ import (
 )
 
 // The tests in this file run the real binary, built once per test run with
-// the same command as the Makefile (go build -tags migrated_fynedo).
+// the same command as the Makefile (go build -tags migrated_fynedo). They
+// check the binary against its documented contract (docs/cli.md), so the
+// exit codes are restated here, not imported.
+
+const (
+	exitOK     = 0 // success
+	exitUsage  = 2 // usage error
+	exitVerify = 3 // verification failed
+	exitBudget = 4 // privacy budget refused the release
+
+	passphraseEnv = project.PassphraseEnv
+)
+
+// binResult is the outcome of one run of the binary.
+type binResult struct {
+	code           int
+	stdout, stderr string
+}
 
 var (
 	binaryOnce sync.Once
@@ -77,7 +94,7 @@ func newBinEnv(t *testing.T) *binEnv {
 	return &binEnv{bin: buildBinary(t), dir: dir, env: env}
 }
 
-func (b *binEnv) run(t *testing.T, args ...string) cliResult {
+func (b *binEnv) run(t *testing.T, args ...string) binResult {
 	t.Helper()
 	cmd := exec.Command(b.bin, args...)
 	cmd.Dir = b.dir
@@ -93,10 +110,10 @@ func (b *binEnv) run(t *testing.T, args ...string) cliResult {
 	} else if err != nil {
 		t.Fatalf("run %v: %v", args, err)
 	}
-	return cliResult{code: code, stdout: out.String(), stderr: errb.String()}
+	return binResult{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
-func (b *binEnv) want(t *testing.T, code int, args ...string) cliResult {
+func (b *binEnv) want(t *testing.T, code int, args ...string) binResult {
 	t.Helper()
 	r := b.run(t, args...)
 	if r.code != code {

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
+	"github.com/bernsteinrelease/bernstein/plotting"
 )
 
 // plotView shows a rendered plot image and reports its size in device

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
+	"github.com/bernsteinrelease/bernstein/plotting"
 )
 
 // previewPanel is the right-hand side of the curator window: the tradeoff

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
+	"github.com/bernsteinrelease/bernstein/plotting"
 )
 
 // Theme choices of the View menu, stored in the app preferences.

@@ -20,7 +20,7 @@
 // # Threads
 //
 // Heavy work (reading CSV files, fitting, the preview simulation, drawing
-// plots with ui/plotting, releasing) runs on background goroutines; widgets
+// plots with plotting, releasing) runs on background goroutines; widgets
 // are touched only on the UI goroutine, through fyne.Do (uiDo in the curator,
 // which also serialises callbacks under Fyne's headless test driver). Stale
 // preview work is cancelled through its context when a setting changes.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
 )
 
 // The preview engine turns the curator's current settings into the data of

@@ -7,8 +7,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
 )
 
 // twoClassKDE is a 2-D KDE request on the bundled two-class demo data

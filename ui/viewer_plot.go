@@ -14,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
 )
 
 // Plot resolution: points of a curve (ℓ = 1) and per axis of a heatmap.

@@ -18,8 +18,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/ui/plotting"
 )
 
 // newTestViewer opens path in a viewer window of a headless test app,

@@ -33,7 +33,7 @@
 // that makes them ε-DP (TrigNoiseScale, HistogramNoiseScale), and the public
 // post-processing that turns noisy statistics into a density
 // (TrigKDEWeights, HistogramDensity). It draws no noise itself: the only
-// user so far is the Figure 1 simulation study (cmd_figure1.go), which adds
+// user so far is the Figure 1 simulation study (cli/figure1.go), which adds
 // seeded mechanism.SimulationNoise. A real release would have to add noise
 // from github.com/google/differential-privacy/go/v3/noise.
 //

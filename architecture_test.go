@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/bernsteinrelease/bernstein"
+
+// allowedImports is the house plan of docs/architecture.md ("Rooms" and
+// "Arrows"): for each package of ours, the packages of ours it may import.
+// A package missing from this table fails the test, so a new room must be
+// placed on the plan (and in docs/architecture.md) before it compiles in.
+var allowedImports = map[string][]string{
+	"":                  {"cli", "ui", "project"},
+	"cli":               {"project", "learners", "mechanism", "mechanism/peers", "plotting"},
+	"ui":                {"project", "learners", "mechanism", "mechanism/peers", "plotting", "icons"},
+	"plotting":          {},
+	"project":           {"learners", "mechanism"},
+	"learners":          {"mechanism", "mechanism/peers"},
+	"mechanism":         {},
+	"mechanism/peers":   {"mechanism"},
+	"icons":             {},
+	"audit":             {},
+	"internal/memprobe": {},
+}
+
+// TestImportDirection checks that every package of ours imports only what
+// docs/architecture.md allows (production imports; tests may reach further).
+func TestImportDirection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list; skipped with -short")
+	}
+	out, err := exec.Command("go", "list", "-tags", "migrated_fynedo",
+		"-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := ours(fields[0])
+		allowed, known := allowedImports[pkg]
+		if !known {
+			t.Errorf("package %q is not on the house plan (allowedImports, docs/architecture.md)", fields[0])
+			continue
+		}
+		var bad []string
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, modulePath) {
+				continue
+			}
+			if dep := ours(imp); !contains(allowed, dep) {
+				bad = append(bad, dep)
+			}
+		}
+		if len(bad) > 0 {
+			sort.Strings(bad)
+			t.Errorf("%q imports %v; the plan allows %v", pkg, bad, allowed)
+		}
+	}
+}
+
+// ours returns the path of a package of ours relative to the module ("" for
+// the root).
+func ours(importPath string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(importPath, modulePath), "/")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

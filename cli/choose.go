@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+type chooseFlags struct {
+	datasetFlags
+	private             privateBoundsFlags
+	ledger              string
+	epsSelect, fraction floatFlag
+	draws               int
+	bandwidths          bool
+	allowOver           bool
+	differentPopulation bool
+}
+
+func chooseCommand() *command {
+	return &command{
+		Name: "choose",
+		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --epsilon-select E2 [flags]",
+		Summary: "Privately choose the Bernstein order h and cover size k (and optionally the bandwidth) " +
+			"for a release; spends --epsilon-select from the ledger.",
+		Details: `Stability-based private validation (Chaudhuri & Vinterbo 2013; docs/validation.md):
+the records are split at random (independently of the data) into a training
+set (70%) and a validation set (30%); each candidate h ∈ {1..5} × k ∈
+{k*/2, k*, 2k*} (× bandwidth ∈ {b/2, b, 2b} with --bandwidths) is fitted on
+the training set, turned into a simulated release with the noise of the final
+release (--epsilon), and scored on the validation set; the candidate with the
+best score plus Laplace noise is chosen. Only the choice is printed, never the
+scores. The choice is ε_sel-differentially private and spends --epsilon-select,
+recorded in the ledger (kind "validation") before anything is scored; the
+later release with the chosen settings spends its own --epsilon.
+
+The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			f := &chooseFlags{}
+			f.register(fs, "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
+			f.private.register(fs)
+			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
+			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
+			wholeVar(fs, &f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
+			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
+			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
+			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
+			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }
+		},
+	}
+}
+
+func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
+	if err := f.checkRequired(); err != nil {
+		return err
+	}
+	if !f.epsSelect.set {
+		return usagef("--epsilon-select (the ε this choice spends) is required")
+	}
+	req, spec, err := f.request(e)
+	if err != nil {
+		return err
+	}
+	if err := f.private.check(&f.datasetFlags, spec, false); err != nil {
+		return err
+	}
+	req.Privacy.H, req.KAuto = 1, true
+	ledgerPath := f.ledger
+	if ledgerPath == "" {
+		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+			return err
+		}
+	}
+	if f.private.used() {
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err // a public check, before anything is spent
+		}
+	}
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
+		return err
+	}
+	ledger, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		return err
+	}
+	line := newProgressLine(e, "scoring candidates:")
+	res, err := project.ChooseSettings(ctx, req, project.ChooseOptions{
+		EpsilonSelect:       f.epsSelect.v,
+		Ledger:              ledger,
+		AllowOverBudget:     f.allowOver,
+		DifferentPopulation: f.differentPopulation,
+		Bandwidths:          f.bandwidths,
+		ValidationFraction:  f.fraction.v,
+		Draws:               f.draws,
+		Now:                 e.Now,
+		Progress:            line.callback(),
+	})
+	line.finish()
+	if err != nil {
+		return err
+	}
+	printPrivateCounts(e.Stderr, f.columns(), res.Clipped, res.Filled)
+	c := res.Chosen
+	fmt.Fprintf(e.Stdout, "chosen: h = %d, k = %d", c.H, c.K)
+	use := fmt.Sprintf("--h %d --k %d", c.H, c.K)
+	if c.Bandwidth != nil {
+		bw := make([]string, len(c.Bandwidth))
+		for i, b := range c.Bandwidth {
+			bw[i] = fmt.Sprintf("%g", b)
+		}
+		fmt.Fprintf(e.Stdout, ", bandwidth = %s", strings.Join(bw, ","))
+		use += " --param bandwidth=" + strings.Join(bw, ",")
+	}
+	fmt.Fprintln(e.Stdout)
+	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.v, use)
+	fmt.Fprintf(e.Stdout, "ε spent by this choice: %.6g (ledger entry %s, kind %s)\n", res.Epsilon, res.Entry.ID, res.Entry.Kind)
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(res.Entry.DatasetHash), res.Spent, res.Budget)
+	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", res.Identity.Describe())
+	if res.Entry.OverBudget {
+		fmt.Fprintln(e.Stdout, "warning: this choice exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
+	}
+	fmt.Fprintf(e.Stderr, "compared %d candidates (%s score) on %d training / %d validation records; score sensitivity β = %.4g, "+
+		"selection noise Laplace(%.4g); with probability %g the chosen score is within %.4g of the best\n",
+		len(res.Candidates), res.ScoreKind, res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+	return nil
+}

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+func TestChooseCommand(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	ledgerPath := w.path("ledger.jsonl")
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	args := []string{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
+		"--param", "bandwidth=0.05", "--epsilon", "0.5", "--epsilon-select", "0.1", "--ledger", ledgerPath}
+	r := te.mustRun(t, args...)
+	m := regexp.MustCompile(`chosen: h = ([1-5]), k = (\d+)\n`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no choice in stdout:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "ε spent by this choice: 0.1 (ledger entry ") || !strings.Contains(r.stdout, "ε 0.1 of budget 1") {
+		t.Errorf("stdout does not report the spend:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "--h "+m[1]+" --k "+m[2]) {
+		t.Errorf("stdout does not show the release flags:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, "score =") {
+		t.Errorf("a score was printed:\n%s%s", r.stdout, r.stderr)
+	}
+	l, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := project.IdentifyDataset(ds, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := l.Entries(id.Records)
+	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.1 {
+		t.Fatalf("ledger entries %+v, want one validation entry of ε 0.1", entries)
+	}
+	if !strings.Contains(r.stdout, "ledger entry "+entries[0].ID) {
+		t.Errorf("stdout does not name entry %s:\n%s", entries[0].ID, r.stdout)
+	}
+
+	// Over budget: exit 4, nothing recorded.
+	over := append(append([]string{}, args[:len(args)-4]...), "--epsilon-select", "0.95", "--ledger", ledgerPath)
+	if r := te.run(over...); r.code != exitBudget {
+		t.Errorf("over budget: exit %d, want %d\n%s", r.code, exitBudget, r.stderr)
+	}
+	if err := l.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.Entries(id.Records)); n != 1 {
+		t.Errorf("%d entries after a refused choice, want 1", n)
+	}
+
+	// Usage errors.
+	for _, bad := range [][]string{
+		{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde", "--epsilon", "0.5"},
+		{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde", "--epsilon-select", "0.1"},
+		{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "nope", "--epsilon", "1", "--epsilon-select", "0.1"},
+	} {
+		if r := te.run(bad...); r.code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, r.code, exitUsage)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"flag"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// datasetFlags are the flags that say which private data a command fits
+// which learner to, with which public bounds and which release privacy
+// parameters: shared by 'release' and 'choose', which must read them
+// identically (choose picks settings for a later release of the same
+// request).
+type datasetFlags struct {
+	data, label, learner, noise    string
+	features                       listFlag
+	bounds                         boundsFlag
+	params                         paramsFlag
+	epsilon, delta, positive, beta floatFlag
+	dropInvalid, ackDataBounds     bool
+	classes                        classesFlag
+	fill                           fillFlag
+	fillClass                      string
+}
+
+// register defines the flags on fs; epsilonUsage says what --epsilon means
+// for the command (spent now, or the ε of a later release).
+func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
+	f.noise = string(mechanism.NoiseLaplace)
+	fs.StringVar(&f.data, "data", "", "the private dataset `FILE.csv`: a CSV file with a header row (required)")
+	fs.Var(&f.features, "features", "feature columns `A,B`, comma-separated, in axis order; 1 to 6 (required)")
+	fs.StringVar(&f.label, "label", "", "label `COLUMN` (regression and classification learners)")
+	fs.Var(&f.classes, "classes", "the two values `NEG,POS` of a binary label, declared (public, recorded in the synopsis);\nthe positive class second; any other value in the column is invalid and filled (--fill-class)")
+	fs.StringVar(&f.fillClass, "fill-class", "", "declared class `CLASS` replacing any other or missing label value (default: the negative class)")
+	fs.Var(&f.fill, "fill", "public fill values `A=V,B=V` replacing missing or non-numeric values of features and a real label,\nwithin the bounds (default: the midpoint of the bounds); repeatable")
+	fs.Var(&f.positive, "positive", "removed: use --classes NEG,POS (refused with a message)")
+	fs.Var(&f.bounds, "bounds", "public bounds `A=LO:HI,B=LO:HI` of every feature and of a real label (required);\nCOL=data takes them from the data (needs --acknowledge-data-bounds); repeatable")
+	fs.BoolVar(&f.ackDataBounds, "acknowledge-data-bounds", false, "accept that COL=data bounds reveal the data's minimum and maximum outside ε")
+	fs.StringVar(&f.learner, "learner", "", "the learner `KIND`: "+strings.Join(learnerKinds(), ", ")+" (required)")
+	fs.Var(&f.params, "param", "learner parameter `NAME=V` or NAME=V1,V2,… (per feature); repeatable; defaults for the rest")
+	fs.Var(&f.epsilon, "epsilon", epsilonUsage)
+	fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
+	fs.StringVar(&f.noise, "noise", f.noise, "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
+	fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
+	fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "removed: rows are never dropped (n is public); see --fill (refused with a message)")
+}
+
+// checkRequired reports the first missing required flag.
+func (f *datasetFlags) checkRequired() error {
+	switch {
+	case f.data == "":
+		return usagef("--data FILE.csv is required")
+	case len(f.features) == 0:
+		return usagef("--features is required")
+	case f.learner == "":
+		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
+	case !f.epsilon.set:
+		return usagef("--epsilon is required")
+	}
+	return nil
+}
+
+// columns returns the used columns: the features, then the label.
+func (f *datasetFlags) columns() []string {
+	cols := slices.Clone([]string(f.features))
+	if f.label != "" && !slices.Contains(cols, f.label) {
+		cols = append(cols, f.label)
+	}
+	return cols
+}
+
+// request checks the flags against each other, reads the dataset (its
+// used columns only) and returns the release request with the dataset,
+// columns, bounds, learner and parameters, positive class, ε, δ, noise
+// kind, β, declared classes and fill rules set; the caller sets K, H and
+// the rest. Every data row is kept: invalid values are filled (public n).
+func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, error) {
+	if err := f.checkRequired(); err != nil {
+		return project.ReleaseRequest{}, learners.Spec{}, err
+	}
+	learner, err := learners.Lookup(learners.Kind(f.learner))
+	if err != nil {
+		return project.ReleaseRequest{}, learners.Spec{}, usagef("--learner %s: %v", f.learner, err)
+	}
+	spec := learner.Spec()
+	noise := mechanism.NoiseKind(f.noise)
+	switch noise {
+	case mechanism.NoiseLaplace:
+		if f.delta.set && f.delta.v != 0 {
+			return project.ReleaseRequest{}, spec, usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
+		}
+	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
+		if !f.delta.set {
+			return project.ReleaseRequest{}, spec, usagef("--noise %s needs --delta D in (0,1)", noise)
+		}
+	default:
+		return project.ReleaseRequest{}, spec, usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
+	}
+	cols := f.columns()
+	for _, name := range f.bounds.order {
+		if !slices.Contains(cols, name) {
+			return project.ReleaseRequest{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
+		}
+	}
+	binary := spec.Label == learners.LabelBinary
+	if err := f.checkFillFlags(binary); err != nil {
+		return project.ReleaseRequest{}, spec, err
+	}
+	opts := project.CSVOptions{Columns: cols, KeepInvalid: true}
+	if binary && f.label != "" {
+		opts.Classes = map[string]project.Classes{f.label: f.classes.c}
+	}
+	ds, err := project.ReadCSV(f.data, opts)
+	if err != nil {
+		return project.ReleaseRequest{}, spec, err
+	}
+	req := project.ReleaseRequest{
+		Dataset:                ds,
+		Features:               f.features,
+		Label:                  f.label,
+		Bounds:                 map[string]project.Bounds{},
+		BoundsFromData:         map[string]bool{},
+		AcknowledgedDataBounds: f.ackDataBounds,
+		Learner:                spec.Kind,
+		Params:                 learners.Values(f.params.values),
+		Privacy:                mechanism.Params{Epsilon: f.epsilon.v, Delta: f.delta.v, Noise: noise},
+		Beta:                   f.beta.v,
+		Fill:                   f.fill.values,
+		FillClass:              f.fillClass,
+	}
+	if binary && f.label != "" {
+		c := f.classes.c
+		req.Classes = &c
+	}
+	for name, s := range f.bounds.specs {
+		if s.FromData {
+			// Prepare refuses this without --acknowledge-data-bounds.
+			req.BoundsFromData[name] = true
+			continue
+		}
+		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+	}
+	return req, spec, nil
+}

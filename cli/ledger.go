@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+func ledgerCommand() *command {
+	return &command{
+		Name:    "ledger",
+		Args:    "[--data FILE.csv] [--budget E] [--delta-budget D] [--ledger FILE] [--repair [--attribute LINE=FILE.csv|HASH]…]",
+		Summary: "Show the privacy budget spent per dataset; with --data, that dataset's entries.",
+		Details: `The ledger records every release before its synopsis is written: dataset
+(the fingerprint of its records, or for entries of older versions the SHA-256
+of the CSV file's bytes; see docs/ledger.md), ε, δ, learner, parameters, time,
+output. With --data, the datasets the file was charged to are shown (and
+--budget sets each of their budgets).
+The ε spent on a dataset is the sum over its releases (sequential
+composition: releases that are ε_i-DP are together Σε_i-DP; δ sums too).
+A release that would push the sum past the dataset's ε budget (default 1) or
+its δ budget (default 1e-6) is refused unless 'release --allow-over-budget'
+is given, which is recorded.
+
+A ledger whose last line was torn by a crash mid-write is read
+conservatively: the torn entry's ε counts as spent, and further releases are
+refused until --repair terminates the line (charging what it reveals).
+
+Any other line that does not parse is damage: every release is refused until
+--repair, which charges each damaged line at its dataset's largest budget (it
+never lowers what a dataset has spent). A damaged line whose dataset cannot
+be read with certainty must be attributed: --attribute LINE=FILE.csv (or the
+dataset's SHA-256). Keep a copy of the file before repairing.`,
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			var data, ledgerPath string
+			var budget, deltaBudget floatFlag
+			var repair bool
+			attribute := attributeFlag{}
+			fs.StringVar(&data, "data", "", "show only the dataset in `FILE.csv` (identified by its content hash)")
+			fs.Var(&budget, "budget", "set the total ε budget of the --data dataset to `E` (recorded as an entry)")
+			fs.StringVar(&ledgerPath, "ledger", "", "ledger `FILE` (default: ledger.jsonl in the user config directory)")
+			fs.Var(&deltaBudget, "delta-budget", "set the total δ budget of the --data dataset to `D` in (0, 1) (recorded as an entry)")
+			fs.BoolVar(&repair, "repair", false, "repair a torn last line or damaged lines (each is charged, never less than it spent)")
+			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset; repeatable")
+			return func(context.Context, []string) error {
+				if budget.set && data == "" {
+					return usagef("--budget needs --data FILE.csv: budgets are per dataset")
+				}
+				if deltaBudget.set && data == "" {
+					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
+				}
+				if budget.set && budget.v <= 0 {
+					return usagef("--budget %g: the ε budget must be > 0", budget.v)
+				}
+				if deltaBudget.set && (deltaBudget.v <= 0 || deltaBudget.v >= 1) {
+					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.v)
+				}
+				if len(attribute) > 0 && !repair {
+					return usagef("--attribute only applies to --repair")
+				}
+				l, err := project.OpenLedger(ledgerPath)
+				if err != nil {
+					return err
+				}
+				if repair {
+					if err := runLedgerRepair(e, l, attribute); err != nil {
+						return err
+					}
+				}
+				for _, n := range l.Notes() {
+					fmt.Fprintf(e.Stderr, "note: %s: %s\n", l.Path(), n)
+				}
+				if t := l.Torn(); t != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", t)
+				}
+				if d := l.Damaged(); d != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", d)
+				}
+				if data == "" {
+					writeLedgerSummary(e.Stdout, l)
+					return nil
+				}
+				hash, err := project.HashFile(data)
+				if err != nil {
+					return err
+				}
+				keys := project.LedgerDatasetsOfFile(l, hash)
+				for i, key := range keys {
+					if budget.set || deltaBudget.set {
+						if err := l.SetBudgets(key, budget.v, deltaBudget.v); err != nil {
+							return err
+						}
+					}
+					if i > 0 {
+						fmt.Fprintln(e.Stdout)
+					}
+					writeLedgerDataset(e.Stdout, l, data, key)
+				}
+				return nil
+			}
+		},
+	}
+}
+
+// writeLedgerSummary prints one line per dataset in the ledger.
+func writeLedgerSummary(w io.Writer, l *project.Ledger) {
+	entries := l.Entries("")
+	fmt.Fprintf(w, "ledger %s\n", l.Path())
+	damaged := l.DamagedLines()
+	writeDamageBanner(w, damaged)
+	for _, d := range damaged {
+		if d.DatasetHash != "" { // list a dataset seen only on a damaged line
+			entries = append(entries, project.Entry{DatasetHash: d.DatasetHash})
+		}
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "no entries")
+		return
+	}
+	type summary struct {
+		hash, path string
+		releases   int
+		last       time.Time
+	}
+	byHash := map[string]*summary{}
+	for _, en := range entries {
+		s := byHash[en.DatasetHash]
+		if s == nil {
+			s = &summary{hash: en.DatasetHash}
+			byHash[en.DatasetHash] = s
+		}
+		if en.DatasetPath != "" {
+			s.path = en.DatasetPath
+		}
+		if en.Kind == project.KindRelease || en.Kind == project.KindValidation || en.Kind == project.KindBounds {
+			s.releases++
+		}
+		if en.Time.After(s.last) {
+			s.last = en.Time
+		}
+	}
+	list := make([]*summary, 0, len(byHash))
+	for _, s := range byHash {
+		list = append(list, s)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].last.After(list[j].last) })
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DATASET\tRELEASES\tε SPENT\tε BUDGET\tε LEFT\tδ SPENT\tδ BUDGET\tδ LEFT\tLAST\tPATH")
+	for _, s := range list {
+		eps, delta := l.Spent(s.hash)
+		b, db := l.Budget(s.hash), l.DeltaBudget(s.hash)
+		last := "-"
+		if !s.last.IsZero() {
+			last = s.last.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.6g\t%s\t%s\t%.6g\t%s\t%s\t%s\n", shortHash(s.hash), s.releases,
+			spentFigure(eps, damaged), b, leftFigure(eps, b, damaged),
+			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), last, dash(s.path))
+	}
+	tw.Flush()
+}
+
+// writeLedgerDataset prints every entry of one dataset and its totals.
+func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
+	eps, delta := l.Spent(hash)
+	b := l.Budget(hash)
+	fmt.Fprintf(w, "dataset %s\nsha256  %s\nledger  %s\n\n", path, hash, l.Path())
+	entries := l.Entries(hash)
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "no entries")
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "TIME\tKIND\tε\tδ\tLEARNER\tOUTPUT\tNOTE")
+		for _, en := range entries {
+			var notes []string
+			if en.Kind == project.KindBudget && en.Budget > 0 {
+				notes = append(notes, fmt.Sprintf("budget set to ε %g", en.Budget))
+			}
+			if en.Kind == project.KindBudget && en.DeltaBudget > 0 {
+				notes = append(notes, fmt.Sprintf("δ budget set to %g", en.DeltaBudget))
+			}
+			if en.OverBudget {
+				notes = append(notes, "OVER BUDGET (allowed)")
+			}
+			if en.Note != "" {
+				notes = append(notes, en.Note)
+			}
+			notes = append(notes, identityNotes(en.Identity)...)
+			fmt.Fprintf(tw, "%s\t%s\t%g\t%g\t%s\t%s\t%s\n", en.Time.UTC().Format(time.RFC3339), en.Kind,
+				en.Epsilon, en.Delta, dash(en.Learner), dash(en.Output), strings.Join(notes, "; "))
+		}
+		tw.Flush()
+	}
+	db := l.DeltaBudget(hash)
+	damaged := l.DamagedLines()
+	fmt.Fprintln(w)
+	writeDamageBanner(w, damaged)
+	fmt.Fprintf(w, "spent ε %s of budget ε %.6g; %s\n", spentFigure(eps, damaged), b, leftFigure(eps, b, damaged))
+	fmt.Fprintf(w, "spent δ %s of budget δ %.6g; %s\n", spentFigure(delta, damaged), db, leftFigure(delta, db, damaged))
+}
+
+// writeDamageBanner says, if the ledger is damaged, which lines, and that
+// every figure is a lower bound until the repair: a damaged line's dataset
+// hash may itself be damaged, so any dataset may be affected.
+func writeDamageBanner(w io.Writer, damaged []project.DamagedLine) {
+	if len(damaged) == 0 {
+		return
+	}
+	var ls []string
+	for _, d := range damaged {
+		ls = append(ls, strconv.Itoa(d.Line))
+	}
+	fmt.Fprintf(w, "DAMAGED: line(s) %s do not verify; until 'ledger --repair' every spent figure below is a lower bound (≥) and what is left is unknown, for every dataset (docs/ledger.md, \"Damage\")\n",
+		strings.Join(ls, ", "))
+}
+
+// spentFigure shows a spent ε or δ, as a lower bound while the ledger is
+// damaged.
+func spentFigure(v float64, damaged []project.DamagedLine) string {
+	if len(damaged) > 0 {
+		return fmt.Sprintf("≥ %.6g", v)
+	}
+	return fmt.Sprintf("%.6g", v)
+}
+
+// leftFigure shows what is left of a budget; unknown while the ledger is
+// damaged (an overspend already visible is still shown).
+func leftFigure(spent, budget float64, damaged []project.DamagedLine) string {
+	left := budgetLeft(spent, budget)
+	if len(damaged) > 0 && !strings.HasSuffix(left, "over budget") {
+		return "unknown (ledger damaged)"
+	}
+	if len(damaged) > 0 {
+		return "at least " + left
+	}
+	return left
+}
+
+// budgetLeft says what is left of a budget, or by how much it is overspent
+// ("0.3 over budget"); differences within twice the ledger's rounding
+// slack (10⁻⁹ of the budget for the budget check, and as much again for the
+// margin a repair adds to its charge, project.Ledger.Repair) count as 0
+// left. This is display only: the charges themselves stay as recorded.
+func budgetLeft(spent, budget float64) string {
+	left := budget - spent
+	if left < -budget*2e-9 {
+		return fmt.Sprintf("%.6g over budget", -left)
+	}
+	return fmt.Sprintf("%.6g left", max(0, left))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// identityNotes describes how an entry's records were matched to its
+// dataset (curator only: derived from the private records).
+func identityNotes(x *project.EntryIdentity) []string {
+	if x == nil {
+		return nil
+	}
+	var notes []string
+	switch x.Match {
+	case project.MatchFile:
+		notes = append(notes, "same file")
+	case project.MatchNearDuplicate:
+		notes = append(notes, fmt.Sprintf("near-duplicate (about %.0f %% of rows in common)", 100*x.Share))
+	}
+	for _, d := range x.DifferentPopulation {
+		notes = append(notes, fmt.Sprintf("declared a different population from %s (about %.0f %% of rows in common)", shortHash(d.DatasetHash), 100*d.Share))
+	}
+	return notes
+}

@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// damageTestLedger writes a ledger with a release of ε 0.4 on each of three
+// small CSV files and returns its path and the files.
+func damageTestLedger(t *testing.T) (string, []string) {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ledger.jsonl")
+	l, err := project.OpenLedger(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, name := range []string{"a", "b", "c"} {
+		f := filepath.Join(dir, name+".csv")
+		if err := os.WriteFile(f, []byte("x\n"+name+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		h, err := project.HashFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Reserve(project.Entry{DatasetHash: h, Epsilon: 0.4}, false); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return p, files
+}
+
+// TestLedgerDisplayWhileDamaged is the regression test of review item 2:
+// while the ledger was damaged, the dataset only on the damaged line
+// disappeared from 'ledger' and 'ledger --data' said "spent ε 0 … 1 left".
+// Now the listing names the damaged lines, lists that dataset, and shows
+// every spent figure as a lower bound and what is left as unknown.
+func TestLedgerDisplayWhileDamaged(t *testing.T) {
+	p, files := damageTestLedger(t)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	lines[2] = bytes.Replace(lines[2], []byte(`"epsilon":0.4`), []byte(`"epsilon":0.4x`), 1)
+	if err := os.WriteFile(p, bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hc, err := project.HashFile(files[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	te := newTestEnv()
+	for _, args := range [][]string{{"ledger", "--ledger", p}, {"ledger", "--ledger", p, "--data", files[2]}, {"ledger", "--ledger", p, "--data", files[0]}} {
+		r := te.mustRun(t, args...)
+		for _, want := range []string{"DAMAGED: line(s) 3", "lower bound", "≥ ", "unknown"} {
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("%v: stdout lacks %q:\n%s", args, want, r.stdout)
+			}
+		}
+		if regexp.MustCompile(`[0-9] (left|over)`).MatchString(r.stdout) {
+			t.Errorf("%v: a confident 'left' while damaged:\n%s", args, r.stdout)
+		}
+	}
+	if r := te.mustRun(t, "ledger", "--ledger", p); !strings.Contains(r.stdout, shortHash(hc)) {
+		t.Errorf("the dataset only on the damaged line is not listed:\n%s", r.stdout)
+	}
+}
+
+// TestLedgerDisplayCRLF: review item 2, a ledger converted to CR LF
+// printed "no entries"; it now lists every dataset, with a note.
+func TestLedgerDisplayCRLF(t *testing.T) {
+	p, _ := damageTestLedger(t)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := newTestEnv().mustRun(t, "ledger", "--ledger", p)
+	if strings.Contains(r.stdout, "no entries") || strings.Count(r.stdout, "0.6 left") != 3 || !strings.Contains(r.stderr, "note:") || !strings.Contains(r.stderr, "CR LF") {
+		t.Errorf("CR LF ledger:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+}
+
+// TestBudgetLeftRepairRounding: review item 6, a repair's charge of
+// cap·(1 + 10⁻⁹) showed as "1e-15 over budget" for δ. Rounding within the
+// slack shows as 0 left; a real overspend still shows.
+func TestBudgetLeftRepairRounding(t *testing.T) {
+	for _, tc := range []struct {
+		spent, budget float64
+		want          string
+	}{
+		{1e-6 * (1 + 1e-9), 1e-6, "0 left"},
+		{1 * (1 + 1e-9), 1, "0 left"},
+		{0.4, 1, "0.6 left"},
+		{1.3, 1, "0.3 over budget"},
+		{1.2e-6, 1e-6, "2e-07 over budget"},
+	} {
+		if got := budgetLeft(tc.spent, tc.budget); got != tc.want {
+			t.Errorf("budgetLeft(%g, %g) = %q, want %q", tc.spent, tc.budget, got, tc.want)
+		}
+	}
+}
+
+// TestNumberUnderflowMessages: review item 6. "ledger --delta-budget
+// 1e-400" said "ledger: ledger: budget: 0 must be finite and > 0 (or a
+// delta_budget given)" and "release --delta 1e-400" said "delta = 0"; the
+// messages now name the flag and the underflow.
+func TestNumberUnderflowMessages(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "a.csv")
+	if err := os.WriteFile(csv, []byte("x\n1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l := filepath.Join(dir, "ledger.jsonl")
+	te := newTestEnv()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--delta-budget", "1e-400"}, "1e-400 underflows to 0"},
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--budget", "0.0e-500"}, "--budget 0: the ε budget must be > 0"},
+		{[]string{"ledger", "--ledger", l, "--data", csv, "--delta-budget", "0"}, "--delta-budget 0: the δ budget must be in (0, 1)"},
+		{[]string{"release", "--delta", "1e-400"}, "1e-400 underflows to 0"},
+	} {
+		r := te.run(tc.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "ledger: ledger:") {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	if _, err := os.Stat(l); err == nil {
+		t.Error("a refused budget created the ledger")
+	}
+}

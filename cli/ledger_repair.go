@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable.
+type attributeFlag map[int]string
+
+func (a attributeFlag) String() string {
+	var parts []string
+	for line, v := range a {
+		parts = append(parts, fmt.Sprintf("%d=%s", line, v))
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (a attributeFlag) Set(s string) error {
+	ls, v, ok := strings.Cut(s, "=")
+	line, err := strconv.Atoi(strings.TrimSpace(ls))
+	if !ok || err != nil || line < 1 || strings.TrimSpace(v) == "" {
+		return fmt.Errorf("%q: want LINE=FILE.csv or LINE=SHA256, LINE a line number ≥ 1", s)
+	}
+	if _, dup := a[line]; dup {
+		return fmt.Errorf("line %d is attributed twice", line)
+	}
+	a[line] = strings.TrimSpace(v)
+	return nil
+}
+
+// isHexHash reports whether s is a dataset hash (64 lower-case hex digits).
+func isHexHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// runLedgerRepair runs ledger --repair and prints each repair entry.
+func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
+	opt := project.RepairOptions{Attribute: map[int][]string{}}
+	for line, v := range attribute {
+		h := v
+		if !isHexHash(v) {
+			var err error
+			if h, err = project.HashFile(v); err != nil {
+				return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
+			}
+		}
+		opt.Attribute[line] = []string{h}
+	}
+	reps, err := l.Repair(opt)
+	if err != nil {
+		return err
+	}
+	if len(reps) == 0 {
+		fmt.Fprintln(e.Stdout, "nothing to repair: every line of the ledger is complete and valid")
+		return nil
+	}
+	for _, r := range reps {
+		fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to dataset %s\n",
+			r.RepairsLine, r.Epsilon, r.Delta, dash(shortHash(r.DatasetHash)))
+	}
+	return nil
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// openDefaultLedger opens the workspace's default ledger.
+func openDefaultLedger(t *testing.T) *project.Ledger {
+	t.Helper()
+	p, err := project.DefaultLedgerPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := project.OpenLedger(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestReleaseBudgetAfterPassphrase reproduces issue 14 item 3: release
+// --budget with a wrong passphrase recorded the budget entry. Every input,
+// the passphrase included, is checked before the first ledger write.
+func TestReleaseBudgetAfterPassphrase(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.keygen(t, te) // an encrypted key: the passphrase matters
+	wrong := w.path("wrong-pass")
+	if err := os.WriteFile(wrong, []byte("not the passphrase\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, flags := range [][]string{{"--budget", "3"}, {"--delta-budget", "1e-7"}, {"--budget", "3", "--delta-budget", "1e-7"}} {
+		args := append(w.kdeRelease(w.path("a.synopsis"), flags...), "--passphrase-file", wrong)
+		r := te.run(args...)
+		if r.code != exitRuntime || !strings.Contains(r.stderr, "wrong passphrase") {
+			t.Fatalf("%v with a wrong passphrase: exit %d %q", flags, r.code, r.stderr)
+		}
+		if n := len(openDefaultLedger(t).Entries("")); n != 0 {
+			t.Errorf("%v with a wrong passphrase: the ledger has %d entries, want none", flags, n)
+		}
+	}
+	if _, err := os.Stat(w.path("a.synopsis")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("release with a wrong passphrase wrote a synopsis")
+	}
+	// The right passphrase records the budget, then the release.
+	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--budget", "3")...)
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	fileHash, err := project.HashFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := openDefaultLedger(t)
+	hash := project.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
+	if b := l.Budget(hash); b != 3 {
+		t.Errorf("budget = %v after a release with --budget 3", b)
+	}
+	if es := l.Entries(hash); len(es) != 2 || es[0].Kind != project.KindBudget || es[1].Kind != project.KindRelease {
+		t.Errorf("entries = %+v, want budget then release", es)
+	}
+}
+
+// TestLedgerShowsOverspend reproduces issue 14 item 4: an over-budget
+// dataset showed "0 left".
+func TestLedgerShowsOverspend(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--epsilon", "0.8")...)
+	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.5", "--allow-over-budget")...)
+	r := te.mustRun(t, "ledger", "--data", data)
+	if !strings.Contains(r.stdout, "spent ε 1.3 of budget ε 1; 0.3 over budget") || strings.Contains(r.stdout, "0 left") {
+		t.Errorf("ledger --data:\n%s", r.stdout)
+	}
+	r = te.mustRun(t, "ledger")
+	if !strings.Contains(r.stdout, "0.3 over budget") {
+		t.Errorf("ledger summary:\n%s", r.stdout)
+	}
+}
+
+// TestReleaseDeltaRefusals: issue 13 item 1. Three Gaussian releases at
+// ε = 1e-9, δ = 0.999 all went through; the first is now refused (δ ≥ 1/n),
+// with an error naming δ and 1/n, and nothing is recorded. The δ budget
+// refuses like the ε budget, with the same --allow-over-budget escape.
+func TestReleaseDeltaRefusals(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	gauss := func(out, eps, delta string, extra ...string) []string {
+		return w.kdeRelease(w.path(out), append([]string{"--epsilon", eps, "--noise", "gaussian", "--delta", delta}, extra...)...)
+	}
+	for i := range 3 {
+		r := te.run(gauss("g.synopsis", "1e-9", "0.999")...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "δ = 0.999 is not below 1/n") || !strings.Contains(r.stderr, "n = ") {
+			t.Fatalf("release %d at δ = 0.999: exit %d %q", i+1, r.code, r.stderr)
+		}
+	}
+	if n := len(openDefaultLedger(t).Entries("")); n != 0 {
+		t.Fatalf("refused releases recorded %d entries", n)
+	}
+	// δ budget (default 1e-6): 6e-7 fits, another 6e-7 does not.
+	te.mustRun(t, gauss("a.synopsis", "0.1", "6e-7")...)
+	r := te.run(gauss("b.synopsis", "0.1", "6e-7")...)
+	for _, want := range []string{"δ = 6e-07", "spent δ 6e-07", "δ budget of 1e-06", "asks δ 6e-07", "at most δ 4e-07 would fit", "--allow-over-budget"} {
+		if r.code != exitBudget || !strings.Contains(r.stderr, want) {
+			t.Errorf("δ over budget: exit %d, stderr %q lacks %q", r.code, r.stderr, want)
+		}
+	}
+	r = te.mustRun(t, gauss("b.synopsis", "0.1", "6e-7", "--allow-over-budget")...)
+	if !strings.Contains(r.stdout, "exceeded the dataset's budget") {
+		t.Errorf("δ over budget, allowed: %q", r.stdout)
+	}
+	r = te.mustRun(t, "ledger", "--data", data)
+	if !strings.Contains(r.stdout, "spent δ 1.2e-06 of budget δ 1e-06; 2e-07 over budget") || !strings.Contains(r.stdout, "OVER BUDGET") {
+		t.Errorf("ledger after a δ overspend:\n%s", r.stdout)
+	}
+	// Raising the δ budget is recorded and lets the release through.
+	te.mustRun(t, "ledger", "--data", data, "--delta-budget", "1e-5")
+	te.mustRun(t, gauss("c.synopsis", "0.1", "6e-7")...)
+	r = te.mustRun(t, "ledger", "--data", data)
+	if !strings.Contains(r.stdout, "δ budget set to 1e-05") || !strings.Contains(r.stdout, "spent δ 1.8e-06 of budget δ 1e-05") {
+		t.Errorf("ledger after --delta-budget:\n%s", r.stdout)
+	}
+}

@@ -1,0 +1,187 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+// privateBoundsFlags are the flags of privately estimated bounds, shared by
+// 'release' and 'choose': --bounds-private COL=LO:HI (the wide public
+// range searched), --bounds-quantiles QLO:QHI and --bounds-epsilon E.
+type privateBoundsFlags struct {
+	ranges    boundsFlag
+	quantiles quantilesFlag
+	epsilon   floatFlag
+	// estimated reuses bounds estimated earlier (e.g. by 'choose'):
+	// --bounds-estimated COL=LO:HI --bounds-entry ID.
+	estimated boundsFlag
+	entry     string
+}
+
+func (p *privateBoundsFlags) register(fs *flag.FlagSet) {
+	fs.Var(&p.ranges, "bounds-private", "estimate the bounds of `COL=LO:HI` privately within the wide public range LO:HI\n"+
+		"(differentially private quantiles; spends --bounds-epsilon, recorded in the ledger as kind \"bounds\"); repeatable")
+	fs.Var(&p.quantiles, "bounds-quantiles", "quantiles `QLO:QHI` estimated as lower and upper bound by --bounds-private (default 0.01:0.99)")
+	fs.Var(&p.epsilon, "bounds-epsilon", "ε = `E` spent on all --bounds-private columns together (default: 5% of the dataset's budget)")
+	fs.Var(&p.estimated, "bounds-estimated", "bounds `COL=LO:HI` estimated privately before (as printed by --bounds-private), with --bounds-entry;\nrecorded as estimated privately without spending again")
+	fs.StringVar(&p.entry, "bounds-entry", "", "the ledger entry `ID` (kind bounds) that estimated the --bounds-estimated bounds")
+}
+
+// quantilesFlag is --bounds-quantiles QLO:QHI.
+type quantilesFlag struct {
+	q   [2]float64
+	set bool
+}
+
+func (q *quantilesFlag) String() string {
+	if q == nil || !q.set {
+		return ""
+	}
+	return fmt.Sprintf("%g:%g", q.q[0], q.q[1])
+}
+
+func (q *quantilesFlag) Set(s string) error {
+	lo, hi, ok := strings.Cut(s, ":")
+	if !ok {
+		return fmt.Errorf("%q: want QLO:QHI, e.g. 0.01:0.99", s)
+	}
+	a, err := parseFinite(lo)
+	if err != nil {
+		return err
+	}
+	b, err := parseFinite(hi)
+	if err != nil {
+		return err
+	}
+	if !(a > 0 && a < b && b < 1) {
+		return fmt.Errorf("%q: need 0 < QLO < QHI < 1", s)
+	}
+	q.q, q.set = [2]float64{a, b}, true
+	return nil
+}
+
+// used reports whether --bounds-private was given.
+func (p *privateBoundsFlags) used() bool { return len(p.ranges.order) > 0 }
+
+// check validates the private-bounds flags against the dataset flags
+// before anything is read or spent.
+func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSet bool) error {
+	if (len(p.estimated.order) > 0) != (p.entry != "") {
+		return usagef("--bounds-estimated and --bounds-entry go together")
+	}
+	for _, col := range p.estimated.order {
+		if p.estimated.specs[col].FromData {
+			return usagef("--bounds-estimated %s=data: give the estimated LO:HI", col)
+		}
+		if _, dup := f.bounds.specs[col]; dup {
+			return usagef("column %q has both --bounds and --bounds-estimated; give one", col)
+		}
+		if _, dup := p.ranges.specs[col]; dup {
+			return usagef("column %q has both --bounds-private and --bounds-estimated; give one", col)
+		}
+	}
+	if !p.used() {
+		if p.quantiles.set || p.epsilon.set {
+			return usagef("--bounds-quantiles and --bounds-epsilon apply only with --bounds-private")
+		}
+		return nil
+	}
+	if budgetSet {
+		return usagef("--budget or --delta-budget with --bounds-private: set the budget first ('bernstein ledger --data FILE --budget E'), so that both spends are checked against it")
+	}
+	if p.epsilon.set && !(p.epsilon.v > 0) {
+		return usagef("--bounds-epsilon %g: must be > 0", p.epsilon.v)
+	}
+	for _, col := range p.ranges.order {
+		switch {
+		case p.ranges.specs[col].FromData:
+			return usagef("--bounds-private %s=data: give the wide public range LO:HI to search", col)
+		case !slices.Contains(f.features, col) && !(col == f.label && spec.Label == learners.LabelReal):
+			return usagef("--bounds-private names column %q, which is neither a feature nor a real label", col)
+		}
+		if _, dup := f.bounds.specs[col]; dup {
+			return usagef("column %q has both --bounds and --bounds-private; give one", col)
+		}
+	}
+	return nil
+}
+
+// estimate spends the private-bounds ε and fills req.Bounds and
+// req.BoundsProvenance with the estimates. Before spending it checks that
+// this spend and the later one (laterEps: the release's ε, or the choice's)
+// fit the dataset's budget together, unless allowOver. The estimates are
+// differentially private, so they are printed on standard output.
+func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.ReleaseRequest, ledgerPath string, allowOver bool, laterEps float64) error {
+	if !p.used() && p.entry == "" {
+		return nil
+	}
+	ledger, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		return err
+	}
+	ds := req.Dataset
+	if req.BoundsProvenance == nil {
+		req.BoundsProvenance = map[string]project.BoundsProvenance{}
+	}
+	for _, col := range p.estimated.order {
+		s := p.estimated.specs[col]
+		b := project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		pv, err := project.PrivateBoundsFromEntry(ledger, ds.Hash, p.entry, col, b)
+		if err != nil {
+			return err
+		}
+		req.Bounds[col], req.BoundsProvenance[col] = b, pv
+	}
+	if !p.used() {
+		return nil
+	}
+	budget := ledger.Budget(ds.Hash)
+	eps := project.DefaultBoundsShare * budget
+	share := "5% of the dataset's budget"
+	if p.epsilon.set {
+		eps, share = p.epsilon.v, "--bounds-epsilon"
+	}
+	spent, _ := ledger.Spent(ds.Hash)
+	if !allowOver && spent+eps+laterEps > budget*(1+1e-6) {
+		return &project.BudgetError{File: ledger.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
+	}
+	ranges := map[string]project.Bounds{}
+	for _, col := range p.ranges.order {
+		s := p.ranges.specs[col]
+		ranges[col] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+	}
+	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.order, ", "), eps, share)
+	// The spend is charged to the ledger datasets of the release's records
+	// (its features and label), as the release itself will be.
+	idCols := slices.Clone(req.Features)
+	if req.Label != "" {
+		if _, err := ds.Column(req.Label); err == nil {
+			idCols = append(idCols, req.Label)
+		}
+	}
+	res, err := project.EstimatePrivateBounds(ctx, project.PrivateBoundsRequest{
+		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
+		Ledger: ledger, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
+	})
+	if err != nil {
+		return err
+	}
+	var reuse []string
+	for _, col := range p.ranges.order {
+		b, pv := res.Bounds[col], res.Provenance[col]
+		req.Bounds[col] = b
+		req.BoundsProvenance[col] = pv
+		fmt.Fprintf(e.Stdout, "bounds of %s estimated privately: %s=%g:%g (quantiles %g and %g of [%g, %g], ε %.6g each)\n",
+			col, col, b.Lo, b.Hi, pv.LoEstimate.Quantile, pv.HiEstimate.Quantile, pv.LoEstimate.RangeLo, pv.LoEstimate.RangeHi, pv.LoEstimate.Epsilon)
+		reuse = append(reuse, fmt.Sprintf("%s=%g:%g", col, b.Lo, b.Hi))
+	}
+	fmt.Fprintf(e.Stdout, "ε spent on bounds: %.6g (ledger entry %s, kind %s)\n", res.Entry.Epsilon, res.Entry.ID, res.Entry.Kind)
+	fmt.Fprintf(e.Stdout, "reuse without spending again: --bounds-estimated %s --bounds-entry %s\n", strings.Join(reuse, ","), res.Entry.ID)
+	return nil
+}

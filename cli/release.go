@@ -1,0 +1,383 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
+)
+
+type releaseFlags struct {
+	datasetFlags
+	private                                       privateBoundsFlags
+	out, key, title, note, passphraseFile, ledger string
+	units                                         boundsUnits
+	k                                             kFlag
+	budget, deltaBudget                           floatFlag
+	h                                             int
+	force, allowOver, differentPopulation         bool
+}
+
+func releaseCommand() *command {
+	return &command{
+		Name: "release",
+		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --out FILE.synopsis [flags]",
+		Summary: "Fit a learner to a CSV dataset and publish it as a signed, " +
+			"differentially private synopsis; prints ε spent and the ledger total.",
+		Details: `Steps, in this order: read and validate everything; fit the learner; evaluate it
+on the Bernstein lattice; check the output file can be written; record the
+spend in the privacy-budget ledger (refused when over the dataset's budget);
+add secure noise; write the signed synopsis. If the last step fails, the
+spend stays recorded.
+
+Every data row is used (n is the number of rows in the file, public): a
+missing or non-numeric value is replaced by the column's public fill value
+(--fill; default the midpoint of its bounds), a label that is neither
+declared class (--classes NEG,POS) by the fill class (--fill-class; default
+the negative class). How many values were clipped or filled is private: it
+is printed on standard error only.
+
+The budget follows the records, not the file: the values of the used columns,
+whatever the file's format, row order or other columns. A dataset sharing at
+least half its rows with one in the ledger (estimated from keyed sketches kept
+beside the ledger) is charged to that dataset's budget and the finding is
+shown on standard error, unless --different-population declares otherwise.
+
+Bounds must be public: chosen from domain knowledge, not from the data. COL=data
+takes them from the data's minimum and maximum, which leaks those values
+outside ε; it is refused unless --acknowledge-data-bounds is given, and the
+synopsis records it.
+
+Learners (--learner) and their parameters (--param NAME=V or NAME=V1,V2,… for
+one value per feature):
+` + learnerHelp(),
+		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
+			f := &releaseFlags{h: 1}
+			f.k.auto = true
+			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
+			f.private.register(fs)
+			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
+			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
+			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
+			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
+			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
+			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
+			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
+			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
+			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds: not charged to their budgets (recorded in the ledger)")
+			fs.Var(&f.budget, "budget", "set the dataset's total ε budget to `E` before this release (recorded in the ledger)")
+			fs.Var(&f.deltaBudget, "delta-budget", "set the dataset's total δ budget to `D` in (0, 1) before this release (recorded in the ledger; default budget 1e-6)")
+			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
+			fs.StringVar(&f.key, "key", "", "the curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
+			fs.StringVar(&f.passphraseFile, "passphrase-file", "", "read the key passphrase from `FILE` (else $"+passphraseEnv+", else a prompt)")
+			return func(ctx context.Context, _ []string) error { return runRelease(ctx, e, f) }
+		},
+	}
+}
+
+// boundsUnits is --units A=UNIT,B=UNIT.
+type boundsUnits map[string]string
+
+func (u *boundsUnits) String() string {
+	if u == nil {
+		return ""
+	}
+	var parts []string
+	for k, v := range *u {
+		parts = append(parts, k+"="+v)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+func (u *boundsUnits) Set(s string) error {
+	if *u == nil {
+		*u = boundsUnits{}
+	}
+	for _, item := range strings.Split(s, ",") {
+		name, unit, ok := strings.Cut(item, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return fmt.Errorf("%q: want COLUMN=UNIT", item)
+		}
+		(*u)[strings.TrimSpace(name)] = strings.TrimSpace(unit)
+	}
+	return nil
+}
+
+func learnerKinds() []string {
+	var kinds []string
+	for _, l := range learners.All() {
+		kinds = append(kinds, string(l.Spec().Kind))
+	}
+	return kinds
+}
+
+// learnerHelp describes every learner and its parameters, from the
+// learners' own metadata.
+func learnerHelp() string {
+	var b strings.Builder
+	for _, l := range learners.All() {
+		s := l.Spec()
+		label := "no label"
+		switch s.Label {
+		case learners.LabelReal:
+			label = "real label (needs bounds)"
+		case learners.LabelBinary:
+			label = "binary label (declared with --classes)"
+		}
+		dims := fmt.Sprintf("%d–%d features", s.MinDim, s.MaxDim)
+		if s.MinDim == s.MaxDim {
+			dims = fmt.Sprintf("%d feature(s)", s.MinDim)
+		}
+		fmt.Fprintf(&b, "  %s: %s; %s, %s; output %s.\n", s.Kind, s.Title, dims, label, s.Output.Kind)
+		for _, p := range s.Params {
+			rng := fmt.Sprintf("[%g, %g]", p.Min, p.Max)
+			if p.MinExclusive {
+				rng = fmt.Sprintf("(%g, %g]", p.Min, p.Max)
+			}
+			if len(p.Choices) > 0 {
+				var cs []string
+				for i, c := range p.Choices {
+					s := fmt.Sprintf("%g", c)
+					if i < len(p.ChoiceLabels) {
+						s += "=" + p.ChoiceLabels[i]
+					}
+					cs = append(cs, s)
+				}
+				rng = "one of " + strings.Join(cs, ", ")
+			}
+			per := ""
+			if p.PerAxis {
+				per = ", per feature"
+			}
+			fmt.Fprintf(&b, "      %s (default %g, %s%s): %s\n", p.Name, p.Default, rng, per, p.Help)
+		}
+	}
+	return b.String()
+}
+
+func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
+	if err := f.checkRequired(); err != nil {
+		return err
+	}
+	if f.out == "" {
+		return usagef("--out FILE.synopsis is required")
+	}
+	if err := refuseDashOut(f.out, "a synopsis"); err != nil {
+		return err
+	}
+	if f.beta.set && !f.k.auto {
+		return usagef("--beta only applies to --k auto")
+	}
+	for col := range f.units {
+		if !slices.Contains(f.features, col) && col != f.label {
+			return usagef("--units names column %q, which is neither a feature nor the label", col)
+		}
+	}
+	req, spec, err := f.request(e)
+	if err != nil {
+		return err
+	}
+	if err := f.private.check(&f.datasetFlags, spec, f.budget.set || f.deltaBudget.set); err != nil {
+		return err
+	}
+	req.Units = f.units
+	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.k, f.h, f.k.auto
+	req.Title, req.Note = f.title, f.note
+
+	// Order: validate and fit (Prepare), then check the key, the output
+	// and the budget, all before the passphrase prompt; the passphrase is
+	// checked (the key loaded) before anything is written to the ledger.
+	ledgerPath := f.ledger
+	if ledgerPath == "" {
+		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+			return err
+		}
+	}
+	keyPath := f.key
+	if keyPath == "" {
+		if keyPath, err = project.DefaultKeyPath(); err != nil {
+			return err
+		}
+	}
+	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
+		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath),
+		project.PassphraseProtected(f.passphraseFile)); err != nil {
+		return err
+	}
+	if err := checkLedgerPath(ledgerPath, project.DatasetProtected(f.data), project.KeyProtected(keyPath),
+		project.PassphraseProtected(f.passphraseFile)); err != nil {
+		return err
+	}
+	if f.private.used() {
+		// Spending on bounds for a release that cannot be made wastes ε:
+		// the public checks that Prepare and Release would fail come first.
+		if _, err := spec.Resolve(req.Params, len(req.Features)); err != nil {
+			return err
+		}
+		if err := checkKeyAndOut(keyPath, f); err != nil {
+			return err
+		}
+	}
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.v); err != nil {
+		return err
+	}
+	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
+	prep, err := project.Prepare(ctx, req, fitLine.callback())
+	fitLine.finish()
+	if err != nil {
+		return err
+	}
+	if k := prep.Params.K; f.k.auto {
+		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
+	}
+	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
+	keyEncrypted, err := checkSigningKey(e, keyPath)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(f.out); err == nil && !f.force {
+		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+	}
+	ledger, err := project.OpenLedger(ledgerPath)
+	if err != nil {
+		return err
+	}
+	id, err := prep.Identity()
+	if err != nil {
+		return err
+	}
+	found, err := project.FindDataset(ledger, id, f.differentPopulation)
+	if err != nil {
+		return err
+	}
+	key := found.Charges[0].DatasetHash
+	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
+	for _, m := range found.Charges {
+		if err := budgetPrecheck(ledger, m.DatasetHash, f); err != nil {
+			return err
+		}
+	}
+	signer, err := unlockSigningKey(e, keyPath, keyEncrypted, f.passphraseFile)
+	if err != nil {
+		return err
+	}
+	if err := setReleaseBudgets(e, ledger, key, f); err != nil {
+		return err
+	}
+	noiseLine := newProgressLine(e, "drawing secure noise:")
+	defer noiseLine.finish()
+	res, err := prep.Release(ctx, project.ReleaseOptions{
+		NoiseProgress:       noiseLine.callback(),
+		Out:                 f.out,
+		Overwrite:           f.force,
+		AllowOverBudget:     f.allowOver,
+		DifferentPopulation: f.differentPopulation,
+		Ledger:              ledger,
+		Signer:              signer,
+		Protected:           project.KeyProtected(keyPath),
+		AppVersion:          e.Version,
+		Now:                 e.Now,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stdout, "wrote %s\n", res.Path)
+	fmt.Fprintf(e.Stdout, "ε spent by this release: %.6g", res.Spent)
+	if prep.Params.Delta > 0 {
+		fmt.Fprintf(e.Stdout, " (δ %.6g)", prep.Params.Delta)
+	}
+	fmt.Fprintln(e.Stdout)
+	charged := res.Entry.DatasetHash
+	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(charged), res.Total, res.Budget)
+	if prep.Params.Delta > 0 {
+		_, totalDelta := ledger.Spent(charged)
+		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, ledger.DeltaBudget(charged))
+	}
+	if res.OverBudget {
+		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
+	}
+	return nil
+}
+
+// setReleaseBudgets records --budget and --delta-budget, if given. It runs
+// after every input, the passphrase included, has been checked, so that a
+// release refused for any other reason leaves the ledger unchanged.
+func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) error {
+	if !f.budget.set && !f.deltaBudget.set {
+		return nil
+	}
+	if err := l.SetBudgets(hash, f.budget.v, f.deltaBudget.v); err != nil {
+		return err
+	}
+	if f.budget.set {
+		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(hash), f.budget.v)
+	}
+	if f.deltaBudget.set {
+		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.v)
+	}
+	return nil
+}
+
+// checkKeyAndOut refuses, before anything is spent, a release without a
+// signing key or whose output exists (without --force).
+func checkKeyAndOut(keyPath string, f *releaseFlags) error {
+	if _, err := os.Stat(keyPath); err != nil {
+		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
+	}
+	if _, err := os.Lstat(f.out); err == nil && !f.force {
+		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+	}
+	return nil
+}
+
+// budgetPrecheck refuses, before the passphrase prompt, a release that the
+// ledger will certainly refuse (ε or δ over budget). It is deliberately
+// more lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead
+// of the ledger's 1e-9), so it never refuses a release the ledger would
+// allow; Reserve remains the one authoritative check.
+func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
+	if d := l.Damaged(); d != nil {
+		return d
+	}
+	if t := l.Torn(); t != nil {
+		return t
+	}
+	if f.allowOver {
+		return nil
+	}
+	spent, spentDelta := l.Spent(hash)
+	budget, deltaBudget := l.Budget(hash), l.DeltaBudget(hash)
+	if f.budget.set {
+		budget = f.budget.v
+	}
+	if f.deltaBudget.set {
+		deltaBudget = f.deltaBudget.v
+	}
+	if spent+f.epsilon.v > budget*(1+1e-6) {
+		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+	}
+	if spentDelta+f.delta.v > deltaBudget*(1+1e-6) {
+		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
+	}
+	return nil
+}
+
+func orDefault(f floatFlag, def float64) float64 {
+	if f.set {
+		return f.v
+	}
+	return def
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
