@@ -306,9 +306,13 @@ func FuzzLedgerRepair(f *testing.F) {
 	f.Add(uint8(0), []byte{0, 0xda, 0x7f})     // a line end
 	f.Add(uint8(1), []byte{0, 20, 1, 2, 9, 3}) // two changes
 	f.Add(uint8(2), []byte{0, 0x80, 0x20})
-	f.Add(uint8(3), []byte{1, 0x60, 0x01, 1, 0xa0, 0x04}) // an over-budget line: ε and marker
-	f.Add(uint8(3), []byte{6, 0x40, 0x01})                // the last line
-	f.Add(uint8(4), []byte{0, 0x30, 0x01, 2, 0x00, 0x08}) // a version 1 line and a version 2 line
+	// Over-budget releases with their ε and over_budget marker destroyed
+	// (the case the ledger could not bound before running totals): in
+	// the middle, and on the last line (the curator restores it).
+	f.Add(uint8(3), []byte{0x01, 0x66, 0x01, 0x01, 0xd3, 0x01}) // ε 10⁶ of line 2
+	f.Add(uint8(3), []byte{0x05, 0xe2, 0x40, 0x06, 0x4e, 0x01}) // ε 40 of the last line
+	f.Add(uint8(4), []byte{0x02, 0x04, 0x40, 0x02, 0x6d, 0x01}) // ε 250 after version 1 lines
+	f.Add(uint8(4), []byte{0x04, 0x31, 0x40, 0x04, 0x98, 0x01}) // ε 9 of the last line
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data := bytes.Clone(base)
