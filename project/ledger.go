@@ -291,6 +291,10 @@ func (l *Ledger) Entries(datasetHash string) []Entry {
 	for _, e := range l.state().entries {
 		if datasetHash == "" || e.DatasetHash == datasetHash {
 			e.Params = cloneParams(e.Params)
+			if e.Totals != nil {
+				t := *e.Totals
+				e.Totals = &t
+			}
 			out = append(out, e)
 		}
 	}
@@ -666,7 +670,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			st.summed = true
 		}
 		var bound *spanBound
-		if e.Totals != nil && order == nil {
+		if e.Totals != nil && order == nil && pending < len(damaged) {
 			bound = newSpanBound(n, st.run, e)
 		}
 		for i := pending; i < len(damaged); i++ {
