@@ -35,10 +35,14 @@ conservatively: the torn entry's ε counts as spent, and further releases are
 refused until --repair terminates the line (charging what it reveals).
 
 Any other line that does not parse is damage: every release is refused until
---repair, which charges each damaged line at its dataset's largest budget (it
-never lowers what a dataset has spent). A damaged line whose dataset cannot
-be read with certainty must be attributed: --attribute LINE=FILE.csv (or the
-dataset's SHA-256). Keep a copy of the file before repairing.`,
+--repair, which charges each damaged line at least its dataset's largest
+budget, and at least what the running totals of the next intact line show
+the damaged lines spent (it never lowers what a dataset has spent). A
+damaged line whose dataset cannot be read with certainty, or that no intact
+line follows (it may have been a release past its budget), must be
+attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256); if it was
+a release past its budget, restore it by hand instead (docs/ledger.md).
+Keep a copy of the file before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
 			var budget, deltaBudget floatFlag

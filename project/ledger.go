@@ -19,8 +19,10 @@ import (
 // another budget.
 const DefaultBudget = 1.0
 
-// LedgerVersion is the format version written in every ledger line ("v").
-const LedgerVersion = 1
+// LedgerVersion is the format version written in every ledger line ("v"):
+// 2 since lines carry running totals (Entry.Totals). Lines of version 1
+// (without totals) are still read; see docs/ledger.md.
+const LedgerVersion = 2
 
 // budgetSlack is the relative tolerance of the budget check, so that ten
 // releases of ε = 0.1 fit a budget of 1 despite floating-point rounding of
@@ -85,6 +87,10 @@ type Entry struct {
 	// was matched to DatasetHash (dataset_identity.go); nil in older
 	// entries and in budget and repair entries.
 	Identity *EntryIdentity `json:"identity,omitempty"`
+	// Totals are the running totals over the whole ledger up to and
+	// including this entry, set by the ledger in every line it writes
+	// (version 2); nil in version 1 lines.
+	Totals *Totals `json:"totals,omitempty"`
 	// Sum is the line's checksum, set by the ledger: the first 16 hex
 	// digits of the SHA-256 of the line encoded without it. Every line this
 	// version writes carries it; see docs/ledger.md.
@@ -114,6 +120,8 @@ type ledgerState struct {
 	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
 	charges []damageCharge // conservative charges of damaged, where attributable
 	summed  bool           // some valid line carries a checksum
+	run     Totals         // running totals after the last valid entry
+	totaled bool           // some valid line carries totals
 	notes   []string       // harmless irregularities read past (see tolerate)
 	longest int            // length of the longest valid line (singleEntryBound)
 }
@@ -283,6 +291,10 @@ func (l *Ledger) Entries(datasetHash string) []Entry {
 	for _, e := range l.state().entries {
 		if datasetHash == "" || e.DatasetHash == datasetHash {
 			e.Params = cloneParams(e.Params)
+			if e.Totals != nil {
+				t := *e.Totals
+				e.Totals = &t
+			}
 			out = append(out, e)
 		}
 	}
@@ -346,6 +358,7 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 			}
 			e.OverBudget = true
 		}
+		e.Totals = st.next(e)
 		return marshalEntry(e)
 	})
 	if err != nil {
@@ -383,6 +396,7 @@ func (l *Ledger) SetBudgets(datasetHash string, eps, delta float64) error {
 				e.Time = p.Time
 			}
 		}
+		e.Totals = st.next(e)
 		return marshalEntry(e)
 	})
 }
@@ -494,8 +508,8 @@ func marshalEntry(e Entry) ([]byte, error) {
 // Reserve. Errors name the field.
 func (e *Entry) validate() error {
 	switch {
-	case e.Version != LedgerVersion:
-		return fmt.Errorf("v: version %d is not supported (this program reads version %d)", e.Version, LedgerVersion)
+	case e.Version != LedgerVersion && e.Version != 1:
+		return fmt.Errorf("v: version %d is not supported (this program reads versions 1 and %d)", e.Version, LedgerVersion)
 	case e.ID == "":
 		return errors.New("id: missing")
 	case e.Time.IsZero():
@@ -509,6 +523,9 @@ func (e *Entry) validate() error {
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256 (64 lower-case hex digits)", e.DatasetHash)
 	}
 	if err := e.Identity.validate(); err != nil {
+		return err
+	}
+	if err := e.Totals.validate(e); err != nil {
 		return err
 	}
 	for name, v := range e.Params {
@@ -563,7 +580,8 @@ func isSHA256Hex(s string) bool {
 // byte can change without the line failing, see docs/ledger.md), and its
 // checksum if it has one. requireSum is set once a line with a checksum
 // has been read: this version never writes a line without one, and older
-// versions refuse a ledger with checksums.
+// versions refuse a ledger with checksums. Running totals are checked by
+// checkVersionTotals and checkTotals (parseLedger).
 func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 	var e Entry
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -605,6 +623,8 @@ func parseLedger(data []byte, path string) *ledgerState {
 
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
+	pending := 0              // damaged[pending:] follow the last valid line
+	lastOutOfOrder := 0       // the last intact line whose totals do not follow
 	budgetAt := map[string]budgetLine{}
 	// Blank lines are harmless only after the last entry (an editor's final
 	// newline): one between entries may be a byte damaged into a line end,
@@ -635,6 +655,13 @@ func parseLedger(data []byte, path string) *ledgerState {
 		if err == nil && e.Kind == KindBudget {
 			err = checkBudgetOrder(budgetAt, n, e)
 		}
+		if err == nil {
+			err = checkVersionTotals(e, st.totaled)
+		}
+		var order error // totals that do not follow: lines removed, added or reordered
+		if err == nil {
+			order = checkTotals(st.run, e, pending == len(damaged))
+		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
 			continue
@@ -642,7 +669,25 @@ func parseLedger(data []byte, path string) *ledgerState {
 		if e.Sum != "" {
 			st.summed = true
 		}
-		validLine = n
+		var bound *spanBound
+		if e.Totals != nil && order == nil && pending < len(damaged) {
+			bound = newSpanBound(n, st.run, e)
+		}
+		for i := pending; i < len(damaged); i++ {
+			damaged[i].followed, damaged[i].bound = true, bound
+		}
+		if order != nil {
+			// The line itself is intact (its checksum holds): it counts as
+			// written, and the ledger is damaged until a repair names it.
+			d := newDamagedLine(n, line, order)
+			d.outOfOrder = true
+			damaged = append(damaged, d)
+			lastOutOfOrder = n
+		} else {
+			validLine = n
+		}
+		pending = len(damaged)
+		st.run, st.totaled = st.run.advance(e), st.totaled || e.Totals != nil
 		st.longest = max(st.longest, len(line))
 		st.entries = append(st.entries, e)
 	}
@@ -659,6 +704,11 @@ func parseLedger(data []byte, path string) *ledgerState {
 	}
 	st.notes = tol.notes()
 	for _, d := range damaged {
+		if d.line < lastOutOfOrder {
+			// Lines were moved, removed or added before it: the totals
+			// of the lines around d need not bound it.
+			d.bound = nil
+		}
 		if !d.resolved {
 			st.damaged = append(st.damaged, d)
 		}

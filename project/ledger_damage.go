@@ -111,6 +111,14 @@ type damagedLine struct {
 	reason   string
 	rec      recovered
 	resolved bool // a later repair entry names it
+	// followed is set if a valid line follows it; bound, if the first
+	// valid line after it carries running totals, is what they say of it.
+	followed bool
+	bound    *spanBound
+	// outOfOrder is set for an intact line (its checksum holds) whose
+	// running totals do not follow from the lines before it: it counts
+	// as written, and a repair charging nothing resolves it.
+	outOfOrder bool
 }
 
 func newDamagedLine(n int, data []byte, err error) damagedLine {
@@ -212,25 +220,35 @@ func entriesIn(b []byte) int {
 // damageCharges computes the conservative charge of every unresolved
 // damaged line (docs/ledger.md, "Damage"):
 //
+//   - a line the running totals of the next intact line show held no
+//     entry is charged nothing (and needs no dataset);
 //   - its datasets: the hash read from the line if an intact entry names
 //     the same hash and the line holds a single entry (entriesIn; a
 //     damaged hash cannot be told from a real one otherwise), plus
 //     the curator's attribution (attribute: line → hashes); if guess is
 //     set (for Spent while damaged), an unconfirmed hash read from the line
 //     stands in for a missing attribution;
+//   - a line no valid line follows has no running totals after it: it may
+//     have been a release past its budget whose over_budget marker is
+//     damaged too, so it needs the curator's attribution even when its
+//     hash is confirmed (unless guess);
 //   - the number of entries k it may hold: 1 if no key of an entry occurs
 //     twice in it and it is no longer than singleEntryBound, else the
 //     larger of that count and ⌈length/minEntryLen⌉ (a lost line end joins
 //     lines);
 //   - its charge on each dataset: ε = k·cap, where cap is the largest of
 //     the default budget, every intact budget of the dataset and every
-//     intact entry's charge on it, times (1 + 10⁻⁹): no entry within budget
-//     ever charged more; likewise δ;
-//   - no charge can be bounded, and the curator must restore the lines, if
-//     the dataset has a release past its budget (intact, or read from a
-//     damaged line, or a damaged line reads an ε above cap), or may have
-//     two or more damaged entries of which one may have been a budget
-//     change (it may have raised the cap).
+//     intact entry's charge on it, times (1 + 10⁻⁹); likewise δ;
+//   - if the next intact line carries running totals (spanBound), the
+//     damaged lines between it and the valid line before them spent
+//     together at most the difference of the totals: each dataset of the
+//     span is charged at least that difference in all, whatever the
+//     lines' ε was (an over-budget release included);
+//   - otherwise no charge can be bounded, and the curator must restore the
+//     lines, if the dataset has a release past its budget (intact, or read
+//     from such a damaged line, or such a line reads an ε above cap), or
+//     may have two or more damaged entries of which one may have been a
+//     budget change (it may have raised the cap).
 //
 // It returns the charges it could compute and, if any line cannot be
 // settled, a *NeedsCuratorError naming all such lines.
@@ -250,14 +268,20 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			}
 		}
 	}
-	type lineCharge struct {
-		d        damagedLine
-		k        int
-		mayBeBud bool
-	}
 	byHash := map[string][]lineCharge{}
 	var order []string
+	var out []damageCharge
 	for _, d := range st.damaged {
+		if d.outOfOrder {
+			out = append(out, damageCharge{line: d.line,
+				why: fmt.Sprintf("line %d is intact but out of order (%s); it counts as written", d.line, d.reason)})
+			continue
+		}
+		if d.bound != nil && d.bound.entries == 0 {
+			out = append(out, damageCharge{line: d.line,
+				why: fmt.Sprintf("damaged line %d (%s) held no entry, by the running totals of line %d", d.line, d.reason, d.bound.next)})
+			continue
+		}
 		k := entriesIn(d.data)
 		if k == 1 && len(d.data) > singleEntryBound(st) {
 			k = 2 // too long for one entry: line ends and keys may both be damaged
@@ -288,6 +312,10 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset(s) (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
 			continue
 		}
+		if !d.followed && !guess && len(attribute[d.line]) == 0 {
+			problems = append(problems, fmt.Sprintf("line %d: no intact line follows it, so no running totals bound its ε, and it may have been a release past its budget (--allow-over-budget) whose over_budget marker was damaged too; if it was not, confirm its dataset(s) (ledger --repair --attribute %d=FILE.csv) and it is charged at the dataset's largest budget; if it was, restore the line from a backup or from the ε and δ its synopsis records", d.line, d.line))
+			continue
+		}
 		lc := lineCharge{d: d, k: k, mayBeBud: k > 1 || d.rec.kind == "" || d.rec.kind == KindBudget}
 		for _, h := range hs {
 			if byHash[h] == nil {
@@ -296,32 +324,11 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			byHash[h] = append(byHash[h], lc)
 		}
 	}
-	var out []damageCharge
 	for _, h := range order {
-		lines := byHash[h]
-		epsCap, deltaCap, over := chargeCaps(st.entries, h)
-		entries, mayBeBudget := 0, false
-		for _, lc := range lines {
-			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
-			entries += lc.k
-			mayBeBudget = mayBeBudget || lc.mayBeBud
-		}
-		if over || (entries > 1 && mayBeBudget) {
-			why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
-			if !over {
-				why = "one of them may have been a budget change, so nothing in the file bounds the others"
-			}
-			var ls []string
-			for _, lc := range lines {
-				ls = append(ls, strconv.Itoa(lc.d.line))
-			}
-			problems = append(problems, fmt.Sprintf("line(s) %s of dataset %s: %s; restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(ls, ", "), shortHash(h), why))
-			continue
-		}
-		for _, lc := range lines {
-			k := float64(lc.k)
-			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: k * epsCap, delta: min(k*deltaCap, 1-1e-12),
-				why: fmt.Sprintf("damaged line %d (%s) charged at %d × the dataset's largest budget", lc.d.line, lc.d.reason, lc.k)})
+		cs, problem := chargeDataset(st.entries, h, byHash[h])
+		out = append(out, cs...)
+		if problem != "" {
+			problems = append(problems, problem)
 		}
 	}
 	if len(problems) > 0 {
@@ -329,6 +336,70 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		return out, &NeedsCuratorError{Lines: problems}
 	}
 	return out, nil
+}
+
+// lineCharge is a damaged line to be charged to a dataset: it may hold k
+// entries, and one of them may have been a budget change (mayBeBud).
+type lineCharge struct {
+	d        damagedLine
+	k        int
+	mayBeBud bool
+}
+
+// chargeDataset returns the charges of dataset h for its damaged lines
+// (damageCharges), and the problem, if any, that leaves the lines no
+// running totals bound to the curator.
+func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharge, string) {
+	epsCap, deltaCap, over := chargeCaps(entries, h)
+	n, mayBeBudget := 0, false
+	var unbounded []string
+	for _, lc := range lines {
+		n += lc.k
+		mayBeBudget = mayBeBudget || lc.mayBeBud
+		if lc.d.bound == nil {
+			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
+			unbounded = append(unbounded, strconv.Itoa(lc.d.line))
+		}
+	}
+	problem := ""
+	if len(unbounded) > 0 && (over || (n > 1 && mayBeBudget)) {
+		why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
+		if !over {
+			why = "one of its damaged lines may have been a budget change, so nothing in the file bounds the others"
+		}
+		problem = fmt.Sprintf("line(s) %s of dataset %s: %s (no intact line with running totals follows them); restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(unbounded, ", "), shortHash(h), why)
+	}
+	// The cap charges of each span, to which its difference is added.
+	capOf := map[int][2]float64{}
+	for _, lc := range lines {
+		if b := lc.d.bound; b != nil {
+			c := capOf[b.next]
+			capOf[b.next] = [2]float64{c[0] + float64(lc.k)*epsCap, c[1] + float64(lc.k)*deltaCap}
+		}
+	}
+	var out []damageCharge
+	done := map[int]bool{}
+	for _, lc := range lines {
+		b := lc.d.bound
+		if b == nil && problem != "" {
+			continue
+		}
+		k := float64(lc.k)
+		c := damageCharge{line: lc.d.line, hash: h, eps: k * epsCap, delta: k * deltaCap,
+			why: fmt.Sprintf("damaged line %d (%s) charged at %d × the dataset's largest budget", lc.d.line, lc.d.reason, lc.k)}
+		if b != nil && !done[b.next] {
+			done[b.next] = true
+			caps := capOf[b.next]
+			if b.eps > caps[0] || b.delta > caps[1] {
+				c.eps += max(0, b.eps-caps[0])
+				c.delta += max(0, b.delta-caps[1])
+				c.why += fmt.Sprintf(", raised to the ε %g, δ %g the damaged lines before line %d spent together by its running totals", b.eps, b.delta, b.next)
+			}
+		}
+		c.delta = min(c.delta, 1-1e-12)
+		out = append(out, c)
+	}
+	return out, problem
 }
 
 // chargeCaps returns the largest ε and δ a single entry within budget can
@@ -429,6 +500,14 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 		out = append(out, '\n')
 		reps = append(reps, e)
 	}
+	// The totals continue from the last valid entry, and from the torn
+	// line if the line end makes it one.
+	run := st.run
+	if t := st.torn; t != nil && t.Complete {
+		if e, err := decodeEntry(t.Fragment, st.summed); err == nil {
+			run = run.advance(e)
+		}
+	}
 	// Damaged lines last to first, so that no repair follows an unbroken
 	// run of damaged lines from the line it names (resolveRepair).
 	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
@@ -441,6 +520,8 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 		if err := reps[i].prepare(); err != nil {
 			return nil, nil, err
 		}
+		t := run.after(reps[i])
+		reps[i].Totals, run = &t, t
 		line, err := marshalEntry(reps[i])
 		if err != nil {
 			return nil, nil, err

@@ -15,9 +15,17 @@ import (
 
 var hashC = hashOf("c") // 2e7d2c03…
 
-// writeTestLedger writes the entries as a ledger with fixed ids and times
-// (so the bytes are reproducible) and returns its bytes.
+// ledgerBytes writes the entries as a ledger with fixed ids and times
+// (so the bytes are reproducible) and running totals, and returns its
+// bytes.
 func ledgerBytes(t testing.TB, entries ...Entry) []byte {
+	t.Helper()
+	return ledgerBytesFrom(t, Totals{}, entries...)
+}
+
+// ledgerBytesFrom is ledgerBytes for lines appended to a ledger whose
+// running totals are run.
+func ledgerBytesFrom(t testing.TB, run Totals, entries ...Entry) []byte {
 	t.Helper()
 	var out []byte
 	for i, e := range entries {
@@ -27,6 +35,8 @@ func ledgerBytes(t testing.TB, entries ...Entry) []byte {
 		e.Version = LedgerVersion
 		e.ID = strings.Repeat("0", 15) + string(rune('a'+i%6))
 		e.Time = time.Date(2026, 1, 2, 3, 4, 5+i, 0, time.UTC)
+		run = run.after(e)
+		e.Totals = &Totals{Epsilon: run.Epsilon, Delta: run.Delta, Entries: run.Entries}
 		if err := e.validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +80,7 @@ func TestLedgerDamageRepro(t *testing.T) {
 			return lines[0] + lines[1] + strings.Replace(lines[2], `"epsilon":0.4`, `"epsilon":0.4x`, 1)
 		}, []int{3}},
 		{"v 1x on lines 2 and 3", func() string {
-			return lines[0] + strings.Replace(lines[1], `"v":1`, `"v":1x`, 1) + strings.Replace(lines[2], `"v":1`, `"v":1x`, 1)
+			return lines[0] + strings.Replace(lines[1], `"v":2`, `"v":2x`, 1) + strings.Replace(lines[2], `"v":2`, `"v":2x`, 1)
 		}, []int{2, 3}},
 		{"epsilon 0.4 to 0.1 on line 3 (still valid JSON)", func() string {
 			return lines[0] + lines[1] + strings.Replace(lines[2], `"epsilon":0.4`, `"epsilon":0.1`, 1)
@@ -143,7 +153,7 @@ func TestLedgerDamageRules(t *testing.T) {
 	budA := Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2}
 	overA := Entry{DatasetHash: hashA, Epsilon: 0.5}
 	breakLine := func(n int) func([]string) { // breaks the JSON of line n
-		return func(ls []string) { ls[n-1] = strings.Replace(ls[n-1], `"v":1`, `"v":1x`, 1) }
+		return func(ls []string) { ls[n-1] = strings.Replace(ls[n-1], `"v":2`, `"v":2x`, 1) }
 	}
 	tests := []struct {
 		name    string
@@ -154,15 +164,32 @@ func TestLedgerDamageRules(t *testing.T) {
 		wantErr string             // NeedsCuratorError substring, or ""
 		spent   map[string]float64 // ε spent after the repair
 	}{
-		{"confirmed hash: charged at the default budget", []Entry{relA, relA}, -1, breakLine(2), nil, "",
+		// Lines between intact lines: the running totals bound them.
+		{"confirmed hash: charged at the default budget", []Entry{relA, relA, relA}, -1, breakLine(2), nil, "",
+			map[string]float64{hashA: 0.3 + 1 + 0.3}},
+		{"raised budget: charged at it", []Entry{budA, relA, relA, relA}, -1, breakLine(3), nil, "",
+			map[string]float64{hashA: 0.3 + 2 + 0.3}},
+		{"two damaged releases: each charged", []Entry{relA, relA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
+			map[string]float64{hashA: 0.3 + 2 + 0.3}},
+		{"damaged budget and release, bounded by totals", []Entry{relA, budA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
+			map[string]float64{hashA: 0.3 + 2 + 0.3}},
+		{"over-budget release, bounded by totals", []Entry{relA, relA, overA, relA}, 2, breakLine(2), nil, "",
+			map[string]float64{hashA: 0.3 + 1 + 0.5 + 0.3}},
+		{"over-budget release damaged, bounded by totals", []Entry{relA, {DatasetHash: hashA, Epsilon: 7}, relA}, 1, breakLine(2), nil, "",
+			map[string]float64{hashA: 0.3 + 7 + 0.3}},
+		{"line end lost, bounded, attributed to both", []Entry{relA, {DatasetHash: hashB, Epsilon: 0.2}, relA}, -1, func(ls []string) {
+			ls[0] = strings.TrimSuffix(ls[0], "\n") + " " + ls[1]
+			ls[1] = ""
+		}, map[int][]string{1: {hashA, hashB}}, "", nil},
+		// Lines no intact line follows: the curator confirms them.
+		{"last line: the curator confirms it", []Entry{relA, relA}, -1, breakLine(2), nil, "no intact line follows it", nil},
+		{"last line confirmed: charged at the default budget", []Entry{relA, relA}, -1, breakLine(2), map[int][]string{2: {hashA}}, "",
 			map[string]float64{hashA: 0.3 + 1}},
-		{"raised budget: charged at it", []Entry{budA, relA, relA}, -1, breakLine(3), nil, "",
-			map[string]float64{hashA: 0.3 + 2}},
-		{"two damaged releases: each charged", []Entry{relA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
-			map[string]float64{hashA: 0.3 + 2}},
-		{"damaged budget and release: curator", []Entry{relA, budA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil,
-			"may have been a budget change", nil},
-		{"over-budget release: curator", []Entry{relA, relA, overA}, 2, breakLine(2), nil, "past its budget", nil},
+		{"last lines confirmed, raised budget", []Entry{budA, relA, relA, relA}, -1, func(ls []string) { breakLine(3)(ls); breakLine(4)(ls) },
+			map[int][]string{3: {hashA}, 4: {hashA}}, "", map[string]float64{hashA: 0.3 + 2 + 2}},
+		{"damaged budget and release at the end: curator", []Entry{relA, budA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) },
+			map[int][]string{2: {hashA}, 3: {hashA}}, "may have been a budget change", nil},
+		{"over-budget release intact, last line damaged: curator", []Entry{relA, overA, relA}, 1, breakLine(3), map[int][]string{3: {hashA}}, "past its budget", nil},
 		{"hash unreadable: attribution", []Entry{relA, relA}, -1, func(ls []string) { ls[1] = strings.Replace(ls[1], `"dataset_hash":"c`, `"dataset_hash":"X`, 1) }, nil,
 			"no dataset hash can be read", nil},
 		{"hash unreadable, attributed", []Entry{relA, relA}, -1, func(ls []string) { ls[1] = strings.Replace(ls[1], `"dataset_hash":"c`, `"dataset_hash":"X`, 1) },
@@ -171,10 +198,10 @@ func TestLedgerDamageRules(t *testing.T) {
 			ls[0] = strings.TrimSuffix(ls[0], "\n") + " " + ls[1]
 			ls[1] = ""
 		}, nil, "more than one entry", nil},
-		{"line end lost, attributed to both", []Entry{relA, {DatasetHash: hashB, Epsilon: 0.2}, relA}, -1, func(ls []string) {
-			ls[0] = strings.TrimSuffix(ls[0], "\n") + " " + ls[1]
-			ls[1] = ""
-		}, map[int][]string{1: {hashA, hashB}}, "may have been a budget change", nil}, // k = 2 entries: one may be a budget
+		{"line end lost at the end, attributed to both", []Entry{relA, relA, {DatasetHash: hashB, Epsilon: 0.2}}, -1, func(ls []string) {
+			ls[1] = strings.TrimSuffix(ls[1], "\n") + " " + ls[2]
+			ls[2] = ""
+		}, map[int][]string{2: {hashA, hashB}}, "may have been a budget change", nil}, // k = 2 entries: one may be a budget
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,12 +248,28 @@ func spentIn(es []Entry, h string) float64 {
 
 // fuzzLedgerBases are the undamaged ledgers FuzzLedgerRepair damages: the
 // issue's three releases, budgets (ε and δ) with releases and a
-// validation, and a repaired tear. None has an over-budget release: the
-// ε of one whose line is destroyed is bounded by nothing in the file
-// (docs/ledger.md, "Damage"), and Repair asks the curator instead.
+// validation, a repaired tear, and releases made with --allow-over-budget
+// whose ε (up to 10⁶) no budget bounds, in the middle and at the end,
+// followed by ledger lines of version 1 (without totals) and of version 2.
 func fuzzLedgerBases(t testing.TB) [][]byte {
 	torn := []byte(`{"dataset_hash":"` + hashA + `","epsilon":0.5,"de` + "\n")
-	repaired := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindRepair, RepairsLine: 2, Note: "torn"})
+	repaired := ledgerBytesFrom(t, Totals{Epsilon: 0.25, Entries: 1}, Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindRepair, RepairsLine: 2, Note: "torn"})
+	over := func(h string, eps, delta float64) Entry {
+		return Entry{DatasetHash: h, Epsilon: eps, Delta: delta, OverBudget: true}
+	}
+	v1 := func(es ...Entry) []byte { // version 1 lines, with checksums
+		var out []byte
+		for i, e := range es {
+			e.Version, e.ID, e.Time = 1, strings.Repeat("1", 15)+string(rune('a'+i)), time.Date(2025, 1, 2, 3, 4, 5+i, 0, time.UTC)
+			line, err := marshalEntry(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, line...)
+		}
+		return out
+	}
+	oldA, oldB := Entry{DatasetHash: hashA, Epsilon: 0.125, Kind: KindRelease}, Entry{DatasetHash: hashB, Epsilon: 0.25, Kind: KindRelease}
 	return [][]byte{
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashC, Epsilon: 0.4}),
 		ledgerBytes(t, Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, DeltaBudget: 1e-5},
@@ -234,6 +277,9 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 			Entry{DatasetHash: hashB, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 0.7, Kind: KindValidation},
 			Entry{DatasetHash: hashC, Epsilon: 0.2, Delta: 5e-7}, Entry{DatasetHash: hashB, Epsilon: 0.3}),
 		slices.Concat(ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}), torn, repaired),
+		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, over(hashB, 1e6, 0), Entry{DatasetHash: hashA, Epsilon: 0.3},
+			over(hashA, 3, 0.5), Entry{DatasetHash: hashB, Epsilon: 0.2}, over(hashC, 40, 1e-3)),
+		slices.Concat(v1(oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
 	}
 }
 
@@ -242,9 +288,10 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 // ledger's promise: either the damage is detected and writes are refused
 // until a repair that leaves every dataset's spent ε and δ at least what
 // it was before the damage, or the repair refuses and asks the curator; an
-// undetected change never lowers a spend. The fuzzer plays the curator
-// where Repair asks for attribution (each damaged line is attributed to
-// the datasets of the original lines it overlaps). The file's final line
+// undetected change never lowers a spend, for every dataset, including
+// releases past their budget with ε up to 10⁶ whose line and over_budget
+// marker are both destroyed. The fuzzer plays the curator where Repair
+// asks for attribution (curatorAttribution). The file's final line
 // end is never damaged: an unterminated last line is read as a crash tear
 // (docs/ledger.md), which a substitution could otherwise imitate.
 func FuzzLedgerRepair(f *testing.F) {
@@ -259,6 +306,13 @@ func FuzzLedgerRepair(f *testing.F) {
 	f.Add(uint8(0), []byte{0, 0xda, 0x7f})     // a line end
 	f.Add(uint8(1), []byte{0, 20, 1, 2, 9, 3}) // two changes
 	f.Add(uint8(2), []byte{0, 0x80, 0x20})
+	// Over-budget releases with their ε and over_budget marker destroyed
+	// (the case the ledger could not bound before running totals): in
+	// the middle, and on the last line (the curator restores it).
+	f.Add(uint8(3), []byte{0x01, 0x66, 0x01, 0x01, 0xd3, 0x01}) // ε 10⁶ of line 2
+	f.Add(uint8(3), []byte{0x05, 0xe2, 0x40, 0x06, 0x4e, 0x01}) // ε 40 of the last line
+	f.Add(uint8(4), []byte{0x02, 0x04, 0x40, 0x02, 0x6d, 0x01}) // ε 250 after version 1 lines
+	f.Add(uint8(4), []byte{0x04, 0x31, 0x40, 0x04, 0x98, 0x01}) // ε 9 of the last line
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data := bytes.Clone(base)
@@ -270,11 +324,6 @@ func FuzzLedgerRepair(f *testing.F) {
 		if st.torn != nil {
 			t.Fatalf("a complete last line read as a tear: %v", st.torn)
 		}
-		// Documented limit (docs/ledger.md, "Damage"): a release past its
-		// budget whose over_budget marker is destroyed too has an ε nothing
-		// in the file bounds. The ledger must still refuse writes.
-		overMarker := []byte(`"over_budget":true`)
-		markerLost := bytes.Count(data, overMarker) < bytes.Count(base, overMarker)
 		if len(st.damaged) > 0 {
 			if st.refuseWrites("damaged") == nil {
 				t.Fatal("damaged ledger does not refuse writes")
@@ -292,9 +341,6 @@ func FuzzLedgerRepair(f *testing.F) {
 				t.Fatalf("still damaged after repair: %v", st.damageError("repaired"))
 			}
 		}
-		if markerLost {
-			return
-		}
 		for _, h := range []string{hashA, hashB, hashC} {
 			e0, d0 := spent(orig.entries, nil, h)
 			e1, d1 := spent(st.entries, nil, h)
@@ -306,9 +352,12 @@ func FuzzLedgerRepair(f *testing.F) {
 }
 
 // curatorAttribution attributes each damaged line whose dataset the file
-// does not confirm to the datasets of the original entries it overlaps
-// (by byte offset; damage preserves length), as a curator would from the
-// synopses and their records.
+// does not confirm, and each damaged line no intact line follows, to the
+// datasets of the original entries it overlaps (by byte offset; damage
+// preserves length), as a curator would from the synopses and their
+// records. A line no intact line follows that overlaps a release made past
+// its budget is not attributed: the curator restores it by hand
+// (docs/ledger.md), so Repair keeps refusing.
 func curatorAttribution(base, data []byte, st *ledgerState) map[int][]string {
 	known := map[string]bool{}
 	for _, e := range st.entries {
@@ -316,12 +365,14 @@ func curatorAttribution(base, data []byte, st *ledgerState) map[int][]string {
 	}
 	origLines := bytes.SplitAfter(base, []byte{'\n'})
 	var hashOf []string // per original line, its entry's dataset (or "")
+	var overOf []bool   // per original line, whether it was past its budget
 	var starts []int
 	off := 0
 	for _, ol := range origLines {
 		var e Entry
 		_ = json.Unmarshal(ol, &e)
 		hashOf = append(hashOf, e.DatasetHash)
+		overOf = append(overOf, e.OverBudget)
 		starts = append(starts, off)
 		off += len(ol)
 	}
@@ -333,15 +384,24 @@ func curatorAttribution(base, data []byte, st *ledgerState) map[int][]string {
 		off += len(dl)
 	}
 	for _, d := range st.damaged {
-		if d.confirmedHash(known) != "" {
+		if d.followed && d.confirmedHash(known) != "" {
 			continue
 		}
 		lo, hi := lineStart[d.line], lineStart[d.line]+len(d.data)
+		restore := false
 		for j := range origLines {
 			end := starts[j] + len(origLines[j])
-			if starts[j] <= hi && end > lo && hashOf[j] != "" && !slices.Contains(attr[d.line], hashOf[j]) {
+			if !(starts[j] <= hi && end > lo) {
+				continue
+			}
+			restore = restore || overOf[j] && !d.followed
+			if hashOf[j] != "" && !slices.Contains(attr[d.line], hashOf[j]) {
 				attr[d.line] = append(attr[d.line], hashOf[j])
 			}
+		}
+		if restore {
+			delete(attr, d.line)
+			continue
 		}
 		if len(attr[d.line]) == 0 {
 			attr[d.line] = []string{hashA} // overlaps only a tear: any dataset
