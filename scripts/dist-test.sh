@@ -18,8 +18,8 @@
 # Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPO=$PWD
 MINGW_CC=${MINGW_CC:-x86_64-w64-mingw32-gcc}
+GO=${GO:-go}
 MAX_BYTES=$((40 * 1024 * 1024))
 TOL=1e-12
 
@@ -40,6 +40,8 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+# Tools of this test, built while HOME still points at the Go caches.
+"$GO" build -o "$TMP/winres" ./scripts/winres
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/home/.config XDG_DATA_HOME=$TMP/home/.local/share
 mkdir -p "$HOME/.cache" "$TMP/run"
 chmod 700 "$TMP/run"
@@ -127,7 +129,7 @@ mkdir -p docs/screenshots
 t0=$(date +%s.%N)
 "$BIN" >"$TMP/gui.log" 2>&1 &
 gui=$!
-pids+=($gui)
+pids+=("$gui")
 timeout 120 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null ||
 	fail "the curator window did not appear in 120 s: $(cat "$TMP/gui.log")"
 t1=$(date +%s.%N)
@@ -148,11 +150,15 @@ wdir=$(ls -d "$TMP"/win/bernstein-*-windows-amd64)
 [ -e "$wdir/bcryptprimitives.dll" ] && fail "the zip must not contain the test shim"
 for f in bernstein.exe bernstein-cli.exe README.txt LICENSE.txt; do [ -e "$wdir/$f" ] || fail "zip lacks $f"; done
 # (objdump's output is kept in a variable: grep -q in a pipe would end it early under pipefail)
-gui_headers=$(x86_64-w64-mingw32-objdump -p -h "$wdir/bernstein.exe")
+gui_headers=$(x86_64-w64-mingw32-objdump -p "$wdir/bernstein.exe")
 cli_headers=$(x86_64-w64-mingw32-objdump -p "$wdir/bernstein-cli.exe")
 grep -q '^Subsystem.*(Windows GUI)' <<<"$gui_headers" || fail "bernstein.exe is not a GUI-subsystem program"
-grep -q ' \.rsrc ' <<<"$gui_headers" || fail "bernstein.exe has no resources (icon, version)"
 grep -q '^Subsystem.*(Windows CUI)' <<<"$cli_headers" || fail "bernstein-cli.exe is not a console program"
+# Both executables carry an icon (the same one), a manifest and a version
+# resource whose x.y.z is FyneApp.toml's (scripts/winres reads them with debug/pe).
+app_version=$(sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+"$TMP/winres" check -version "$app_version" "$wdir/bernstein.exe" "$wdir/bernstein-cli.exe" ||
+	fail "the Windows executables lack their icon or version resource, or they differ"
 "$MINGW_CC" -shared -O2 -o "$TMP/bcryptprimitives.dll" scripts/wine-shim/bcryptprimitives.c -ladvapi32
 "$WINE" wineboot -i >/dev/null 2>&1 || true
 cp "$TMP/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
@@ -171,7 +177,7 @@ compare "$TMP/windows/eval.csv" "$TMP/linux/from-windows.csv"
 say "Windows: bernstein.exe window under Wine (Xvfb)"
 (cd "$TMP/windows" && exec "$WINE" "$wdir/bernstein.exe") >"$TMP/wine-gui.log" 2>&1 &
 wgui=$!
-pids+=($wgui)
+pids+=("$wgui")
 if timeout 90 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null; then
 	sleep 5
 	xwd -root -display "$display" | xwdtopnm 2>/dev/null | pnmtopng >docs/screenshots/install-windows-wine.png
