@@ -150,7 +150,9 @@ var vsFixedFileInfoSignature = []byte{0xbd, 0x04, 0xef, 0xfe}
 
 func summarize(res []resource) exeResources {
 	var s exeResources
-	sort.Slice(res, func(i, j int) bool { return res[i].typ < res[j].typ || res[i].typ == res[j].typ && res[i].id < res[j].id })
+	sort.Slice(res, func(i, j int) bool {
+		return res[i].typ < res[j].typ || res[i].typ == res[j].typ && res[i].id < res[j].id
+	})
 	for _, r := range res {
 		switch r.typ {
 		case rtIcon:
