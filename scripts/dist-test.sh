@@ -26,9 +26,15 @@ TOL=1e-12
 say() { printf '== %s\n' "$*"; }
 fail() { printf 'dist-test: FAIL: %s\n' "$*" >&2; exit 1; }
 
-tarball=$(ls dist/bernstein-*-linux-amd64.tar.xz 2>/dev/null | head -n1) || true
-zipfile=$(ls dist/bernstein-*-windows-amd64.zip 2>/dev/null | head -n1) || true
-[ -n "$tarball" ] && [ -n "$zipfile" ] || fail "no artifacts in dist/: run make dist first"
+shopt -s nullglob
+tarballs=(dist/bernstein-*-linux-amd64.tar.xz)
+zipfiles=(dist/bernstein-*-windows-amd64.zip)
+shopt -u nullglob
+if [ ${#tarballs[@]} -ne 1 ] || [ ${#zipfiles[@]} -ne 1 ]; then
+	fail "want one tarball and one zip in dist/ (run make dist): ${tarballs[*]} ${zipfiles[*]}"
+fi
+tarball=${tarballs[0]}
+zipfile=${zipfiles[0]}
 version=${tarball#dist/bernstein-}
 version=${version%-linux-amd64.tar.xz}
 
@@ -36,7 +42,7 @@ TMP=$(mktemp -d /tmp/bernstein-dist-test.XXXXXX)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	[ -n "${WINE_SERVER:-}" ] && WINEPREFIX=$TMP/wineprefix "$WINE_SERVER" -k 2>/dev/null || true
+	if [ -n "${WINE_SERVER:-}" ]; then WINEPREFIX=$TMP/wineprefix "$WINE_SERVER" -k 2>/dev/null || true; fi
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -139,6 +145,9 @@ xwd -root -display "$display" | xwdtopnm 2>/dev/null | pnmtopng >docs/screenshot
 kill "$gui" 2>/dev/null || true
 echo "screenshot: docs/screenshots/install-linux.png"
 
+say "Linux: first release in the installed app (key created on first export)"
+scripts/dist-test-gui.sh "$BIN"
+
 say "Windows: bernstein-cli.exe under Wine"
 WINE=$(dpkg -L wine64 | grep -E '/wine64$' | head -n1)
 WINE_SERVER=$(dpkg -L wine64 | grep -E '/wineserver64$|/wineserver$' | head -n1)
@@ -164,8 +173,9 @@ app_version=$(sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
 cp "$TMP/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 roundtrip "$WINE $wdir/bernstein-cli.exe" "$TMP/windows"
 # The same synopsis evaluated by both binaries, each trusting both keys.
-win_signers=$(ls "$WINEPREFIX"/drive_c/users/*/AppData/Roaming/bernstein/allowed_signers | head -n1)
-cat "$XDG_CONFIG_HOME/bernstein/allowed_signers" "$win_signers" >"$TMP/signers"
+win_signers=("$WINEPREFIX"/drive_c/users/*/AppData/Roaming/bernstein/allowed_signers)
+[ -e "${win_signers[0]}" ] || fail "bernstein-cli.exe keygen wrote no allowed_signers in the Wine prefix"
+cat "$XDG_CONFIG_HOME/bernstein/allowed_signers" "${win_signers[0]}" >"$TMP/signers"
 for d in linux windows; do cp "$TMP/signers" "$TMP/$d/signers"; done
 cp "$TMP/linux/mixture.synopsis" "$TMP/windows/from-linux.synopsis"
 cp "$TMP/windows/mixture.synopsis" "$TMP/linux/from-windows.synopsis"
