@@ -72,9 +72,10 @@ dist-test-deps:
 dist: setup dist-deps
 	RELEASE_KEY="$(RELEASE_KEY)" GO="$(GO)" scripts/dist.sh
 
-# dist-test tests the artifacts of make dist like a user would (scripts/dist-test.sh).
+# dist-test tests the artifacts of make dist like a user would (scripts/dist-test.sh;
+# RELEASE_SIGNERS=file also checks dist/SHA256SUMS.sig against a published allowed_signers line).
 dist-test: dist-test-deps
-	GO="$(GO)" scripts/dist-test.sh
+	RELEASE_SIGNERS="$(RELEASE_SIGNERS)" GO="$(GO)" scripts/dist-test.sh
 
 build:
 	$(GO) build -tags $(TAGS) -o $(BIN) .

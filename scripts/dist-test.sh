@@ -62,6 +62,37 @@ for f in "$tarball" "$zipfile"; do
 	[ "$size" -le "$MAX_BYTES" ] || fail "$f is larger than 40 MB"
 done
 
+say "release signature (the check docs/install.md tells users to run), with a throwaway key"
+# No real release key exists in the repository or on this machine; the
+# signing and verifying path is tested with a key made here and thrown away.
+ssh-keygen -q -t ed25519 -N '' -C "dist-test throwaway release key" -f "$TMP/release_key"
+mkdir -p "$TMP/sign"
+cp dist/SHA256SUMS "$TMP/sign/SHA256SUMS"
+scripts/dist-sign.sh "$TMP/release_key" "$TMP/sign/SHA256SUMS"
+# The line the project publishes (docs/install.md): principal, namespace, key.
+printf 'release@bernsteinrelease namespaces="file" %s\n' "$(cut -d' ' -f1,2 "$TMP/release_key.pub")" >"$TMP/sign/release_signers"
+verify_sums() { # verify_sums SUMS SIG: the user's command
+	ssh-keygen -Y verify -f "$TMP/sign/release_signers" -I release@bernsteinrelease -n file -s "$2" <"$1"
+}
+verify_sums "$TMP/sign/SHA256SUMS" "$TMP/sign/SHA256SUMS.sig" || fail "the signed SHA256SUMS does not verify"
+sed '1s/  /  evil-/' "$TMP/sign/SHA256SUMS" >"$TMP/sign/tampered"
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/SHA256SUMS.sig" 2>/dev/null; then
+	fail "a changed SHA256SUMS verified"
+fi
+# A signature for another namespace (a curator's synopsis signature) is not a release signature.
+ssh-keygen -q -Y sign -f "$TMP/release_key" -n bernstein-synopsis "$TMP/sign/tampered"
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/tampered.sig" 2>/dev/null; then
+	fail "a signature in the namespace bernstein-synopsis verified as a release signature"
+fi
+if [ -e dist/SHA256SUMS.sig ]; then
+	if [ -n "${RELEASE_SIGNERS:-}" ]; then
+		ssh-keygen -Y verify -f "$RELEASE_SIGNERS" -I "${RELEASE_PRINCIPAL:-release@bernsteinrelease}" -n file \
+			-s dist/SHA256SUMS.sig <dist/SHA256SUMS || fail "dist/SHA256SUMS.sig does not verify with $RELEASE_SIGNERS"
+	else
+		echo "NOTE: dist/SHA256SUMS.sig not checked: give RELEASE_SIGNERS=FILE (the published allowed_signers line)"
+	fi
+fi
+
 say "Linux: install into a temporary prefix"
 mkdir -p "$TMP/unpack" "$TMP/root"
 tar -xJf "$tarball" -C "$TMP/unpack"

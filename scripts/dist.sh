@@ -86,8 +86,7 @@ sed 's/$/\r/' LICENSE >"$wdir/LICENSE.txt"
 echo "== SHA256SUMS"
 (cd dist && sha256sum -- *.tar.xz *.zip >SHA256SUMS)
 if [ -n "${RELEASE_KEY:-}" ]; then
-	ssh-keygen -Y sign -f "$RELEASE_KEY" -n file dist/SHA256SUMS
-	echo "signed: dist/SHA256SUMS.sig"
+	scripts/dist-sign.sh "$RELEASE_KEY" dist/SHA256SUMS
 fi
 cat dist/SHA256SUMS
 ls -l dist
