@@ -70,7 +70,7 @@ func readResources(f *pe.File) ([]resource, error) {
 	if int(base) >= len(data) {
 		return nil, fmt.Errorf("resource directory outside its section")
 	}
-	r := resourceReader{sec: data[base:], secRVA: rva, whole: data, wholeRVA: sec.VirtualAddress}
+	r := resourceReader{sec: data[base:], whole: data, wholeRVA: sec.VirtualAddress}
 	var out []resource
 	err = r.walk(0, 0, [maxResourceDepth]uint32{}, &out)
 	return out, err
@@ -78,16 +78,27 @@ func readResources(f *pe.File) ([]resource, error) {
 
 type resourceReader struct {
 	sec      []byte // from the resource directory on
-	secRVA   uint32
 	whole    []byte // the whole section, for data RVAs
 	wholeRVA uint32
 }
 
 func (r resourceReader) u32(off uint32) (uint32, error) {
-	if uint64(off)+4 > uint64(len(r.sec)) {
-		return 0, fmt.Errorf("resource directory truncated at offset %d", off)
+	a, _, err := r.read(off, 4)
+	return a, err
+}
+
+// pair reads the two little-endian uint32 at off and off+4.
+func (r resourceReader) pair(off uint32) (a, b uint32, err error) { return r.read(off, 8) }
+
+func (r resourceReader) read(off uint32, n uint64) (a, b uint32, err error) {
+	if uint64(off)+n > uint64(len(r.sec)) {
+		return 0, 0, fmt.Errorf("resource directory truncated at offset %d", off)
 	}
-	return binary.LittleEndian.Uint32(r.sec[off:]), nil
+	a = binary.LittleEndian.Uint32(r.sec[off:])
+	if n == 8 {
+		b = binary.LittleEndian.Uint32(r.sec[off+4:])
+	}
+	return a, b, nil
 }
 
 // walk reads the directory at off (IMAGE_RESOURCE_DIRECTORY: 16 bytes, then
@@ -104,11 +115,7 @@ func (r resourceReader) walk(off uint32, depth int, path [maxResourceDepth]uint3
 	n := counts>>16 + counts&0xffff
 	for i := range n {
 		e := off + 16 + 8*i
-		name, err := r.u32(e)
-		if err != nil {
-			return err
-		}
-		target, err := r.u32(e + 4)
+		name, target, err := r.pair(e)
 		if err != nil {
 			return err
 		}
@@ -119,11 +126,8 @@ func (r resourceReader) walk(off uint32, depth int, path [maxResourceDepth]uint3
 			}
 			continue
 		}
-		dataRVA, err := r.u32(target)
-		if err != nil {
-			return err
-		}
-		size, err := r.u32(target + 4)
+		// IMAGE_RESOURCE_DATA_ENTRY: data RVA, size, code page, reserved.
+		dataRVA, size, err := r.pair(target)
 		if err != nil {
 			return err
 		}

@@ -51,6 +51,19 @@ func TestCheck(t *testing.T) {
 	newer := writeTestSyso(t, dir, "newer.syso", icon, "0.2.0")
 	other := writeTestSyso(t, dir, "other.syso", otherIcon(t, dir), "0.1.0")
 	missing := filepath.Join(dir, "missing.exe")
+	// A resource object cut inside its resource section.
+	whole, err := os.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.syso")
+	if err := os.WriteFile(cut, whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := filepath.Join(dir, "text.exe")
+	if err := os.WriteFile(text, []byte("not an executable\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		version string
@@ -65,6 +78,9 @@ func TestCheck(t *testing.T) {
 		{"a partial field is no match", "0.1.", []string{a}, "does not start with"},
 		{"different icon", "0.1.0", []string{a, other}, "icon differs"},
 		{"missing file", "0.1.0", []string{missing}, "missing.exe"},
+		{"cut object", "0.1.0", []string{cut}, "cut.syso"},
+		{"not an executable", "0.1.0", []string{text}, "text.exe"},
+		{"one bad file fails the lot", "0.1.0", []string{a, text, b}, "text.exe"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
