@@ -2,20 +2,27 @@
 # scripts/dist-test.sh — tests the artifacts of `make dist` like a user would
 # (run by `make dist-test`; docs/install.md describes what it checks).
 #
-#  1. dist/SHA256SUMS matches; tarball and zip are at most 40 MB each.
+#  1. dist/SHA256SUMS matches; tarball and zip are at most 40 MB each; a copy
+#     signed with a throwaway key (scripts/dist-sign.sh) passes the user's
+#     ssh-keygen -Y verify, a changed copy does not (RELEASE_SIGNERS=FILE
+#     also verifies a real dist/SHA256SUMS.sig).
 #  2. Linux: unpacks the tarball, runs its Makefile's `install` into a
 #     temporary prefix, checks the desktop entry with desktop-file-validate and
 #     the MIME registration, runs the installed binary through version,
 #     demo-data, keygen, release, verify, eval; opens the curator under Xvfb,
 #     times the cold start to a mapped window and takes a screenshot
-#     (docs/screenshots/install-linux.png); runs `uninstall`.
-#  3. Windows: unzips, runs bernstein-cli.exe under Wine (own WINEPREFIX with
-#     the test-only ProcessPrng shim, scripts/wine-shim) through the same round
-#     trip, compares its eval output with the Linux binary's to 1e-12, and
+#     (docs/screenshots/install-linux.png); makes a first release in the
+#     installed app, creating the curator key on first export
+#     (scripts/dist-test-gui.sh, docs/screenshots/installed-*.png); runs `uninstall`.
+#  3. Windows: unzips, checks that both executables carry the same icon and
+#     a version resource matching FyneApp.toml (scripts/winres), runs
+#     bernstein-cli.exe under Wine (own WINEPREFIX with the test-only
+#     ProcessPrng shim, scripts/wine-shim) through the same round trip, compares its eval output with the Linux binary's to 1e-12, and
 #     tries a screenshot of bernstein.exe's window
 #     (docs/screenshots/install-windows-wine.png); a window that does not
 #     appear is reported, not a failure (docs/install.md says why).
-# Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched.
+# Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched
+# (the Go caches are used before HOME changes, to build scripts/winres).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MINGW_CC=${MINGW_CC:-x86_64-w64-mingw32-gcc}
