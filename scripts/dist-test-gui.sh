@@ -96,7 +96,11 @@ win=$(timeout 120 xdotool search --sync --onlyvisible --name 'Bernstein Release'
 # The window asks for 862 px of height; a 1280x800 screen has 800 (no window
 # manager here to fit it): size it to the screen as a window manager would.
 xdotool windowsize "$win" 1280 800
-sleep 5
+# The CSV is read in the background; when it is in, the title gets the
+# unsaved-changes mark ("Untitled project * — Bernstein Release").
+title_marked() { xdotool getwindowname "$win" | grep -q ' \* — '; }
+wait_for 60 title_marked || fail "the CSV was not loaded in 60 s (title: $(xdotool getwindowname "$win"))"
+sleep 2
 shot 1-data
 
 step 130 # 2. Bounds
