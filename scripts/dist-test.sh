@@ -17,8 +17,8 @@
 #  3. Windows: unzips, checks that both executables carry the same icon and
 #     a version resource matching FyneApp.toml (scripts/winres), runs
 #     bernstein-cli.exe under Wine (own WINEPREFIX with the test-only
-#     ProcessPrng shim, scripts/wine-shim) through the same round trip, compares its eval output with the Linux binary's to 1e-12, and
-#     tries a screenshot of bernstein.exe's window
+#     ProcessPrng shim, scripts/wine-shim) through the same round trip,
+#     compares its eval output with the Linux binary's to 1e-12, and tries a screenshot of bernstein.exe's window
 #     (docs/screenshots/install-windows-wine.png); a window that does not
 #     appear is reported, not a failure (docs/install.md says why).
 # Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched
