@@ -33,6 +33,12 @@ LDFLAGS="-s -w -X main.version=$VERSION"
 
 rm -rf dist build
 mkdir -p dist build/linux build/windows
+# fyne package writes the build number back into FyneApp.toml; a release
+# build must leave the checkout as it found it (else the next git describe
+# says -dirty), so the file is restored on exit, as is any .syso left behind.
+syso=bernstein_cli_windows_amd64.syso
+cp FyneApp.toml build/FyneApp.toml.orig
+trap 'cp build/FyneApp.toml.orig FyneApp.toml; rm -f "$syso"' EXIT
 start=$(date +%s)
 
 # The packaging tool, built once for this machine (go.mod pins fyne.io/tools).
@@ -68,8 +74,6 @@ rm -f bernstein.exe
 # that scripts/winres writes with the libraries fyne package uses (pinned in
 # go.mod); go build links a .syso of the main package's directory, and the
 # _windows_amd64 suffix keeps it out of any other build should it be left behind.
-syso=bernstein_cli_windows_amd64.syso
-trap 'rm -f "$syso"' EXIT
 $GO run ./scripts/winres syso -icon icons/icon.png -name "Bernstein Release" \
 	-version "$APP_VERSION" -build "$APP_BUILD" -arch amd64 -o "$syso"
 CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC="$MINGW_CC" \
