@@ -83,14 +83,16 @@ verify_sums() { # verify_sums SUMS SIG: the user's command
 }
 verify_sums "$TMP/sign/SHA256SUMS" "$TMP/sign/SHA256SUMS.sig" || fail "the signed SHA256SUMS does not verify"
 sed '1s/  /  evil-/' "$TMP/sign/SHA256SUMS" >"$TMP/sign/tampered"
-if verify_sums "$TMP/sign/tampered" "$TMP/sign/SHA256SUMS.sig" 2>/dev/null; then
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/SHA256SUMS.sig" >/dev/null 2>&1; then
 	fail "a changed SHA256SUMS verified"
 fi
+echo "a changed SHA256SUMS is refused"
 # A signature for another namespace (a curator's synopsis signature) is not a release signature.
 ssh-keygen -q -Y sign -f "$TMP/release_key" -n bernstein-synopsis "$TMP/sign/tampered"
-if verify_sums "$TMP/sign/tampered" "$TMP/sign/tampered.sig" 2>/dev/null; then
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/tampered.sig" >/dev/null 2>&1; then
 	fail "a signature in the namespace bernstein-synopsis verified as a release signature"
 fi
+echo "a signature made for another namespace is refused"
 if [ -e dist/SHA256SUMS.sig ]; then
 	if [ -n "${RELEASE_SIGNERS:-}" ]; then
 		ssh-keygen -Y verify -f "$RELEASE_SIGNERS" -I "${RELEASE_PRINCIPAL:-release@bernsteinrelease}" -n file \
@@ -242,4 +244,4 @@ make -s -C "$TMP/unpack/bernstein" uninstall DESTDIR="$TMP/root" PREFIX=/usr
 for f in "$BIN" "$desktop" "$share/mime/packages/io.github.bernsteinrelease.bernstein.xml"; do
 	[ ! -e "$f" ] || fail "uninstall left $f"
 done
-say "dist-test passed ($version)"
+say "dist-test passed ($version) in $SECONDS s"
