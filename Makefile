@@ -23,7 +23,7 @@ DEB_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxran
 # make dist also needs the Windows cross compiler, xz, zip and python3 (scripts/dist.sh);
 # make dist-test runs the packages under Xvfb and Wine (scripts/dist-test.sh).
 DIST_DEB_PACKAGES := gcc-mingw-w64-x86-64 xz-utils zip python3 git
-DIST_TEST_DEB_PACKAGES := wine64 libgl1-mesa-dri xvfb xauth x11-utils x11-apps netpbm xdotool desktop-file-utils \
+DIST_TEST_DEB_PACKAGES := wine64 libgl1-mesa-dri xvfb xauth x11-utils x11-apps netpbm xdotool desktop-file-utils unzip \
 	shared-mime-info make
 
 .PHONY: run test setup deps dist-deps dist-test-deps dist dist-test vet-cross build check fmt-check vet staticcheck gotest fuzz bench clean
@@ -72,9 +72,10 @@ dist-test-deps:
 dist: setup dist-deps
 	RELEASE_KEY="$(RELEASE_KEY)" GO="$(GO)" scripts/dist.sh
 
-# dist-test tests the artifacts of make dist like a user would (scripts/dist-test.sh).
+# dist-test tests the artifacts of make dist like a user would (scripts/dist-test.sh;
+# RELEASE_SIGNERS=file also checks dist/SHA256SUMS.sig against a published allowed_signers line).
 dist-test: dist-test-deps
-	GO="$(GO)" scripts/dist-test.sh
+	RELEASE_SIGNERS="$(RELEASE_SIGNERS)" GO="$(GO)" scripts/dist-test.sh
 
 build:
 	$(GO) build -tags $(TAGS) -o $(BIN) .

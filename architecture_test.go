@@ -25,6 +25,7 @@ var allowedImports = map[string][]string{
 	"icons":             {},
 	"audit":             {},
 	"internal/memprobe": {},
+	"scripts/winres":    {},
 }
 
 // TestImportDirection checks that every package of ours imports only what

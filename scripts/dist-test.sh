@@ -2,33 +2,46 @@
 # scripts/dist-test.sh — tests the artifacts of `make dist` like a user would
 # (run by `make dist-test`; docs/install.md describes what it checks).
 #
-#  1. dist/SHA256SUMS matches; tarball and zip are at most 40 MB each.
+#  1. dist/SHA256SUMS matches; tarball and zip are at most 40 MB each; a copy
+#     signed with a throwaway key (scripts/dist-sign.sh) passes the user's
+#     ssh-keygen -Y verify, a changed copy does not (RELEASE_SIGNERS=FILE
+#     also verifies a real dist/SHA256SUMS.sig).
 #  2. Linux: unpacks the tarball, runs its Makefile's `install` into a
 #     temporary prefix, checks the desktop entry with desktop-file-validate and
 #     the MIME registration, runs the installed binary through version,
 #     demo-data, keygen, release, verify, eval; opens the curator under Xvfb,
 #     times the cold start to a mapped window and takes a screenshot
-#     (docs/screenshots/install-linux.png); runs `uninstall`.
-#  3. Windows: unzips, runs bernstein-cli.exe under Wine (own WINEPREFIX with
-#     the test-only ProcessPrng shim, scripts/wine-shim) through the same round
-#     trip, compares its eval output with the Linux binary's to 1e-12, and
-#     tries a screenshot of bernstein.exe's window
+#     (docs/screenshots/install-linux.png); makes a first release in the
+#     installed app, creating the curator key on first export
+#     (scripts/dist-test-gui.sh, docs/screenshots/installed-*.png); runs `uninstall`.
+#  3. Windows: unzips, checks that both executables carry the same icon and
+#     a version resource matching FyneApp.toml (scripts/winres), runs
+#     bernstein-cli.exe under Wine (own WINEPREFIX with the test-only
+#     ProcessPrng shim, scripts/wine-shim) through the same round trip,
+#     compares its eval output with the Linux binary's to 1e-12, and tries a screenshot of bernstein.exe's window
 #     (docs/screenshots/install-windows-wine.png); a window that does not
 #     appear is reported, not a failure (docs/install.md says why).
-# Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched.
+# Everything runs in a temporary HOME; nothing outside it and docs/screenshots/ is touched
+# (the Go caches are used before HOME changes, to build scripts/winres).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-REPO=$PWD
 MINGW_CC=${MINGW_CC:-x86_64-w64-mingw32-gcc}
+GO=${GO:-go}
 MAX_BYTES=$((40 * 1024 * 1024))
 TOL=1e-12
 
 say() { printf '== %s\n' "$*"; }
 fail() { printf 'dist-test: FAIL: %s\n' "$*" >&2; exit 1; }
 
-tarball=$(ls dist/bernstein-*-linux-amd64.tar.xz 2>/dev/null | head -n1) || true
-zipfile=$(ls dist/bernstein-*-windows-amd64.zip 2>/dev/null | head -n1) || true
-[ -n "$tarball" ] && [ -n "$zipfile" ] || fail "no artifacts in dist/: run make dist first"
+shopt -s nullglob
+tarballs=(dist/bernstein-*-linux-amd64.tar.xz)
+zipfiles=(dist/bernstein-*-windows-amd64.zip)
+shopt -u nullglob
+if [ ${#tarballs[@]} -ne 1 ] || [ ${#zipfiles[@]} -ne 1 ]; then
+	fail "want one tarball and one zip in dist/ (run make dist): ${tarballs[*]} ${zipfiles[*]}"
+fi
+tarball=${tarballs[0]}
+zipfile=${zipfiles[0]}
 version=${tarball#dist/bernstein-}
 version=${version%-linux-amd64.tar.xz}
 
@@ -36,10 +49,12 @@ TMP=$(mktemp -d /tmp/bernstein-dist-test.XXXXXX)
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	[ -n "${WINE_SERVER:-}" ] && WINEPREFIX=$TMP/wineprefix "$WINE_SERVER" -k 2>/dev/null || true
+	if [ -n "${WINE_SERVER:-}" ]; then WINEPREFIX=$TMP/wineprefix "$WINE_SERVER" -k 2>/dev/null || true; fi
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+# Tools of this test, built while HOME still points at the Go caches.
+"$GO" build -o "$TMP/winres" ./scripts/winres
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/home/.config XDG_DATA_HOME=$TMP/home/.local/share
 mkdir -p "$HOME/.cache" "$TMP/run"
 chmod 700 "$TMP/run"
@@ -53,6 +68,39 @@ for f in "$tarball" "$zipfile"; do
 	awk -v f="$f" -v s="$size" 'BEGIN { printf "%s: %.1f MB\n", f, s / 1048576 }'
 	[ "$size" -le "$MAX_BYTES" ] || fail "$f is larger than 40 MB"
 done
+
+say "release signature (the check docs/install.md tells users to run), with a throwaway key"
+# No real release key exists in the repository or on this machine; the
+# signing and verifying path is tested with a key made here and thrown away.
+ssh-keygen -q -t ed25519 -N '' -C "dist-test throwaway release key" -f "$TMP/release_key"
+mkdir -p "$TMP/sign"
+cp dist/SHA256SUMS "$TMP/sign/SHA256SUMS"
+scripts/dist-sign.sh "$TMP/release_key" "$TMP/sign/SHA256SUMS"
+# The line the project publishes (docs/install.md): principal, namespace, key.
+printf 'release@bernsteinrelease namespaces="file" %s\n' "$(cut -d' ' -f1,2 "$TMP/release_key.pub")" >"$TMP/sign/release_signers"
+verify_sums() { # verify_sums SUMS SIG: the user's command
+	ssh-keygen -Y verify -f "$TMP/sign/release_signers" -I release@bernsteinrelease -n file -s "$2" <"$1"
+}
+verify_sums "$TMP/sign/SHA256SUMS" "$TMP/sign/SHA256SUMS.sig" || fail "the signed SHA256SUMS does not verify"
+sed '1s/  /  evil-/' "$TMP/sign/SHA256SUMS" >"$TMP/sign/tampered"
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/SHA256SUMS.sig" >/dev/null 2>&1; then
+	fail "a changed SHA256SUMS verified"
+fi
+echo "a changed SHA256SUMS is refused"
+# A signature for another namespace (a curator's synopsis signature) is not a release signature.
+ssh-keygen -q -Y sign -f "$TMP/release_key" -n bernstein-synopsis "$TMP/sign/tampered"
+if verify_sums "$TMP/sign/tampered" "$TMP/sign/tampered.sig" >/dev/null 2>&1; then
+	fail "a signature in the namespace bernstein-synopsis verified as a release signature"
+fi
+echo "a signature made for another namespace is refused"
+if [ -e dist/SHA256SUMS.sig ]; then
+	if [ -n "${RELEASE_SIGNERS:-}" ]; then
+		ssh-keygen -Y verify -f "$RELEASE_SIGNERS" -I "${RELEASE_PRINCIPAL:-release@bernsteinrelease}" -n file \
+			-s dist/SHA256SUMS.sig <dist/SHA256SUMS || fail "dist/SHA256SUMS.sig does not verify with $RELEASE_SIGNERS"
+	else
+		echo "NOTE: dist/SHA256SUMS.sig not checked: give RELEASE_SIGNERS=FILE (the published allowed_signers line)"
+	fi
+fi
 
 say "Linux: install into a temporary prefix"
 mkdir -p "$TMP/unpack" "$TMP/root"
@@ -127,7 +175,7 @@ mkdir -p docs/screenshots
 t0=$(date +%s.%N)
 "$BIN" >"$TMP/gui.log" 2>&1 &
 gui=$!
-pids+=($gui)
+pids+=("$gui")
 timeout 120 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null ||
 	fail "the curator window did not appear in 120 s: $(cat "$TMP/gui.log")"
 t1=$(date +%s.%N)
@@ -136,6 +184,9 @@ sleep 3 # let it draw the start page
 xwd -root -display "$display" | xwdtopnm 2>/dev/null | pnmtopng >docs/screenshots/install-linux.png
 kill "$gui" 2>/dev/null || true
 echo "screenshot: docs/screenshots/install-linux.png"
+
+say "Linux: first release in the installed app (key created on first export)"
+scripts/dist-test-gui.sh "$BIN"
 
 say "Windows: bernstein-cli.exe under Wine"
 WINE=$(dpkg -L wine64 | grep -E '/wine64$' | head -n1)
@@ -148,18 +199,23 @@ wdir=$(ls -d "$TMP"/win/bernstein-*-windows-amd64)
 [ -e "$wdir/bcryptprimitives.dll" ] && fail "the zip must not contain the test shim"
 for f in bernstein.exe bernstein-cli.exe README.txt LICENSE.txt; do [ -e "$wdir/$f" ] || fail "zip lacks $f"; done
 # (objdump's output is kept in a variable: grep -q in a pipe would end it early under pipefail)
-gui_headers=$(x86_64-w64-mingw32-objdump -p -h "$wdir/bernstein.exe")
+gui_headers=$(x86_64-w64-mingw32-objdump -p "$wdir/bernstein.exe")
 cli_headers=$(x86_64-w64-mingw32-objdump -p "$wdir/bernstein-cli.exe")
 grep -q '^Subsystem.*(Windows GUI)' <<<"$gui_headers" || fail "bernstein.exe is not a GUI-subsystem program"
-grep -q ' \.rsrc ' <<<"$gui_headers" || fail "bernstein.exe has no resources (icon, version)"
 grep -q '^Subsystem.*(Windows CUI)' <<<"$cli_headers" || fail "bernstein-cli.exe is not a console program"
+# Both executables carry an icon (the same one), a manifest and a version
+# resource whose x.y.z is FyneApp.toml's (scripts/winres reads them with debug/pe).
+app_version=$(sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+"$TMP/winres" check -version "$app_version" "$wdir/bernstein.exe" "$wdir/bernstein-cli.exe" ||
+	fail "the Windows executables lack their icon or version resource, or they differ"
 "$MINGW_CC" -shared -O2 -o "$TMP/bcryptprimitives.dll" scripts/wine-shim/bcryptprimitives.c -ladvapi32
 "$WINE" wineboot -i >/dev/null 2>&1 || true
 cp "$TMP/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 roundtrip "$WINE $wdir/bernstein-cli.exe" "$TMP/windows"
 # The same synopsis evaluated by both binaries, each trusting both keys.
-win_signers=$(ls "$WINEPREFIX"/drive_c/users/*/AppData/Roaming/bernstein/allowed_signers | head -n1)
-cat "$XDG_CONFIG_HOME/bernstein/allowed_signers" "$win_signers" >"$TMP/signers"
+win_signers=("$WINEPREFIX"/drive_c/users/*/AppData/Roaming/bernstein/allowed_signers)
+[ -e "${win_signers[0]}" ] || fail "bernstein-cli.exe keygen wrote no allowed_signers in the Wine prefix"
+cat "$XDG_CONFIG_HOME/bernstein/allowed_signers" "${win_signers[0]}" >"$TMP/signers"
 for d in linux windows; do cp "$TMP/signers" "$TMP/$d/signers"; done
 cp "$TMP/linux/mixture.synopsis" "$TMP/windows/from-linux.synopsis"
 cp "$TMP/windows/mixture.synopsis" "$TMP/linux/from-windows.synopsis"
@@ -171,7 +227,7 @@ compare "$TMP/windows/eval.csv" "$TMP/linux/from-windows.csv"
 say "Windows: bernstein.exe window under Wine (Xvfb)"
 (cd "$TMP/windows" && exec "$WINE" "$wdir/bernstein.exe") >"$TMP/wine-gui.log" 2>&1 &
 wgui=$!
-pids+=($wgui)
+pids+=("$wgui")
 if timeout 90 xdotool search --sync --onlyvisible --name 'Bernstein Release' >/dev/null; then
 	sleep 5
 	xwd -root -display "$display" | xwdtopnm 2>/dev/null | pnmtopng >docs/screenshots/install-windows-wine.png
@@ -188,4 +244,4 @@ make -s -C "$TMP/unpack/bernstein" uninstall DESTDIR="$TMP/root" PREFIX=/usr
 for f in "$BIN" "$desktop" "$share/mime/packages/io.github.bernsteinrelease.bernstein.xml"; do
 	[ ! -e "$f" ] || fail "uninstall left $f"
 done
-say "dist-test passed ($version)"
+say "dist-test passed ($version) in $SECONDS s"

@@ -17,11 +17,13 @@ GO=${GO:-go}
 MINGW_CC=${MINGW_CC:-x86_64-w64-mingw32-gcc}
 VERSION=${VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo unknown)}
 APP_ID=io.github.bernsteinrelease.bernstein
-# The Windows version resource needs x.y.z: taken from a vX.Y.Z tag, else FyneApp.toml.
-if [[ $VERSION =~ ^v?([0-9]+)\.([0-9]+)\.([0-9]+) ]]; then
-	APP_VERSION="${BASH_REMATCH[1]}.${BASH_REMATCH[2]}.${BASH_REMATCH[3]}"
-else
-	APP_VERSION=$(sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+# The version resources of both Windows executables (and the Linux package)
+# carry FyneApp.toml's x.y.z; a release tag vX.Y.Z must agree with it.
+APP_VERSION=$(sed -n 's/^Version *= *"\(.*\)"/\1/p' FyneApp.toml)
+[[ $APP_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "dist: FyneApp.toml Version '$APP_VERSION' is not x.y.z" >&2; exit 1; }
+if [[ $VERSION =~ ^v([0-9]+\.[0-9]+\.[0-9]+)(-|$) ]] && [ "${BASH_REMATCH[1]}" != "$APP_VERSION" ]; then
+	echo "dist: tag $VERSION but FyneApp.toml says Version = \"$APP_VERSION\": bump FyneApp.toml" >&2
+	exit 1
 fi
 APP_BUILD=$(git rev-list --count HEAD 2>/dev/null || echo 1)
 LINUX_NAME="bernstein-$VERSION-linux-amd64"
@@ -31,10 +33,16 @@ LDFLAGS="-s -w -X main.version=$VERSION"
 
 rm -rf dist build
 mkdir -p dist build/linux build/windows
+# fyne package writes the build number back into FyneApp.toml; a release
+# build must leave the checkout as it found it (else the next git describe
+# says -dirty), so the file is restored on exit, as is any .syso left behind.
+syso=bernstein_cli_windows_amd64.syso
+cp FyneApp.toml build/FyneApp.toml.orig
+trap 'cp build/FyneApp.toml.orig FyneApp.toml; rm -f "$syso"' EXIT
 start=$(date +%s)
 
 # The packaging tool, built once for this machine (go.mod pins fyne.io/tools).
-GOFLAGS= $GO build -o build/fyne fyne.io/tools/cmd/fyne
+GOFLAGS="" $GO build -o build/fyne fyne.io/tools/cmd/fyne
 FYNE=$PWD/build/fyne
 
 echo "== Linux x86-64 ($VERSION)"
@@ -61,9 +69,17 @@ mv "Bernstein Release.exe" build/windows/bernstein.exe
 rm -f bernstein.exe
 # bernstein-cli.exe: the same program as a console-subsystem executable, so the
 # commands print to the console they are started from and the exit code
-# reaches the shell (a GUI-subsystem program is detached from both).
+# reaches the shell (a GUI-subsystem program is detached from both). It gets
+# the same icon, version resource and manifest as bernstein.exe from a .syso
+# that scripts/winres writes with the libraries fyne package uses (pinned in
+# go.mod); go build links a .syso of the main package's directory, and the
+# _windows_amd64 suffix keeps it out of any other build should it be left behind.
+$GO run ./scripts/winres syso -icon icons/icon.png -name "Bernstein Release" \
+	-version "$APP_VERSION" -build "$APP_BUILD" -arch amd64 -o "$syso"
 CGO_ENABLED=1 GOOS=windows GOARCH=amd64 CC="$MINGW_CC" \
 	$GO build -trimpath -tags "$TAGS" -ldflags "$LDFLAGS" -o build/windows/bernstein-cli.exe .
+rm -f "$syso"
+$GO run ./scripts/winres check -version "$APP_VERSION" build/windows/bernstein.exe build/windows/bernstein-cli.exe
 wdir="build/windows/$WIN_NAME"
 mkdir -p "$wdir"
 cp build/windows/bernstein.exe build/windows/bernstein-cli.exe "$wdir/"
@@ -74,8 +90,7 @@ sed 's/$/\r/' LICENSE >"$wdir/LICENSE.txt"
 echo "== SHA256SUMS"
 (cd dist && sha256sum -- *.tar.xz *.zip >SHA256SUMS)
 if [ -n "${RELEASE_KEY:-}" ]; then
-	ssh-keygen -Y sign -f "$RELEASE_KEY" -n file dist/SHA256SUMS
-	echo "signed: dist/SHA256SUMS.sig"
+	scripts/dist-sign.sh "$RELEASE_KEY" dist/SHA256SUMS
 fi
 cat dist/SHA256SUMS
 ls -l dist
