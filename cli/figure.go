@@ -23,8 +23,8 @@ const (
 	figure1PNGFile = "figure1.png"
 )
 
-// figureCommand reproduces figures of Aldà & Rubinstein (2017). Only Figure 1
-// exists so far.
+// figureCommand reproduces Figures 1 and 2 of Aldà & Rubinstein (2017),
+// configurations of the study engine (package study).
 func figureCommand() *command {
 	return &command{
 		Name:    "figure",

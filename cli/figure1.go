@@ -24,14 +24,16 @@ import (
 // λ = S(F)·(k+1)/ε, from mechanism.NoiseScale); nothing here is a release and
 // no privacy is spent on anything.
 //
-// Two peer mechanisms from mechanism/peers run as extra series on the same
-// data, ε grid and unit noise draws: the trigonometric summary of Wang et
-// al. (2013) with t = 21 moments, and the private histogram of Chaudhuri &
-// Vinterbo (2013, Algorithm 5) with 20 bins (docs/reproduction.md).
+// The run is a configuration of the study engine (package study). Two peer
+// mechanisms (study.BuildPeers for the ℓ = 1 KDE) run as extra series on
+// the same data, ε grid and unit noise draws: the trigonometric summary of
+// Wang et al. (2013) with t = k + 1 = 21 moments and a Jackson operator of
+// order 2, and the private histogram of Chaudhuri & Vinterbo (2013,
+// Algorithm 5) with k = 20 bins (docs/reproduction.md).
 //
 // A third peer, the Gaussian-process release of Hall, Rinaldo & Wasserman
 // (2013, Prop. 2.1), runs for ε ≤ 1 only (their proof needs it) and is
-// (ε, δ)-DP with δ = 1e-6 — a weaker guarantee than the ε-DP of the other
+// (ε, δ)-DP with δ = 1e-6 (study's default δ for pure noise) — a weaker guarantee than the ε-DP of the other
 // series, stated in the legend and docs/reproduction.md. It is released on
 // the 1001-point grid itself, so its sup-norm error is the sup of the noise.
 const (
@@ -40,18 +42,14 @@ const (
 	figure1GridPoints      = 1001 // sup norm taken on {0, 0.001, …, 1}
 	figure1DefaultRepeats  = 1000 // the paper's 1000 repeats
 	figure1MaxRepeats      = 1e6  // bounds run time (≈ 1 s per 1000 repeats)
-	figure1Batch           = 500  // repeats per matrix product (bounds memory)
+	figure1Batch           = 500  // repeats per batch of interleaved draws (study.Interleaved; the draw order depends on it)
 	figure1DefaultBW       = 0.05 // fixed public bandwidth (the app's KDE default)
 	figure1DefaultSeed     = 1    // simulation noise seed
 	figure1MethodBernstein = "bernstein"
 	figure1MethodNearest   = "nearest-lattice"
-	figure1MethodTrig      = "wang-trig"  // peers: Wang et al. (2013)
-	figure1MethodHistogram = "histogram"  // peers: Chaudhuri & Vinterbo (2013), Algorithm 5
-	figure1TrigT           = figure1K + 1 // moments m = 0..20: as many numbers as the Bernstein lattice
-	figure1TrigK           = 2            // smoothness order of the Jackson operator (fixed a priori)
-	figure1Bins            = figure1K     // histogram bins of width 1/20 = the lattice spacing
-	figure1MethodGP        = "hall-gp"    // peers: Hall, Rinaldo & Wasserman (2013), Prop. 2.1
-	figure1GPDelta         = 1e-6         // δ of the GP series ((ε, δ)-DP)
+	figure1MethodTrig      = "wang-trig" // peers: Wang et al. (2013)
+	figure1MethodHistogram = "histogram" // peers: Chaudhuri & Vinterbo (2013), Algorithm 5
+	figure1MethodGP        = "hall-gp"   // peers: Hall, Rinaldo & Wasserman (2013), Prop. 2.1
 	// figure1GPSeedSalt separates the GP series' noise stream from the
 	// shared one, so adding it left the other series' numbers unchanged.
 	figure1GPSeedSalt = 0x4a11_6b5e_2013_0001

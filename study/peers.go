@@ -30,7 +30,7 @@ import (
 // with its δ).
 
 // peerTrigJackson is the smoothness order of the Jackson operator of the
-// Wang et al. peer (fixed a priori, as in cmd_figure1.go).
+// Wang et al. peer (fixed a priori, as in Figure 1).
 const peerTrigJackson = 2
 
 // peerTrigMaxT caps the number of trigonometric moments t = k + 1: the
@@ -202,7 +202,7 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 }
 
 // buildTrigPeer is Wang et al. (2013) with t = k + 1 moments (capped at
-// peerTrigMaxT) and a Jackson operator of order 2, the cmd_figure1.go
+// peerTrigMaxT) and a Jackson operator of order 2, the Figure 1
 // protocol: the answer at y is Σ_m w_m(y)·S̃_m with S̃_0 = S_0 = 1 public
 // and S̃_m = S_m + λ·z_m, λ = peers.TrigNoiseScale(n, t, ε), for m ≥ 1.
 // Repeat r uses its draws z_1..z_{t−1} (z_0 is drawn and unused, so the
@@ -210,7 +210,7 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 func buildTrigPeer(pc PeerData) (*Peer, error) {
 	bw := pc.Values["bandwidth"]
 	if len(bw) != 1 {
-		return nil, fmt.Errorf("preview: trig peer: %d bandwidths for ℓ = 1", len(bw))
+		return nil, fmt.Errorf("study: trig peer: %d bandwidths for ℓ = 1", len(bw))
 	}
 	if bw[0] < peers.MinTrigBandwidth {
 		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: it needs a bandwidth ≥ %g (this one is %g)", PeerNameTrig, peers.MinTrigBandwidth, bw[0])}
@@ -269,7 +269,7 @@ func supLinear(resid, noise, scales, out []float64) {
 }
 
 // buildHistogramPeer is Chaudhuri & Vinterbo (2013), Algorithm 5, with k
-// bins of width 1/k (the lattice spacing, as in cmd_figure1.go): noisy
+// bins of width 1/k (the lattice spacing, as in Figure 1): noisy
 // counts n_i + (2/ε)·z_i, clamped and renormalised. The sup over the grid
 // points of bin i of |f̂_i − F_D| is max(|f̂_i − lo_i|, |f̂_i − hi_i|), lo/hi
 // the extremes of F_D over the bin's grid points.
@@ -375,7 +375,7 @@ func buildOutputPerturbationPeer(pc PeerData) (*Peer, error) {
 
 // buildGPPeer is Hall, Rinaldo & Wasserman (2013) for the learners whose
 // F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer): the release on
-// the preview grid is F_D(grid) + √c·G(grid), G the centred Gaussian
+// the grid is F_D(grid) + √c·G(grid), G the centred Gaussian
 // process of the learner's kernel (peers.GPFactor on the grid itself, so
 // no interpolation error), √c = peers.GPNoiseScale(Δ_H, ε, δ). Its error
 // is therefore √c·sup_grid |G|. The proof needs ε ≤ 1: larger ε are NaN

@@ -38,7 +38,7 @@ type contractor struct {
 }
 
 // newContractor returns a contractor for the matrices; it panics if there
-// are none (programmer misuse: the preview always has ℓ ≥ 1).
+// are none (programmer misuse: a model always has ℓ ≥ 1).
 func newContractor(mats []axisMatrix) *contractor {
 	if len(mats) == 0 {
 		panic("study: newContractor with no axes")
