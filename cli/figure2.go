@@ -262,18 +262,5 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	csvPath := filepath.Join(dir, figure2CSVFile)
-	if err := project.WriteFileAtomic(csvPath, figure2CSV(res.Rows), 0o644, overwrite); err != nil {
-		return paths, err
-	}
-	paths = append(paths, csvPath)
-	pngPath := filepath.Join(dir, figure2PNGFile)
-	if err := project.WriteFileAtomic(pngPath, img, 0o644, overwrite); err != nil {
-		return paths, err
-	}
-	return append(paths, pngPath), nil
+	return writeFigureFiles(dir, overwrite, figureFile{figure2CSVFile, figure2CSV(res.Rows)}, figureFile{figure2PNGFile, img})
 }
