@@ -62,7 +62,7 @@ type previewInput struct {
 	// the third on (the function plot shows the slice through axes 1 and 2).
 	SliceAt []float64
 	// Peers adds the published peers that apply to the learner to the
-	// tradeoff simulation (preview_peers.go).
+	// tradeoff simulation (study.BuildPeers).
 	Peers bool
 	// StandIn, if not empty, names the public stand-in that replaced the
 	// private data in Request; the plots are marked with it.
@@ -408,7 +408,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 
 // addPeers fills res.Peers and res.PeerCaption from the caches, simulating
 // what is missing with the same ε grid, repeats and seed as the Bernstein
-// curves (preview_peers.go).
+// curves (study.RunPeers).
 func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc study.PeerData, kk, ckey string,
 	epsGrid []float64, repeats int, progress previewProgress) error {
 	skey := fmt.Sprintf("%s|δ=%v", kk, pc.Delta)
