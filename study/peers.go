@@ -77,9 +77,10 @@ type peerSimulator struct {
 	build   func(pc PeerData) (*Peer, error)
 }
 
-// Peer is a peer prepared for one fit.
+// Peer is a published peer mechanism prepared for one fit and grid
+// (BuildPeers); RunPeers simulates it.
 type Peer struct {
-	Label string
+	Label string // legend name, with its settings (moments, bins, δ)
 	// scale returns the peer's noise scale at ε; an error makes the point
 	// NaN (the peer does not apply at that ε).
 	scale func(eps float64) (float64, error)
@@ -106,9 +107,14 @@ type peerSkipped struct{ reason string }
 
 func (e *peerSkipped) Error() string { return e.reason }
 
-// BuildPeers prepares every peer that applies. notes explains peers that
-// apply to the learner but were skipped; when none applies at all, caption
-// says so.
+// BuildPeers prepares, in legend order, every published peer that applies
+// to pc.Kind and ℓ = len(pc.Grid) (docs/peers.md names each peer's source
+// and its privacy guarantee). caption explains the peers that apply to the
+// learner but not to these settings (for example a KDE bandwidth below
+// what the trig peer resolves) or, when none applies at all, says so.
+// Assumptions: pc.Fitted is the fit of pc.Kind on pc.Data with pc.Values,
+// and pc.Truth is its F_D on pc.Grid. Errors other than skipped peers
+// (invalid data or parameters) are returned.
 func BuildPeers(pc PeerData) (sims []*Peer, caption string, err error) {
 	kind, dim := pc.Kind, len(pc.Grid)
 	var notes []string
