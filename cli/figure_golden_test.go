@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func TestFigureCSVGolden(t *testing.T) {
 		{figure1CSVFile, figure1CSV(rows1)},
 		{figure2CSVFile, figure2CSV(res2.Rows)},
 	} {
-		want, err := os.ReadFile(filepath.Join("docs", "reproduction", tc.file))
+		want, err := os.ReadFile(filepath.Join("..", "docs", "reproduction", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}
