@@ -15,8 +15,9 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                  {"cli", "ui", "project"},
-	"cli":               {"project", "learners", "mechanism", "mechanism/peers", "plotting"},
-	"ui":                {"project", "learners", "mechanism", "mechanism/peers", "plotting", "icons"},
+	"cli":               {"project", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
+	"ui":                {"project", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
+	"study":             {"learners", "mechanism", "mechanism/peers"},
 	"plotting":          {},
 	"project":           {"learners", "mechanism"},
 	"learners":          {"mechanism", "mechanism/peers"},

@@ -23,8 +23,8 @@ const (
 	figure1PNGFile = "figure1.png"
 )
 
-// figureCommand reproduces figures of Aldà & Rubinstein (2017). Only Figure 1
-// exists so far.
+// figureCommand reproduces Figures 1 and 2 of Aldà & Rubinstein (2017),
+// configurations of the study engine (package study).
 func figureCommand() *command {
 	return &command{
 		Name:    "figure",
@@ -119,20 +119,32 @@ func writeFigure1(ctx context.Context, dir string, cfg figure1Config, overwrite 
 	if err != nil {
 		return nil, err
 	}
+	return writeFigureFiles(dir, overwrite, figureFile{figure1CSVFile, figure1CSV(rows)}, figureFile{figure1PNGFile, img})
+}
+
+// figureFile is one output file of a figure: its name in the output
+// directory and its bytes.
+type figureFile struct {
+	name string
+	data []byte
+}
+
+// writeFigureFiles creates dir if missing and writes the files into it in
+// order, atomically (project.WriteFileAtomic; existing files are refused
+// unless overwrite). It returns the paths written, also on error.
+func writeFigureFiles(dir string, overwrite bool, files ...figureFile) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var paths []string
-	csvPath := filepath.Join(dir, figure1CSVFile)
-	if err := project.WriteFileAtomic(csvPath, figure1CSV(rows), 0o644, overwrite); err != nil {
-		return paths, err
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := project.WriteFileAtomic(p, f.data, 0o644, overwrite); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
 	}
-	paths = append(paths, csvPath)
-	pngPath := filepath.Join(dir, figure1PNGFile)
-	if err := project.WriteFileAtomic(pngPath, img, 0o644, overwrite); err != nil {
-		return paths, err
-	}
-	return append(paths, pngPath), nil
+	return paths, nil
 }
 
 // renderFigure1 draws the rows as a log–log tradeoff plot (PNG bytes).

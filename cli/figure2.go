@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // Figure 2 of Aldà & Rubinstein (2017, Section 6, "Regularized Empirical
@@ -31,9 +33,10 @@ import (
 // (class +1 where the released function is ≥ 0) agrees with the non-private
 // one, averaged over repeats.
 //
-// This is a SIMULATION STUDY: releases are made by mechanism.Simulate with
-// the seeded mechanism.SimulationNoise (Laplace, scale S(F)·(k+1)²/ε, as in
-// Algorithm 1); nothing is released and no privacy budget is spent.
+// This is a SIMULATION STUDY: releases are simulated by the study engine
+// (the polynomials mechanism.Simulate would return) with the seeded
+// mechanism.SimulationNoise (Laplace, scale S(F)·(k+1)²/ε, as in Algorithm
+// 1); nothing is released and no privacy budget is spent.
 const (
 	figure2CSVFile        = "figure2.csv"
 	figure2PNGFile        = "figure2.png"
@@ -80,15 +83,6 @@ type figure2Result struct {
 	Rows     []figure2Row
 	Exact    []float64   // F_D on the grid, lattice order (x2 fastest)
 	Released [][]float64 // per shape, the first simulated release at figure2PlotEpsilon
-}
-
-// figure2Axis returns {0, 1/(n−1), …, 1}.
-func figure2Axis(n int) []float64 {
-	a := make([]float64, n)
-	for i := range a {
-		a[i] = float64(i) / float64(n-1)
-	}
-	return a
 }
 
 // figure2Setup is everything computed once from the data: the sensitivity,
@@ -145,55 +139,34 @@ func runFigure2(ctx context.Context, cfg figure2Config) (*figure2Result, error) 
 	return simulateFigure2(ctx, s, cfg)
 }
 
-// simulateFigure2 simulates cfg.Repeats releases per shape and ε with the
-// seeded mechanism.SimulationNoise and averages the grid agreement.
+// simulateFigure2 simulates cfg.Repeats releases per shape and ε, a
+// configuration of the study engine: one seeded mechanism.SimulationNoise
+// stream (study.Stream) feeds the shapes in order, fresh draws for each ε,
+// and the measure is the grid agreement (study.SignAgreement).
 func simulateFigure2(ctx context.Context, s *figure2Setup, cfg figure2Config) (*figure2Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	axes := [][]float64{figure2Axis(figure2Grid), figure2Axis(figure2Grid)}
+	grid := [][]float64{study.Linspace01(figure2Grid), study.Linspace01(figure2Grid)}
 	res := &figure2Result{Exact: s.Exact}
-	src := mechanism.NewSimulationNoise(cfg.Seed)
+	draws := study.Stream{Src: mechanism.NewSimulationNoise(cfg.Seed)}
+	plotAt := slices.Index(figure2Epsilons, figure2PlotEpsilon)
 	for j, sh := range figure2Shapes {
-		k := []int{sh.K, sh.K}
-		var plotted []float64
-		for _, eps := range figure2Epsilons {
-			p := mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, K: k, H: sh.H}
-			sum := 0.0
-			for r := 0; r < cfg.Repeats; r++ {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				rel, err := mechanism.Simulate(s.Lattices[j], s.Sensitivity, p, src)
-				if err != nil {
-					return nil, err
-				}
-				g, err := rel.EvalGrid(axes)
-				if err != nil {
-					return nil, err
-				}
-				sum += figure2Agreement(s.Exact, g)
-				if eps == figure2PlotEpsilon && plotted == nil {
-					plotted = g
-				}
-			}
-			res.Rows = append(res.Rows, figure2Row{K: sh.K, H: sh.H, Epsilon: eps, MeanAgreement: sum / float64(cfg.Repeats)})
+		md, err := study.NewModel([]int{sh.K, sh.K}, s.Lattices[j], grid, s.Exact, []int{sh.H})
+		if err != nil {
+			return nil, err
 		}
-		res.Released = append(res.Released, plotted)
+		r, err := md.Run(ctx, study.Spec{Sensitivity: s.Sensitivity, Noise: mechanism.NoiseLaplace, Epsilons: figure2Epsilons,
+			Orders: []int{sh.H}, Repeats: cfg.Repeats, Draws: draws, Measure: study.SignAgreement, KeepFirst: true}, nil)
+		if err != nil {
+			return nil, err
+		}
+		for i, eps := range figure2Epsilons {
+			res.Rows = append(res.Rows, figure2Row{K: sh.K, H: sh.H, Epsilon: eps, MeanAgreement: r.Mean[0][i]})
+		}
+		res.Released = append(res.Released, r.First[0][plotAt])
 	}
 	return res, nil
-}
-
-// figure2Agreement is the fraction of grid points where the classifiers
-// sign(a) and sign(b) (class +1 where ≥ 0) agree.
-func figure2Agreement(a, b []float64) float64 {
-	n := 0
-	for i := range a {
-		if (a[i] >= 0) == (b[i] >= 0) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(a))
 }
 
 // figure2CSV renders the rows with columns k, h, epsilon, mean_agreement.
@@ -289,18 +262,5 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var paths []string
-	csvPath := filepath.Join(dir, figure2CSVFile)
-	if err := project.WriteFileAtomic(csvPath, figure2CSV(res.Rows), 0o644, overwrite); err != nil {
-		return paths, err
-	}
-	paths = append(paths, csvPath)
-	pngPath := filepath.Join(dir, figure2PNGFile)
-	if err := project.WriteFileAtomic(pngPath, img, 0o644, overwrite); err != nil {
-		return paths, err
-	}
-	return append(paths, pngPath), nil
+	return writeFigureFiles(dir, overwrite, figureFile{figure2CSVFile, figure2CSV(res.Rows)}, figureFile{figure2PNGFile, img})
 }

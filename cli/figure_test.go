@@ -7,13 +7,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
+	"github.com/bernsteinrelease/bernstein/project"
 )
 
 var regenFigure1 = flag.Bool("figure1.regen", false, "rewrite docs/reproduction/figure1.{csv,png} with the default protocol (1000 repeats)")
@@ -155,82 +155,6 @@ func TestFigure1UsageErrors(t *testing.T) {
 	}
 }
 
-// TestFigure1BasisMatchesMechanism checks that the stacked basis matrices
-// evaluate like mechanism.Polynomial.Eval (h = 1..5) and EvalNearest
-// (baseline) for arbitrary coefficients.
-func TestFigure1BasisMatchesMechanism(t *testing.T) {
-	s, err := newFigure1Setup(context.Background(), figure1DefaultBW)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := mechanism.NewSimulationNoise(3) // seeded test coefficients
-	coeffs := make([]float64, figure1K+1)
-	for i := range coeffs {
-		coeffs[i] = src.Gaussian(1)
-	}
-	n := figure1GridPoints
-	for j, meth := range s.Methods {
-		if meth.Name == figure1MethodTrig {
-			continue // checked in TestFigure1TrigRows
-		}
-		h := max(meth.H, 1)
-		p, err := mechanism.NewPolynomial([]int{figure1K}, h, coeffs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, i := range []int{0, 1, 24, 25, 26, 333, 500, 975, 999, 1000} {
-			y := float64(i) / float64(n-1)
-			var want float64
-			if meth.H == 0 {
-				want, err = p.EvalNearest([]float64{y})
-			} else {
-				want, err = p.Eval([]float64{y})
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got float64
-			for nu, c := range coeffs {
-				got += s.Stacked.At(j*n+i, nu) * c
-			}
-			if math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
-				t.Errorf("%s h=%d y=%g: basis gives %g, mechanism %g", meth.Name, meth.H, y, got, want)
-			}
-		}
-	}
-}
-
-// TestFigure1TrigRows checks the Wang et al. rows of the stacked matrix
-// against peers.TrigKDEWeights (column 0, the public S_0, is kept out of
-// the noise) and that its noise-free residual is the answer from the exact
-// moments minus the KDE.
-func TestFigure1TrigRows(t *testing.T) {
-	s, err := newFigure1Setup(context.Background(), figure1DefaultBW)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := slices.IndexFunc(s.Methods, func(m figure1Method) bool { return m.Name == figure1MethodTrig })
-	if j < 0 {
-		t.Fatal("no wang-trig method")
-	}
-	n := figure1GridPoints
-	for _, i := range []int{0, 250, 741, 1000} {
-		y := float64(i) / float64(n-1)
-		w, err := peers.TrigKDEWeights(y, figure1DefaultBW, figure1TrigT, figure1TrigK, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.Stacked.At(j*n+i, 0); got != 0 {
-			t.Errorf("y = %g: noise weight of S_0 = %g, want 0", y, got)
-		}
-		for m := 1; m < figure1TrigT; m++ {
-			if got := s.Stacked.At(j*n+i, m); math.Abs(got-w[m]) > 1e-12*(1+math.Abs(w[m])) {
-				t.Errorf("y = %g m = %d: row %g, weights %g", y, m, got, w[m])
-			}
-		}
-	}
-}
-
 // TestFigure1GPSeries checks the Hall et al. series: rows only for ε ≤ 1,
 // errors exactly proportional to the noise scale √c(ε) ∝ 1/ε (common
 // paths), and a plausible size. The noise at one grid point has standard
@@ -265,11 +189,19 @@ func TestFigure1GPSeries(t *testing.T) {
 			t.Errorf("ε = %g: error·ε / error(1) = %.15g, want 1", eps, r)
 		}
 	}
-	scale, err := peers.GPNoiseScale(s.GP.Delta, 1, figure1GPDelta)
+	x, _, err := project.DemoKDE1D(project.DemoKDE1DSeed).MapToUnit([]string{"x"}, []project.Bounds{{Lo: 0, Hi: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sd := scale * math.Sqrt(s.GP.Kernel.Amplitude)
+	rk, err := learners.RKHSPeer(learners.KindKDE, len(x), learners.Values{"bandwidth": {figure1DefaultBW}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scale, err := peers.GPNoiseScale(rk.Delta, 1, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sd := scale * math.Sqrt(rk.Amplitude)
 	if e := got[1]; !(e > 0.8*sd && e < 4*sd) {
 		t.Errorf("ε = 1: mean sup error %g outside [0.8, 4]·s, s = %g", e, sd)
 	}

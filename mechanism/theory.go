@@ -3,6 +3,7 @@ package mechanism
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The theory helpers take plain numbers that the caller has already
@@ -155,4 +156,50 @@ func LowerBound(sensitivity, epsilon float64) float64 {
 		panic(fmt.Sprintf("mechanism.LowerBound: sensitivity = %g, epsilon = %g: must be > 0 and finite", sensitivity, epsilon))
 	}
 	return sensitivity / epsilon
+}
+
+// DefaultBeta is the failure probability β of the automatic cover size k*
+// (ResolveK) when none is given: the (α, β)-accuracy of Theorem 3 holds
+// with probability ≥ 1 − β = 95%.
+const DefaultBeta = 0.05
+
+// ResolveK returns p with its cover sizes resolved for dim query
+// coordinates and validated by Params.Validate: the one rule for the k of a
+// release, used by the release pipeline and the curator's preview alike.
+//
+// With auto, every axis gets k* = OptimalK(ε, S, β, h, dim) (Section 4.1,
+// proof of Theorem 3) with β = beta, or DefaultBeta when beta is 0; β, S
+// and ε, δ, the noise kind, h and dim are validated before they enter the
+// formula. Otherwise p.K is used as given, a single k repeated on every
+// axis when dim > 1, and any other count than 1 or dim is refused.
+// Assumptions: sensitivity is the proven S(F) of the release (only auto
+// uses it). Errors are *ParamError values; p.K is never modified.
+func ResolveK(p Params, dim int, auto bool, beta, sensitivity float64) (Params, error) {
+	if !auto {
+		p.K = slices.Clone(p.K)
+		if len(p.K) == 1 && dim > 1 {
+			p.K = slices.Repeat(p.K, dim)
+		}
+		if len(p.K) != dim {
+			return p, paramErr("k", fmt.Sprint(p.K), "%d cover sizes for %d query coordinates: give one, or one per coordinate", len(p.K), dim)
+		}
+		return p, p.Validate()
+	}
+	if beta == 0 {
+		beta = DefaultBeta
+	}
+	if err := ValidateBeta(beta); err != nil {
+		return p, err
+	}
+	if err := ValidateSensitivity(sensitivity); err != nil {
+		return p, err
+	}
+	// Validate ε, δ, the noise kind, h and dim (with a placeholder k)
+	// before they enter the formula for k*.
+	p.K = slices.Repeat([]int{1}, max(dim, 0))
+	if err := p.Validate(); err != nil {
+		return p, err
+	}
+	p.K = slices.Repeat([]int{OptimalK(p.Epsilon, sensitivity, beta, p.H, dim)}, dim)
+	return p, p.Validate()
 }

@@ -1,7 +1,9 @@
 package mechanism
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -193,4 +195,52 @@ func simulatedNoiseSup(t *testing.T, p Params, src *SimulationNoise, ys []float6
 		sup = math.Max(sup, math.Abs(v))
 	}
 	return sup
+}
+
+// TestResolveK: the one k rule of release and preview — auto gives k* of
+// OptimalK on every axis (β defaulting to DefaultBeta), a single given k is
+// repeated, other counts and invalid parameters are *ParamErrors naming the
+// field, and the caller's K is never modified.
+func TestResolveK(t *testing.T) {
+	base := Params{Epsilon: 1, Noise: NoiseLaplace, H: 2}
+	given := []int{7}
+	for _, tc := range []struct {
+		name  string
+		p     Params
+		dim   int
+		auto  bool
+		beta  float64
+		want  []int
+		field string // error field, "" for none
+	}{
+		{"auto default β", base, 2, true, 0, []int{OptimalK(1, 1e-3, DefaultBeta, 2, 2), OptimalK(1, 1e-3, DefaultBeta, 2, 2)}, ""},
+		{"auto β 0.2", base, 1, true, 0.2, []int{OptimalK(1, 1e-3, 0.2, 2, 1)}, ""},
+		{"given k repeated", Params{Epsilon: 1, Noise: NoiseLaplace, H: 2, K: given}, 3, false, 0, []int{7, 7, 7}, ""},
+		{"given per axis", Params{Epsilon: 1, Noise: NoiseLaplace, H: 2, K: []int{3, 4}}, 2, false, 0, []int{3, 4}, ""},
+		{"wrong count", Params{Epsilon: 1, Noise: NoiseLaplace, H: 2, K: []int{3, 4}}, 3, false, 0, nil, "k"},
+		{"auto bad h", Params{Epsilon: 1, Noise: NoiseLaplace, H: 0}, 1, true, 0, nil, "h"},
+		{"auto bad ε", Params{Epsilon: -1, Noise: NoiseLaplace, H: 1}, 1, true, 0, nil, "epsilon"},
+		{"auto bad β", base, 1, true, 1.5, nil, "beta"},
+		{"given k too large", Params{Epsilon: 1, Noise: NoiseLaplace, H: 2, K: []int{MaxK + 1}}, 1, false, 0, nil, "k[0]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResolveK(tc.p, tc.dim, tc.auto, tc.beta, 1e-3)
+			if tc.field != "" {
+				var pe *ParamError
+				if !errors.As(err, &pe) || pe.Field != tc.field {
+					t.Fatalf("error %v, want a *ParamError for %q", err, tc.field)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.K, tc.want) {
+				t.Errorf("K = %v, want %v", got.K, tc.want)
+			}
+		})
+	}
+	if !slices.Equal(given, []int{7}) {
+		t.Errorf("the caller's K changed to %v", given)
+	}
 }

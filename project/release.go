@@ -17,8 +17,8 @@ import (
 )
 
 // DefaultBeta is the failure probability β used for the automatic cover size
-// k* when ReleaseRequest.Beta is 0.
-const DefaultBeta = 0.05
+// k* when ReleaseRequest.Beta is 0 (mechanism.DefaultBeta).
+const DefaultBeta = mechanism.DefaultBeta
 
 // ReleaseRequest is everything the curator decided for one release. It is
 // filled by the command line (bernstein release) or the curator window and
@@ -272,35 +272,12 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		p.Spec.Output = p.Fitted.Output
 	}
 
-	// Release parameters, k auto or given.
-	params := req.Privacy
-	params.K = slices.Clone(req.Privacy.K)
-	if req.KAuto {
-		beta := req.Beta
-		if beta == 0 {
-			beta = DefaultBeta
-		}
-		if err := mechanism.ValidateBeta(beta); err != nil {
-			return nil, err
-		}
-		// Validate ε, δ, the noise kind and h (with a placeholder k) before
-		// they enter the formula for k*.
-		probe := params
-		probe.K = slices.Repeat([]int{1}, dim)
-		if err := probe.Validate(); err != nil {
-			return nil, err
-		}
-		k := mechanism.OptimalK(params.Epsilon, p.Fitted.Sensitivity, beta, params.H, dim)
-		params.K = slices.Repeat([]int{k}, dim)
-	} else {
-		if len(params.K) == 1 && dim > 1 {
-			params.K = slices.Repeat(params.K, dim)
-		}
-		if len(params.K) != dim {
-			return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", len(params.K), dim)
-		}
+	// Release parameters, k auto or given (the one rule: mechanism.ResolveK).
+	if n := len(req.Privacy.K); !req.KAuto && n != 1 && n != dim {
+		return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", n, dim)
 	}
-	if err := params.Validate(); err != nil {
+	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity)
+	if err != nil {
 		return nil, err
 	}
 	if err := CheckDeltaForN(params.Delta, p.Fitted.N); err != nil {

@@ -4,18 +4,17 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // The preview engine turns the curator's current settings into the data of
@@ -63,7 +62,7 @@ type previewInput struct {
 	// the third on (the function plot shows the slice through axes 1 and 2).
 	SliceAt []float64
 	// Peers adds the published peers that apply to the learner to the
-	// tradeoff simulation (preview_peers.go).
+	// tradeoff simulation (study.BuildPeers).
 	Peers bool
 	// StandIn, if not empty, names the public stand-in that replaced the
 	// private data in Request; the plots are marked with it.
@@ -104,12 +103,45 @@ type previewResult struct {
 	Warnings    []string
 	// Peers are the peer curves (input Peers set); PeerCaption explains
 	// peers that do not apply ("No published peer applies to …").
-	Peers       []peerCurve
+	Peers       []study.PeerCurve
 	PeerCaption string
 
 	Tradeoff *plotting.Tradeoff
 	Function *plotting.Function1D // ℓ = 1
 	Heatmaps *plotting.Heatmaps   // ℓ ≥ 2
+}
+
+// tradeoffGrid returns the per-axis evaluation grid of the preview for
+// dimension dim: the sup-norm is taken over this tensor grid. It has about
+// 10⁴ points in total (100×100 for ℓ = 2) and at least 4 points per axis.
+func tradeoffGrid(dim int) [][]float64 {
+	var n int
+	switch dim {
+	case 1:
+		n = 512
+	case 2:
+		n = 100
+	default:
+		n = max(4, int(math.Floor(math.Pow(1e4, 1/float64(dim)))))
+	}
+	axes := make([][]float64, dim)
+	for j := range axes {
+		axes[j] = study.Linspace01(n)
+	}
+	return axes
+}
+
+// epsilonGrid returns the 7 ε values of the tradeoff plot around eps: half
+// decades from 10^(c−1.5) to 10^(c+1.5) with c = round(log10 ε). The grid
+// only changes when ε crosses a half-decade boundary, so moving the ε
+// slider usually just moves the marker.
+func epsilonGrid(eps float64) []float64 {
+	c := math.Round(math.Log10(eps))
+	out := make([]float64, 7)
+	for i := range out {
+		out[i] = math.Pow(10, c-1.5+0.5*float64(i))
+	}
+	return out
 }
 
 // previewEngine holds the caches. Its methods are safe for concurrent use;
@@ -123,11 +155,11 @@ type previewEngine struct {
 	prep     *project.Prepared
 	lattices map[string][]float64
 	truth    []float64 // F_D on tradeoffGrid(dim)
-	models   map[string]*tradeoffModel
-	curves   map[string]*tradeoffResult
+	models   map[string]*study.Model
+	curves   map[string]*study.Result
 	// peerSims (per k) and peerCurves (per curve key) cache the overlay.
 	peerSims   map[string]*peerBuild
-	peerCurves map[string][]peerCurve
+	peerCurves map[string][]study.PeerCurve
 	sliceKey   string
 	slice      []float64
 }
@@ -140,15 +172,15 @@ func newPreviewEngine() *previewEngine {
 func (e *previewEngine) resetLocked() {
 	e.fitKey, e.prep, e.truth, e.sliceKey, e.slice = "", nil, nil, "", nil
 	e.lattices = map[string][]float64{}
-	e.models = map[string]*tradeoffModel{}
-	e.curves = map[string]*tradeoffResult{}
+	e.models = map[string]*study.Model{}
+	e.curves = map[string]*study.Result{}
 	e.peerSims = map[string]*peerBuild{}
-	e.peerCurves = map[string][]peerCurve{}
+	e.peerCurves = map[string][]study.PeerCurve{}
 }
 
 // peerBuild is the peers prepared for one fit and k.
 type peerBuild struct {
-	sims    []*peerSim
+	sims    []*study.Peer
 	caption string
 }
 
@@ -193,35 +225,6 @@ func kKey(k []int) string {
 	return strings.Join(s, "x")
 }
 
-// privacyParams returns the release parameters of the request with k
-// resolved (auto: mechanism.OptimalK, as project.Prepare does), validated.
-func privacyParams(req project.ReleaseRequest, sensitivity float64) (mechanism.Params, error) {
-	p := req.Privacy
-	dim := len(req.Features)
-	if req.KAuto {
-		beta := req.Beta
-		if beta == 0 {
-			beta = project.DefaultBeta
-		}
-		if err := mechanism.ValidateBeta(beta); err != nil {
-			return p, err
-		}
-		if p.H < 1 || p.H > mechanism.MaxH {
-			return p, fmt.Errorf("h = %d: must be between 1 and %d", p.H, mechanism.MaxH)
-		}
-		if !(p.Epsilon > 0) || math.IsInf(p.Epsilon, 0) {
-			return p, fmt.Errorf("ε = %v: must be > 0 and finite", p.Epsilon)
-		}
-		p.K = slices.Repeat([]int{mechanism.OptimalK(p.Epsilon, sensitivity, beta, p.H, dim)}, dim)
-	} else {
-		p.K = slices.Clone(p.K)
-		if len(p.K) == 1 && dim > 1 {
-			p.K = slices.Repeat(p.K, dim)
-		}
-	}
-	return p, p.Validate()
-}
-
 // compute returns the preview for in. It returns ctx.Err() when cancelled
 // and request errors (missing bounds, invalid parameters, …) as they come
 // from project.Prepare or mechanism validation.
@@ -254,7 +257,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	}
 	fit := prep.Fitted
 	dim := len(req.Features)
-	params, err := privacyParams(req, fit.Sensitivity)
+	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity)
 	if err != nil {
 		return nil, err
 	}
@@ -288,7 +291,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	truth := e.truth
 	e.mu.Unlock()
 	if truth == nil {
-		truth, err = evalOracleGrid(ctx, fit.Oracle, grid, func(d, t int) { progress(stageGrid, d, t) })
+		truth, err = study.EvalGrid(ctx, fit.Oracle, grid, func(d, t int) { progress(stageGrid, d, t) })
 		if err != nil {
 			return nil, err
 		}
@@ -304,8 +307,8 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	e.mu.Lock()
 	md := e.models[kk]
 	e.mu.Unlock()
-	if md == nil || !slices.Contains(md.orders, params.H) {
-		md, err = newTradeoffModel(params.K, exact, grid, truth, orders)
+	if md == nil || !slices.Contains(md.Orders(), params.H) {
+		md, err = study.NewModel(params.K, exact, grid, truth, orders)
 		if err != nil {
 			return nil, err
 		}
@@ -321,9 +324,9 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	curves := e.curves[ckey]
 	e.mu.Unlock()
 	if curves == nil {
-		sp := tradeoffSpec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
-			Epsilons: epsGrid, Orders: previewOrders, Baseline: true, Repeats: repeats, Seed: previewSeed}
-		curves, err = md.run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
+		sp := study.Spec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
+			Epsilons: epsGrid, Orders: previewOrders, Baseline: true, Repeats: repeats, Draws: study.PerRepeat{Seed: previewSeed}}
+		curves, err = md.Run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
 		if err != nil {
 			return nil, err
 		}
@@ -331,8 +334,8 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		e.curves[ckey] = curves
 		e.mu.Unlock()
 	}
-	marker, err := md.run(ctx, tradeoffSpec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
-		Epsilons: []float64{params.Epsilon}, Orders: []int{params.H}, Repeats: repeats, Seed: previewSeed}, nil)
+	marker, err := md.Run(ctx, study.Spec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
+		Epsilons: []float64{params.Epsilon}, Orders: []int{params.H}, Repeats: repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +344,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		Dim: dim, K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: scale,
 		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
 		Clipped: prep.Clipped, Filled: prep.Filled,
-		MarkerErr: marker.Mean[0][0], Approx: md.approx[params.H],
+		MarkerErr: marker.Mean[0][0], Approx: md.Approx(params.H),
 	}
 	if params.Noise == mechanism.NoiseLaplaceApprox {
 		res.PureBetter = mechanism.PureIsBetter(params)
@@ -355,7 +358,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		}
 	}
 	if in.Peers {
-		if err := e.addPeers(ctx, res, peerContext{prep: prep, grid: grid, truth: truth, k: params.K, delta: params.Delta},
+		if err := e.addPeers(ctx, res, peerData(prep, grid, truth, params.K, params.Delta),
 			kk, ckey, epsGrid, repeats, progress); err != nil {
 			return nil, err
 		}
@@ -385,7 +388,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 			}
 			e.mu.Unlock()
 			if sliceTruth == nil {
-				sliceTruth, err = evalOracleGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
+				sliceTruth, err = study.EvalGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
 				if err != nil {
 					return nil, err
 				}
@@ -405,16 +408,16 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 
 // addPeers fills res.Peers and res.PeerCaption from the caches, simulating
 // what is missing with the same ε grid, repeats and seed as the Bernstein
-// curves (preview_peers.go).
-func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc peerContext, kk, ckey string,
+// curves (study.RunPeers).
+func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc study.PeerData, kk, ckey string,
 	epsGrid []float64, repeats int, progress previewProgress) error {
-	skey := fmt.Sprintf("%s|δ=%v", kk, pc.delta)
+	skey := fmt.Sprintf("%s|δ=%v", kk, pc.Delta)
 	e.mu.Lock()
 	pb := e.peerSims[skey]
 	curves, cached := e.peerCurves[ckey]
 	e.mu.Unlock()
 	if pb == nil {
-		sims, caption, err := buildPeers(pc)
+		sims, caption, err := study.BuildPeers(pc)
 		if err != nil {
 			return err
 		}
@@ -425,7 +428,7 @@ func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc pee
 	}
 	if !cached {
 		var err error
-		curves, err = runPeers(ctx, pb.sims, epsGrid, repeats, previewSeed, func(d, t int) { progress(stagePeers, d, t) })
+		curves, err = study.RunPeers(ctx, pb.sims, epsGrid, repeats, study.PerRepeat{Seed: previewSeed}, func(d, t int) { progress(stagePeers, d, t) })
 		if err != nil {
 			return err
 		}
@@ -437,11 +440,19 @@ func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc pee
 	return nil
 }
 
+// peerData is what the published peers of the overlay may use: the
+// prepared fit, the preview grid and F_D on it, the lattice k of the
+// Bernstein curves and the curator's δ.
+func peerData(prep *project.Prepared, grid [][]float64, truth []float64, k []int, delta float64) study.PeerData {
+	return study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
+		Values: learners.Values(prep.Resolved), Grid: grid, Truth: truth, K: k, Delta: delta}
+}
+
 // sliceAxes returns the axes of the ℓ ≥ 3 slice: a 60×60 grid over the
 // first two axes and the single value SliceAt[j−2] (default ½) on the rest.
 func sliceAxes(dim int, at []float64) [][]float64 {
 	axes := make([][]float64, dim)
-	axes[0], axes[1] = linspace01(60), linspace01(60)
+	axes[0], axes[1] = study.Linspace01(60), study.Linspace01(60)
 	for j := 2; j < dim; j++ {
 		v := 0.5
 		if j-2 < len(at) && at[j-2] >= 0 && at[j-2] <= 1 {
@@ -506,7 +517,7 @@ func outputLabel(p *project.Prepared) string {
 func fmtEps(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
 // tradeoffPlot assembles the tradeoff figure.
-func tradeoffPlot(c *tradeoffResult, md *tradeoffModel, params mechanism.Params, res *previewResult, sens float64) *plotting.Tradeoff {
+func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res *previewResult, sens float64) *plotting.Tradeoff {
 	t := &plotting.Tradeoff{
 		Title:    fmt.Sprintf("Error vs privacy: k = %s, mean of %d simulated releases", kLabel(params.K), previewRepeats(len(params.K))),
 		Epsilons: c.Epsilons, MarkerEps: params.Epsilon, MarkerErr: res.MarkerErr,
@@ -530,7 +541,7 @@ func tradeoffPlot(c *tradeoffResult, md *tradeoffModel, params mechanism.Params,
 	for i, s := range c.Scales {
 		bound[i] = math.NaN()
 		if !math.IsNaN(s) {
-			bound[i] = md.approx[params.H] + tail(s, params.H, params.K, project.DefaultBeta)
+			bound[i] = md.Approx(params.H) + tail(s, params.H, params.K, project.DefaultBeta)
 		}
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("95%% bound (h = %d)", params.H), Y: bound, Colour: -1, Dashed: true, Width: 1.2})
@@ -612,67 +623,4 @@ func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []floa
 		h.Maps[0].Title += " at " + strings.Join(parts, ", ")
 	}
 	return h, nil
-}
-
-// evalOracleGrid evaluates F_D on a tensor grid in lattice order, with the
-// learner's fast EvalGrid when it has one, else point by point on all
-// cores. progress (may be nil) reports points done.
-func evalOracleGrid(ctx context.Context, o learners.Oracle, axes [][]float64, progress func(done, total int)) ([]float64, error) {
-	total := 1
-	for _, a := range axes {
-		total *= len(a)
-	}
-	out := make([]float64, total)
-	if g, ok := o.(learners.GridOracle); ok {
-		if err := g.EvalGrid(ctx, axes, out); err != nil {
-			return nil, err
-		}
-		if progress != nil {
-			progress(total, total)
-		}
-		return checkFinite(out)
-	}
-	const chunk = 256
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			y := make([]float64, len(axes))
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= total || ctx.Err() != nil {
-					return
-				}
-				end := min(start+chunk, total)
-				for g := start; g < end; g++ {
-					r := g
-					for j := len(axes) - 1; j >= 0; j-- {
-						y[j] = axes[j][r%len(axes[j])]
-						r /= len(axes[j])
-					}
-					out[g] = o.Eval(y)
-				}
-				d := int(done.Add(int64(end - start)))
-				if progress != nil {
-					progress(d, total)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return checkFinite(out)
-}
-
-func checkFinite(v []float64) ([]float64, error) {
-	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("F_D is %g at preview grid point %d: the learner returned a non-finite value", x, i)
-		}
-	}
-	return v, nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -161,5 +162,32 @@ func TestPreviewTailBoundCurve(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+func TestEpsilonGrid(t *testing.T) {
+	for _, eps := range []float64{0.001, 0.05, 0.5, 1, 3, 40, 1000} {
+		g := epsilonGrid(eps)
+		if len(g) != 7 || !(g[0] <= eps && eps <= g[6]) {
+			t.Errorf("ε = %g: grid %v does not cover it", eps, g)
+		}
+		for i := 1; i < len(g); i++ {
+			if r := g[i] / g[i-1]; math.Abs(r-math.Sqrt(10)) > 1e-9 {
+				t.Errorf("ε = %g: ratio %g between grid points, want √10", eps, r)
+			}
+		}
+	}
+	// Small moves keep the grid (only the marker moves).
+	a, b := epsilonGrid(1.0), epsilonGrid(2.5)
+	if a[0] != b[0] {
+		t.Errorf("grid changed between ε = 1 and 2.5: %v vs %v", a, b)
+	}
+}
+
+func TestTradeoffGrid(t *testing.T) {
+	for dim, want := range map[int]int{1: 512, 2: 100, 3: 21, 4: 10, 5: 6, 6: 4} {
+		g := tradeoffGrid(dim)
+		if len(g) != dim || len(g[0]) != want || g[0][0] != 0 || g[0][want-1] != 1 {
+			t.Errorf("dim %d: grid of %d axes × %d points, want %d points from 0 to 1", dim, len(g), len(g[0]), want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // kde1DInput is the Figure 1 demo (ℓ = 1 KDE, k = 20) with the peers on.
@@ -62,9 +63,9 @@ func TestPreviewPeersKDE(t *testing.T) {
 	if len(stages) != 1 || stages[0] != stagePeers {
 		t.Errorf("turning the peers on ran stages %v; want only %q", stages, stagePeers)
 	}
-	if len(res.Peers) != 3 || !strings.HasPrefix(res.Peers[0].Label, peerNameTrig) || !strings.HasPrefix(res.Peers[1].Label, peerNameHistogram) ||
-		res.Peers[2].Label != peerNameGP+" (δ = 1e-06, ε ≤ 1)" {
-		t.Fatalf("peer curves %+v: want %s, %s and %s", res.Peers, peerNameTrig, peerNameHistogram, peerNameGP)
+	if len(res.Peers) != 3 || !strings.HasPrefix(res.Peers[0].Label, study.PeerNameTrig) || !strings.HasPrefix(res.Peers[1].Label, study.PeerNameHistogram) ||
+		res.Peers[2].Label != study.PeerNameGP+" (δ = 1e-06, ε ≤ 1)" {
+		t.Fatalf("peer curves %+v: want %s, %s and %s", res.Peers, study.PeerNameTrig, study.PeerNameHistogram, study.PeerNameGP)
 	}
 	if res.PeerCaption != "" {
 		t.Errorf("caption %q for a KDE with ℓ = 1: want none", res.PeerCaption)
@@ -80,7 +81,7 @@ func TestPreviewPeersKDE(t *testing.T) {
 		last := len(pc.Mean) - 1
 		for i, v := range pc.Mean {
 			eps := res.Tradeoff.Epsilons[i]
-			gpOut := strings.HasPrefix(pc.Label, peerNameGP) && eps > 1
+			gpOut := strings.HasPrefix(pc.Label, study.PeerNameGP) && eps > 1
 			if gpOut != math.IsNaN(v) || !gpOut && (!(v > 0) || math.IsInf(v, 0)) {
 				t.Errorf("%s at ε = %g: mean sup error %v", pc.Label, eps, v)
 			}
@@ -122,13 +123,13 @@ func TestPeerSimLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	grid := tradeoffGrid(1)
-	pc := peerContext{prep: e.prep, grid: grid, truth: e.truth, k: []int{20}}
-	sims, _, err := buildPeers(pc)
+	pc := peerData(e.prep, grid, e.truth, []int{20}, 0)
+	sims, _, err := study.BuildPeers(pc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	huge := []float64{1e12}
-	curves, err := runPeers(context.Background(), sims, huge, 3, 1, nil)
+	curves, err := study.RunPeers(context.Background(), sims, huge, 3, study.PerRepeat{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,14 +159,14 @@ func TestPeerSimLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Peers) != 1 || res.Peers[0].Label != peerNameOutput || res.PeerCaption != "" {
-		t.Fatalf("logistic peers %+v, caption %q: want only %s", res.Peers, res.PeerCaption, peerNameOutput)
+	if len(res.Peers) != 1 || res.Peers[0].Label != study.PeerNameOutput || res.PeerCaption != "" {
+		t.Fatalf("logistic peers %+v, caption %q: want only %s", res.Peers, res.PeerCaption, study.PeerNameOutput)
 	}
-	sims, _, err = buildPeers(peerContext{prep: lr.prep, grid: tradeoffGrid(2), truth: lr.truth, k: []int{4}})
+	sims, _, err = study.BuildPeers(peerData(lr.prep, tradeoffGrid(2), lr.truth, []int{4}, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	curves, err = runPeers(context.Background(), sims, huge, 3, 1, nil)
+	curves, err = study.RunPeers(context.Background(), sims, huge, 3, study.PerRepeat{Seed: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestPreviewPeersSkipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Peers) != 2 || !strings.HasPrefix(res.Peers[0].Label, peerNameHistogram) || !strings.HasPrefix(res.Peers[1].Label, peerNameGP) ||
+	if len(res.Peers) != 2 || !strings.HasPrefix(res.Peers[0].Label, study.PeerNameHistogram) || !strings.HasPrefix(res.Peers[1].Label, study.PeerNameGP) ||
 		res.PeerCaption != "Wang et al. trig is not shown: it needs a bandwidth ≥ 0.005 (this one is 0.004)." {
 		t.Errorf("peers %+v, caption %q", res.Peers, res.PeerCaption)
 	}
@@ -315,8 +316,8 @@ func TestPreviewPeersGP(t *testing.T) {
 		in    previewInput
 		label string
 	}{
-		{kde2, peerNameGP + " (δ = 1e-06, ε ≤ 1)"},
-		{svm, peerNameGP + " (δ = 1e-05, ε ≤ 1)"},
+		{kde2, study.PeerNameGP + " (δ = 1e-06, ε ≤ 1)"},
+		{svm, study.PeerNameGP + " (δ = 1e-05, ε ≤ 1)"},
 	} {
 		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
 		if err != nil {

@@ -1,4 +1,4 @@
-package ui
+package study
 
 import (
 	"fmt"
@@ -38,10 +38,10 @@ type contractor struct {
 }
 
 // newContractor returns a contractor for the matrices; it panics if there
-// are none (programmer misuse: the preview always has ℓ ≥ 1).
+// are none (programmer misuse: a model always has ℓ ≥ 1).
 func newContractor(mats []axisMatrix) *contractor {
 	if len(mats) == 0 {
-		panic("ui: newContractor with no axes")
+		panic("study: newContractor with no axes")
 	}
 	size := 1
 	maxSize := 1
@@ -84,7 +84,7 @@ func (c *contractor) apply(coeffs []float64) []float64 {
 		want *= m.cols
 	}
 	if len(coeffs) != want {
-		panic(fmt.Sprintf("ui: contractor: %d coefficients, want %d", len(coeffs), want))
+		panic(fmt.Sprintf("study: contractor: %d coefficients, want %d", len(coeffs), want))
 	}
 	impl := blas64.Implementation()
 	src := coeffs

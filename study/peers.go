@@ -1,42 +1,36 @@
-package ui
+package study
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
-	"github.com/bernsteinrelease/bernstein/project"
 )
 
-// The "Compare with published peers" overlay of the curator's tradeoff
-// plot (docs/peers.md, docs/user-guide.md).
+// Peers: published mechanisms simulated on the same grid as a Model
+// (docs/peers.md, docs/user-guide.md).
 //
-// Protocol: each peer that applies to the chosen learner is simulated on
-// the SAME preview grid (tradeoffGrid), against the SAME exact F_D (the
-// engine's truth), with the SAME ε grid, number of repeats and seeds, and
-// the SAME error measure as the Bernstein curves: the mean over repeats of
-// sup_grid |release − F_D|, in the learner's output units. Repeat r of every
-// peer draws its unit noise from mechanism.NewSimulationNoise(repeatSeed(seed,
-// r)), the stream the Bernstein curves draw their lattice noise Z from, and
-// one repeat's draws serve every ε (only the scale changes). With Laplace
-// noise the first draws of a peer therefore coincide with the first lattice
-// draws of the Bernstein release (common random numbers, as in
-// cmd_figure1.go). All noise is seeded simulation noise: nothing is
-// released and no budget is spent.
+// Protocol: each peer that applies to the learner is simulated on the
+// SAME grid, against the SAME exact F_D, with the SAME ε values, number of
+// repeats and draw plan (Draws), and the SAME error measure as the
+// Bernstein curves: the mean over repeats of sup_grid |release − F_D|, in
+// the learner's output units. Repeat r of every peer draws its unit noise
+// from the source the plan gives repeat r, the source the Bernstein
+// release draws its lattice noise Z from, and with a common plan one
+// repeat's draws serve every ε (only the scale changes). With Laplace noise
+// the first draws of a peer therefore coincide with the first lattice draws
+// of the Bernstein release (common random numbers). All noise is seeded
+// simulation noise: nothing is released and no budget is spent.
 //
 // Peers are pure ε-DP mechanisms whatever noise the curator chose for the
 // Bernstein release (except Hall et al., which is (ε, δ)-DP and is named
 // with its δ).
 
 // peerTrigJackson is the smoothness order of the Jackson operator of the
-// Wang et al. peer (fixed a priori, as in cmd_figure1.go).
+// Wang et al. peer (fixed a priori, as in Figure 1).
 const peerTrigJackson = 2
 
 // peerTrigMaxT caps the number of trigonometric moments t = k + 1: the
@@ -46,25 +40,31 @@ const peerTrigMaxT = 101
 
 // Legend names of the peers.
 const (
-	peerNameTrig      = "Wang et al. trig"
-	peerNameHistogram = "C&V histogram"
-	peerNameOutput    = "C&V output perturbation"
-	peerNameGP        = "Hall et al. GP"
+	PeerNameTrig      = "Wang et al. trig"
+	PeerNameHistogram = "C&V histogram"
+	PeerNameOutput    = "C&V output perturbation"
+	PeerNameGP        = "Hall et al. GP"
 )
 
 // peerGPDefaultDelta is the δ of the Hall et al. peer when the curator's
 // noise is pure (δ = 0): the GP mechanism is (ε, δ)-DP only.
 const peerGPDefaultDelta = 1e-6
 
-// peerContext is what a peer simulator may use: the prepared fit (raw
-// mapped data, fitted model, parameters), the preview grid and F_D on it,
-// the lattice k of the Bernstein curves and the curator's δ (0 if unset).
-type peerContext struct {
-	prep  *project.Prepared
-	grid  [][]float64
-	truth []float64
-	k     []int
-	delta float64
+// PeerData is what a peer simulator may use: the learner and its fit on
+// the data mapped to [0,1]^ℓ, the resolved learner parameters, the grid
+// and F_D on it (lattice order), the lattice k of the Bernstein curves and
+// the curator's δ (0 if unset). The data are private: peers only feed
+// simulations shown to the curator.
+type PeerData struct {
+	Kind   learners.Kind
+	Title  string // the learner's title, for "No published peer applies to …"
+	Data   learners.Dataset
+	Fitted *learners.Fitted
+	Values learners.Values // resolved parameters (learners.Spec.Resolve)
+	Grid   [][]float64
+	Truth  []float64
+	K      []int
+	Delta  float64
 }
 
 // peerSimulator is one published peer mechanism the overlay knows: applies
@@ -74,19 +74,20 @@ type peerContext struct {
 // kind but not to these parameters; the reason is shown under the plot.
 type peerSimulator struct {
 	applies func(kind learners.Kind, dim int) bool
-	build   func(pc peerContext) (*peerSim, error)
+	build   func(pc PeerData) (*Peer, error)
 }
 
-// peerSim is a peer prepared for one fit.
-type peerSim struct {
-	Label string
+// Peer is a published peer mechanism prepared for one fit and grid
+// (BuildPeers); RunPeers simulates it.
+type Peer struct {
+	Label string // legend name, with its settings (moments, bins, δ)
 	// scale returns the peer's noise scale at ε; an error makes the point
 	// NaN (the peer does not apply at that ε).
 	scale func(eps float64) (float64, error)
 	// newWorker returns a function for one goroutine (own scratch) that
 	// draws one repeat's unit noise from src and writes, for every scale,
 	// sup_grid |release − F_D| into out; NaN scales are skipped.
-	newWorker func() func(src *mechanism.SimulationNoise, scales, out []float64) error
+	newWorker func() func(src Source, scales, out []float64) error
 }
 
 // peerSimulators lists the peers in legend order; adding one is one entry
@@ -106,11 +107,16 @@ type peerSkipped struct{ reason string }
 
 func (e *peerSkipped) Error() string { return e.reason }
 
-// buildPeers prepares every peer that applies. notes explains peers that
-// apply to the learner but were skipped; when none applies at all, caption
-// says so.
-func buildPeers(pc peerContext) (sims []*peerSim, caption string, err error) {
-	kind, dim := pc.prep.Spec.Kind, len(pc.grid)
+// BuildPeers prepares, in legend order, every published peer that applies
+// to pc.Kind and ℓ = len(pc.Grid) (docs/peers.md names each peer's source
+// and its privacy guarantee). caption explains the peers that apply to the
+// learner but not to these settings (for example a KDE bandwidth below
+// what the trig peer resolves) or, when none applies at all, says so.
+// Assumptions: pc.Fitted is the fit of pc.Kind on pc.Data with pc.Values,
+// and pc.Truth is its F_D on pc.Grid. Errors other than skipped peers
+// (invalid data or parameters) are returned.
+func BuildPeers(pc PeerData) (sims []*Peer, caption string, err error) {
+	kind, dim := pc.Kind, len(pc.Grid)
 	var notes []string
 	applied := false
 	for _, ps := range peerSimulators {
@@ -130,7 +136,7 @@ func buildPeers(pc peerContext) (sims []*peerSim, caption string, err error) {
 		sims = append(sims, s)
 	}
 	if !applied {
-		return nil, "No published peer applies to " + pc.prep.Spec.Title + ".", nil
+		return nil, "No published peer applies to " + pc.Title + ".", nil
 	}
 	for i, n := range notes {
 		if i > 0 {
@@ -141,38 +147,31 @@ func buildPeers(pc peerContext) (sims []*peerSim, caption string, err error) {
 	return sims, caption, nil
 }
 
-// peerCurve is one peer's mean sup-norm error per ε.
-type peerCurve struct {
+// PeerCurve is one peer's mean sup-norm error per ε.
+type PeerCurve struct {
 	Label string
 	Mean  []float64 // NaN where the peer does not apply at ε
 }
 
-// runPeers simulates every peer over the ε grid: repeats releases each,
-// repeat r with the unit noise of mechanism.NewSimulationNoise(repeatSeed(seed,
-// r)). Sums run in repeat order, so the result does not depend on
-// scheduling. progress (may be nil) gets finished repeats over all peers,
-// monotone and never concurrently (calls are serialised).
-func runPeers(ctx context.Context, sims []*peerSim, epsilons []float64, repeats int, seed uint64, progress func(done, total int)) ([]peerCurve, error) {
-	if repeats < 1 || repeats > maxTradeoffRepeats {
-		return nil, fmt.Errorf("preview: %d repeats: must be between 1 and %d", repeats, maxTradeoffRepeats)
+// RunPeers simulates every peer over the ε values: repeats releases each,
+// repeat r with the unit noise the plan d gives it (the same plan as the
+// Model's Run gives the same draws). Guarantee: the mean of each curve is
+// the mean over repeats of the peer's sup-norm error, summed in repeat
+// order, so the result does not depend on scheduling; an ε whose scale the
+// peer refuses is NaN. progress (may be nil) gets finished repeats over all
+// peers, monotone and serialised. It returns ctx.Err() when cancelled.
+func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int, d Draws, progress func(done, total int)) ([]PeerCurve, error) {
+	if repeats < 1 || repeats > MaxRepeats {
+		return nil, fmt.Errorf("study: %d repeats: must be between 1 and %d", repeats, MaxRepeats)
 	}
-	nE := len(epsilons)
-	total := repeats * len(sims)
-	var (
-		progressMu sync.Mutex
-		done       int
-	)
-	reportDone := func() {
-		progressMu.Lock()
-		defer progressMu.Unlock()
-		done++
-		if progress != nil {
-			progress(done, total)
-		}
+	groups := 1
+	if !d.start().common() {
+		groups = len(epsilons)
 	}
-	out := make([]peerCurve, len(sims))
+	total := repeats * groups * len(sims)
+	out := make([]PeerCurve, len(sims))
 	for si, s := range sims {
-		scales := make([]float64, nE)
+		scales := make([]float64, len(epsilons))
 		for i, eps := range epsilons {
 			v, err := s.scale(eps)
 			if err != nil {
@@ -180,91 +179,71 @@ func runPeers(ctx context.Context, sims []*peerSim, epsilons []float64, repeats 
 			}
 			scales[i] = v
 		}
-		perRepeat := make([]float64, repeats*nE)
-		var next atomic.Int64
-		var firstErr error
-		var errOnce sync.Once
-		var wg sync.WaitGroup
-		for range min(runtime.GOMAXPROCS(0), repeats) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work := s.newWorker()
-				for {
-					r := int(next.Add(1)) - 1
-					if r >= repeats || ctx.Err() != nil {
-						return
-					}
-					if err := work(mechanism.NewSimulationNoise(repeatSeed(seed, r)), scales, perRepeat[r*nE:(r+1)*nE]); err != nil {
-						errOnce.Do(func() { firstErr = err })
-						return
-					}
-					reportDone()
-				}
-			}()
-		}
-		wg.Wait()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if firstErr != nil {
-			return nil, fmt.Errorf("preview: peer %s: %w", s.Label, firstErr)
-		}
-		mean := make([]float64, nE)
-		for r := range repeats {
-			for i := range nE {
-				mean[i] += perRepeat[r*nE+i]
+		base := si * repeats * groups
+		sums, err := simulate(ctx, d, scales, repeats, 1, func() repeatFunc {
+			work := s.newWorker()
+			return func(_ int, src Source, _ []int, scales, out []float64) error { return work(src, scales, out) }
+		}, func(done, _ int) {
+			if progress != nil {
+				progress(base+done, total)
 			}
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("study: peer %s: %w", s.Label, err)
 		}
+		mean := make([]float64, len(epsilons))
 		for i := range mean {
 			if math.IsNaN(scales[i]) {
 				mean[i] = math.NaN()
 			} else {
-				mean[i] /= float64(repeats)
+				mean[i] = sums[i] / float64(repeats)
 			}
 		}
-		out[si] = peerCurve{Label: s.Label, Mean: mean}
+		out[si] = PeerCurve{Label: s.Label, Mean: mean}
 	}
 	return out, nil
 }
 
 // buildTrigPeer is Wang et al. (2013) with t = k + 1 moments (capped at
-// peerTrigMaxT) and a Jackson operator of order 2, the cmd_figure1.go
+// peerTrigMaxT) and a Jackson operator of order 2, the Figure 1
 // protocol: the answer at y is Σ_m w_m(y)·S̃_m with S̃_0 = S_0 = 1 public
 // and S̃_m = S_m + λ·z_m, λ = peers.TrigNoiseScale(n, t, ε), for m ≥ 1.
 // Repeat r uses its draws z_1..z_{t−1} (z_0 is drawn and unused, so the
 // indices match the lattice draws as in Figure 1).
-func buildTrigPeer(pc peerContext) (*peerSim, error) {
-	bw := pc.prep.Resolved["bandwidth"]
+func buildTrigPeer(pc PeerData) (*Peer, error) {
+	bw := pc.Values["bandwidth"]
 	if len(bw) != 1 {
-		return nil, fmt.Errorf("preview: trig peer: %d bandwidths for ℓ = 1", len(bw))
+		return nil, fmt.Errorf("study: trig peer: %d bandwidths for ℓ = 1", len(bw))
 	}
 	if bw[0] < peers.MinTrigBandwidth {
-		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: it needs a bandwidth ≥ %g (this one is %g)", peerNameTrig, peers.MinTrigBandwidth, bw[0])}
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: it needs a bandwidth ≥ %g (this one is %g)", PeerNameTrig, peers.MinTrigBandwidth, bw[0])}
 	}
-	x := pc.prep.Data.X
+	x := pc.Data.X
 	n := len(x)
-	t := min(pc.k[0]+1, peerTrigMaxT)
+	t := min(pc.K[0]+1, peerTrigMaxT)
 	moments, err := peers.TrigMoments(x, t)
 	if err != nil {
 		return nil, err
 	}
-	g := len(pc.grid[0])
-	weights, answers, err := peers.TrigKDEGrid(pc.grid[0], bw[0], t, peerTrigJackson, moments)
+	g := len(pc.Grid[0])
+	weights, answers, err := peers.TrigKDEGrid(pc.Grid[0], bw[0], t, peerTrigJackson, moments)
 	if err != nil {
 		return nil, err
 	}
 	resid := make([]float64, g) // noise-free answer − F_D
 	for i, a := range answers {
-		resid[i] = a - pc.truth[i]
+		resid[i] = a - pc.Truth[i]
 	}
-	return &peerSim{
-		Label: fmt.Sprintf("%s (t = %d)", peerNameTrig, t),
+	return &Peer{
+		Label: fmt.Sprintf("%s (t = %d)", PeerNameTrig, t),
 		scale: func(eps float64) (float64, error) { return peers.TrigNoiseScale(n, t, eps) },
-		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+		newWorker: func() func(Source, []float64, []float64) error {
 			z := make([]float64, t)
 			noise := make([]float64, g)
-			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+			return func(src Source, scales, out []float64) error {
 				for m := range z {
 					z[m] = src.Laplace(1)
 				}
@@ -296,28 +275,28 @@ func supLinear(resid, noise, scales, out []float64) {
 }
 
 // buildHistogramPeer is Chaudhuri & Vinterbo (2013), Algorithm 5, with k
-// bins of width 1/k (the lattice spacing, as in cmd_figure1.go): noisy
+// bins of width 1/k (the lattice spacing, as in Figure 1): noisy
 // counts n_i + (2/ε)·z_i, clamped and renormalised. The sup over the grid
 // points of bin i of |f̂_i − F_D| is max(|f̂_i − lo_i|, |f̂_i − hi_i|), lo/hi
 // the extremes of F_D over the bin's grid points.
-func buildHistogramPeer(pc peerContext) (*peerSim, error) {
-	bins := pc.k[0]
-	counts, err := peers.HistogramCounts(pc.prep.Data.X, bins)
+func buildHistogramPeer(pc PeerData) (*Peer, error) {
+	bins := pc.K[0]
+	counts, err := peers.HistogramCounts(pc.Data.X, bins)
 	if err != nil {
 		return nil, err
 	}
-	ref, err := peers.NewHistogramReference(pc.grid[0], pc.truth, bins)
+	ref, err := peers.NewHistogramReference(pc.Grid[0], pc.Truth, bins)
 	if err != nil {
 		return nil, err
 	}
-	return &peerSim{
-		Label: fmt.Sprintf("%s (%d bins)", peerNameHistogram, bins),
+	return &Peer{
+		Label: fmt.Sprintf("%s (%d bins)", PeerNameHistogram, bins),
 		scale: peers.HistogramNoiseScale,
-		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+		newWorker: func() func(Source, []float64, []float64) error {
 			z := make([]float64, bins)
 			noisy := make([]float64, bins)
 			dens := make([]float64, bins)
-			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+			return func(src Source, scales, out []float64) error {
 				for i := range z {
 					z[i] = src.Laplace(1)
 				}
@@ -345,21 +324,21 @@ func buildHistogramPeer(pc peerContext) (*peerSim, error) {
 // with b of density ∝ exp(−(ε/Δ₂)‖b‖), Δ₂ = (2C/n)(1.01)
 // (learners.LinearModel). One repeat draws a unit vector u (Δ₂/ε = 1) and
 // uses b = (Δ₂/ε)·u for every ε.
-func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
-	m, err := learners.LinearModelOf(pc.prep.Spec.Kind, pc.prep.Fitted, learners.Values(pc.prep.Resolved))
+func buildOutputPerturbationPeer(pc PeerData) (*Peer, error) {
+	m, err := learners.LinearModelOf(pc.Kind, pc.Fitted, pc.Values)
 	if err != nil {
 		return nil, err
 	}
 	dim, p := m.Dim, m.Dim+1
-	gsize := len(pc.truth)
+	gsize := len(pc.Truth)
 	lift := make([]float64, gsize*p)
 	base := make([]float64, gsize) // ⟨ŵ, ỹ_g⟩
 	y := make([]float64, dim)
 	for g := range gsize {
 		r := g
 		for j := dim - 1; j >= 0; j-- {
-			y[j] = pc.grid[j][r%len(pc.grid[j])]
-			r /= len(pc.grid[j])
+			y[j] = pc.Grid[j][r%len(pc.Grid[j])]
+			r /= len(pc.Grid[j])
 		}
 		row := lift[g*p : (g+1)*p]
 		m.Lift(y, row)
@@ -369,12 +348,12 @@ func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
 		}
 		base[g] = z
 	}
-	return &peerSim{
-		Label: peerNameOutput,
+	return &Peer{
+		Label: PeerNameOutput,
 		scale: func(eps float64) (float64, error) { return peers.OutputPerturbationScale(m.Sensitivity2, eps) },
-		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+		newWorker: func() func(Source, []float64, []float64) error {
 			noise := make([]float64, gsize)
-			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+			return func(src Source, scales, out []float64) error {
 				u, err := peers.OutputPerturbationNoise(p, 1, 1, src)
 				if err != nil {
 					return err
@@ -389,7 +368,7 @@ func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
 				clear(out)
 				for g, z := range base {
 					for e, s := range scales {
-						if d := math.Abs(m.Link(z+s*noise[g]) - pc.truth[g]); d > out[e] {
+						if d := math.Abs(m.Link(z+s*noise[g]) - pc.Truth[g]); d > out[e] {
 							out[e] = d
 						}
 					}
@@ -402,32 +381,32 @@ func buildOutputPerturbationPeer(pc peerContext) (*peerSim, error) {
 
 // buildGPPeer is Hall, Rinaldo & Wasserman (2013) for the learners whose
 // F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer): the release on
-// the preview grid is F_D(grid) + √c·G(grid), G the centred Gaussian
+// the grid is F_D(grid) + √c·G(grid), G the centred Gaussian
 // process of the learner's kernel (peers.GPFactor on the grid itself, so
 // no interpolation error), √c = peers.GPNoiseScale(Δ_H, ε, δ). Its error
 // is therefore √c·sup_grid |G|. The proof needs ε ≤ 1: larger ε are NaN
 // (not drawn). δ is the curator's δ, or peerGPDefaultDelta for pure noise;
 // the legend states it.
-func buildGPPeer(pc peerContext) (*peerSim, error) {
-	dim := len(pc.grid)
-	rs, err := learners.RKHSPeer(pc.prep.Spec.Kind, pc.prep.Fitted.N, learners.Values(pc.prep.Resolved), dim)
+func buildGPPeer(pc PeerData) (*Peer, error) {
+	dim := len(pc.Grid)
+	rs, err := learners.RKHSPeer(pc.Kind, pc.Fitted.N, pc.Values, dim)
 	if err != nil {
 		return nil, err
 	}
-	f, err := peers.NewGPFactor(pc.grid, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
+	f, err := peers.NewGPFactor(pc.Grid, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 	if err != nil {
-		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", peerNameGP, err)}
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
 	}
-	delta := pc.delta
+	delta := pc.Delta
 	if !(delta > 0 && delta < 1) {
 		delta = peerGPDefaultDelta
 	}
-	return &peerSim{
-		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", peerNameGP, delta),
+	return &Peer{
+		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
-		newWorker: func() func(*mechanism.SimulationNoise, []float64, []float64) error {
+		newWorker: func() func(Source, []float64, []float64) error {
 			g := make([]float64, f.Size())
-			return func(src *mechanism.SimulationNoise, scales, out []float64) error {
+			return func(src Source, scales, out []float64) error {
 				if err := f.Sample(1, src, g); err != nil {
 					return err
 				}
