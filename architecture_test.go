@@ -20,7 +20,7 @@ var allowedImports = map[string][]string{
 	"study":             {"learners", "mechanism", "mechanism/peers"},
 	"plotting":          {},
 	"project":           {"learners", "mechanism"},
-	"learners":          {"mechanism", "mechanism/peers"},
+	"learners":          {"mechanism"},
 	"mechanism":         {},
 	"mechanism/peers":   {"mechanism"},
 	"icons":             {},
