@@ -135,7 +135,12 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 		last       time.Time
 	}
 	byHash := map[string]*summary{}
+	var unattributed []project.Entry
 	for _, en := range entries {
+		if en.AllDatasets {
+			unattributed = append(unattributed, en)
+			continue
+		}
 		s := byHash[en.DatasetHash]
 		if s == nil {
 			s = &summary{hash: en.DatasetHash}
@@ -170,6 +175,10 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), last, dash(s.path))
 	}
 	tw.Flush()
+	for _, en := range unattributed {
+		fmt.Fprintf(w, "%s: ε %g, δ %g charged to every dataset, including datasets first seen later (counted above)\n",
+			project.UnattributedNote(en.RepairsLine), en.Epsilon, en.Delta)
+	}
 }
 
 // writeLedgerDataset prints every entry of one dataset and its totals.
