@@ -42,6 +42,10 @@ damaged line whose dataset cannot be read with certainty, or that no intact
 line follows (it may have been a release past its budget), must be
 attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256); if it was
 a release past its budget, restore it by hand instead (docs/ledger.md).
+Lines deleted before an intact line N are charged what its running totals
+show they spent, to every dataset, including datasets first seen later
+("unattributed (lines missing before line N)"), unless --attribute N=FILE.csv
+names their dataset.
 Keep a copy of the file before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
