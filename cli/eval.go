@@ -107,6 +107,9 @@ spends no privacy budget.`,
 						if errors.As(err, &bad) {
 							return 0, fmt.Errorf("%w; fix the file, or give --skip-invalid to evaluate the other rows", err)
 						}
+						if errors.Is(err, project.ErrNotRegular) {
+							return 0, fmt.Errorf("%w; to read query points from a pipe, give --points - and send them to standard input", err)
+						}
 						if err != nil {
 							return 0, err
 						}
