@@ -100,6 +100,9 @@ type viewer struct {
 	tabs    *container.AppTabs
 	trustBt *widget.Button // "Trust this key…" on the untrusted banner
 
+	clamp      bool          // show values clamped to the public output range
+	clampCheck *widget.Check // the option, above the tabs
+
 	details *viewerDetailsTab
 	query   *viewerQueryTab
 	batch   *viewerBatchTab
@@ -180,7 +183,7 @@ func (v *viewer) open(path string) {
 	trustPath := v.cfg.trustPath
 	v.goJob(func() {
 		d := viewerLoad(path, trustPath)
-		fyne.Do(func() {
+		uiDo(func() {
 			if gen == v.gen {
 				v.show(d)
 			}
@@ -238,7 +241,7 @@ func (v *viewer) show(d *viewerDoc) {
 
 	v.details = newViewerDetailsTab(d)
 	v.plot = newViewerPlotTab(v, d.Release)
-	v.query = newViewerQueryTab(d.Release, v.plot.markQuery)
+	v.query = newViewerQueryTab(d.Release, v.plot.markQuery, v.clampOn)
 	v.batch = newViewerBatchTab(v, d.Release)
 	v.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Details", theme.InfoIcon(), v.details.content),
@@ -251,9 +254,46 @@ func (v *viewer) show(d *viewerDoc) {
 			v.plot.ensure()
 		}
 	}
-	v.body.Objects = []fyne.CanvasObject{v.tabs}
+	v.body.Objects = []fyne.CanvasObject{container.NewBorder(v.rangeBar(d.Release), nil, nil, nil, v.tabs)}
 	v.body.Refresh()
 	v.query.evaluate() // the midpoint, so a value shows at once
+}
+
+// viewerClampLabel is the display option that clamps released values to
+// the public output range.
+const viewerClampLabel = "Show values clamped to the output range"
+
+// rangeBar says that noise can carry released values outside the public
+// output range and offers to show them clamped (issue 18 item 10):
+// clamping is post-processing, so the guarantee holds; the values shown,
+// plotted and exported then say that they were clamped.
+func (v *viewer) rangeBar(r *viewerRelease) fyne.CanvasObject {
+	note := widget.NewLabel(fmt.Sprintf("Public output range %s. The privacy noise can carry released values outside it.", r.rangeText()))
+	note.Wrapping = fyne.TextWrapWord
+	v.clampCheck = widget.NewCheck(viewerClampLabel+" (post-processing: the privacy guarantee holds)", v.setClamp)
+	v.clampCheck.Checked = v.clamp
+	return container.NewVBox(note, v.clampCheck)
+}
+
+// clampOn reports whether values are shown clamped.
+func (v *viewer) clampOn() bool { return v.clamp }
+
+// setClamp turns clamping of the shown values on or off and updates every
+// view of them.
+func (v *viewer) setClamp(on bool) {
+	if v.clamp == on {
+		return
+	}
+	v.clamp = on
+	if v.query != nil {
+		v.query.evaluate()
+	}
+	if v.batch != nil {
+		v.batch.applyClamp()
+	}
+	if v.plot != nil && v.plot.started {
+		v.plot.redraw()
+	}
 }
 
 // Banner kinds.
@@ -406,7 +446,7 @@ func (v *viewer) trustStore() trustStore { return trustStore{path: v.cfg.trustPa
 
 // viewerProgress forwards progress from worker goroutines to a progress
 // bar: report may be called from any goroutine; one goroutine copies the
-// latest value to the bar via fyne.Do at most 10 times a second, so the UI
+// latest value to the bar via fyne.DoAndWait (serialised by uiMu) at most 10 times a second, so the UI
 // goroutine is never flooded. stop ends it (and waits for it) before the
 // caller's final update.
 func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop func()) {
@@ -436,7 +476,11 @@ func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop
 				changed = false
 				mu.Unlock()
 				if c {
-					fyne.DoAndWait(func() { bar.SetValue(f) })
+					fyne.DoAndWait(func() {
+						uiMu.Lock()
+						defer uiMu.Unlock()
+						bar.SetValue(f)
+					})
 				}
 			}
 		}

@@ -141,6 +141,7 @@ func viewerReleaseOf(v *project.VerifiedSynopsis) *viewerRelease {
 		OutputKind:  learners.OutputKind(f.Output.Kind),
 		ClassLabels: slices.Clone(f.Output.ClassLabels),
 		eval:        v,
+		Range:       f.Output.Range,
 	}
 	units := make([]string, 0, len(f.Domain.Features))
 	for _, b := range f.Domain.Features {
@@ -151,8 +152,13 @@ func viewerReleaseOf(v *project.VerifiedSynopsis) *viewerRelease {
 	}
 	switch r.OutputKind {
 	case learners.OutputRegression:
-		if f.Domain.Label != nil {
-			r.OutputUnit = f.Domain.Label.Unit
+		if l := f.Domain.Label; l != nil {
+			// The value is the label's: name the axis and the field after
+			// the label column, not the output kind (issue 18 item 11).
+			if strings.TrimSpace(l.Name) != "" {
+				r.OutputName = l.Name
+			}
+			r.OutputUnit = l.Unit
 		}
 	case learners.OutputDensity:
 		if len(units) == len(f.Domain.Features) {

@@ -413,7 +413,7 @@ func TestViewerBatchErrorsShown(t *testing.T) {
 	v := newTestViewer(t, viewerTrustFile(t, dir, "c@example.org", signer), path)
 	for _, tc := range []struct{ name, csv, want string }{
 		{"missing column", "x1,y\n0.5,1\n", `"x2"`},
-		{"out of bounds", "x2,x1\n0,0.5\n6,0.5\n0,1.5\n", "2 query rows lie outside the public bounds"},
+		{"out of bounds", "x2,x1\n0,0.5\n6,0.5\n0,1.5\n", "2 rows cannot be evaluated (lines 3, 4)"},
 		{"not a number", "x1,x2\n0.5,abc\n", `"abc"`},
 	} {
 		p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".csv")
