@@ -61,7 +61,8 @@ func RunViewer(path string) error {
 // the UI goroutine.
 func OpenViewer(a fyne.App, path string) fyne.Window {
 	trustPath, err := project.DefaultAllowedSignersPath()
-	v := newViewer(a, viewerConfig{trustPath: trustPath})
+	ownKey, _ := project.DefaultKeyPath() // "" if unknown: no key is this machine's
+	v := newViewer(a, viewerConfig{trustPath: trustPath, ownKeyPath: ownKey})
 	if err != nil {
 		v.trustErr = err.Error()
 	}
@@ -76,6 +77,10 @@ func OpenViewer(a fyne.App, path string) fyne.Window {
 type viewerConfig struct {
 	// trustPath is the analyst's allowed_signers file.
 	trustPath string
+	// ownKeyPath is this machine's curator key (the curator app's signing
+	// key); a file signed with it is said to be signed by this machine's
+	// curator key. Only its public half (ownKeyPath + ".pub") is read.
+	ownKeyPath string
 }
 
 // viewer is one viewer window showing one synopsis file at a time.
@@ -180,9 +185,9 @@ func (v *viewer) open(path string) {
 	v.body.Objects = nil
 	v.body.Refresh()
 	v.win.SetTitle("Bernstein Viewer — verifying " + filepath.Base(path))
-	trustPath := v.cfg.trustPath
+	cfg := v.cfg
 	v.goJob(func() {
-		d := viewerLoad(path, trustPath)
+		d := viewerLoadOwn(path, cfg.trustPath, cfg.ownKeyPath)
 		uiDo(func() {
 			if gen == v.gen {
 				v.show(d)
@@ -391,6 +396,9 @@ func (v *viewer) askTrust() {
 	}
 	entry := widget.NewEntry()
 	entry.SetPlaceHolder("curator@example.org")
+	if d.OwnPrincipal != "" {
+		entry.SetText(d.OwnPrincipal)
+	}
 	entry.Validator = func(s string) error {
 		_, err := project.AllowedSignersLine(strings.TrimSpace(s), d.Verified.Signer)
 		return err
