@@ -71,7 +71,16 @@ func (r InvalidRows) Skipped() string {
 	if r.Count == 0 {
 		return ""
 	}
-	return fmt.Sprintf("skipped %s (%s); first: %v", plural(r.Count, "invalid row"), r.linesText(), r.First)
+	return r.SkippedBrief() + fmt.Sprintf("; first: %v", r.First)
+}
+
+// SkippedBrief is Skipped without the first reason: "skipped 2 invalid
+// rows (lines 4, 6)"; "" if none.
+func (r InvalidRows) SkippedBrief() string {
+	if r.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("skipped %s (%s)", plural(r.Count, "invalid row"), r.linesText())
 }
 
 // InvalidPointsError is the error for a query file with invalid rows when
@@ -114,7 +123,9 @@ type QueryOptions struct {
 // *InvalidPointsError (after reading it to the end; fn then has seen only
 // rows before the first invalid one, so a caller that must not act on such
 // a file reads it twice). Other errors — the file, the header, a missing
-// feature column, the CSV syntax — are ReadCSV's *CSVError. ctx cancels.
+// feature column, the CSV syntax — are ReadCSV's *CSVError (the Dataset is
+// then nil; with an *InvalidPointsError it is returned for its header and
+// preview). ctx cancels.
 // Memory is bounded by the chunk, whatever the file's size. The returned
 // Dataset has the header, the preview and Rows (the rows passed to fn).
 func ScanQueryPoints(ctx context.Context, path string, feats []Bound, opts QueryOptions, chunk int, fn func(x []float64, lines []int) error) (*Dataset, InvalidRows, error) {
@@ -175,7 +186,8 @@ func scanQueryPoints(ctx context.Context, r io.Reader, name string, feats []Boun
 		return nil, bad, err
 	}
 	if bad.Count > 0 && !opts.SkipInvalid {
-		return nil, bad, &InvalidPointsError{bad}
+		ds.Rows = passed
+		return ds, bad, &InvalidPointsError{bad} // ds for its header and preview
 	}
 	if bad.Count == 0 && ds.Rows == 0 {
 		return nil, bad, &CSVError{File: name, Line: 1, Rule: "no data rows after the header"}

@@ -273,11 +273,11 @@ const viewerClampLabel = "Show values clamped to the output range"
 // clamping is post-processing, so the guarantee holds; the values shown,
 // plotted and exported then say that they were clamped.
 func (v *viewer) rangeBar(r *viewerRelease) fyne.CanvasObject {
-	note := widget.NewLabel(fmt.Sprintf("Public output range %s. The privacy noise can carry released values outside it.", r.rangeText()))
-	note.Wrapping = fyne.TextWrapWord
-	v.clampCheck = widget.NewCheck(viewerClampLabel+" (post-processing: the privacy guarantee holds)", v.setClamp)
+	v.clampCheck = widget.NewCheck(viewerClampLabel+" "+r.rangeText(), v.setClamp)
 	v.clampCheck.Checked = v.clamp
-	return container.NewVBox(note, v.clampCheck)
+	note := widget.NewLabel("— the public range of the output. The privacy noise can carry released values outside it; clamping is post-processing: the privacy guarantee holds.")
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewBorder(nil, nil, v.clampCheck, nil, note)
 }
 
 // clampOn reports whether values are shown clamped.

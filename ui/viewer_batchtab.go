@@ -38,24 +38,21 @@ type viewerQueries struct {
 // a finite number within its feature's public bounds. Invalid rows are
 // named by their line in the file, in eval's words; with skip they are
 // left out and reported, else the file is refused
-// (*project.InvalidPointsError).
+// (*project.InvalidPointsError; q then holds the file's preview).
 func viewerReadQueries(ctx context.Context, path string, r *viewerRelease, skip bool) (*viewerQueries, error) {
 	bounds := make([]project.Bound, r.dim())
 	for j, f := range r.Features {
 		bounds[j] = project.Bound{Name: f.Name, Unit: f.Unit, Lo: f.Lo, Hi: f.Hi}
 	}
 	q := &viewerQueries{}
-	ds, skipped, err := project.ScanQueryPoints(ctx, path, bounds, project.QueryOptions{SkipInvalid: skip}, viewerBatchChunk,
+	var err error
+	q.data, q.skipped, err = project.ScanQueryPoints(ctx, path, bounds, project.QueryOptions{SkipInvalid: skip}, viewerBatchChunk,
 		func(x []float64, lines []int) error {
 			q.x = append(q.x, x...)
 			q.lines = append(q.lines, lines...)
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	q.data, q.skipped = ds, skipped
-	return q, nil
+	return q, err // with an *project.InvalidPointsError, q.data has the preview
 }
 
 // viewerSkipHint ends the message about a file with invalid rows: the
@@ -249,6 +246,8 @@ func (t *viewerBatchTab) load(path string) {
 			var bad *project.InvalidPointsError
 			switch {
 			case errors.As(err, &bad):
+				t.data = q.data // the preview shows the rows named
+				t.preview.Refresh()
 				t.info.SetText("Cannot evaluate: " + err.Error() + "; " + viewerSkipHint + ".")
 				return
 			case err != nil:
@@ -307,7 +306,7 @@ func (t *viewerBatchTab) evaluate() {
 				t.exportBt.Enable()
 				done := fmt.Sprintf("Evaluated %d rows in %.2f s", res.Len(), elapsed.Seconds())
 				if t.skipped.Count > 0 {
-					done += fmt.Sprintf(" (%s)", t.skipped.Skipped())
+					done += "; " + t.skipped.SkippedBrief()
 				}
 				t.status.SetText(done + ".")
 				t.applyClamp()

@@ -190,11 +190,17 @@ func TestViewerClampOption(t *testing.T) {
 	if c := v.plot.fig.(*plotting.ViewerCurve); c.Value[0] != 80 || !strings.Contains(v.plot.status.Text, "outside the public output range") {
 		t.Errorf("plot: first value %v, status %q", c.Value[0], v.plot.status.Text)
 	}
+	for i, tab := range []fyne.CanvasObject{v.query.content, v.batch.content, v.plot.content} {
+		vdo(func() { v.tabs.SelectIndex(i + 1) })
+		if w := tab.MinSize().Width; w > 900 { // the notes wrap: the window never grows with them
+			t.Errorf("tab %d needs %v px", i+1, w)
+		}
+	}
 
 	if !strings.Contains(v.clampCheck.Text, viewerClampLabel) {
 		t.Fatalf("the clamp option reads %q", v.clampCheck.Text)
 	}
-	vdo(func() { test.Tap(v.clampCheck) })
+	vdo(func() { tapCentre(v.clampCheck) })
 	v.wait()
 	if got := v.query.value.Text; got != "100 (clamped; released 80)" {
 		t.Errorf("clamped query value %q", got)
@@ -218,7 +224,7 @@ func TestViewerClampOption(t *testing.T) {
 			t.Fatalf("clamped plot value %v outside [100, 300]", y)
 		}
 	}
-	vdo(func() { test.Tap(v.clampCheck) })
+	vdo(func() { tapCentre(v.clampCheck) })
 	v.wait()
 	if got := v.query.value.Text; got != "80" || v.batch.result.Value[0] != 80 || v.batch.result.Clamped != nil {
 		t.Errorf("unclamped again: query %q, batch %v", got, v.batch.result.Value)
@@ -285,6 +291,13 @@ func allTexts(t *testing.T, o fyne.CanvasObject) string {
 	}
 	walk(o)
 	return b.String()
+}
+
+// tapCentre taps a widget in its middle, as a user clicks it (a check
+// taller than its box ignores taps beside the box).
+func tapCentre(o fyne.Tappable) {
+	w := o.(fyne.CanvasObject)
+	test.TapAt(o, fyne.NewPos(8, w.Size().Height/2))
 }
 
 // vdo runs a widget action serialised with the viewer's background

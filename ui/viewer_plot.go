@@ -166,8 +166,9 @@ func newViewerPlotTab(v *viewer, r *viewerRelease) *viewerPlotTab {
 	}
 	t.image = canvas.NewImageFromImage(nil)
 	t.image.FillMode = canvas.ImageFillContain
-	t.image.SetMinSize(fyne.NewSize(640, 400))
+	t.image.SetMinSize(fyne.NewSize(480, 300)) // the window fits a 1024×700 screen
 	t.status = widget.NewLabel("")
+	t.status.Wrapping = fyne.TextWrapWord // a long note must not widen the window
 	t.pngBt = widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), func() { t.chooseExport(plotting.FormatPNG) })
 	t.svgBt = widget.NewButtonWithIcon("Export SVG…", theme.DocumentSaveIcon(), func() { t.chooseExport(plotting.FormatSVG) })
 	t.pngBt.Disable()

@@ -126,6 +126,10 @@ func (t *viewerQueryTab) evaluate() {
 	t.class.SetText(res.Class)
 	t.status.SetText(msg)
 	if t.onPoint != nil {
-		t.onPoint(res)
+		shown := res
+		if t.clampOn != nil && t.clampOn() {
+			shown.Value, _ = t.r.clamp(res.Value) // marked where the plot draws it
+		}
+		t.onPoint(shown)
 	}
 }
