@@ -63,7 +63,7 @@ type CSVOptions struct {
 	Delimiter rune
 
 	// stream, if set, receives the numeric columns in chunks instead of
-	// the Dataset keeping them (scanCSV); requires Columns.
+	// the Dataset keeping them (scanCSVFrom); requires Columns.
 	stream *csvStream
 }
 

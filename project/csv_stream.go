@@ -7,7 +7,7 @@ import (
 
 // csvStream hands the required numeric columns of a CSV file to a function
 // in chunks of rows, so that a file of any length is read in bounded
-// memory (scanCSV). It is set through CSVOptions.stream; the parser calls
+// memory (scanCSVFrom). It is set through CSVOptions.stream; the parser calls
 // rowAdded after each kept row and flush at the end of a file without
 // errors. A nil *csvStream does nothing.
 type csvStream struct {
@@ -23,32 +23,22 @@ type csvStream struct {
 	invalid func(*CSVError)
 }
 
-// csvChunk is one chunk of rows scanCSV passes on.
+// csvChunk is one chunk of rows scanCSVFrom passes on.
 type csvChunk struct {
 	cols   [][]float64 // cols[j][i]: column j of opts.Columns, row i of the chunk
 	lines  []int       // lines[i]: the file's line where row i starts
 	fields []int       // fields[j]: the 0-based field of column j in the header
 }
 
-// scanCSV reads the CSV file at path as ReadCSV does (same rules, same
-// errors) but passes the values of opts.Columns, in that order, to fn in
-// chunks of at most chunk rows (csvChunk, valid only during the call)
-// instead of keeping them: the returned Dataset has Rows, Hash,
-// Preview and so on, but empty columns. A row reaches fn only before the
-// first bad row (a file with bad rows still fails after it was read to the
-// end), so a caller that must not act on a file with errors reads it
+// scanCSVFrom reads a CSV file from r as ParseCSV does (same rules, same
+// errors; name is used in them) but passes the values of opts.Columns, in
+// that order, to fn in chunks of at most chunk rows (csvChunk, valid only
+// during the call) instead of keeping them: the returned Dataset has Rows,
+// Hash, Preview and so on, but empty columns. A row reaches fn only before
+// the first bad row (a file with bad rows still fails after it was read to
+// the end), so a caller that must not act on a file with errors reads it
 // twice: once to check, once to act. With invalid set, bad values do not
 // fail the read: see csvStream.invalid.
-func scanCSV(path string, opts CSVOptions, chunk int, invalid func(*CSVError), fn func(c csvChunk) error) (*Dataset, error) {
-	f, err := OpenRegular(path)
-	if err != nil {
-		return nil, notRegularCSV(path, err)
-	}
-	defer f.Close()
-	return scanCSVFrom(f, path, opts, chunk, invalid, fn)
-}
-
-// scanCSVFrom is scanCSV on a reader; name is used in errors.
 func scanCSVFrom(r io.Reader, name string, opts CSVOptions, chunk int, invalid func(*CSVError), fn func(c csvChunk) error) (*Dataset, error) {
 	if opts.Columns == nil || chunk < 1 {
 		return nil, fmt.Errorf("%s: scanning a CSV file needs the columns and a chunk size ≥ 1 (got %d)", name, chunk)
