@@ -255,7 +255,7 @@ func TestViewerRegressionNamesLabel(t *testing.T) {
 				t.Errorf("%s: colour scale %q, want y", fx.name, f.ColourLabel)
 			}
 		}
-		texts := allTexts(t, v.query.content)
+		texts := widgetTexts(t, v.query.content)
 		names = append(names, texts)
 		for _, n := range names {
 			if strings.Contains(n, "regression") {
@@ -266,31 +266,6 @@ func TestViewerRegressionNamesLabel(t *testing.T) {
 			t.Errorf("%s: the query tab does not name the label:\n%s", fx.name, texts)
 		}
 	}
-}
-
-// allTexts collects every label and canvas text under o, looking inside
-// widgets (forms name their fields with canvas texts).
-func allTexts(t *testing.T, o fyne.CanvasObject) string {
-	var b strings.Builder
-	var walk func(fyne.CanvasObject)
-	walk = func(o fyne.CanvasObject) {
-		switch w := o.(type) {
-		case *canvas.Text:
-			b.WriteString(w.Text + "\n")
-		case *widget.Label:
-			b.WriteString(w.Text + "\n")
-		case *fyne.Container:
-			for _, c := range w.Objects {
-				walk(c)
-			}
-		case fyne.Widget:
-			for _, c := range test.TempWidgetRenderer(t, w).Objects() {
-				walk(c)
-			}
-		}
-	}
-	walk(o)
-	return b.String()
 }
 
 // tapCentre taps a widget in its middle, as a user clicks it (a check

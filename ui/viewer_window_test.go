@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -61,13 +62,16 @@ func labelTexts(o fyne.CanvasObject) string {
 	return b.String()
 }
 
-// widgetTexts collects the text of every label under o, looking inside
-// widgets (dialogs, forms) through their renderers.
+// widgetTexts collects the text of every label and canvas text under o,
+// looking inside widgets (dialogs, forms: forms name their fields with
+// canvas texts) through their renderers.
 func widgetTexts(t *testing.T, o fyne.CanvasObject) string {
 	var b strings.Builder
 	var walk func(fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
 		switch w := o.(type) {
+		case *canvas.Text:
+			b.WriteString(w.Text + "\n")
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
 		case *fyne.Container:
