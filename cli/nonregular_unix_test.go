@@ -139,3 +139,21 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 		t.Errorf("the link's target changed: %q", b)
 	}
 }
+
+// TestEvalPointsFIFOPointsToStdin: a FIFO as --points is refused at once
+// (no hang) with a message pointing to --points -, which reads a pipe.
+func TestEvalPointsFIFOPointsToStdin(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.keygen(t, te)
+	syn := w.path("kde.synopsis")
+	te.mustRun(t, w.kdeRelease(syn)...)
+	fifo := w.path("points.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := te.run("eval", syn, "--points", fifo)
+	if r.code != exitRuntime || !strings.Contains(r.stderr, "named pipe") || !strings.Contains(r.stderr, "give --points - and send them to standard input") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

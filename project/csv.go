@@ -63,7 +63,7 @@ type CSVOptions struct {
 	Delimiter rune
 
 	// stream, if set, receives the numeric columns in chunks instead of
-	// the Dataset keeping them (scanCSV); requires Columns.
+	// the Dataset keeping them (scanCSVFrom); requires Columns.
 	stream *csvStream
 }
 
@@ -104,14 +104,21 @@ type Dataset struct {
 // without blocking: a *CSVError matching ErrNotRegular (OpenRegular).
 func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 	f, err := OpenRegular(path)
-	if errors.Is(err, ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
-		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: ErrNotRegular}
-	}
 	if err != nil {
-		return nil, err // *fs.PathError names the path
+		return nil, notRegularCSV(path, err)
 	}
 	defer f.Close()
 	return ParseCSV(f, path, opts)
+}
+
+// notRegularCSV turns OpenRegular's refusal of a directory, FIFO or device
+// into a *CSVError matching ErrNotRegular; other errors (*fs.PathError,
+// naming the path) pass unchanged.
+func notRegularCSV(path string, err error) error {
+	if errors.Is(err, ErrNotRegular) {
+		return &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: ErrNotRegular}
+	}
+	return err
 }
 
 // ParseCSV reads a CSV dataset from r; name is used in errors and as
@@ -412,6 +419,9 @@ func (p *csvParser) readRows(d *Dataset) error {
 				continue
 			}
 			ok = false
+			if p.opts.stream.skipInvalid(p.errAt(l, i, rule)) {
+				break // left out, reported to the stream
+			}
 			if p.firstBad == nil {
 				p.firstBad = p.errAt(l, i, rule)
 			}
@@ -430,7 +440,7 @@ func (p *csvParser) readRows(d *Dataset) error {
 			}
 		}
 		d.Rows++
-		if err := p.opts.stream.rowAdded(p, d.Rows); err != nil {
+		if err := p.opts.stream.rowAdded(p, d.Rows, line); err != nil {
 			return err
 		}
 	}
@@ -444,7 +454,7 @@ func (p *csvParser) readRows(d *Dataset) error {
 		e.Rule += "; fix the file, or keep the rows and declare public fill values for such values"
 		return e
 	}
-	if d.Rows == 0 {
+	if d.Rows == 0 && !p.opts.stream.skips() {
 		return &CSVError{File: p.name, Line: 1, Rule: "no data rows after the header"}
 	}
 	if err := p.opts.stream.flush(p); err != nil {

@@ -455,9 +455,10 @@ func (c *curator) createKey(then func()) {
 	errl := widget.NewLabel("")
 	errl.Importance = widget.DangerImportance
 	errl.Wrapping = fyne.TextWrapWord
+	trust := newOwnKeyTrust()
 	content := container.NewVBox(msg,
 		widget.NewLabel("Your name or e-mail (shown to analysts, no spaces):"), f.principal,
-		widget.NewLabel("Passphrase:"), f.keyPass, widget.NewLabel("Passphrase again:"), f.keyPass2, errl)
+		widget.NewLabel("Passphrase:"), f.keyPass, widget.NewLabel("Passphrase again:"), f.keyPass2, trust, errl)
 	f.keyDlg = showCuratorDialog(c.win, "Create your curator key", content, []string{"Cancel", "Create key"}, []func() bool{
 		nil,
 		func() bool {
@@ -465,7 +466,7 @@ func (c *curator) createKey(then func()) {
 				errl.SetText("Enter the same, non-empty passphrase twice.")
 				return false
 			}
-			kp, err := project.WriteKeyPair(c.opts.KeyPath, []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), false)
+			kp, err := writeCuratorKey(c.win, c.opts.KeyPath, c.trustPath(), []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), trust.agreed())
 			if err != nil {
 				errl.SetText(err.Error())
 				return false
