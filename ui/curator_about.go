@@ -19,7 +19,7 @@ func (c *curator) showAbout() {
 	icon.FillMode = canvas.ImageFillContain
 	icon.SetMinSize(fyne.NewSize(96, 96))
 	text := widget.NewRichTextFromMarkdown("## " + AppName + "\n\nVersion " + c.opts.Version + "\n\n" +
-		"Releases functions learned from sensitive data under ε-differential privacy with the Bernstein mechanism " +
+		"Releases functions learned from sensitive data under differential privacy — pure ε-DP, or (ε, δ)-DP with the approximate Laplace or Gaussian noise — with the Bernstein mechanism " +
 		"(F. Aldà and B. I. P. Rubinstein, *The Bernstein Mechanism: Function Release under Differential Privacy*, AAAI 2017).\n\n" + License)
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("About "+AppName, "Close", container.NewBorder(nil, c.aboutPathsBox(), icon, nil, text), c.win)

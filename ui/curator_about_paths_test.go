@@ -20,8 +20,10 @@ func TestAboutShowsDataPaths(t *testing.T) {
 	f.do(func() {
 		for _, o := range test.LaidOutObjects(c.win.Canvas().Overlays().Top()) {
 			switch w := o.(type) {
-			case *widget.Entry:
-				texts = append(texts, w.Text)
+			case *widget.Label:
+				if w.Selectable {
+					texts = append(texts, w.Text)
+				}
 			case *widget.Button:
 				if w.Text == "Open the data folder" {
 					open = w

@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -62,7 +61,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		dialog.ShowError(fmt.Errorf("not ready to choose h and k: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("not ready to choose h and k: %w", err))
 		return nil
 	}
 	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
@@ -209,7 +208,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 		case errors.Is(err, context.Canceled):
 			err = fmt.Errorf("cancelled: nothing was chosen (%w)", err)
 		}
-		dialog.ShowError(fmt.Errorf("choose h and k privately: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("choose h and k privately: %w", err))
 		return
 	}
 	c.state.H = res.Chosen.H

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -67,7 +67,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 // and that it is recorded in the ledger first.
 func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	if c.ds == nil {
-		dialog.ShowInformation("No dataset", "Load a dataset on the Data step first.", c.win)
+		showCuratorMessage(c.win, "No dataset", "Load a dataset on the Data step first.")
 		return nil
 	}
 	fl := &privateBoundsFlow{col: col, done: make(chan struct{})}
@@ -190,10 +190,11 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {
-		dialog.ShowError(fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err), c.win)
+		showCuratorError(c.win, fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err))
 		return
 	}
 	b, pv := res.Bounds[fl.col], res.Provenance[fl.col]
+	b = roundPrivateBounds(b, pv.LoEstimate, pv.HiEstimate)
 	if bp, ok := c.pages[stepBounds].(*boundsPage); ok {
 		bp.fill(fl.col, b, project.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 	} else {
@@ -214,4 +215,32 @@ func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) e
 		return fmt.Errorf("%s: %w", nothingSpent, err)
 	}
 	return err
+}
+
+// roundPrivateBounds rounds privately estimated bounds outward to four
+// significant digits of their width, each end kept within its public
+// search range (a post-processing of the estimate: ε is unaffected), so
+// the form shows 17.25 rather than 17.249913402816733.
+func roundPrivateBounds(b project.Bounds, loEst, hiEst *project.PrivateEnd) project.Bounds {
+	w := b.Hi - b.Lo
+	if !(w > 0) || math.IsInf(w, 0) {
+		return b
+	}
+	decimals := 3 - int(math.Floor(math.Log10(w)))
+	round := func(x float64, f func(float64) float64, est *project.PrivateEnd) float64 {
+		scale := math.Pow(10, float64(decimals))
+		r, err := strconv.ParseFloat(strconv.FormatFloat(f(x*scale)/scale, 'f', max(decimals, 0), 64), 64)
+		if err != nil || math.IsInf(r, 0) {
+			return x
+		}
+		if est != nil && (r < est.RangeLo || r > est.RangeHi) {
+			return x
+		}
+		return r
+	}
+	out := project.Bounds{Lo: round(b.Lo, math.Floor, loEst), Hi: round(b.Hi, math.Ceil, hiEst)}
+	if out.Validate() != nil {
+		return b
+	}
+	return out
 }

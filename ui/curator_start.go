@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -76,11 +75,11 @@ func (c *curator) openDemo(name string) {
 	path := filepath.Join(dir, name)
 	if _, err := os.Stat(path); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 			return
 		}
 		if _, err := project.WriteDemoData(dir, true); err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 			return
 		}
 	}

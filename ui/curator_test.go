@@ -136,8 +136,11 @@ func curatorOnTop(c *curator, d *curatorDialog) bool {
 	return top == d.pop
 }
 
-// typeInto replaces an entry's text by typing, as the curator would.
-func curatorType(e *widget.Entry, s string) {
+// curatorType replaces an entry's text by typing, as the curator would.
+func curatorType(e interface {
+	fyne.Focusable
+	SetText(string)
+}, s string) {
 	e.SetText("")
 	test.Type(e, s)
 }
@@ -178,7 +181,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 		t.Errorf("marker error %v, want > 0", res.MarkerErr)
 	}
 	lp := c.pages[stepLearner].(*learnerPage)
-	if !strings.Contains(lp.sens.Text, "Sensitivity S(F) =") {
+	if !strings.Contains(lp.sens.Text, "Sensitivity S(F) of Kernel density estimate =") || !strings.Contains(lp.sens.Text, "n = 5000") {
 		t.Errorf("learner page shows %q, want the sensitivity", lp.sens.Text)
 	}
 
