@@ -20,12 +20,12 @@ import (
 // dataPage shows the dataset: counts, load errors with line and column,
 // the first rows, and the choice of feature and label columns.
 type dataPage struct {
-	c        *curator
-	box      fyne.CanvasObject
-	file     *widget.Label
-	counts   *widget.Label
-	errs     *widget.Label
-	table    *widget.Table
+	c      *curator
+	box    fyne.CanvasObject
+	file   *widget.Label
+	counts *widget.Label
+	errs   *widget.Label
+	table  *widget.Table
 	// filter narrows the feature list (features) to the columns whose
 	// name contains its text; the list scrolls, so the window's size
 	// never depends on the number or length of the columns.
