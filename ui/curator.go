@@ -270,6 +270,13 @@ func (c *curator) buildMenus() {
 		item("Release…", sc(fyne.KeyR, mod), c.startRelease),
 		item("Curator Key…", nil, c.showKeyInfo),
 	)
+	// Go: every step by the keyboard (Ctrl+1 … Ctrl+6 in wizard order).
+	stepKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6}
+	var goItems []*fyne.MenuItem
+	for i, step := range wizardSteps {
+		goItems = append(goItems, item(step, sc(stepKeys[i], mod), func() { c.showStep(step) }))
+	}
+	goMenu := fyne.NewMenu("Go", goItems...)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("System Theme", func() { c.setTheme(themeSystem) }),
 		fyne.NewMenuItem("Light Theme", func() { c.setTheme(themeLight) }),
@@ -279,7 +286,7 @@ func (c *curator) buildMenus() {
 		fyne.NewMenuItem("Curator Guide", c.showGuide),
 		fyne.NewMenuItem("About Bernstein Release", c.showAbout),
 	)
-	c.win.SetMainMenu(fyne.NewMainMenu(file, release, view, help))
+	c.win.SetMainMenu(fyne.NewMainMenu(file, goMenu, release, view, help))
 	c.recentMenu = recent.ChildMenu
 }
 

@@ -124,10 +124,8 @@ func (p *learnerPage) buildForm() {
 				_, err := parseParam(ps, s, dim)
 				return err
 			}
+			e.AlwaysShowValidationError = true
 			e.OnChanged = func(s string) {
-				if c.syncing {
-					return
-				}
 				c.state.setParamText(ps.Name, s)
 				c.changed()
 			}

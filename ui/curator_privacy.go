@@ -106,6 +106,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	})
 	p.delta = widget.NewEntry()
 	p.delta.Validator = privacyFields[1].parse
+	p.delta.AlwaysShowValidationError = true
 	p.delta.OnChanged = func(s string) {
 		if c.state.setTyped(fieldDelta, s, privacyFields[1].parse) == nil {
 			c.state.Delta, _ = parseDelta(s)
@@ -136,6 +137,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	})
 	p.kEntry = widget.NewEntry()
 	p.kEntry.Validator = privacyFields[2].parse
+	p.kEntry.AlwaysShowValidationError = true
 	p.kEntry.OnChanged = func(s string) {
 		if c.state.setTyped(fieldK, s, privacyFields[2].parse) == nil {
 			c.state.K, _ = parseK(s)

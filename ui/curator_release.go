@@ -154,7 +154,7 @@ func (p *releasePage) derive() {
 		return
 	}
 	p.release.Disable()
-	p.notReady.SetText("Not ready to release: " + err.Error() + ".")
+	p.notReady.SetText(releaseBlocker(err))
 	p.notReady.Show()
 	var fe *fieldError
 	if errors.As(err, &fe) && fe.Step != stepRelease {
@@ -164,6 +164,16 @@ func (p *releasePage) derive() {
 	} else {
 		p.goTo.Hide()
 	}
+}
+
+// releaseBlocker says why no release can be made, and where to fix it.
+func releaseBlocker(err error) string {
+	s := "Not ready to release: " + err.Error() + "."
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		s += " Fix it on the " + fe.Step + " step."
+	}
+	return s
 }
 
 // releaseSummary lists what a release of the current settings publishes:
@@ -295,7 +305,7 @@ func (c *curator) startRelease() {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		showCuratorError(c.win, fmt.Errorf("not ready to release: %w", err))
+		showCuratorMessage(c.win, "Not ready to release", releaseBlocker(err))
 		return
 	}
 	rp := c.pages[stepRelease].(*releasePage)
