@@ -171,7 +171,10 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 		widget.NewLabel("unit"), e.unit, widget.NewLabel("fill"), fill)
 	// The buttons sit on their own row, at their natural height: beside a
 	// wrapping label they were stretched to its height in a narrow pane.
-	return widget.NewCard(title, "", container.NewVBox(form, fillHelpText,
+	// The column's name wraps: a long name must not widen the window.
+	name := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.Wrapping = fyne.TextWrapBreak
+	return widget.NewCard("", "", container.NewVBox(name, form, fillHelpText,
 		container.NewHBox(e.suggest, e.estimate), e.fromData, e.clipped))
 }
 

@@ -63,6 +63,16 @@ func (f *curatorFixture) selectAll() {
 	})
 }
 
+// typeIn gives e the focus, replaces its text by typing (Ctrl+A,
+// Backspace, the characters) and moves the focus away, as Tab would.
+func (f *curatorFixture) typeIn(e fyne.Focusable, text string) {
+	f.do(func() { f.c.win.Canvas().Focus(e) })
+	f.selectAll()
+	f.pressKey(fyne.KeyBackspace)
+	f.typeKeys(text)
+	f.do(func() { f.c.win.Canvas().Unfocus() })
+}
+
 // shortcut presses Ctrl+key: the main menu's item with that shortcut.
 func (f *curatorFixture) shortcut(key fyne.KeyName) {
 	f.t.Helper()
@@ -95,9 +105,11 @@ func (f *curatorFixture) tabTo(target fyne.Focusable, what string) {
 	f.t.Fatalf("Tab never reaches %s", what)
 }
 
-// entryMark is the validation mark an entry shows: "error", "ok" or "".
+// entryMark is the validation mark an entry shows: "error", "ok" or ""
+// (after the refresh a frame would draw).
 func entryMark(e fyne.Widget) string {
-	for _, o := range test.LaidOutObjects(e) {
+	e.Refresh()
+	for _, o := range renderedObjects(e) {
 		img, ok := o.(*canvas.Image)
 		if !ok || !img.Visible() || img.Resource == nil {
 			continue
@@ -110,6 +122,23 @@ func entryMark(e fyne.Widget) string {
 		}
 	}
 	return ""
+}
+
+// renderedObjects lists o and what its cached renderers hold (unlike
+// test.LaidOutObjects, which builds new renderers).
+func renderedObjects(o fyne.CanvasObject) []fyne.CanvasObject {
+	out := []fyne.CanvasObject{o}
+	switch v := o.(type) {
+	case fyne.Widget:
+		for _, ch := range test.WidgetRenderer(v).Objects() {
+			out = append(out, renderedObjects(ch)...)
+		}
+	case *fyne.Container:
+		for _, ch := range v.Objects {
+			out = append(out, renderedObjects(ch)...)
+		}
+	}
+	return out
 }
 
 // writeCSV writes a CSV of rows rows from a header and a row function.

@@ -82,8 +82,8 @@ type previewJob struct {
 func newPreviewPanel(c *curator) *previewPanel {
 	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
 	onResize := func() { p.schedule(true) }
-	p.tradeoff = newPlotView(fyne.NewSize(400, 210), onResize)
-	p.function = newPlotView(fyne.NewSize(400, 210), onResize)
+	p.tradeoff = newPlotView(fyne.NewSize(320, 180), onResize)
+	p.function = newPlotView(fyne.NewSize(320, 180), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Truncation = fyne.TextTruncateEllipsis
@@ -115,7 +115,9 @@ func newPreviewPanel(c *curator) *previewPanel {
 	bar := container.NewVBox(p.barRow, p.stage)
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
 	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
-	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
+	// The panel scrolls when the window is smaller than it: its size
+	// never sets the window's.
+	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
 	go p.worker()
