@@ -20,7 +20,7 @@ import (
 // are scored off the UI goroutine, and the result dialog.
 type chooseFlow struct {
 	dialog *curatorDialog
-	eps    *widget.Entry
+	eps    *keyEntry
 	over   *widget.Check
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (project.ChooseOptions.Bandwidths).
@@ -65,7 +65,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		return nil
 	}
 	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
-	fl.eps = widget.NewEntry()
+	fl.eps = newKeyEntry(false) // Enter chooses, Escape cancels
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
 	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)

@@ -413,3 +413,33 @@ func TestCuratorReleasePassphraseEnter(t *testing.T) {
 		t.Fatalf("Enter with the right passphrase: %v", o.err)
 	}
 }
+
+// TestCuratorSpendDialogsEscape: Escape in the ε field of "Choose h and k
+// privately…" and of "Estimate privately…" cancels without spending.
+func TestCuratorSpendDialogsEscape(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	_, fl := f.openChoose()
+	f.waitPlanned(fl)
+	f.do(func() { c.win.Canvas().Focus(fl.eps) })
+	f.pressKey(fyne.KeyEscape)
+	if fl.dialog.Visible() {
+		t.Error("Escape does not cancel the choose dialog")
+	}
+	f.do(func() { c.showStep(stepBounds) })
+	bp := c.pages[stepBounds].(*boundsPage)
+	f.do(func() { test.Tap(bp.editors["x"].estimate) })
+	pf := bp.privateFlow
+	if pf == nil || !f.onTop(pf.dialog) {
+		t.Fatal("no Estimate privately dialog")
+	}
+	f.do(func() { c.win.Canvas().Focus(pf.eps) })
+	f.pressKey(fyne.KeyEscape)
+	if pf.dialog.Visible() {
+		t.Error("Escape does not cancel the Estimate privately dialog")
+	}
+	if spent, _, _, _ := c.budgetState(); spent != 0 {
+		t.Errorf("cancelled dialogs spent ε = %v", spent)
+	}
+	f.waitIdle()
+}

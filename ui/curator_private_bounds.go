@@ -21,7 +21,7 @@ import (
 type privateBoundsFlow struct {
 	col                   string
 	dialog                *curatorDialog
-	lo, hi, qlo, qhi, eps *widget.Entry
+	lo, hi, qlo, qhi, eps *keyEntry
 	over                  *widget.Check
 	forecast, stage       *widget.Label
 	// done is closed when the run has finished and the form is updated
@@ -45,7 +45,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 	if in.rng, err = parseBounds(&columnSetting{Lo: fl.lo.Text, Hi: fl.hi.Text}); err != nil {
 		return in, fmt.Errorf("public range: %w", err)
 	}
-	for i, e := range []*widget.Entry{fl.qlo, fl.qhi} {
+	for i, e := range []*keyEntry{fl.qlo, fl.qhi} {
 		v, err := parseNumber(e.Text)
 		if err != nil {
 			return in, fmt.Errorf("percentile: %w", err)
@@ -78,7 +78,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		budgetText = fmt.Sprintf("Budget of this dataset: ε %s spent of %s.", fmtBudget(spent), fmtBudget(budget))
 		defEps = project.DefaultBoundsShare * budget
 	}
-	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
 	fl.lo.SetPlaceHolder("e.g. 0")
 	fl.hi.SetPlaceHolder("e.g. 10000000")
 	if st := c.state.Bounds[col]; st != nil {
@@ -95,7 +95,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl.forecast.Wrapping = fyne.TextWrapWord
 	fl.stage = widget.NewLabel("")
 	fl.stage.Wrapping = fyne.TextWrapWord
-	for _, e := range []*widget.Entry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
+	for _, e := range []*keyEntry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
 		e.OnChanged = func(string) { fl.showForecast(c.ds.Rows) }
 	}
 	intro := widget.NewLabel(fmt.Sprintf(
