@@ -90,6 +90,7 @@ type curator struct {
 	pages   map[string]curatorPage
 	current string
 	pageBox *fyne.Container
+	split   *container.Split // steps | preview
 	status  *widget.Label
 	budget  *widget.Label
 	// The dataset's budget as last read from the ledger (updateBudget).
@@ -231,6 +232,7 @@ func (c *curator) build() {
 	left := container.NewBorder(nil, nil, container.NewPadded(c.nav), widget.NewSeparator(), c.pageBox)
 	split := container.NewHSplit(left, c.preview.content())
 	split.Offset = 0.5
+	c.split = split
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, c.budget, c.status)
 	min := canvas.NewRectangle(nil)
 	min.SetMinSize(minWindowSize)

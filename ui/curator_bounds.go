@@ -69,7 +69,7 @@ func newBoundsPage(c *curator) *boundsPage {
 	p.ackEnds = widget.NewLabel("")
 	p.ackEnds.Wrapping = fyne.TextWrapWord
 	p.ackEnds.Importance = widget.WarningImportance
-	p.confirm = widget.NewCheck("These are my bounds: show how many values they clip", func(b bool) {
+	p.confirm = widget.NewCheck("These are my bounds", func(b bool) {
 		p.confirmed = b
 		for col, e := range p.editors {
 			p.updateRow(col, e)
@@ -175,7 +175,7 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 	name := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	name.Wrapping = fyne.TextWrapBreak
 	return widget.NewCard("", "", container.NewVBox(name, form, fillHelpText,
-		container.NewHBox(e.suggest, e.estimate), e.fromData, e.clipped))
+		buttonRow(e.suggest, e.estimate), e.fromData, e.clipped))
 }
 
 // derive re-marks every bounds field and its row's message from the state.
@@ -301,4 +301,16 @@ func fmtBound(x float64) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// buttonRow lays buttons side by side when there is room and under each
+// other when the pane is narrow: its minimum width is one button's.
+func buttonRow(buttons ...*widget.Button) fyne.CanvasObject {
+	var cell fyne.Size
+	objs := make([]fyne.CanvasObject, len(buttons))
+	for i, b := range buttons {
+		cell = cell.Max(b.MinSize())
+		objs[i] = b
+	}
+	return container.New(layout.NewGridWrapLayout(cell), objs...)
 }

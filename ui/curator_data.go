@@ -69,6 +69,7 @@ func newDataPage(c *curator) *dataPage {
 		})
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
+		l.Truncation = fyne.TextTruncateEllipsis // long names stay in their column
 		switch {
 		case id.Row < 0 && c.ds != nil && id.Col >= 0 && id.Col < len(c.ds.Columns):
 			l.SetText(c.ds.Columns[id.Col])
@@ -131,7 +132,7 @@ func newDataPage(c *curator) *dataPage {
 		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,
 		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.filter, featureList,
-		container.New(layout.NewFormLayout(), widget.NewLabel("Label column:"), p.label), p.classes.box,
+		container.New(layout.NewFormLayout(), widget.NewLabel("Label column:"), container.New(capWidth(180), p.label)), p.classes.box,
 		p.colErrs, help,
 	)
 	// Both halves scroll: nothing of the page sets the window's size.
@@ -139,6 +140,26 @@ func newDataPage(c *curator) *dataPage {
 	split.Offset = 0.72
 	p.box = split
 	return p
+}
+
+// capWidth is a layout whose minimum width is at most its value: a
+// select of long column names fills the space it gets but never widens
+// the window (its text is clipped instead).
+type capWidth float32
+
+func (w capWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return fyne.NewSize(min(s.Width, float32(w)), s.Height)
+}
+
+func (w capWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+		o.Move(fyne.NewPos(0, 0))
+	}
 }
 
 // showFeatureOptions lists the dataset's columns that match the filter,

@@ -373,21 +373,52 @@ func TestCuratorWindowFitsSmallScreens(t *testing.T) {
 		t.Errorf("default window size %v does not fit %v", s, limit)
 	}
 	f.loadCSV(longColumns(t, f.dir, 40))
-	f.do(func() { c.state.Features = c.ds.Columns[:12]; c.refreshPages() })
+	f.do(func() {
+		c.state.Features = c.ds.Columns[:12]
+		c.refreshPages()
+		c.changed() // the preview adds a slice slider per axis from the third
+	})
+	f.waitIdle()
 	for _, step := range wizardSteps {
 		f.do(func() { c.showStep(step) })
-		var min fyne.Size
-		f.do(func() { min = c.win.Content().MinSize() })
+		var min, left, right fyne.Size
+		f.do(func() {
+			min = c.win.Content().MinSize()
+			left, right = c.split.Leading.MinSize(), c.split.Trailing.MinSize()
+		})
 		if min.Width > limit.Width || min.Height > limit.Height {
 			t.Errorf("step %s: the window needs %v, more than %v", step, min, limit)
 		}
+		// At the default size and split, neither side is squeezed below
+		// its minimum (which would clip it under the other).
+		half := defaultWindowSize.Width * float32(c.split.Offset)
+		if left.Width > half || right.Width > defaultWindowSize.Width-half {
+			t.Errorf("step %s: the steps need %v and the preview %v of a %v window split in half", step, left.Width, right.Width, defaultWindowSize.Width)
+		}
 	}
 	f.waitIdle()
-	// At 1024×660 every feature checkbox can be scrolled to.
-	f.do(func() {
-		c.win.Resize(limit)
-		c.showStep(stepData)
-	})
+	// At 1024×660 no step is wider than its pane (nothing clipped or
+	// overlapping), nor the preview.
+	f.do(func() { c.win.Resize(limit) })
+	for _, step := range wizardSteps {
+		f.do(func() {
+			c.showStep(step)
+			c.win.Content().Refresh()
+			test.LaidOutObjects(c.win.Content())
+		})
+		var pageMin, pageSize, prevMin, prevSize fyne.Size
+		f.do(func() {
+			pageMin, pageSize = c.pageBox.MinSize(), c.pageBox.Size()
+			prevMin, prevSize = c.preview.content().MinSize(), c.preview.content().Size()
+		})
+		if pageMin.Width > pageSize.Width+0.5 {
+			t.Errorf("step %s at %v: the page needs %v of its %v", step, limit, pageMin.Width, pageSize.Width)
+		}
+		if prevMin.Width > prevSize.Width+0.5 {
+			t.Errorf("step %s at %v: the preview needs %v of its %v", step, limit, prevMin.Width, prevSize.Width)
+		}
+	}
+	f.do(func() { c.showStep(stepData) })
 	dp := c.pages[stepData].(*dataPage)
 	var scroll *container.Scroll
 	f.do(func() {

@@ -522,7 +522,11 @@ func (p *previewPanel) syncSliders(dim int) {
 			p.sliceAt[j] = v
 			p.schedule(false)
 		}
-		p.sliders.Add(container.NewBorder(nil, nil, widget.NewLabel("Slice at "+name+" (fraction of its bounds)"), nil, s))
+		// The axis name is truncated above its slider: a long column name
+		// must not widen the panel (and the window).
+		l := widget.NewLabel("Slice at " + name + " (fraction of its bounds)")
+		l.Truncation = fyne.TextTruncateEllipsis
+		p.sliders.Add(container.NewVBox(l, s))
 	}
 	p.sliders.Refresh()
 }

@@ -145,6 +145,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		c.changed()
 	}
 	p.kInUse = widget.NewLabel("")
+	p.kInUse.Wrapping = fyne.TextWrapWord
 	p.choose = widget.NewButton("Choose h and k privately…", func() { c.showChooseDialog() })
 	p.budget = widget.NewLabel("")
 	p.budget.Wrapping = fyne.TextWrapWord
@@ -168,7 +169,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry), p.epsSlide),
 		p.epsErr, p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
-		bold("Noise"), p.noise,
+		bold("Noise"), container.New(capWidth(300), p.noise),
 		help("Pure ε-DP is the strongest guarantee. The (ε, δ) variants can add less noise when there are many coefficients, at the price of a small failure probability δ."),
 		p.deltaRow,
 		bold("Order h of the iterated Bernstein polynomial"), p.h,
