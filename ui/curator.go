@@ -513,6 +513,9 @@ func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fre
 		if rp, ok := c.pages[stepRelease].(*releasePage); ok {
 			rp.out.SetText("") // suggested again beside the new file
 		}
+		if dp, ok := c.pages[stepData].(*dataPage); ok {
+			dp.filter.SetText("") // the old file's filter would hide the new columns
+		}
 	}
 	c.state.CSVPath = path
 	c.ds, c.dsErr = ds, err

@@ -223,6 +223,7 @@ func TestCuratorSecondCSV(t *testing.T) {
 	if !c.dirty {
 		t.Fatal("edits did not mark the project unsaved")
 	}
+	f.do(func() { curatorType(dp.filter, "bm") })
 	second := cancerLike(t, f.dir)
 	f.shortcut(fyne.KeyO)
 	f.selectAll()

@@ -64,9 +64,14 @@ func showOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 	f := &openFileFlow{path: newKeyEntry(false), msg: widget.NewLabel("")}
 	f.msg.Wrapping = fyne.TextWrapWord
 	f.msg.Importance = widget.DangerImportance
+	f.msg.Hide()
 	f.path.SetPlaceHolder("type a path, e.g. " + filepath.Join(dir, "data"+firstOr(exts, ".csv")))
 	if dir != "" {
 		f.path.SetText(dir + string(filepath.Separator))
+	}
+	say := func(s string) {
+		f.msg.SetText(s)
+		f.msg.Show()
 	}
 	choose := func() bool {
 		p := strings.TrimSpace(f.path.Text)
@@ -78,16 +83,16 @@ func showOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 		st, err := os.Stat(p)
 		switch {
 		case p == "":
-			f.msg.SetText("Type the path of a file, or choose one with Browse….")
+			say("Type the path of a file, or choose one with Browse….")
 			return false
 		case err != nil:
-			f.msg.SetText(fmt.Sprintf("Cannot open %q: %v", p, err))
+			say(fmt.Sprintf("Cannot open %q: %v", p, err))
 			return false
 		case st.IsDir():
-			f.msg.SetText(fmt.Sprintf("%q is a folder: type a file name after it.", p))
+			say(fmt.Sprintf("%q is a folder: type a file name after it.", p))
 			return false
 		case len(exts) > 0 && !slices.Contains(exts, strings.ToLower(filepath.Ext(p))):
-			f.msg.SetText(fmt.Sprintf("%q is not one of %s.", filepath.Base(p), strings.Join(exts, ", ")))
+			say(fmt.Sprintf("%q is not one of %s.", filepath.Base(p), strings.Join(exts, ", ")))
 			return false
 		}
 		f.dlg.Hide() // first: open may show a dialog of its own
