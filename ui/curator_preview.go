@@ -82,8 +82,9 @@ type previewJob struct {
 func newPreviewPanel(c *curator) *previewPanel {
 	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
 	onResize := func() { p.schedule(true) }
-	p.tradeoff = newPlotView(fyne.NewSize(320, 180), onResize)
-	p.function = newPlotView(fyne.NewSize(320, 180), onResize)
+	// Tall enough to read at any window size (the panel scrolls).
+	p.tradeoff = newPlotView(fyne.NewSize(320, 250), onResize)
+	p.function = newPlotView(fyne.NewSize(320, 250), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Truncation = fyne.TextTruncateEllipsis

@@ -239,8 +239,10 @@ func (p *privacyPage) derive() {
 	if t, ok := s.Typed[fieldEpsilon]; ok {
 		problems = append(problems, "Not used: "+privacyFields[0].parse(t).Error()+". Nothing is previewed or released until ε is a positive number.")
 		p.reading.SetText("")
+		p.reading.Hide()
 	} else {
 		p.reading.SetText(epsilonReading(s.Epsilon, s.Delta, s.Noise))
+		p.reading.Show()
 		if c.budgetKnown && s.Epsilon > c.budgetLeft()+1e-12 {
 			problems = append(problems, fmt.Sprintf("ε = %s exceeds the budget left for this dataset (%s): the release will be refused unless you raise the budget below or release over it explicitly.",
 				formatValue(s.Epsilon), fmtBudget(math.Max(c.budgetLeft(), 0))))

@@ -143,7 +143,12 @@ type fieldError struct {
 	Rule  string
 }
 
-func (e *fieldError) Error() string { return e.Field + ": " + e.Rule }
+func (e *fieldError) Error() string {
+	if strings.HasPrefix(e.Rule, e.Field+" = ") {
+		return e.Rule // the rule names the field already ("ε = 0: must be > 0")
+	}
+	return e.Field + ": " + e.Rule
+}
 
 // parseNumber parses a number typed by the curator with the one number
 // syntax of CSV values and command-line flags (project.ParseNumber: plain
