@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -39,6 +40,14 @@ func TestAboutShowsDataPaths(t *testing.T) {
 	}
 	if open == nil {
 		t.Fatal("About has no \"Open the data folder\" button")
+	}
+	if txt := curatorOverlayText(c); !strings.Contains(txt, "(ε, δ)-DP") {
+		t.Errorf("the About blurb does not mention (ε, δ)-DP: %q", txt)
+	}
+	// Escape closes it, like every curator dialog.
+	f.pressKey(fyne.KeyEscape)
+	if c.win.Canvas().Overlays().Top() != nil {
+		t.Error("Escape does not close About")
 	}
 }
 

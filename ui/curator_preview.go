@@ -83,8 +83,8 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
 	onResize := func() { p.schedule(true) }
 	// Tall enough to read at any window size (the panel scrolls).
-	p.tradeoff = newPlotView(fyne.NewSize(320, 250), onResize)
-	p.function = newPlotView(fyne.NewSize(320, 250), onResize)
+	p.tradeoff = newPlotView(fyne.NewSize(320, 320), onResize)
+	p.function = newPlotView(fyne.NewSize(320, 320), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Truncation = fyne.TextTruncateEllipsis
