@@ -100,7 +100,7 @@ func (f *curatorFixture) tabTo(target fyne.Focusable, what string) {
 		if got == target {
 			return
 		}
-		f.do(func() { test.FocusNext(f.c.win.Canvas()) })
+		f.do(func() { f.c.win.Canvas().FocusNext() })
 	}
 	f.t.Fatalf("Tab never reaches %s", what)
 }
