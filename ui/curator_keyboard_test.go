@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 )
 
 // Key events as the desktop driver delivers them: a key goes to the
@@ -380,12 +379,7 @@ func TestCuratorDialogsKeyboard(t *testing.T) {
 func TestCuratorReleasePassphraseEnter(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	if _, err := project.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
-		t.Fatal(err)
-	}
+	f.demoKDEWithKey("pw")
 	rp := c.pages[stepRelease].(*releasePage)
 	f.do(func() { curatorType(rp.out, filepath.Join(f.dir, "enter.synopsis")) })
 	f.shortcut(fyne.KeyR)

@@ -16,6 +16,13 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
+// irisAt opens an iris-shaped table and shows step.
+func (f *curatorFixture) irisAt(step string) {
+	f.t.Helper()
+	f.loadCSV(irisLike(f.t, f.dir))
+	f.do(func() { f.c.showStep(step) })
+}
+
 // loadCSV opens path as a new dataset (File ▸ Open) and waits for it.
 func (f *curatorFixture) loadCSV(path string) {
 	f.t.Helper()
@@ -149,8 +156,7 @@ func TestCuratorEpsilonOverBudgetWarns(t *testing.T) {
 func TestCuratorBoundsMarkFollowsMessage(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.loadCSV(irisLike(t, f.dir))
-	f.do(func() { c.showStep(stepBounds) })
+	f.irisAt(stepBounds)
 	bp := c.pages[stepBounds].(*boundsPage)
 	ed := bp.editors["sepal_length_cm"]
 	f.typeIn(ed.hi, "kg/m2")
@@ -481,8 +487,7 @@ func TestCuratorFeatureList200Columns(t *testing.T) {
 func TestCuratorSummaryMissingBounds(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.loadCSV(irisLike(t, f.dir))
-	f.do(func() { c.showStep(stepRelease) })
+	f.irisAt(stepRelease)
 	rp := c.pages[stepRelease].(*releasePage)
 	if strings.Contains(rp.summary.Text, "[, ]") || !strings.Contains(rp.summary.Text, "sepal_length_cm: bounds MISSING — set them on the Bounds step") {
 		t.Errorf("summary %q", rp.summary.Text)
