@@ -41,7 +41,7 @@ func TestAboutShowsDataPaths(t *testing.T) {
 	if open == nil {
 		t.Fatal("About has no \"Open the data folder\" button")
 	}
-	if txt := curatorOverlayText(c); !strings.Contains(txt, "(ε, δ)-DP") {
+	if txt := f.overlay(); !strings.Contains(txt, "(ε, δ)-DP") {
 		t.Errorf("the About blurb does not mention (ε, δ)-DP: %q", txt)
 	}
 	// Escape closes it, like every curator dialog.

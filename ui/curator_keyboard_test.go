@@ -62,6 +62,12 @@ func (f *curatorFixture) selectAll() {
 	})
 }
 
+// overlay is the text of the top overlay, read under uiMu.
+func (f *curatorFixture) overlay() (txt string) {
+	f.do(func() { txt = curatorOverlayText(f.c) })
+	return txt
+}
+
 // typeIn gives e the focus, replaces its text by typing (Ctrl+A,
 // Backspace, the characters) and moves the focus away, as Tab would.
 func (f *curatorFixture) typeIn(e fyne.Focusable, text string) {
@@ -121,6 +127,12 @@ func entryMark(e fyne.Widget) string {
 		}
 	}
 	return ""
+}
+
+// mark is entryMark under uiMu.
+func (f *curatorFixture) mark(e fyne.Widget) (m string) {
+	f.do(func() { m = entryMark(e) })
+	return m
 }
 
 // renderedObjects lists o and what its cached renderers hold (unlike
@@ -309,8 +321,8 @@ func TestCuratorDialogsKeyboard(t *testing.T) {
 	for _, key := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
 		f.shortcut(fyne.KeyR)
 		top := c.win.Canvas().Overlays().Top()
-		if top == nil || !strings.Contains(curatorOverlayText(c), "Not ready to release") {
-			t.Fatalf("Ctrl+R without a dataset: overlay %q", curatorOverlayText(c))
+		if top == nil || !strings.Contains(f.overlay(), "Not ready to release") {
+			t.Fatalf("Ctrl+R without a dataset: overlay %q", f.overlay())
 		}
 		f.pressKey(key)
 		if c.win.Canvas().Overlays().Top() != nil {

@@ -66,7 +66,7 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 		if pp.epsEntry.Text != bad {
 			t.Errorf("ε field shows %q, want %q as typed", pp.epsEntry.Text, bad)
 		}
-		if m := entryMark(pp.epsEntry); m != "error" {
+		if m := f.mark(pp.epsEntry); m != "error" {
 			t.Errorf("ε = %q: mark %q, want error", bad, m)
 		}
 		if pp.epsErr.Hidden || !strings.Contains(pp.epsErr.Text, "Not used") {
@@ -93,7 +93,7 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 	}
 	// Ctrl+R says why and goes to the step.
 	f.shortcut(fyne.KeyR)
-	if txt := curatorOverlayText(c); !strings.Contains(txt, "Not ready to release") || !strings.Contains(txt, "Privacy step") {
+	if txt := f.overlay(); !strings.Contains(txt, "Not ready to release") || !strings.Contains(txt, "Privacy step") {
 		t.Errorf("Ctrl+R with an invalid ε: %q", txt)
 	}
 	f.pressKey(fyne.KeyEscape)
@@ -160,17 +160,17 @@ func TestCuratorBoundsMarkFollowsMessage(t *testing.T) {
 	bp := c.pages[stepBounds].(*boundsPage)
 	ed := bp.editors["sepal_length_cm"]
 	f.typeIn(ed.hi, "kg/m2")
-	if m := entryMark(ed.hi); m != "error" {
+	if m := f.mark(ed.hi); m != "error" {
 		t.Errorf("upper field \"kg/m2\" with the lower empty: mark %q, want error", m)
 	}
 	if !strings.Contains(ed.clipped.Text, "upper bound") || !strings.Contains(ed.clipped.Text, "lower bound") {
 		t.Errorf("row message %q does not name both fields' rules", ed.clipped.Text)
 	}
 	f.typeIn(ed.lo, "10")
-	if m := entryMark(ed.hi); m != "error" {
+	if m := f.mark(ed.hi); m != "error" {
 		t.Errorf("upper field \"kg/m2\" with the lower filled: mark %q, want error", m)
 	}
-	if m := entryMark(ed.lo); m != "ok" {
+	if m := f.mark(ed.lo); m != "ok" {
 		t.Errorf("lower field \"10\": mark %q, want ok", m)
 	}
 	if !strings.Contains(ed.clipped.Text, "upper bound") || strings.Contains(ed.clipped.Text, "lower bound") {
@@ -178,12 +178,12 @@ func TestCuratorBoundsMarkFollowsMessage(t *testing.T) {
 	}
 	// A crossed pair marks both fields, as the message says.
 	f.typeIn(ed.hi, "5")
-	if entryMark(ed.lo) != "error" || entryMark(ed.hi) != "error" || ed.clipped.Text == "" {
-		t.Errorf("crossed bounds 10..5: marks %q/%q, message %q", entryMark(ed.lo), entryMark(ed.hi), ed.clipped.Text)
+	if f.mark(ed.lo) != "error" || f.mark(ed.hi) != "error" || ed.clipped.Text == "" {
+		t.Errorf("crossed bounds 10..5: marks %q/%q, message %q", f.mark(ed.lo), f.mark(ed.hi), ed.clipped.Text)
 	}
 	f.typeIn(ed.hi, "20")
-	if entryMark(ed.lo) != "ok" || entryMark(ed.hi) != "ok" || strings.Contains(ed.clipped.Text, "bound") {
-		t.Errorf("bounds 10..20: marks %q/%q, message %q", entryMark(ed.lo), entryMark(ed.hi), ed.clipped.Text)
+	if f.mark(ed.lo) != "ok" || f.mark(ed.hi) != "ok" || strings.Contains(ed.clipped.Text, "bound") {
+		t.Errorf("bounds 10..20: marks %q/%q, message %q", f.mark(ed.lo), f.mark(ed.hi), ed.clipped.Text)
 	}
 	f.waitIdle()
 }
@@ -235,8 +235,8 @@ func TestCuratorSecondCSV(t *testing.T) {
 	f.selectAll()
 	f.typeKeys(second)
 	f.pressKey(fyne.KeyReturn)
-	if !strings.Contains(curatorOverlayText(c), "Discard the unsaved changes") {
-		t.Fatalf("no unsaved-changes question; overlay %q", curatorOverlayText(c))
+	if !strings.Contains(f.overlay(), "Discard the unsaved changes") {
+		t.Fatalf("no unsaved-changes question; overlay %q", f.overlay())
 	}
 	f.pressKey(fyne.KeyEscape)
 	if !strings.HasSuffix(c.ds.Path, "diabetes.csv") {
