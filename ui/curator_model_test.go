@@ -16,11 +16,13 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 )
 
-// irisAt opens an iris-shaped table and shows step.
-func (f *curatorFixture) irisAt(step string) {
-	f.t.Helper()
-	f.loadCSV(irisLike(f.t, f.dir))
+// newIrisFixture is a curator with an iris-shaped table open at step.
+func newIrisFixture(t *testing.T, step string) *curatorFixture {
+	t.Helper()
+	f := newCuratorFixture(t)
+	f.loadCSV(irisLike(t, f.dir))
 	f.do(func() { f.c.showStep(step) })
+	return f
 }
 
 // loadCSV opens path as a new dataset (File ▸ Open) and waits for it.
@@ -154,11 +156,8 @@ func TestCuratorEpsilonOverBudgetWarns(t *testing.T) {
 // marked by the rule its row's message states, whatever the other field
 // holds.
 func TestCuratorBoundsMarkFollowsMessage(t *testing.T) {
-	f := newCuratorFixture(t)
-	c := f.c
-	f.irisAt(stepBounds)
-	bp := c.pages[stepBounds].(*boundsPage)
-	ed := bp.editors["sepal_length_cm"]
+	f := newIrisFixture(t, stepBounds)
+	ed := f.c.pages[stepBounds].(*boundsPage).editors["sepal_length_cm"]
 	f.typeIn(ed.hi, "kg/m2")
 	if m := f.mark(ed.hi); m != "error" {
 		t.Errorf("upper field \"kg/m2\" with the lower empty: mark %q, want error", m)
@@ -485,9 +484,8 @@ func TestCuratorFeatureList200Columns(t *testing.T) {
 // TestCuratorSummaryMissingBounds (issue 18 item 9): the summary says the
 // bounds are missing and the page links to the step.
 func TestCuratorSummaryMissingBounds(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := newIrisFixture(t, stepRelease)
 	c := f.c
-	f.irisAt(stepRelease)
 	rp := c.pages[stepRelease].(*releasePage)
 	if strings.Contains(rp.summary.Text, "[, ]") || !strings.Contains(rp.summary.Text, "sepal_length_cm: bounds MISSING — set them on the Bounds step") {
 		t.Errorf("summary %q", rp.summary.Text)
