@@ -50,9 +50,8 @@ func (f *curatorFixture) typeBounds(lo, hi string) {
 // blocks the preview, the summary and the release — nothing shows or uses
 // ε = 1e9 any more; the same for a manual k = 0 and δ = 2.
 func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := newIrisFixture(t, stepBounds)
 	c := f.c
-	f.loadCSV(irisLike(t, f.dir))
 	f.typeBounds("0", "10")
 	f.preview()
 	f.do(func() { c.showStep(stepPrivacy) })
@@ -206,16 +205,25 @@ func cancerLike(t *testing.T, dir string) string {
 	return path
 }
 
+// newBMIFixture is a curator with a diabetes-shaped table open, its bmi
+// column the one feature, bounded to [10, 60].
+func newBMIFixture(t *testing.T) *curatorFixture {
+	t.Helper()
+	f := newCuratorFixture(t)
+	f.loadCSV(diabetesLike(t, f.dir))
+	dp := f.c.pages[stepData].(*dataPage)
+	f.do(func() { dp.features.SetSelected([]string{"bmi"}) })
+	f.typeBounds("10", "60")
+	return f
+}
+
 // TestCuratorSecondCSV (issue 18 item 4): a second CSV opened after a
 // first asks about unsaved changes like Ctrl+N, then gets its own columns,
 // no error, no stale title or history; the learner and ε are kept.
 func TestCuratorSecondCSV(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := newBMIFixture(t)
 	c := f.c
-	f.loadCSV(diabetesLike(t, f.dir))
 	dp := c.pages[stepData].(*dataPage)
-	f.do(func() { dp.features.SetSelected([]string{"bmi"}) })
-	f.typeBounds("10", "60")
 	f.do(func() {
 		c.showStep(stepRelease)
 		rp := c.pages[stepRelease].(*releasePage)
@@ -331,12 +339,8 @@ func TestCuratorLearnerShowsCurrentSensitivity(t *testing.T) {
 // TestCuratorUnitReachesAxis (issue 18 item 6): editing a unit alone
 // relabels the preview's axis.
 func TestCuratorUnitReachesAxis(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := newBMIFixture(t)
 	c := f.c
-	f.loadCSV(diabetesLike(t, f.dir))
-	dp := c.pages[stepData].(*dataPage)
-	f.do(func() { dp.features.SetSelected([]string{"bmi"}) })
-	f.typeBounds("10", "60")
 	res := f.preview()
 	if res.Function == nil || res.Function.XLabel != "bmi" {
 		t.Fatalf("axis label %q before the unit", res.Function.XLabel)
