@@ -20,7 +20,7 @@ const unencryptedKeyWarning = "Warning: your curator key is not encrypted (it ha
 // its passphrase (project.KeyEncrypted). For an encrypted key it returns
 // the "Key passphrase:" label; for an unencrypted one it hides pass and
 // returns a warning label instead. An unusable key file is an error.
-func releaseKeyLabel(keyPath string, pass *widget.Entry) (*widget.Label, bool, error) {
+func releaseKeyLabel(keyPath string, pass fyne.CanvasObject) (*widget.Label, bool, error) {
 	encrypted, err := project.KeyEncrypted(keyPath)
 	if err != nil {
 		return nil, false, err
