@@ -22,7 +22,7 @@ type privateBoundsFlow struct {
 	col                   string
 	dialog                *curatorDialog
 	lo, hi, qlo, qhi, eps *keyEntry
-	over                  *widget.Check
+	over                  *keyCheck
 	forecast, stage       *widget.Label
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
@@ -90,7 +90,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl.qlo.SetText(formatValue(project.DefaultBoundsQuantiles[0] * 100))
 	fl.qhi.SetText(formatValue(project.DefaultBoundsQuantiles[1] * 100))
 	fl.eps.SetText(formatValue(roundSig(defEps, 3)))
-	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.forecast = widget.NewLabel("")
 	fl.forecast.Wrapping = fyne.TextWrapWord
 	fl.stage = widget.NewLabel("")
