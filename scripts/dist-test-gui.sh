@@ -27,11 +27,9 @@
 # in the comments below; a field added before them shifts them, and the
 # inspect check then fails naming the setting that went astray). Ctrl+A
 # selects a field's text before typing. Space selects the "Manual" k.
-# The output file is not typed: the Release step's multi-line Note field,
-# right after the title, keeps Tab and Shift+Tab (Fyne's multi-line entry
-# takes them as text), so the keyboard cannot pass it to reach the output
-# field; the test keeps the suggested file (release.synopsis beside the
-# CSV) and checks that the published note stayed empty.
+# The output file is not typed: the test keeps the suggested file
+# (release.synopsis beside the CSV) and checks that the published note
+# stayed empty (the Note field once kept Tab as text; see docs/install.md).
 # Ctrl+R starts the release; each dialog focuses its first field when it
 # opens (else its default button), Tab moves between its fields and Return
 # runs its default action ("Create key", "Continue", "Release").
