@@ -437,11 +437,40 @@ func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) err
 	if err != nil {
 		return err
 	}
+	// A blank tail (harmless, docs/ledger.md) holds no entry; left in
+	// place, it would become a blank line between entries (damage) or, if
+	// unterminated, be glued to the entry appended now.
+	if keep := blankTail(data); keep < len(data) {
+		if err := truncateLedger(l.path, int64(keep)); err != nil {
+			return err
+		}
+		data = data[:keep]
+	}
 	if err := appendDurably(l.path, int64(len(data)), line); err != nil {
 		return err
 	}
 	// Under the lock the file now holds exactly data+line.
 	return l.load(append(data, line...))
+}
+
+// truncateLedger cuts the ledger back to size bytes (its blank tail) and
+// syncs it. The caller holds the lock.
+func truncateLedger(path string, size int64) error {
+	f, err := ops.OpenFile(path, os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("ledger: open to remove the blank tail: %w", err)
+	}
+	err = f.Truncate(size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("ledger: %s: remove the blank tail: %w", path, err)
+	}
+	return nil
 }
 
 // appendDurably appends line to path in a single write and fsyncs it; on

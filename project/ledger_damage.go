@@ -61,9 +61,12 @@ func checkLineBytes(line []byte, e Entry, requireSum bool) error {
 
 // Patterns recovering what a torn or damaged line still shows. A number
 // must be followed by ',' or '}' so that a number cut short is not read as
-// a smaller one.
+// a smaller one. The dataset hash is read only where every line begins
+// with it: an entry's identity may name other datasets (a declared
+// different population, "dataset_hash" too), which must never stand in
+// for the line's own.
 var (
-	reHash       = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
+	reHash       = regexp.MustCompile(`^\{"dataset_hash":"([0-9a-f]{64})"`)
 	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
@@ -246,11 +249,18 @@ var entryKeys = [][]byte{
 // leaves the others doubled. (Inside a string, such as a note, a key's
 // quotes are escaped and do not count.) Counting keys rather than digits
 // keeps the digits of a time, an ε or an id from looking like a second
-// entry's dataset hash.
+// entry's dataset hash. The datasets an identity declares a different
+// population ([{"dataset_hash":…},{"dataset_hash":…}]) are not entries:
+// a "dataset_hash" key opening an element of a list does not count (a
+// joined entry still doubles the other keys).
 func entriesIn(b []byte) int {
 	k := 1
 	for _, key := range entryKeys {
-		k = max(k, bytes.Count(b, key))
+		n := bytes.Count(b, key)
+		if bytes.Equal(key, entryKeys[0]) {
+			n -= bytes.Count(b, []byte(`[{"dataset_hash":`)) + bytes.Count(b, []byte(`},{"dataset_hash":`))
+		}
+		k = max(k, n)
 	}
 	return k
 }
