@@ -751,6 +751,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 	}
 	st.notes = tol.notes()
+	markJoined(damaged, st.longest)
 	for _, d := range damaged {
 		if d.line < lastOutOfOrder {
 			// Lines were moved, removed or added before it: the totals

@@ -127,6 +127,14 @@ type damagedLine struct {
 	// nothing resolves it.
 	outOfOrder bool
 	gap        *spanBound
+	// long is set if the line is longer than singleEntryBound: it may
+	// hold several entries whatever its keys show.
+	long bool
+	// joined is, if the running totals that bound the line's span count
+	// more entries than the span has lines, how many entries at least the
+	// line may hold (else 0): a line end was lost with the keys around it,
+	// or whole lines are missing (damageCharges).
+	joined int
 }
 
 func newDamagedLine(n int, data []byte, err error) damagedLine {
@@ -135,12 +143,49 @@ func newDamagedLine(n int, data []byte, err error) damagedLine {
 
 // confirmedHash returns the dataset hash read from the line if an intact
 // entry names the same hash (known) and the line holds a single entry
-// (entriesIn), so no second entry's hash can hide in it; else "".
+// (entriesIn, joined), so no second entry's hash can hide in it; else "".
 func (d damagedLine) confirmedHash(known map[string]bool) string {
-	if d.rec.hash != "" && known[d.rec.hash] && entriesIn(d.data) == 1 {
+	if d.rec.hash != "" && known[d.rec.hash] && d.entries() == 1 && d.joined == 0 {
 		return d.rec.hash
 	}
 	return ""
+}
+
+// entries returns how many entries the damaged line may hold by its keys
+// and length: the keys it shows twice (entriesIn), 2 if it is long; if
+// more than one, at least one per minEntryLen bytes.
+func (d damagedLine) entries() int {
+	k := entriesIn(d.data)
+	if k == 1 && d.long {
+		k = 2 // too long for one entry: line ends and keys may both be damaged
+	}
+	if k > 1 {
+		k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
+	}
+	return k
+}
+
+// markJoined sets long and joined on the damaged lines (all of them,
+// resolved or not, in file order) that may hold more entries than their
+// keys show: a line longer than singleEntryBound (long), and every line of
+// a span whose running totals count more entries than the span has
+// damaged lines (joined: the lines of a span held at least one entry
+// each, or none, when the totals were written; fewer lines now means line
+// ends were lost, or whole lines).
+func markJoined(damaged []damagedLine, longest int) {
+	lines := map[int]int{} // damaged lines per span, by the line that bounds it
+	for _, d := range damaged {
+		if d.bound != nil && !d.outOfOrder && !isBlankLine(d.data) { // a blank line holds no entry
+			lines[d.bound.next]++
+		}
+	}
+	for i := range damaged {
+		d := &damaged[i]
+		d.long = len(d.data) > singleEntryBound(longest)
+		if b := d.bound; b != nil && !d.outOfOrder && b.entries > lines[b.next] {
+			d.joined = max(d.joined, b.entries-lines[b.next]+1)
+		}
+	}
 }
 
 // resolveRepair checks the repair entry e on line n against the damaged
@@ -233,8 +278,8 @@ const minEntryLen = 120
 // destroy the line ends and the repeated keys together): twice the longest
 // valid line of the ledger, and at least 8·minEntryLen. A longer single
 // entry (a long note) only makes the repair fail closed.
-func singleEntryBound(st *ledgerState) int {
-	return max(2*st.longest, 8*minEntryLen)
+func singleEntryBound(longest int) int {
+	return max(2*longest, 8*minEntryLen)
 }
 
 // entryKeys are the keys every entry the ledger writes has, once each.
@@ -332,20 +377,15 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 				why: fmt.Sprintf("damaged line %d (%s) held no entry, by the running totals of line %d", d.line, d.reason, d.bound.next)})
 			continue
 		}
-		k := entriesIn(d.data)
-		if k == 1 && len(d.data) > singleEntryBound(st) {
-			k = 2 // too long for one entry: line ends and keys may both be damaged
-		}
-		if k > 1 {
-			k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
-		}
+		k := d.entries()
 		if b := d.bound; b != nil {
 			if spans[b] == nil {
 				spans[b] = &spanEntries{first: d.line}
 				spanOrder = append(spanOrder, b)
 			}
-			spans[b].k += k
+			spans[b].k += k // what its keys and length show
 		}
+		k = max(k, d.joined)
 		var hs []string
 		if h := d.confirmedHash(known); h != "" {
 			hs = append(hs, h)

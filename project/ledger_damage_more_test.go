@@ -306,17 +306,49 @@ func v1Ledger(t *testing.T, es ...Entry) []byte {
 func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 	diffPop := &EntryIdentity{Records: hashA, Columns: []string{"x"}, Match: MatchNew,
 		DifferentPopulation: []DatasetOverlap{{DatasetHash: hashB, Share: 0.6}}}
+	// joinAcross returns the releases of 0.4 on a, b and 0.1 on a, with
+	// the bytes from line 1's "v" to line 2's (the line end between them
+	// included) replaced by cut: one line, every key once, naming a.
+	joinAcross := func(cut func(d []byte, from, to int) []byte) func(t *testing.T) ([]byte, []byte) {
+		return func(t *testing.T) ([]byte, []byte) {
+			_, orig := reservedLedger(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashA, Epsilon: 0.1})
+			from, l2 := bytes.Index(orig, []byte(`"v":2`)), lineStart(orig, 2)
+			return orig, cut(orig, from, l2+bytes.Index(orig[l2:], []byte(`"v":2`)))
+		}
+	}
+	// zeroRun returns the releases, with zeros from line 2's "v" to the
+	// line end of line last (kept): one long line naming a.
+	zeroRun := func(last int, es ...Entry) func(t *testing.T) ([]byte, []byte) {
+		return func(t *testing.T) ([]byte, []byte) {
+			_, orig := reservedLedger(t, es...)
+			from := lineStart(orig, 2) + bytes.Index(orig[lineStart(orig, 2):], []byte(`"v":2`))
+			return orig, overwrite(orig, from, lineStart(orig, last+1)-1, 0)
+		}
+	}
+	a, b, c := func(eps float64) Entry { return Entry{DatasetHash: hashA, Epsilon: eps} },
+		func(eps float64) Entry { return Entry{DatasetHash: hashB, Epsilon: eps} },
+		func(eps float64) Entry { return Entry{DatasetHash: hashC, Epsilon: eps} }
 	for _, tc := range []struct {
 		name   string
 		ledger func(t *testing.T) (orig, damaged []byte)
+		asks   string // what the repair asks the curator ("" if it repairs)
 	}{
 		{"a declared different population does not stand in for a damaged key", func(t *testing.T) ([]byte, []byte) {
-			_, orig := reservedLedger(t, Entry{DatasetHash: hashB, Epsilon: 0.2},
-				Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop}, Entry{DatasetHash: hashB, Epsilon: 0.1})
+			_, orig := reservedLedger(t, b(0.2), Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop}, b(0.1))
 			d := bytes.Clone(orig)
 			d[lineStart(orig, 2)+len(`{"dataset_has`)] = 'X' // line 2's own key
 			return orig, d
-		}},
+		}, "line 2: no dataset hash can be read"},
+		{"a line end overwritten with the keys around it joins two datasets", joinAcross(func(d []byte, from, to int) []byte {
+			return overwrite(d, from, to, 'x')
+		}), "line 1: it may hold more than one entry"},
+		{"a line end deleted with the keys around it joins two datasets", joinAcross(func(d []byte, from, to int) []byte {
+			return slices.Concat(d[:from], d[to:])
+		}), "line 1: it may hold more than one entry"},
+		{"a run of zeros over three lines", zeroRun(4, a(0.1), a(0.1), b(0.4), c(0.4), a(0.1)),
+			"line 2: it may hold more than one entry"},
+		{"a run of zeros over five lines, longer than any entry", zeroRun(6, a(0.1), a(0.1), b(0.2), c(0.2), b(0.2), c(0.2), a(0.1)),
+			"line 2: it may hold more than one entry"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			orig, damaged := tc.ledger(t)
@@ -326,8 +358,11 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 			}
 			_, err := l.Repair(RepairOptions{})
 			var nc *NeedsCuratorError
-			if errors.As(err, &nc) {
-				return // fails closed: the curator attributes the line
+			if tc.asks != "" {
+				if !errors.As(err, &nc) || !strings.Contains(err.Error(), tc.asks) {
+					t.Fatalf("Repair: %v, want the curator asked about %q", err, tc.asks)
+				}
+				return
 			}
 			if err != nil {
 				t.Fatal(err)
