@@ -694,7 +694,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair {
-			err = resolveRepair(damaged, n, validLine, e)
+			err = resolveRepair(damaged, n, validLine, e, st.run)
 		}
 		if err == nil && e.Kind == KindBudget {
 			err = checkBudgetOrder(budgetAt, n, e)

@@ -189,12 +189,23 @@ func markJoined(damaged []damagedLine, longest int) {
 }
 
 // resolveRepair checks the repair entry e on line n against the damaged
-// lines before it and marks the ones it resolves. A repair names either a
-// damaged line, which it resolves, together with an unbroken run of
-// damaged lines between that line and itself (the form earlier versions
-// wrote after a crash during a repair); or the valid line just before it
-// (a complete entry whose line end was missing), charging nothing.
-func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
+// lines before it and marks the ones it resolves; run is the running
+// totals after the last valid line before it. A repair names either a
+// damaged line, which it resolves; or the valid line just before it (a
+// complete entry whose line end was missing), charging nothing.
+//
+// A repair with running totals that charges nothing resolves a damaged
+// line only if they show that the line held no entry (a torn fragment, a
+// line the totals showed empty; an out-of-order line is intact and counts
+// as written): a line that held an entry, such as a terminated tear or an
+// out-of-order line damaged since, is not resolved by it, so that later
+// damage cannot hide behind a repair written for something else. A repair
+// from an earlier version (no totals) also resolves the unbroken run of
+// damaged lines between the line it names and itself (what those versions
+// wrote after a crash during a repair); a repair of this version resolves
+// only the line it names, so that a damaged repair entry is never
+// swallowed by the next one.
+func resolveRepair(damaged []damagedLine, n, validLine int, e Entry, run Totals) error {
 	want := e.RepairsLine
 	if want == n-1 && validLine == n-1 {
 		if e.Epsilon != 0 || e.Delta != 0 {
@@ -206,8 +217,17 @@ func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
 	if i < 0 {
 		return fmt.Errorf("repair entry names line %d, which is not a damaged line before it", want)
 	}
+	if d := damaged[i]; e.Totals != nil && e.Epsilon == 0 && e.Delta == 0 && !d.outOfOrder {
+		b := d.bound
+		if b == nil && !d.followed {
+			b = newSpanBound(n, run, e) // this repair is the first valid line after it
+		}
+		if b == nil || b.entries != 0 {
+			return fmt.Errorf("repair entry charges nothing for line %d, but the running totals do not show that the line held no entry (it was valid when the repair was written, or was damaged since)", want)
+		}
+	}
 	damaged[i].resolved = true
-	if len(damaged)-i == n-want { // lines want … n-1 are all damaged
+	if e.Totals == nil && len(damaged)-i == n-want { // lines want … n-1 are all damaged
 		for j := i; j < len(damaged); j++ {
 			damaged[j].resolved = true
 		}
