@@ -668,6 +668,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
 	pending := 0              // damaged[pending:] follow the last valid line
+	sinceTotals := 0          // damaged[sinceTotals:] follow the last valid line with totals
 	lastOutOfOrder := 0       // the last intact line whose totals do not follow
 	budgetAt := map[string]budgetLine{}
 	// Blank lines are harmless only after the last entry (an editor's final
@@ -704,7 +705,10 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		var order error // totals that do not follow: lines removed, added or reordered
 		if err == nil {
-			order = checkTotals(st.run, e, pending == len(damaged))
+			// Clean only if no damaged line lies since the last line with
+			// totals: the valid lines without totals (version 1) after a
+			// damaged line do not show what it held.
+			order = checkTotals(st.run, e, sinceTotals == len(damaged))
 		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
@@ -713,12 +717,16 @@ func parseLedger(data []byte, path string) *ledgerState {
 		if e.Sum != "" {
 			st.summed = true
 		}
-		var bound *spanBound
-		if e.Totals != nil && order == nil && pending < len(damaged) {
-			bound = newSpanBound(n, st.run, e)
-		}
 		for i := pending; i < len(damaged); i++ {
-			damaged[i].followed, damaged[i].bound = true, bound
+			damaged[i].followed = true
+		}
+		if e.Totals != nil && order == nil && sinceTotals < len(damaged) {
+			// Its totals bound every damaged line since the last line
+			// with totals, together (one span).
+			bound := newSpanBound(n, st.run, e)
+			for i := sinceTotals; i < len(damaged); i++ {
+				damaged[i].bound = bound
+			}
 		}
 		if order != nil {
 			// The line itself is intact (its checksum holds): it counts as
@@ -735,6 +743,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 			validLine = n
 		}
 		pending = len(damaged)
+		if e.Totals != nil {
+			sinceTotals = len(damaged)
+		}
 		st.run, st.totaled = st.run.advance(e), st.totaled || e.Totals != nil
 		st.longest = max(st.longest, len(line))
 		st.entries = append(st.entries, e)

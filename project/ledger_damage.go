@@ -483,13 +483,13 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 		n += lc.k
 		mayBeBudget = mayBeBudget || lc.mayBeBud
 		if lc.d.bound == nil {
-			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
+			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap || lc.d.rec.delta > deltaCap
 			unbounded = append(unbounded, strconv.Itoa(lc.d.line))
 		}
 	}
 	problem := ""
 	if len(unbounded) > 0 && (over || (n > 1 && mayBeBudget)) {
-		why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
+		why := "the dataset has a release past its budget, whose ε and δ nothing in the file bounds"
 		if !over {
 			why = "one of its damaged lines may have been a budget change, so nothing in the file bounds the others"
 		}

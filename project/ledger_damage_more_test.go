@@ -282,11 +282,14 @@ func lineStart(b []byte, n int) int {
 }
 
 // v1Ledger writes the entries as version 1 lines (no totals, with
-// checksums), with fixed ids and times.
+// checksums), with fixed ids and times; the kind defaults to release.
 func v1Ledger(t *testing.T, es ...Entry) []byte {
 	t.Helper()
 	var out []byte
 	for i, e := range es {
+		if e.Kind == "" {
+			e.Kind = KindRelease
+		}
 		e.Version, e.ID, e.Time = 1, strings.Repeat("1", 15)+string(rune('a'+i)), time.Date(2025, 1, 2, 3, 4, 5+i, 0, time.UTC)
 		line, err := marshalEntry(e)
 		if err != nil {
@@ -347,6 +350,19 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 		}), "line 1: it may hold more than one entry"},
 		{"a run of zeros over three lines", zeroRun(4, a(0.1), a(0.1), b(0.4), c(0.4), a(0.1)),
 			"line 2: it may hold more than one entry"},
+		{"a version 2 line bounds damage before the version 1 lines before it", func(t *testing.T) ([]byte, []byte) {
+			orig := slices.Concat(v1Ledger(t, a(0.125), Entry{DatasetHash: hashB, Epsilon: 50, OverBudget: true}, b(0.25)),
+				ledgerBytesFrom(t, Totals{Epsilon: 50.375, Entries: 3}, a(0.5)))
+			// Line 2 from its ε through its over_budget marker.
+			l2 := lineStart(orig, 2)
+			from := l2 + bytes.Index(orig[l2:], []byte(`"epsilon":50`)) + len(`"epsilon":`)
+			to := l2 + bytes.Index(orig[l2:], []byte(`"over_budget":true`)) + len(`"over_budget":tru`)
+			return orig, overwrite(orig, from, to, '0')
+		}, ""},
+		{"a version 1 release past its δ budget whose marker is damaged", func(t *testing.T) ([]byte, []byte) {
+			orig := v1Ledger(t, b(0.1), Entry{DatasetHash: hashB, Epsilon: 0.1, Delta: 1e-3, OverBudget: true}, b(0.1))
+			return orig, bytes.Replace(orig, []byte(`"over_budget":true`), []byte(`"over_budgeT":true`), 1)
+		}, "line(s) 2 of dataset 3e23e8160039…: the dataset has a release past its budget"},
 		{"a run of zeros over five lines, longer than any entry", zeroRun(6, a(0.1), a(0.1), b(0.2), c(0.2), b(0.2), c(0.2), a(0.1)),
 			"line 2: it may hold more than one entry"},
 	} {
