@@ -67,6 +67,7 @@ func checkLineBytes(line []byte, e Entry, requireSum bool) error {
 // for the line's own.
 var (
 	reHash       = regexp.MustCompile(`^\{"dataset_hash":"([0-9a-f]{64})"`)
+	reAnyHash    = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`) // anywhere: every dataset a joined line shows
 	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
@@ -340,7 +341,8 @@ func entriesIn(b []byte) int {
 //     damaged hash cannot be told from a real one otherwise), plus
 //     the curator's attribution (attribute: line → hashes); if guess is
 //     set (for Spent while damaged), an unconfirmed hash read from the line
-//     stands in for a missing attribution;
+//     stands in for a missing attribution; a line that may hold several
+//     entries is charged, besides, to every dataset hash it shows;
 //   - a line no valid line follows has no running totals after it: it may
 //     have been a release past its budget whose over_budget marker is
 //     damaged too, so it needs the curator's attribution even when its
@@ -418,11 +420,21 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		if len(hs) == 0 && guess && d.rec.hash != "" {
 			hs = append(hs, d.rec.hash)
 		}
+		if k > 1 && len(hs) > 0 {
+			// A line that may hold several entries is charged to every
+			// dataset it shows too: an attribution that misses one of
+			// them cannot lower its charge.
+			for _, m := range reAnyHash.FindAllSubmatch(d.data, -1) {
+				if h := string(m[1]); !slices.Contains(hs, h) {
+					hs = append(hs, h)
+				}
+			}
+		}
 		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
 			switch {
 			case k > 1:
-				what = "it may hold more than one entry (a line end lost)"
+				what = "it may hold more than one entry (a line end lost): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case d.rec.hash != "":
 				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
 			}
