@@ -250,7 +250,9 @@ func spentIn(es []Entry, h string) float64 {
 // issue's three releases, budgets (ε and δ) with releases and a
 // validation, a repaired tear, and releases made with --allow-over-budget
 // whose ε (up to 10⁶) no budget bounds, in the middle and at the end,
-// followed by ledger lines of version 1 (without totals) and of version 2.
+// followed by ledger lines of version 1 (without totals) and of version 2;
+// a complete entry that missed its line end, repaired at no charge; and
+// entries whose identity declares other datasets a different population.
 func fuzzLedgerBases(t testing.TB) [][]byte {
 	torn := []byte(`{"dataset_hash":"` + hashA + `","epsilon":0.5,"de` + "\n")
 	repaired := ledgerBytesFrom(t, Totals{Epsilon: 0.25, Entries: 1}, Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindRepair, RepairsLine: 2, Note: "torn"})
@@ -270,6 +272,21 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 		return out
 	}
 	oldA, oldB := Entry{DatasetHash: hashA, Epsilon: 0.125, Kind: KindRelease}, Entry{DatasetHash: hashB, Epsilon: 0.25, Kind: KindRelease}
+	// A complete entry that missed its line end, terminated by a repair
+	// charging nothing (which must not resolve the line once damaged).
+	completeTear := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.3}, Entry{DatasetHash: hashB, Epsilon: 0.1}, Entry{DatasetHash: hashB, Epsilon: 0.7})
+	completeTear = slices.Concat(completeTear, ledgerBytesFrom(t, Totals{Epsilon: 1.1, Entries: 3},
+		Entry{DatasetHash: hashB, Kind: KindRepair, RepairsLine: 3, Note: "line 3 was a complete entry missing its line end; it counts as written"},
+		Entry{DatasetHash: hashC, Epsilon: 0.2}))
+	// An entry whose identity names a dataset declared a different
+	// population (a second "dataset_hash" in the line).
+	diffPop := func(others ...string) *EntryIdentity {
+		id := &EntryIdentity{Records: hashA, Columns: []string{"x"}, Match: MatchNew}
+		for _, h := range others {
+			id.DifferentPopulation = append(id.DifferentPopulation, DatasetOverlap{DatasetHash: h, Share: 0.6})
+		}
+		return id
+	}
 	return [][]byte{
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashC, Epsilon: 0.4}),
 		ledgerBytes(t, Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, DeltaBudget: 1e-5},
@@ -280,6 +297,9 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, over(hashB, 1e6, 0), Entry{DatasetHash: hashA, Epsilon: 0.3},
 			over(hashA, 3, 0.5), Entry{DatasetHash: hashB, Epsilon: 0.2}, over(hashC, 40, 1e-3)),
 		slices.Concat(v1(oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
+		completeTear,
+		ledgerBytes(t, Entry{DatasetHash: hashB, Epsilon: 0.2}, Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop(hashB)},
+			Entry{DatasetHash: hashC, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 0.1, Identity: diffPop(hashB, hashC)}, Entry{DatasetHash: hashB, Epsilon: 0.1}),
 	}
 }
 
@@ -320,6 +340,11 @@ func FuzzLedgerRepair(f *testing.F) {
 	f.Add(uint8(1), []byte{0, 0, 0})
 	f.Add(uint8(1), []byte{0x00, 0x10, 0, 0x02, 0x00, 0x08})
 	f.Add(uint8(3), []byte{0x01, 0x66, 0, 0x04, 0x00, 0})
+	// A byte of a complete entry terminated by a repair charging nothing,
+	// and of the dataset_hash key of an entry declaring a different
+	// population (each an under-count before the review's fixes).
+	f.Add(uint8(5), []byte{0x02, 0x30, 0x01}) // a byte of the terminated tear (line 3)
+	f.Add(uint8(6), []byte{0x01, 0x16, 0x10}) // a byte of line 2's own dataset_hash key
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data, starts, after := damageLedger(base, damage)
