@@ -507,12 +507,17 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 		}
 		problem = fmt.Sprintf("line(s) %s of dataset %s: %s (no intact line with running totals follows them); restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(unbounded, ", "), shortHash(h), why)
 	}
-	// The cap charges of each span, to which its difference is added.
+	// The cap charges of each span, to which its difference is added;
+	// the dataset's lines in each span, and whether one may have been a
+	// budget change.
 	capOf := map[int][2]float64{}
+	linesOf, budgetIn := map[int]int{}, map[int]bool{}
 	for _, lc := range lines {
 		if b := lc.d.bound; b != nil {
 			c := capOf[b.next]
 			capOf[b.next] = [2]float64{c[0] + float64(lc.k)*epsCap, c[1] + float64(lc.k)*deltaCap}
+			linesOf[b.next]++
+			budgetIn[b.next] = budgetIn[b.next] || lc.mayBeBud || !lc.d.rec.hasEps || lc.d.rec.eps == 0
 		}
 	}
 	var out []damageCharge
@@ -520,6 +525,15 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 	for _, lc := range lines {
 		b := lc.d.bound
 		if b == nil && problem != "" {
+			continue
+		}
+		if b != nil && !budgetIn[b.next] {
+			// Single spending entries the totals bound: together they
+			// spent at most b, so each line's share of it is enough.
+			// (The 10⁻¹² covers the rounding of the division.)
+			m := float64(linesOf[b.next])
+			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: b.eps / m * (1 + 1e-12), delta: min(b.delta/m*(1+1e-12), 1-1e-12),
+				why: fmt.Sprintf("damaged line %d (%s) charged its share (1/%d) of the ε %g, δ %g the damaged lines before line %d spent together by its running totals", lc.d.line, lc.d.reason, linesOf[b.next], b.eps, b.delta, b.next)})
 			continue
 		}
 		k := float64(lc.k)
