@@ -342,6 +342,10 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 			d[lineStart(orig, 2)+len(`{"dataset_has`)] = 'X' // line 2's own key
 			return orig, d
 		}, "line 2: no dataset hash can be read"},
+		{"a damaged byte in an entry declaring a different population: one entry, repaired", func(t *testing.T) ([]byte, []byte) {
+			_, orig := reservedLedger(t, b(0.2), Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop}, a(0.1))
+			return orig, bytes.Replace(orig, []byte(`"epsilon":0.4`), []byte(`"epsilon":0.5`), 1)
+		}, ""},
 		{"a line end overwritten with the keys around it joins two datasets", joinAcross(func(d []byte, from, to int) []byte {
 			return overwrite(d, from, to, 'x')
 		}), "line 1: it may hold more than one entry"},

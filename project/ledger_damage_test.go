@@ -191,6 +191,8 @@ func TestLedgerDamageRules(t *testing.T) {
 		{"last line: the curator confirms it", []Entry{relA, relA}, -1, breakLine(2), nil, "no intact line follows it", nil},
 		{"last line confirmed: charged at the default budget", []Entry{relA, relA}, -1, breakLine(2), map[int][]string{2: {hashA}}, "",
 			map[string]float64{hashA: 0.3 + 1}},
+		{"last line's closing brace damaged into a line end: the blank tail goes", []Entry{relA, relA}, -1, func(ls []string) { ls[1] = strings.TrimSuffix(ls[1], "}\n") + "\n\n" },
+			map[int][]string{2: {hashA}}, "", map[string]float64{hashA: 0.3 + 1}},
 		{"last lines confirmed, raised budget", []Entry{budA, relA, relA, relA}, -1, func(ls []string) { breakLine(3)(ls); breakLine(4)(ls) },
 			map[int][]string{3: {hashA}, 4: {hashA}}, "", map[string]float64{hashA: 0.3 + 2 + 2}},
 		{"damaged budget and release at the end: curator", []Entry{relA, budA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) },
