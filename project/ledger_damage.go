@@ -354,11 +354,14 @@ func entriesIn(b []byte) int {
 //   - its charge on each dataset: ε = k·cap, where cap is the largest of
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹); likewise δ;
-//   - if the next intact line carries running totals (spanBound), the
-//     damaged lines between it and the valid line before them spent
-//     together at most the difference of the totals: each dataset of the
-//     span is charged at least that difference in all, whatever the
-//     lines' ε was (an over-budget release included);
+//   - if a line with running totals follows (spanBound: the first one
+//     after it, version 1 lines between included), the damaged lines
+//     since the line with totals before them spent together at most the
+//     difference of the totals: each dataset of the span is charged at
+//     least that difference in all, whatever the lines' ε was (an
+//     over-budget release included); if each of its lines there shows a
+//     spending kind, an ε > 0 and one entry, only that (its share per
+//     line), not the cap;
 //   - otherwise no charge can be bounded, and the curator must restore the
 //     lines, if the dataset has a release past its budget (intact, or read
 //     from such a damaged line, or such a line reads an ε above cap), or
@@ -660,8 +663,8 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 			run = run.advance(e)
 		}
 	}
-	// Damaged lines last to first, so that no repair follows an unbroken
-	// run of damaged lines from the line it names (resolveRepair).
+	// Damaged lines last to first (a repair of this version resolves only
+	// the line it names, whatever the order; see resolveRepair).
 	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
 	for _, c := range charges {
 		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
