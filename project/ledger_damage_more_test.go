@@ -283,7 +283,7 @@ func lineStart(b []byte, n int) int {
 
 // v1Ledger writes the entries as version 1 lines (no totals, with
 // checksums), with fixed ids and times; the kind defaults to release.
-func v1Ledger(t *testing.T, es ...Entry) []byte {
+func v1Ledger(t testing.TB, es ...Entry) []byte {
 	t.Helper()
 	var out []byte
 	for i, e := range es {

@@ -267,18 +267,6 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 	over := func(h string, eps, delta float64) Entry {
 		return Entry{DatasetHash: h, Epsilon: eps, Delta: delta, OverBudget: true}
 	}
-	v1 := func(es ...Entry) []byte { // version 1 lines, with checksums
-		var out []byte
-		for i, e := range es {
-			e.Version, e.ID, e.Time = 1, strings.Repeat("1", 15)+string(rune('a'+i)), time.Date(2025, 1, 2, 3, 4, 5+i, 0, time.UTC)
-			line, err := marshalEntry(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, line...)
-		}
-		return out
-	}
 	oldA, oldB := Entry{DatasetHash: hashA, Epsilon: 0.125, Kind: KindRelease}, Entry{DatasetHash: hashB, Epsilon: 0.25, Kind: KindRelease}
 	// A complete entry that missed its line end, terminated by a repair
 	// charging nothing (which must not resolve the line once damaged).
@@ -304,7 +292,7 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 		slices.Concat(ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}), torn, repaired),
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, over(hashB, 1e6, 0), Entry{DatasetHash: hashA, Epsilon: 0.3},
 			over(hashA, 3, 0.5), Entry{DatasetHash: hashB, Epsilon: 0.2}, over(hashC, 40, 1e-3)),
-		slices.Concat(v1(oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
+		slices.Concat(v1Ledger(t, oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
 		completeTear,
 		ledgerBytes(t, Entry{DatasetHash: hashB, Epsilon: 0.2}, Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop(hashB)},
 			Entry{DatasetHash: hashC, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 0.1, Identity: diffPop(hashB, hashC)}, Entry{DatasetHash: hashB, Epsilon: 0.1}),
