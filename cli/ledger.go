@@ -35,9 +35,10 @@ conservatively: the torn entry's ε counts as spent, and further releases are
 refused until --repair terminates the line (charging what it reveals).
 
 Any other line that does not parse is damage: every release is refused until
---repair, which charges each damaged line at least its dataset's largest
-budget, and at least what the running totals of the next intact line show
-the damaged lines spent (it never lowers what a dataset has spent). A
+--repair, which charges the damaged lines what the running totals of the
+next intact line show they spent, and at least their dataset's largest
+budget where the totals cannot tell (no totals follow, or a line may have
+been a budget change); it never lowers what a dataset has spent. A
 damaged line whose dataset cannot be read with certainty, or that no intact
 line follows (it may have been a release past its budget), must be
 attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256), once per
