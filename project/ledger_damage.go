@@ -436,6 +436,8 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
 			switch {
+			case d.joined > 0 && d.entries() == 1:
+				what = "it may hold more than one entry (the running totals after it count more entries than the damaged lines there: a line end lost, or whole lines missing): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case k > 1:
 				what = "it may hold more than one entry (a line end lost): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case d.rec.hash != "":
