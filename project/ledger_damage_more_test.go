@@ -494,3 +494,31 @@ func TestLedgerDamageAfterRepairIsDetected(t *testing.T) {
 		})
 	}
 }
+
+// TestLedgerLineMissingBesideDamagedLine: a span whose running totals
+// count more entries than it has lines makes its damaged line unconfirmed
+// (it may have joined entries), and may as well mean a whole line is
+// missing. The curator who attributes the damaged line to its own dataset
+// only must not thereby cancel the unattributed charge of the missing
+// line: b's deleted release stays charged.
+func TestLedgerLineMissingBesideDamagedLine(t *testing.T) {
+	orig := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashA, Epsilon: 0.1},
+		Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashA, Epsilon: 0.1})
+	ls := bytes.SplitAfter(orig, []byte{'\n'})
+	ls[1] = bytes.Replace(ls[1], []byte(`"epsilon":0.1`), []byte(`"epsilon":0.2`), 1) // line 2 damaged
+	l := ledgerFile(t, slices.Concat(ls[0], ls[1], ls[3]))                            // line 3 (b) deleted
+	_, err := l.Repair(RepairOptions{})
+	wantNeedsCurator(t, err, "line 2: it may hold more than one entry (the running totals after it count more entries")
+	if _, err := l.Repair(RepairOptions{Attribute: map[int][]string{2: {hashA}}}); err != nil {
+		t.Fatal(err)
+	}
+	if l.Damaged() != nil {
+		t.Fatalf("still damaged: %v", l.Damaged())
+	}
+	if a, _ := l.Spent(hashA); a < 0.6 {
+		t.Errorf("dataset a spent ε %g after the repair, truly 0.6", a)
+	}
+	if b, _ := l.Spent(hashB); b < 0.4 {
+		t.Errorf("dataset b spent ε %g after the repair, truly 0.4 (its line was deleted)", b)
+	}
+}
