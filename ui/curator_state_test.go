@@ -173,4 +173,3 @@ func TestSuggestedFileName(t *testing.T) {
 		}
 	}
 }
-
