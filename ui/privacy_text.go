@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 )
 
@@ -46,4 +47,13 @@ func splitNote() *widget.Label {
 	l.Wrapping = fyne.TextWrapWord
 	l.TextStyle.Italic = true
 	return l
+}
+
+// releaseBudgetText is the release dialog's budget sentence: spent, total,
+// what this release spends and leaves, and both in words.
+func releaseBudgetText(spent, budget, eps, delta float64, kind mechanism.NoiseKind) string {
+	left := budget - spent
+	return fmt.Sprintf("ε spent on this dataset so far: %s of %s. This release spends ε = %s, leaving %s.\nThis release: %s\nAfter it: %s",
+		fmtBudget(spent), fmtBudget(budget), formatValue(eps), fmtBudget(left-eps),
+		privacywords.Reading(eps, delta, kind), privacywords.BudgetLeft(left-eps))
 }
