@@ -193,7 +193,7 @@ func (c *curator) shutdown() {
 // build creates the window content.
 func (c *curator) build() {
 	c.status = widget.NewLabel("")
-	c.status.Truncation = fyne.TextTruncateEllipsis
+	c.status.Wrapping = fyne.TextWrapWord // a long error wraps, never cut off
 	c.budget = widget.NewLabel("")
 	c.budget.Alignment = fyne.TextAlignTrailing
 	c.budget.TextStyle = fyne.TextStyle{Bold: true}
