@@ -27,7 +27,7 @@ type textOverflow struct {
 // (a member of panes) and every label in a pane whose text is not drawn in
 // full (truncated instead of wrapped). Entries and tables are skipped:
 // they scroll their text inside themselves; so are horizontally
-// scrolling containers.
+// scrolling containers inside a pane.
 type textCheck struct {
 	panes     []fyne.CanvasObject
 	over      []textOverflow
@@ -40,16 +40,17 @@ func (tc *textCheck) walk(o fyne.CanvasObject, at fyne.Position, inPane bool, lo
 		return
 	}
 	pos := at.Add(o.Position())
+	pane := false
 	for _, p := range tc.panes {
 		if o == p {
-			inPane, lo, hi = true, pos.X, pos.X+o.Size().Width
+			pane, inPane, lo, hi = true, true, pos.X, pos.X+o.Size().Width
 		}
 	}
 	switch x := o.(type) {
 	case *widget.Entry, *keyEntry, *widget.Table:
 		return
 	case *container.Scroll:
-		if x.Direction != container.ScrollVerticalOnly && x.Direction != container.ScrollNone {
+		if !pane && inPane && x.Direction != container.ScrollVerticalOnly && x.Direction != container.ScrollNone {
 			return
 		}
 	case *canvas.Text:
@@ -154,7 +155,7 @@ func TestCuratorLongMessagesWrap(t *testing.T) {
 			if w := c.win.Canvas().Size().Width; w > 1024 {
 				t.Errorf("step %s: the window grew to width %.0f", step, w)
 			}
-			tc := &textCheck{panes: []fyne.CanvasObject{c.pageBox, c.preview.content(), c.status, c.budget}}
+			tc := &textCheck{panes: []fyne.CanvasObject{c.pageScroll, c.split.Trailing, c.status, c.budget}}
 			tc.walk(c.win.Content(), fyne.Position{}, false, 0, 0)
 			if tc.texts < 20 {
 				t.Errorf("step %s: only %d texts checked", step, tc.texts)
@@ -172,4 +173,70 @@ func TestCuratorLongMessagesWrap(t *testing.T) {
 	if c.status.Truncation != fyne.TextTruncateOff || c.status.Wrapping == fyne.TextWrapOff {
 		t.Errorf("the status line truncates (%v) or does not wrap (%v)", c.status.Truncation, c.status.Wrapping)
 	}
+}
+
+// TestCuratorSplitKeepsItsPlace (issue 17 item 4): the split between the
+// steps and the preview stays where the curator left it on every step,
+// with a data table far wider than its pane; the table scrolls
+// horizontally to its last column instead.
+func TestCuratorSplitKeepsItsPlace(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { c.win.Resize(fyne.NewSize(1024, 700)) })
+	f.loadCSV(longColumns(t, f.dir, 40))
+	f.do(func() {
+		c.state.Features = c.ds.Columns
+		c.refreshPages()
+		c.changed()
+	})
+	f.waitIdle()
+	for _, offset := range []float64{0.5, 0.3, 0.7} {
+		f.do(func() {
+			c.split.SetOffset(offset) // as if the curator dragged the divider
+		})
+		var want float32
+		f.do(func() { want = c.split.Leading.Size().Width })
+		if total := c.split.Size().Width; want < float32(offset)*total-12 || want > float32(offset)*total+12 {
+			t.Errorf("offset %.2f: the steps pane is %.0f of %.0f wide", offset, want, total)
+		}
+		for _, step := range append(wizardSteps, stepData, stepBounds) {
+			var got, prev float32
+			f.do(func() {
+				c.showStep(step)
+				c.win.Content().Refresh()
+				test.LaidOutObjects(c.win.Content())
+				got, prev = c.split.Leading.Size().Width, c.split.Trailing.Size().Width
+			})
+			if got < want-0.5 || got > want+0.5 || c.split.Offset != offset {
+				t.Errorf("offset %.2f, step %s: the steps pane is %.0f wide (offset %.3f), want %.0f (the preview %.0f)", offset, step, got, c.split.Offset, want, prev)
+			}
+		}
+	}
+	// The table is no wider than its page and scrolls to its last
+	// column.
+	f.do(func() { c.showStep(stepData) })
+	dp := c.pages[stepData].(*dataPage)
+	last := c.ds.Columns[len(c.ds.Columns)-1]
+	header := func() (shown bool) {
+		for _, o := range test.LaidOutObjects(dp.table) {
+			if l, ok := o.(*widget.Label); ok && l.Text == last && l.Visible() {
+				shown = true
+			}
+		}
+		return shown
+	}
+	f.do(func() {
+		if w, page := dp.table.Size().Width, c.pageBox.Size().Width; w > page+0.5 {
+			t.Errorf("the table is %.0f wide in a page of %.0f", w, page)
+		}
+		if header() {
+			t.Errorf("the last column %q is shown before scrolling: the table is not wider than its pane", last)
+		}
+		dp.table.ScrollTo(widget.TableCellID{Row: 0, Col: len(c.ds.Columns) - 1})
+		dp.table.Refresh()
+		if !header() {
+			t.Errorf("the table did not scroll horizontally to its last column %q", last)
+		}
+	})
+	f.waitIdle()
 }
