@@ -130,9 +130,10 @@ func lowerFirst(s string) string {
 	return string(s[0]|0x20) + s[1:]
 }
 
-// The two halves of Direction, for a slider's two ends.
+// The two ends of a privacy slider. Each arrow follows its words: Fyne
+// draws a label that starts with an arrow and a space with a stray glyph.
 const (
-	DirectionPrivate  = "← more private"
+	DirectionPrivate  = "more private ←"
 	DirectionAccurate = "more accurate →"
 )
 

@@ -178,8 +178,8 @@ func newPrivacyPage(c *curator) *privacyPage {
 	}
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
-		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry), p.epsSlide),
-		sliderDirection(),
+		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry),
+			container.NewVBox(p.epsSlide, sliderDirection())),
 		p.epsErr, p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
 		bold("Noise"), container.New(capWidth(300), p.noise),
@@ -208,10 +208,7 @@ func (p *privacyPage) content() fyne.CanvasObject { return p.box }
 func sliderDirection() fyne.CanvasObject {
 	l := widget.NewLabel(privacywords.DirectionPrivate)
 	r := widget.NewLabel(privacywords.DirectionAccurate)
-	for _, x := range []*widget.Label{l, r} {
-		x.TextStyle.Italic = true
-		x.SizeName = theme.SizeNameCaptionText
-	}
+	l.SizeName, r.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText
 	return container.NewBorder(nil, nil, l, r)
 }
 
