@@ -17,8 +17,7 @@ const Direction = "more private ← → more accurate"
 // choice and the release, the private bounds and the release): the shares
 // are not a per-column or per-person allocation.
 const SplitShare = "Giving a larger share of ε to one step does not protect any column or person more: " +
-	"each person's guarantee is set by the total ε of all steps together (the shares add up); " +
-	"the split only decides which step gets the less noisy answer."
+	"each person's guarantee is the total ε of all steps together."
 
 // Factor is e^ε written for a reader: two decimals below 10, a whole
 // number below a million, else two significant digits ("2.72", "148",
@@ -138,7 +137,9 @@ const (
 )
 
 // FieldDirection is the direction mark of a typed privacy figure (ε, δ, a
-// share of ε, a total budget) named sym: smaller is more private.
+// share of ε, a total budget) named sym: smaller is more private. It has
+// no arrows (a field has no ends; and Fyne draws a stray glyph after an
+// arrow followed by a space).
 func FieldDirection(sym string) string {
-	return fmt.Sprintf("smaller %s: more private ← → larger %s: more accurate", sym, sym)
+	return fmt.Sprintf("Smaller %s: more private; larger %s: more accurate", sym, sym)
 }

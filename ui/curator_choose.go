@@ -102,7 +102,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		}
 		return true
 	}
-	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", container.NewGridWrap(fyne.NewSize(560, content.MinSize().Height+170), content),
+	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", dialogBody(fyne.NewSize(560, content.MinSize().Height+170), content),
 		labels, []func() bool{cancelRun, func() bool {
 			eps, err := parseEpsilon(fl.eps.Text)
 			if err != nil {
@@ -237,7 +237,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
-	fl.result = showCuratorDialog(c.win, "h and k chosen privately", container.NewGridWrap(fyne.NewSize(560, 260), l),
+	fl.result = showCuratorDialog(c.win, "h and k chosen privately", dialogBody(fyne.NewSize(560, 260), l),
 		[]string{"OK"}, []func() bool{nil})
 	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
 }

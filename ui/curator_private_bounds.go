@@ -117,7 +117,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		fl.forecast, fl.over, fl.stage)
 	labels := []string{"Cancel", "Spend ε and estimate"}
 	fl.dialog = showCuratorDialog(c.win, "Estimate the bounds of "+col+" privately",
-		container.NewGridWrap(fyne.NewSize(580, form.MinSize().Height+160), form),
+		dialogBody(fyne.NewSize(580, form.MinSize().Height+160), form),
 		labels, []func() bool{nil, func() bool {
 			in, err := fl.parse()
 			if err != nil {
