@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/privacywords"
 )
 
 // textOverflow is one text object drawn outside its pane.
@@ -238,5 +240,43 @@ func TestCuratorSplitKeepsItsPlace(t *testing.T) {
 			t.Errorf("the table did not scroll horizontally to its last column %q", last)
 		}
 	})
+	f.waitIdle()
+}
+
+// laidOutLabelTexts joins the texts of every label laid out under o,
+// inside widgets (scrolls, popups) too.
+func laidOutLabelTexts(o fyne.CanvasObject) string {
+	var b strings.Builder
+	for _, x := range test.LaidOutObjects(o) {
+		if l, ok := x.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestCuratorPrivacyInWords (issue 17 item 7): the privacy slider is
+// marked with its direction, the budget says what is left still allows,
+// and the private choice states the direction of its ε field, what the
+// budget left allows and that a larger share protects no one more.
+func TestCuratorPrivacyInWords(t *testing.T) {
+	f := newCuratorFixture(t)
+	pp, fl := f.openChoose()
+	var page, dialog string
+	f.do(func() {
+		page = laidOutLabelTexts(pp.content())
+		dialog = laidOutLabelTexts(fl.dialog.pop)
+	})
+	for _, want := range []string{privacywords.DirectionPrivate, privacywords.DirectionAccurate, "still allows releases", "Smaller δ: more private"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the privacy page lacks %q", want)
+		}
+	}
+	for _, want := range []string{privacywords.SplitShare, privacywords.FieldDirection("ε"), "still allows releases"} {
+		if !strings.Contains(dialog, want) {
+			t.Errorf("the private-choice dialog lacks %q:\n%s", want, dialog)
+		}
+	}
+	f.do(func() { fl.dialog.dismiss() })
 	f.waitIdle()
 }
