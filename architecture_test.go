@@ -15,13 +15,14 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                  {"cli", "ui", "project"},
-	"cli":               {"project", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
-	"ui":                {"project", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
+	"cli":               {"project", "learners", "mechanism", "mechanism/peers", "plotting", "study", "privacywords"},
+	"ui":                {"project", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study", "privacywords"},
 	"study":             {"learners", "mechanism", "mechanism/peers"},
 	"plotting":          {},
 	"project":           {"learners", "mechanism"},
 	"learners":          {"mechanism"},
 	"mechanism":         {},
+	"privacywords":      {"mechanism"},
 	"mechanism/peers":   {"mechanism"},
 	"icons":             {},
 	"audit":             {},

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project"
 	"golang.org/x/crypto/ssh"
 )
@@ -247,6 +248,7 @@ func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
 		{Label: "Parameters", Value: viewerFmtParams(f.Learner.Params, spec)},
 		{Label: "Privacy ε", Value: viewerNum(m.Epsilon)},
 		{Label: "δ", Value: viewerFmtDelta(m)},
+		{Label: "For one person", Value: privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise))},
 		{Label: "Noise", Value: viewerFmtNoise(m)},
 		{Label: "Cover size k", Value: viewerFmtK(m.K)},
 		{Label: "Bernstein order h", Value: fmt.Sprint(m.H)},
