@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 type svm struct{}
@@ -132,5 +133,6 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
+		StandIn:         kernelStandIn(r, slices.Repeat([]float64{math.Hypot(sigma, StandInSpread)}, data.Dim)),
 	}, nil
 }

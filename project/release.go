@@ -286,7 +286,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if n := len(req.Privacy.K); !req.KAuto && n != 1 && n != dim {
 		return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", n, dim)
 	}
-	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity)
+	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity, p.Fitted.StandIn)
 	if err != nil {
 		return nil, err
 	}

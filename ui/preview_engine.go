@@ -317,7 +317,7 @@ func (e *previewEngine) simulate(ctx context.Context, req project.ReleaseRequest
 	}
 	fit := st.prep.Fitted
 	dim := len(req.Features)
-	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity); err != nil {
+	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity, fit.StandIn); err != nil {
 		return nil, err
 	}
 	if st.scale, err = mechanism.NoiseScale(fit.Sensitivity, st.params); err != nil {
