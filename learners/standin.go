@@ -2,6 +2,7 @@ package learners
 
 import (
 	"math"
+	"slices"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
@@ -33,13 +34,24 @@ func densityStandIn(bw []float64, share float64) mechanism.StandIn {
 	return f
 }
 
-// kernelStandIn is the stand-in of a kernel smoother whose values are
-// bounded by amp and vary on the kernel's length b on every one of dim axes
-// (Priestley–Chao: F_D falls from the label level to 0 within a few b at
-// the ends of the data; the SVM's decision function is a sum of kernels of
-// width σ, on the data's spread).
+// kernelStandIn is the Priestley–Chao stand-in: F_D ≈ ∫ m(x)·K_b(y − x)dx
+// over the data's support falls from the label level to 0 within a few b
+// at the ends of the data, so it varies on the kernel's length b; its
+// height is half the public bound on the label level (min(r, 1)/2).
 func kernelStandIn(amp float64, scale []float64) mechanism.StandIn {
 	return mechanism.StandIn{Amplitude: amp, Scale: scale}
+}
+
+// svmStandIn is the SVM's stand-in: with α_i ≤ C/n the decision function is
+// a class-signed sum of kernels of width σ over the data, on a typical
+// dataset the difference of two class-weighted kernel averages: per axis a
+// Gaussian of scale s_j = √(σ² + τ²), height (σ/s_j) per axis (the
+// unnormalised kernel averaged over a spread τ), times half the public bound
+// r on |F_D| (two overlapping classes), at most r.
+func svmStandIn(r, sigma float64, dim int) mechanism.StandIn {
+	s := math.Hypot(sigma, StandInSpread)
+	amp := r / 2 * math.Pow(sigma/s, float64(dim))
+	return mechanism.StandIn{Amplitude: amp, Scale: slices.Repeat([]float64{s}, dim)}
 }
 
 // linearStandIn is the stand-in of an affine F_D (ridge, the logistic
@@ -50,16 +62,18 @@ func linearStandIn(amp float64, dim int) mechanism.StandIn {
 }
 
 // sigmoidStandIn is the stand-in of the logistic probability σ(w·ỹ + c),
-// ỹ_j = (2y_j − 1)·s, s = 1/√(ℓ + b²), ‖w‖ ≤ wMax: its slope along an axis
-// is at most ¼·2·wMax·s, and a bump of height ½ with the same largest slope
-// ½/(ς√e) has scale ς = 1/(wMax·s·√e).
+// ỹ_j = (2y_j − 1)·s, s = 1/√(ℓ + b²): a sigmoid with ‖w‖ = wMax spread
+// evenly over the axes (w_j = wMax/√ℓ), so that z = Σ_j (y_j − ½)/ς with
+// ς = √ℓ/(2·wMax·s). The caller passes the typical wMax = √(C·ln 2): the
+// minimiser of ½‖w‖² + C·L(w) with L(0) = ln 2 has ½‖w‖² ≤ C·(ln 2 − L(w)),
+// so a classifier that halves the log-loss of w = 0 has ‖w‖ ≤ √(C·ln 2).
 func sigmoidStandIn(wMax, intercept float64, dim int) mechanism.StandIn {
 	s := 1 / math.Sqrt(float64(dim)+intercept*intercept)
 	scale := make([]float64, dim)
 	for j := range scale {
-		scale[j] = 1 / (wMax * s * math.Sqrt(math.E))
+		scale[j] = math.Sqrt(float64(dim)) / (2 * wMax * s)
 	}
-	return mechanism.StandIn{Amplitude: 0.5, Scale: scale}
+	return mechanism.StandIn{Shape: mechanism.StandInSigmoid, Amplitude: 1, Scale: scale}
 }
 
 // logisticStandIn is sigmoidStandIn for the probability output and

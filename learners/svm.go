@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 type svm struct{}
@@ -133,6 +132,6 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
-		StandIn:         kernelStandIn(r, slices.Repeat([]float64{math.Hypot(sigma, StandInSpread)}, data.Dim)),
+		StandIn:         svmStandIn(r, sigma, data.Dim),
 	}, nil
 }

@@ -8,39 +8,55 @@ import (
 
 // The automatic cover size (ResolveK with auto) minimises a predicted mean
 // sup-norm error built only from public quantities: ε, δ, the noise kind,
-// h, ℓ, the proven sensitivity S and a public stand-in for F_D that the
-// learner derives from its parameters (bandwidth, σ, C, n, bounds). The
-// derivation is in docs/sensitivity.md, "The automatic cover size".
+// h, ℓ, the proven sensitivity S and a public stand-in g for F_D that the
+// learner states from its parameters (bandwidth, σ, C, n, bounds). The
+// prediction is the mean sup-norm error of simulated releases of g itself:
 //
-//	E(k) = A(k) + N(k)
-//	A(k) = a·(∏_j (1 + r_j(k)) − 1),  r_j(k) = max_y |B^(h)_k g_j(y) − g_j(y)|
-//	N(k) = c·λ(k)·∏_j max_y ‖b^(h)_k(y)‖₂ · √(2·ln(2m))
+//	E(k) = mean_d max_{y ∈ G} |B^(h)_k(g + λ(k)·Z_d)(y) − g(y)|
 //
-// with g_j(y) = exp(−(y−½)²/(2s_j²)) the stand-in's profile on axis j
-// (g_j ≡ 1 when s_j = 0: F_D is affine along the axis and every iterated
-// Bernstein operator reproduces it), a the stand-in's amplitude, λ(k) the
-// noise scale (NoiseScale) of m = ∏(k+1) coefficients and c = √2 for
-// Laplace noise (its standard deviation), 1 for Gaussian noise.
+// over predictDraws unit noise vectors Z_d of the release's noise kind from
+// a fixed seed, on a tensor grid G, with λ(k) = NoiseScale(S, p with k),
+// the stand-in g centred at a seeded point c_d within ±predictShift of the
+// middle on every axis (F_D's features sit anywhere, not on the lattice).
+// Nothing in it depends on the records: g is public, the draws are seeded
+// and public, and the release's own noise is drawn afresh and securely later.
+// The derivation is in docs/sensitivity.md, "The automatic cover size".
 
-// StandIn is a public stand-in for the learner's F_D: a Gaussian bump of
-// height Amplitude and per-axis length Scale (mapped units) centred in the
-// unit cube. A learner states it from its public parameters only (never from
-// the records); it tells the automatic cover size how finely F_D can vary.
-// Scale[j] = 0 means F_D is affine along axis j. The zero StandIn means "no
-// smoothness known": ResolveK then falls back to the paper's k* (OptimalK).
+// StandInShape is the form of a stand-in.
+type StandInShape int
+
+const (
+	// StandInBump is g(y) = a·∏_j exp(−(y_j − ½)²/(2s_j²)); s_j = 0 makes
+	// g constant along axis j (F_D affine there: every iterated Bernstein
+	// operator reproduces it, only noise matters).
+	StandInBump StandInShape = iota
+	// StandInSigmoid is g(y) = a/(1 + exp(−Σ_j (y_j − ½)/s_j)); s_j = 0
+	// drops axis j.
+	StandInSigmoid
+)
+
+// StandIn is a public stand-in for the learner's F_D: how finely F_D can
+// vary, from the learner's public parameters only (never from the records).
+// Amplitude a and per-axis lengths Scale (mapped units) parametrise Shape.
+// The zero StandIn means "no smoothness known": ResolveK then falls back to
+// the paper's k* (OptimalK).
 type StandIn struct {
+	Shape     StandInShape
 	Amplitude float64
 	Scale     []float64
 }
 
-// Known reports whether f states a smoothness (a positive amplitude and a
-// scale per axis).
+// Known reports whether f states a smoothness for dim axes (a positive
+// amplitude and one scale per axis).
 func (f StandIn) Known(dim int) bool {
 	return finitePositive(f.Amplitude) && len(f.Scale) == dim
 }
 
 // validate checks f for dim axes; errors are *ParamError values.
 func (f StandIn) validate(dim int) error {
+	if f.Shape != StandInBump && f.Shape != StandInSigmoid {
+		return paramErr("stand-in shape", int(f.Shape), "must be StandInBump or StandInSigmoid")
+	}
 	if !finitePositive(f.Amplitude) {
 		return paramErr("stand-in amplitude", f.Amplitude, "must be > 0 and finite")
 	}
@@ -55,117 +71,181 @@ func (f StandIn) validate(dim int) error {
 	return nil
 }
 
-// predictGrid is the number of points per axis on which A and N are
-// maximised; 257 points resolve a stand-in scale down to MinStandInScale.
-const predictGrid = 257
+// at returns g(y) for the stand-in centred at c (one coordinate per axis;
+// the formulas of StandInShape have c_j = ½).
+func (f StandIn) at(y, c []float64) float64 {
+	if f.Shape == StandInSigmoid {
+		z := 0.0
+		for j, s := range f.Scale {
+			if s > 0 {
+				z += (y[j] - c[j]) / s
+			}
+		}
+		return f.Amplitude / (1 + math.Exp(-z))
+	}
+	e := 0.0
+	for j, s := range f.Scale {
+		if s > 0 {
+			d := (y[j] - c[j]) / s
+			e += d * d
+		}
+	}
+	return f.Amplitude * math.Exp(-e/2)
+}
 
-// MinStandInScale is the smallest stand-in length the prediction resolves
-// (larger scales are used as given; smaller ones are raised to it).
-const MinStandInScale = 0.01
+// predictDraws is the number of simulated releases of the stand-in per k;
+// predictSeed their fixed, public seed.
+const (
+	predictDraws = 24
+	predictSeed  = 0x5eed
+	// predictShift is how far from ½ the stand-in's centre is drawn.
+	predictShift = 0.2
+)
 
-// PredictedError returns the predicted mean sup-norm error of a release with
-// parameters p (ε, δ, noise, h and k, validated by Params.Validate) of a
-// function like the stand-in f, as its approximation part A(k) and its noise
-// part N(k) (see the formulas above). It reads only public quantities: p,
-// the sensitivity and f. Errors are *ParamError values.
-func PredictedError(p Params, sensitivity float64, f StandIn) (approx, noise float64, err error) {
+// predictGrid returns the points per axis of the prediction grid for dim
+// axes (about 300 000 points at most).
+func predictGrid(dim int) int {
+	return [...]int{0, 257, 65, 25, 13, 9, 7}[dim]
+}
+
+// PredictedError returns the predicted mean sup-norm error of a release
+// with parameters p (ε, δ, noise, h and k, validated by Params.Validate) of
+// a function like the stand-in f: the mean over predictDraws seeded
+// simulated releases of f of the sup-norm error on the prediction grid. It
+// reads only public quantities (p, the sensitivity, f). Errors are
+// *ParamError values.
+func PredictedError(p Params, sensitivity float64, f StandIn) (float64, error) {
 	if err := ValidateSensitivity(sensitivity); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	if err := p.Validate(); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	if err := f.validate(len(p.K)); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	scale, err := noiseScaleValid(sensitivity, p)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	return predictApprox(p.K, p.H, f), noiseUnit(p.Noise, coefficientCount(p.K)) * scale * maxNoiseNorm(p.K, p.H), nil
+	return predictStandIn(p, scale, f), nil
 }
 
-// noiseUnit returns c·√(2 ln(2m)): the standard deviation per unit scale of
-// the noise kind times the expected maximum of ~m standardised values.
-func noiseUnit(kind NoiseKind, m int) float64 {
-	c := 1.0
-	if kind != NoiseGaussian {
-		c = math.Sqrt2
+// predictStandIn is PredictedError for validated arguments.
+func predictStandIn(p Params, scale float64, f StandIn) float64 {
+	dim := len(p.K)
+	gn := predictGrid(dim)
+	ys := make([]float64, gn)
+	for i := range ys {
+		ys[i] = float64(i) / float64(gn-1)
 	}
-	return c * math.Sqrt(2*math.Log(2*float64(m)))
-}
-
-// maxNoiseNorm returns ∏_j max_y ‖b^(h)_{k_j}(y)‖₂ over the prediction grid.
-func maxNoiseNorm(k []int, h int) float64 {
-	out := 1.0
-	for _, kj := range k {
-		b := NewIteratedBasis(kj, h)
-		mx := 0.0
-		for i := range predictGrid {
-			mx = max(mx, b.squaredNorm(float64(i)/(predictGrid-1)))
+	mats := make([][]float64, dim) // per axis: gn × (k_j+1), rows b^(h)(y_i)
+	for j, kj := range p.K {
+		b := NewIteratedBasis(kj, p.H)
+		m := make([]float64, gn*(kj+1))
+		for i, y := range ys {
+			b.At(y, m[i*(kj+1):(i+1)*(kj+1)])
 		}
-		out *= math.Sqrt(mx)
+		mats[j] = m
 	}
-	return out
+	lat := Lattice{K: p.K}
+	coef := make([]float64, lat.Size())
+	truth := make([]float64, int(math.Pow(float64(gn), float64(dim))))
+	pt := make([]float64, dim)
+	idx := make([]int, dim)
+	centre := make([]float64, dim)
+	src := NewSimulationNoise(predictSeed)
+	sum := 0.0
+	for range predictDraws {
+		// A fresh centre per draw in [½ − predictShift, ½ + predictShift]
+		// per axis: F_D's features sit anywhere, not on the lattice.
+		for j := range centre {
+			centre[j] = 0.5 + predictShift*(2*src.r.Float64()-1)
+		}
+		for i := range coef {
+			lat.Point(i, pt)
+			coef[i] = f.at(pt, centre)
+			if p.Noise == NoiseGaussian {
+				coef[i] += src.Gaussian(scale)
+			} else {
+				coef[i] += src.Laplace(scale)
+			}
+		}
+		for g := range truth {
+			r := g
+			for j := dim - 1; j >= 0; j-- {
+				idx[j] = r % gn
+				r /= gn
+			}
+			for j := range pt {
+				pt[j] = ys[idx[j]]
+			}
+			truth[g] = f.at(pt, centre)
+		}
+		rel := contractAxes(coef, p.K, mats, gn)
+		worst := 0.0
+		for g, v := range rel {
+			worst = max(worst, math.Abs(v-truth[g]))
+		}
+		sum += worst
+	}
+	return sum / predictDraws
 }
 
-// predictApprox returns A(k) = a·(∏_j (1 + r_j) − 1).
-func predictApprox(k []int, h int, f StandIn) float64 {
-	prod := 1.0
+// contractAxes applies the per-axis matrices mats[j] (gn × (k_j+1),
+// row-major) to the coefficient tensor c (lattice order, last axis fastest)
+// and returns the gn^ℓ values on the grid (same order).
+func contractAxes(c []float64, k []int, mats [][]float64, gn int) []float64 {
+	shape := make([]int, len(k))
 	for j, kj := range k {
-		prod *= 1 + bumpApproxError(kj, h, f.Scale[j])
+		shape[j] = kj + 1
 	}
-	return f.Amplitude * (prod - 1)
-}
-
-// bumpApproxError returns max_y |B^(h)_k g(y) − g(y)| over the prediction
-// grid for g(y) = exp(−(y−½)²/(2s²)) (0 when s = 0: g is constant).
-func bumpApproxError(k, h int, s float64) float64 {
-	if s == 0 {
-		return 0
-	}
-	s = max(s, MinStandInScale)
-	g := func(y float64) float64 { d := y - 0.5; return math.Exp(-d * d / (2 * s * s)) }
-	b := NewIteratedBasis(k, h)
-	n := k + 1
-	c := make([]float64, n)
-	for nu := range c {
-		c[nu] = g(float64(nu) / float64(k))
-	}
-	// Coefficients in the plain basis: B^(h)_k g(y) = b(y)ᵀ·(T·c).
-	tc := make([]float64, n)
-	for mu := range n {
-		row := b.t[mu*n : (mu+1)*n]
-		v := 0.0
-		for nu, t := range row {
-			v += t * c[nu]
+	cur := c
+	for j := range k {
+		pre, post := 1, 1
+		for i := 0; i < j; i++ {
+			pre *= shape[i]
 		}
-		tc[mu] = v
-	}
-	plain := make([]float64, n)
-	worst := 0.0
-	for i := range predictGrid {
-		y := float64(i) / (predictGrid - 1)
-		bernstein(k, y, plain, b.ratios)
-		v := 0.0
-		for mu, w := range plain {
-			v += w * tc[mu]
+		for i := j + 1; i < len(shape); i++ {
+			post *= shape[i]
 		}
-		worst = max(worst, math.Abs(v-g(y)))
+		n := shape[j]
+		out := make([]float64, pre*gn*post)
+		m := mats[j]
+		for a := range pre {
+			for g := range gn {
+				row := m[g*n : (g+1)*n]
+				dst := out[(a*gn+g)*post : (a*gn+g+1)*post]
+				for i, w := range row {
+					if w == 0 {
+						continue
+					}
+					src := cur[(a*n+i)*post : (a*n+i+1)*post]
+					for q, v := range src {
+						dst[q] += w * v
+					}
+				}
+			}
+		}
+		cur = out
+		shape[j] = gn
 	}
-	return worst
+	return cur
 }
 
 // AutoK returns the cover size k (the same on every one of dim axes) that
-// minimises the predicted error A(k) + N(k) of PredictedError over the
-// valid k of p's ε, δ, noise kind and order h (p.K is ignored). It is the
-// rule of ResolveK with auto, and the centre of `choose`'s candidate list.
-// Guarantee: it depends only on p, dim, the sensitivity and f — public
-// quantities — never on F_D. Ties go to the smaller k. Because N(k) ≥
-// c·λ(k)·√(2 ln(2m)) grows with k (‖b^(h)_k(0)‖₂ = 1), the search stops at
-// the first k whose noise floor alone exceeds the best error so far, so it
-// builds only the bases it needs. Errors are *ParamError values (invalid
-// ε, δ, noise, h, dim, sensitivity or stand-in).
+// minimises the predicted error of PredictedError over the valid k of p's
+// ε, δ, noise kind and order h (p.K is ignored; k runs over 1..12, then
+// steps of about 12%). It is the rule of ResolveK with auto, and the
+// centre of `choose`'s candidate list. Guarantee: it depends only on p,
+// dim, the sensitivity and f — public quantities — never on F_D. Ties go
+// to the smaller k. Every iterated Bernstein polynomial interpolates at the
+// corner y = 0 (b^(h)_ν(0) = [ν = 0]), so the error there is the corner's
+// noise alone and E(k) ≥ E|Z_0| = λ(k)·e, e = 1 (Laplace) or √(2/π)
+// (Gaussian), which grows with k: the search stops at the first k whose
+// floor reaches the best error so far, so it builds only the bases it
+// needs. Errors are *ParamError values (invalid ε, δ, noise, h, dim,
+// sensitivity or stand-in).
 func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 	if err := ValidateSensitivity(sensitivity); err != nil {
 		return 0, err
@@ -188,11 +268,14 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 		if err != nil {
 			continue
 		}
-		floor := noiseUnit(q.Noise, coefficientCount(q.K)) * scale
+		floor := scale
+		if q.Noise == NoiseGaussian {
+			floor *= math.Sqrt(2 / math.Pi)
+		}
 		if floor >= bestErr {
 			break
 		}
-		e := predictApprox(q.K, q.H, f) + floor*maxNoiseNorm(q.K, q.H)
+		e := predictStandIn(q, scale, f)
 		if e < bestErr {
 			best, bestErr = k, e
 		}
