@@ -96,7 +96,7 @@ func (f StandIn) at(y, c []float64) float64 {
 // predictDraws is the number of simulated releases of the stand-in per k;
 // predictSeed their fixed, public seed.
 const (
-	predictDraws = 24
+	predictDraws = 48
 	predictSeed  = 0x5eed
 	// predictShift is how far from ½ the stand-in's centre is drawn.
 	predictShift = 0.2

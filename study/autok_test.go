@@ -122,12 +122,16 @@ func autokCases(t testing.TB) []autokCase {
 		{"kde diabetes bmi [10,60] b=0.05", learners.KindKDE, nil, one(bmi, nil)},
 		{"kde iris petals [0,8]×[0,3] b=0.1", learners.KindKDE, learners.Values{"bandwidth": {0.1}},
 			learners.Dataset{Dim: 2, X: interleave(mapTo01(iris[0], 0, 8), mapTo01(iris[1], 0, 3))}},
+		{"kde iris petals b=0.05", learners.KindKDE, nil,
+			learners.Dataset{Dim: 2, X: interleave(mapTo01(iris[0], 0, 8), mapTo01(iris[1], 0, 3))}},
 		{"kde generated bimodal b=0.03", learners.KindKDE, learners.Values{"bandwidth": {0.03}}, one(bimodal, nil)},
 		{"priestley-chao diabetes bmi→target [0,400]", learners.KindPriestleyChao, nil, one(bmi, target)},
 		{"priestley-chao generated sine", learners.KindPriestleyChao, nil, one(sx, sy)},
 		{"ridge diabetes bmi→target", learners.KindRidge, nil, one(bmi, target)},
 		{"naive-bayes breast cancer radius,texture", learners.KindNaiveBayes, nil, learners.Dataset{Dim: 2, X: bcX, Labels: benign}},
 		{"logistic (probability) breast cancer", learners.KindLogistic, learners.Values{"output": {1}}, learners.Dataset{Dim: 2, X: bcX, Labels: benign}},
+		{"svm default σ=1 breast cancer", learners.KindSVM, nil, learners.Dataset{Dim: 2, X: bcX, Labels: benign}},
+		{"logistic (score) breast cancer", learners.KindLogistic, nil, learners.Dataset{Dim: 2, X: bcX, Labels: benign}},
 		{"svm σ=0.2 breast cancer", learners.KindSVM, learners.Values{"sigma": {0.2}}, learners.Dataset{Dim: 2, X: bcX, Labels: benign}},
 	}
 }
@@ -278,7 +282,7 @@ func TestAutoKTable(t *testing.T) {
 	epsilons := []float64{0.1, 0.3, 1, 3}
 	var all []autokRow
 	for _, c := range autokCases(t) {
-		all = append(all, autokEval(t, c, []int{1, 3}, epsilons, autokKs(c.data.Dim), 100)...)
+		all = append(all, autokEval(t, c, []int{1, 3}, epsilons, autokKs(c.data.Dim), 200)...)
 	}
 	var b strings.Builder
 	fmt.Fprintln(&b, "| case | h | ε | auto k | error | best k | best error | ratio | paper k* | its error |")
