@@ -250,18 +250,25 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 	if err := ValidateSensitivity(sensitivity); err != nil {
 		return 0, err
 	}
-	p.K = slices.Repeat([]int{1}, max(dim, 0))
-	if err := p.Validate(); err != nil {
+	// ε, δ, the noise kind, h and dim, with a placeholder k (laplace-approx's
+	// composition depends on k: it is checked per candidate below).
+	base := p
+	base.K = slices.Repeat([]int{1}, max(dim, 0))
+	if base.Noise == NoiseLaplaceApprox {
+		base.Noise = NoiseGaussian // the same δ rule
+	}
+	if err := base.Validate(); err != nil {
 		return 0, err
 	}
 	if err := f.validate(dim); err != nil {
 		return 0, err
 	}
-	best, bestErr := 1, math.Inf(1)
+	best, bestErr := 0, math.Inf(1)
+	var lastErr error
 	for _, k := range autoKCandidates(maxCoverSize(dim)) {
 		q := p
 		q.K = slices.Repeat([]int{k}, dim)
-		if q.Validate() != nil {
+		if lastErr = q.Validate(); lastErr != nil {
 			continue // e.g. laplace-approx composition beyond ε
 		}
 		scale, err := noiseScaleValid(sensitivity, q)
@@ -279,6 +286,9 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 		if e < bestErr {
 			best, bestErr = k, e
 		}
+	}
+	if best == 0 {
+		return 0, lastErr // no valid k at all
 	}
 	return best, nil
 }

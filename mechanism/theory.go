@@ -205,13 +205,30 @@ func ResolveK(p Params, dim int, auto bool, beta, sensitivity float64, f StandIn
 	if err := p.Validate(); err != nil {
 		return p, err
 	}
-	k := OptimalK(p.Epsilon, sensitivity, beta, p.H, dim)
 	if f.Known(dim) {
-		var err error
-		if k, err = AutoK(p, dim, sensitivity, f); err != nil {
+		if err := f.validate(dim); err != nil {
 			return p, err
 		}
 	}
-	p.K = slices.Repeat([]int{k}, dim)
+	p.K = slices.Repeat([]int{AutoCoverSize(p, p.H, dim, sensitivity, beta, f)}, dim)
 	return p, p.Validate()
+}
+
+// AutoCoverSize is the one rule for the automatic cover size of order h
+// (p supplies ε, δ and the noise kind; p.H and p.K are ignored):
+// AutoK(p with h, dim, S, f) when the stand-in f is known
+// (StandIn.Known), else the paper's OptimalK(ε, S, β, h, dim). ResolveK
+// uses it for a release and the curator's preview; `choose` centres its
+// candidate list on it. When AutoK refuses the arguments (no valid k for
+// them, an invalid stand-in) it returns OptimalK's k, which the caller's
+// Params.Validate then judges; OptimalK panics on invalid ε, S, β, h or
+// dim (theory-helper style: callers pass validated values).
+func AutoCoverSize(p Params, h, dim int, sensitivity, beta float64, f StandIn) int {
+	if f.Known(dim) {
+		p.H = h
+		if k, err := AutoK(p, dim, sensitivity, f); err == nil {
+			return k
+		}
+	}
+	return OptimalK(p.Epsilon, sensitivity, beta, h, dim)
 }
