@@ -39,14 +39,13 @@ type autokCase struct {
 // readAutoKCSV reads testdata/autok/name: a header line, then numbers.
 func readAutoKCSV(t testing.TB, name string) [][]float64 {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "autok", name))
+	raw, err := os.ReadFile(filepath.Join("testdata", "autok", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(string(raw))).ReadAll()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", name, err)
 	}
 	cols := make([][]float64, len(recs[0]))
 	for _, r := range recs[1:] {
