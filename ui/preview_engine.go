@@ -160,6 +160,7 @@ type previewEngine struct {
 	// peerSims (per k) and peerCurves (per curve key) cache the overlay.
 	peerSims   map[string]*peerBuild
 	peerCurves map[string][]study.PeerCurve
+	autoK      map[string]*autoKCurve // automatic-k curves (preview_autok.go)
 	sliceKey   string
 	slice      []float64
 }
@@ -176,6 +177,7 @@ func (e *previewEngine) resetLocked() {
 	e.curves = map[string]*study.Result{}
 	e.peerSims = map[string]*peerBuild{}
 	e.peerCurves = map[string][]study.PeerCurve{}
+	e.autoK = map[string]*autoKCurve{}
 }
 
 // peerBuild is the peers prepared for one fit and k.
@@ -246,6 +248,11 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		}
 	}
 	res.Tradeoff = tradeoffPlot(st.curves, st.model, st.params, res, st.prep.Fitted.Sensitivity)
+	if in.Request.KAuto {
+		if err := e.addAutoKCurve(ctx, in.Request, st, res); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
 		return nil, err
 	}
@@ -317,7 +324,7 @@ func (e *previewEngine) simulate(ctx context.Context, req project.ReleaseRequest
 	}
 	fit := st.prep.Fitted
 	dim := len(req.Features)
-	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity); err != nil {
+	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity, fit.StandIn); err != nil {
 		return nil, err
 	}
 	if st.scale, err = mechanism.NoiseScale(fit.Sensitivity, st.params); err != nil {
