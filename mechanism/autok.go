@@ -97,7 +97,13 @@ func (f StandIn) at(y, c []float64) float64 {
 // predictSeed their fixed, public seed.
 const (
 	predictDraws = 48
-	predictSeed  = 0x5eed
+	// autoKGoodEnough is AutoK's stopping error, as a share of the
+	// stand-in's amplitude (0.1 %).
+	autoKGoodEnough = 1e-3
+	// autoKMaxCoefficients bounds the lattice of an automatic k
+	// (maxAutoCoverSize).
+	autoKMaxCoefficients = 1 << 16
+	predictSeed          = 0x5eed
 	// predictShift is how far from ½ the stand-in's centre is drawn.
 	predictShift = 0.2
 )
@@ -244,8 +250,13 @@ func contractAxes(c []float64, k []int, mats [][]float64, gn int) []float64 {
 // noise alone and E(k) ≥ E|Z_0| = λ(k)·e, e = 1 (Laplace) or √(2/π)
 // (Gaussian), which grows with k: the search stops at the first k whose
 // floor reaches the best error so far, so it builds only the bases it
-// needs. Errors are *ParamError values (invalid ε, δ, noise, h, dim,
-// sensitivity or stand-in).
+// needs. It also stops at the first k whose predicted error is at most
+// autoKGoodEnough·a (a the stand-in's amplitude): a larger k cannot improve
+// on an error that small by anything a curator would see, and at a huge ε
+// (noise negligible) the error falls with k up to the largest lattice,
+// whose preview and release would take minutes for nothing. Errors are
+// *ParamError values (invalid ε, δ, noise, h, dim, sensitivity or
+// stand-in).
 func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 	if err := ValidateSensitivity(sensitivity); err != nil {
 		return 0, err
@@ -265,7 +276,7 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 	}
 	best, bestErr := 0, math.Inf(1)
 	var lastErr error
-	for _, k := range autoKCandidates(maxCoverSize(dim)) {
+	for _, k := range autoKCandidates(maxAutoCoverSize(dim)) {
 		q := p
 		q.K = slices.Repeat([]int{k}, dim)
 		if lastErr = q.Validate(); lastErr != nil {
@@ -286,11 +297,28 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 		if e < bestErr {
 			best, bestErr = k, e
 		}
+		if e <= autoKGoodEnough*f.Amplitude {
+			break
+		}
 	}
 	if best == 0 {
 		return 0, lastErr // no valid k at all
 	}
 	return best, nil
+}
+
+// maxAutoCoverSize is the largest k AutoK considers in dim dimensions:
+// (k+1)^dim ≤ autoKMaxCoefficients (2¹⁶ coefficients, a synopsis of about
+// 0.5 MB; k ≤ 255 in two dimensions, k ≤ 39 in three) and k ≤ MaxK. A
+// public cost rule, not a statistical one: beyond it the preview and the
+// release take minutes (at ε = 10⁹ the predicted error falls with k up to
+// the largest lattice); a curator who wants more sets k by hand.
+func maxAutoCoverSize(dim int) int {
+	k := maxCoverSize(dim)
+	for k > 1 && math.Pow(float64(k+1), float64(dim)) > autoKMaxCoefficients {
+		k--
+	}
+	return k
 }
 
 // autoKCandidates returns 1..12, then steps of about 12% up to limit (the

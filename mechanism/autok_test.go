@@ -3,6 +3,7 @@ package mechanism
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -163,6 +164,26 @@ func BenchmarkAutoK2D(b *testing.B) {
 	for b.Loop() {
 		if _, err := AutoK(p, 2, 0.002, f); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestAutoKHugeEpsilonStops: at ε = 10⁹ the noise is negligible and the
+// predicted error falls with k up to the largest lattice; AutoK stays
+// within 2¹⁶ coefficients (maxAutoCoverSize: k ≤ 255 in 2-D, 39 in 3-D) or
+// stops earlier at an error of 0.1 % of the stand-in's amplitude (the
+// curator's preview at ε = 10⁹ took minutes without this:
+// TestCuratorInvalidPrivacyBlocks timed out).
+func TestAutoKHugeEpsilonStops(t *testing.T) {
+	for dim, limit := range map[int]int{2: 255, 3: 39} {
+		p := Params{Epsilon: 1e9, Noise: NoiseLaplace, H: 1}
+		f := StandIn{Shape: StandInBump, Amplitude: 1, Scale: slices.Repeat([]float64{0.1}, dim)}
+		k, err := AutoK(p, dim, 1, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k < 2 || k > limit {
+			t.Errorf("dim %d, ε = 1e9: k = %d, want 2 ≤ k ≤ %d", dim, k, limit)
 		}
 	}
 }
