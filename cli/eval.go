@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 func evalCommand() *command {
@@ -83,7 +84,7 @@ spends no privacy budget.`,
 					return err
 				}
 				var rows int
-				if err := project.WriteFileAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
+				if err := fileio.WriteAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
 					rows, err = write(w)
 					return err
 				}); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
@@ -250,7 +251,7 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 	if !overwrite { // fail before the computation; WriteFileAtomic checks again
 		for _, name := range []string{figure2CSVFile, figure2PNGFile} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-				return nil, &project.ExistsError{Path: filepath.Join(dir, name)}
+				return nil, &fileio.ExistsError{Path: filepath.Join(dir, name)}
 			}
 		}
 	}

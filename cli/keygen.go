@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 func keygenCommand() *command {
@@ -51,7 +52,7 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 					// Fail before asking for a passphrase.
 					for _, p := range []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix} {
 						if _, err := os.Lstat(p); err == nil {
-							return &project.ExistsError{Path: p}
+							return &fileio.ExistsError{Path: p}
 						}
 					}
 				}

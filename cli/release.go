@@ -10,6 +10,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 type releaseFlags struct {
@@ -242,7 +243,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
-		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
 	ledger, err := project.OpenLedger(ledgerPath)
 	if err != nil {
@@ -331,7 +332,7 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
 	}
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
-		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // MaxAllowedSignersSize caps an allowed_signers file (1 MiB).
@@ -110,7 +112,7 @@ func ParseAllowedSigners(r io.Reader) (*AllowedSigners, error) {
 // LoadAllowedSigners parses the allowed_signers file at path. A missing
 // file is an error matching fs.ErrNotExist (callers may treat it as empty).
 func LoadAllowedSigners(path string) (*AllowedSigners, error) {
-	fh, err := OpenRegular(path)
+	fh, err := fileio.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +345,7 @@ func (a *AllowedSigners) WriteTo(w io.Writer) (int64, error) {
 	return buf.WriteTo(w)
 }
 
-// Save writes the file to path atomically (WriteFileAtomic, mode 0644,
+// Save writes the file to path atomically (fileio.WriteAtomic, mode 0644,
 // replacing any old file), creating the parent directory (0700) if needed.
 func (a *AllowedSigners) Save(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -353,7 +355,7 @@ func (a *AllowedSigners) Save(path string) error {
 	if _, err := a.WriteTo(&buf); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, buf.Bytes(), 0o644, true)
+	return fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 }
 
 // AllowedSignersLine returns the allowed_signers line that trusts key for

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 const (
@@ -103,9 +105,9 @@ type Dataset struct {
 // A path that is not a regular file (directory, FIFO, device) is refused
 // without blocking: a *CSVError matching ErrNotRegular (OpenRegular).
 func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
-	f, err := OpenRegular(path)
-	if errors.Is(err, ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
-		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: ErrNotRegular}
+	f, err := fileio.OpenRegular(path)
+	if errors.Is(err, fileio.ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
+		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: fileio.ErrNotRegular}
 	}
 	if err != nil {
 		return nil, err // *fs.PathError names the path
@@ -538,7 +540,7 @@ func (l *recordLimiter) Read(b []byte) (int, error) {
 // HashFile returns the hex SHA-256 of the file at path, the identity of a
 // dataset in the ledger (equal to Dataset.Hash of the same bytes).
 func HashFile(path string) (string, error) {
-	f, err := OpenRegular(path)
+	f, err := fileio.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

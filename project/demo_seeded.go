@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Seeds of the demo files written by WriteDemoData.
@@ -46,7 +48,7 @@ func DemoTwoClass2D(seed uint64) *Dataset {
 
 // WriteDemoData writes the two demo data sets with their fixed seeds to
 // dir/kde-mixture.csv and dir/two-class.csv (atomically, see
-// WriteFileAtomic; existing files are an ErrExists error unless overwrite)
+// fileio.WriteAtomic; existing files are an ErrExists error unless overwrite)
 // and returns the paths written. dir is created if missing.
 func WriteDemoData(dir string, overwrite bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -62,7 +64,7 @@ func WriteDemoData(dir string, overwrite bool) ([]string, error) {
 	var paths []string
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
-		if err := WriteFileAtomic(p, f.data, 0o644, overwrite); err != nil {
+		if err := fileio.WriteAtomic(p, f.data, 0o644, overwrite); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

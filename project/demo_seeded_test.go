@@ -6,6 +6,8 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // The statistical checks below compare sample moments with the generating
@@ -135,7 +137,7 @@ func TestWriteDemoData(t *testing.T) {
 	// The demo files are part of the documentation: pin their bytes.
 	checkGolden(t, filepath.Join("testdata", "csv", "demo-hashes.golden"), []byte(golden))
 
-	if _, err := WriteDemoData(dir, false); !errors.Is(err, ErrExists) {
+	if _, err := WriteDemoData(dir, false); !errors.Is(err, fileio.ErrExists) {
 		t.Errorf("second write without overwrite: err = %v, want ErrExists", err)
 	}
 	if _, err := WriteDemoData(dir, true); err != nil {

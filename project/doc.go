@@ -6,12 +6,12 @@
 // Contract:
 //
 //   - Writes are crash-safe. Every file is published through
-//     WriteFileAtomic (temporary file, fsync, link or rename, fsync of the
+//     fileio.WriteAtomic (temporary file, fsync, link or rename, fsync of the
 //     directory), so a crash leaves the old file or the new one, never a
 //     torn file; without overwrite an existing file is never replaced
 //     (ErrExists). The ledger instead appends one entry per write(2) and
 //     fsyncs it; a torn last line is detected, counted and repaired, never
-//     dropped (docs/ledger.md). All writes go through the unexported fileOps
+//     dropped (docs/ledger.md). All writes go through the unexported fsops.FS
 //     seam (atomic.go), which tests replace to fail or "crash" at every
 //     write step. On file systems without hard links no-clobber writes
 //     fall back to an exclusive create and a rename (atomic_nolink.go);

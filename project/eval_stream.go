@@ -23,7 +23,7 @@ const evalChunk = 8192
 // ((*VerifiedSynopsis).EvalDataBatch) and writes its rows. A file that
 // changes between the passes (another SHA-256) is an error; the rows
 // already written to w are then incomplete, so write to a temporary file
-// (WriteFileAtomicFunc) where that matters. ctx cancels. It returns the
+// (fileio.WriteAtomicFunc) where that matters. ctx cancels. It returns the
 // number of points. Post-processing of the release: no privacy cost.
 func EvalPointsCSV(ctx context.Context, v *VerifiedSynopsis, path string, w io.Writer) (int, error) {
 	feats := v.File.Domain.Features

@@ -16,6 +16,8 @@ import (
 	"unicode"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Curator keys: an Ed25519 key pair in OpenSSH formats. The private key is
@@ -111,7 +113,7 @@ type KeyPair struct {
 // if missing. Unless overwrite, nothing is written if any of the three
 // exists (error matching ErrExists). The new files are written completely
 // under temporary names and only then renamed into place, the private key
-// last (writeKeyFiles): a failure never removes or damages the old key.
+// last (fileio.WriteGroup): a failure never removes or damages the old key.
 // principal follows the rules of (*AllowedSigners).Add (e.g. an e-mail
 // address).
 func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bool) (*KeyPair, error) {
@@ -130,7 +132,7 @@ func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bo
 	if !overwrite {
 		for _, p := range paths {
 			if _, err := os.Lstat(p); err == nil {
-				return nil, &ExistsError{Path: p}
+				return nil, &fileio.ExistsError{Path: p}
 			}
 		}
 	}
@@ -150,10 +152,10 @@ func WriteKeyPair(path string, passphrase []byte, principal string, overwrite bo
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create key directory: %w", err)
 	}
-	if err := writeKeyFiles([]pendingFile{
-		{path: kp.PrivatePath, data: priv, mode: 0o600},
-		{path: kp.PublicPath, data: pub, mode: 0o644},
-		{path: kp.AllowedSignersPath, data: []byte(kp.AllowedSignersLine + "\n"), mode: 0o644},
+	if err := fileio.WriteGroup([]fileio.Pending{
+		{Path: kp.PrivatePath, Data: priv, Mode: 0o600},
+		{Path: kp.PublicPath, Data: pub, Mode: 0o644},
+		{Path: kp.AllowedSignersPath, Data: []byte(kp.AllowedSignersLine + "\n"), Mode: 0o644},
 	}, overwrite); err != nil {
 		return nil, err
 	}
@@ -212,7 +214,7 @@ func DefaultKeyPath() (string, error) {
 // --passphrase-file): the file's content without one trailing "\n" or
 // "\r\n". An empty passphrase or a file above 4 KiB is an error.
 func ReadPassphraseFile(path string) ([]byte, error) {
-	fh, err := OpenRegular(path)
+	fh, err := fileio.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +265,7 @@ func KeyEncrypted(path string) (bool, error) {
 // accessible to group or others (ErrKeyPermissions), at most
 // maxKeyFileSize bytes.
 func readPrivateKeyFile(path string) ([]byte, error) {
-	fh, st, err := openRegularStat(path)
+	fh, st, err := fileio.OpenRegularStat(path)
 	if err != nil {
 		return nil, err
 	}

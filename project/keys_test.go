@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Curator keys are encrypted with OpenSSH's bcrypt KDF (16 rounds), which
@@ -133,7 +135,7 @@ func TestWriteKeyPairAndLoadSigner(t *testing.T) {
 			if err := os.WriteFile(other+strings.TrimPrefix(p, path), []byte("keep"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := WriteKeyPair(other, pass, "carol@example.org", false); !errors.Is(err, ErrExists) {
+			if _, err := WriteKeyPair(other, pass, "carol@example.org", false); !errors.Is(err, fileio.ErrExists) {
 				t.Errorf("existing %s: %v, want ErrExists", filepath.Base(p), err)
 			}
 			if _, err := os.Stat(other); filepath.Base(p) != "curator_ed25519" && err == nil {

@@ -13,6 +13,9 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // DefaultBudget is the total ε a dataset may spend until the curator sets
@@ -178,7 +181,7 @@ func (l *Ledger) Refresh() error {
 // readLocked reads the file and loads it into the cache, returning the
 // bytes read. The caller holds the file lock.
 func (l *Ledger) readLocked() ([]byte, error) {
-	data, err := ReadRegularFile(l.path, 1<<62) // no size cap; a FIFO or device is refused, not waited on
+	data, err := fileio.ReadRegular(l.path, 1<<62) // no size cap; a FIFO or device is refused, not waited on
 	if errors.Is(err, os.ErrNotExist) {
 		data, err = nil, nil
 	}
@@ -445,7 +448,7 @@ func appendDurably(path string, size int64, line []byte) (err error) {
 			created = true
 		}
 	}
-	f, err := ops.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := fsops.Current.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("ledger: open for append: %w", err)
 	}
@@ -468,7 +471,7 @@ func appendDurably(path string, size int64, line []byte) (err error) {
 		return fmt.Errorf("ledger: %s: sync: %w", path, err)
 	}
 	if created {
-		if err := ops.SyncDir(dir); err != nil {
+		if err := fsops.Current.SyncDir(dir); err != nil {
 			return fmt.Errorf("ledger: %w", err)
 		}
 	}

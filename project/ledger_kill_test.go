@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // TestLedgerHelperProcess is not a test: TestLedgerKilledBeforeSynopsis runs
@@ -29,7 +31,7 @@ func TestLedgerHelperProcess(t *testing.T) {
 	}
 	os.Stdout.WriteString("reserved\n")
 	time.Sleep(time.Minute) // "computing the release"; killed here
-	_ = WriteFileAtomic(out, []byte("{}"), 0o644, false)
+	_ = fileio.WriteAtomic(out, []byte("{}"), 0o644, false)
 	os.Exit(0)
 }
 

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // lockLedger takes an exclusive flock(2) on the ledger file itself (created
@@ -117,7 +120,7 @@ func flockRetry(f *os.File, how int) error {
 // (mode 0600, directory synced) if it does not exist. An empty file is an
 // empty ledger.
 func openLedgerForLock(path string) (*os.File, error) {
-	f, err := OpenRegular(path) // a FIFO or device is refused, not waited on
+	f, err := fileio.OpenRegular(path) // a FIFO or device is refused, not waited on
 	if err == nil {
 		return f, nil
 	}
@@ -128,7 +131,7 @@ func openLedgerForLock(path string) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ledger: lock: %w", err)
 	}
-	if err := ops.SyncDir(filepath.Dir(path)); err != nil {
+	if err := fsops.Current.SyncDir(filepath.Dir(path)); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("ledger: %w", err)
 	}

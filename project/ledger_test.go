@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // hashOf returns the hex SHA-256 of s, a valid dataset hash for tests.
@@ -324,7 +326,7 @@ func TestLedgerRepair(t *testing.T) {
 // TestLedgerRepairInterrupted crashes Repair at every write step: the
 // charge stays counted once, never zero and never twice once repaired.
 func TestLedgerRepairInterrupted(t *testing.T) {
-	forEachFault(t, func(t *testing.T, dir string, f *faultOps) {
+	fsops.ForEach(t, func(t *testing.T, dir string, f *fsops.Faults) {
 		data, err := os.ReadFile(filepath.Join("testdata", "ledger", "torn-tail.jsonl"))
 		if err != nil {
 			t.Fatal(err)
@@ -337,12 +339,12 @@ func TestLedgerRepairInterrupted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		installFaults(t, f)
+		fsops.Install(t, f)
 		_, rerr := l.Repair(RepairOptions{})
-		if f.hit && rerr == nil {
-			t.Errorf("fault at %s not reported", f.faulted())
+		if f.Hit && rerr == nil {
+			t.Errorf("fault at %s not reported", f.Faulted())
 		}
-		ops = osOps{}
+		fsops.Current = fsops.OS{}
 		l, err = OpenLedger(p)
 		if err != nil {
 			t.Fatalf("ledger refused after an interrupted repair: %v", err)
@@ -376,7 +378,7 @@ func TestLedgerRepairInterrupted(t *testing.T) {
 func TestLedgerReserveFaults(t *testing.T) {
 	for _, fresh := range []bool{true, false} {
 		t.Run(fmt.Sprintf("fresh=%v", fresh), func(t *testing.T) {
-			forEachFault(t, func(t *testing.T, dir string, f *faultOps) {
+			fsops.ForEach(t, func(t *testing.T, dir string, f *fsops.Faults) {
 				p := filepath.Join(dir, "ledger.jsonl")
 				l, err := OpenLedger(p)
 				if err != nil {
@@ -389,13 +391,13 @@ func TestLedgerReserveFaults(t *testing.T) {
 					}
 					old = 0.25
 				}
-				installFaults(t, f)
+				fsops.Install(t, f)
 				_, rerr := l.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.5, Learner: "kde",
 					Params: map[string][]float64{"bandwidth": {0.05}, "h": {2}}, Output: strings.Repeat("o", 200)}, false)
-				if f.hit && rerr == nil {
-					t.Errorf("fault at %s not reported", f.faulted())
+				if f.Hit && rerr == nil {
+					t.Errorf("fault at %s not reported", f.Faulted())
 				}
-				ops = osOps{}
+				fsops.Current = fsops.OS{}
 
 				l2, err := OpenLedger(p)
 				if err != nil {
@@ -404,8 +406,8 @@ func TestLedgerReserveFaults(t *testing.T) {
 				eps, _ := l2.Spent(hashA)
 				switch torn := l2.Torn(); {
 				case torn != nil:
-					if !f.crash {
-						t.Errorf("torn tail left without a crash (fault at %s): the failed append was not taken back", f.faulted())
+					if !f.Crash {
+						t.Errorf("torn tail left without a crash (fault at %s): the failed append was not taken back", f.Faulted())
 					}
 					if rerr == nil {
 						t.Error("torn tail although Reserve succeeded")

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // TestOpenRegular: regular files and symlinks to them open; directories,
@@ -27,15 +29,15 @@ func TestOpenRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{file, link} {
-		data, err := ReadRegularFile(p, 10)
+		data, err := fileio.ReadRegular(p, 10)
 		if err != nil || !bytes.Equal(data, []byte("x")) {
 			t.Errorf("ReadRegularFile(%s) = %q, %v", p, data, err)
 		}
 	}
-	if _, err := ReadRegularFile(file, 0); err == nil || !strings.Contains(err.Error(), "larger than 0 bytes") {
+	if _, err := fileio.ReadRegular(file, 0); err == nil || !strings.Contains(err.Error(), "larger than 0 bytes") {
 		t.Errorf("limit: %v", err)
 	}
-	if _, err := OpenRegular(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := fileio.OpenRegular(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
@@ -50,7 +52,7 @@ func TestOpenRegular(t *testing.T) {
 		{dir, "directory"}, {fifo, "named pipe"}, {fifoLink, "named pipe"},
 		{"/dev/null", "character device"}, {"/dev/zero", "character device"},
 	} {
-		if f, err := OpenRegular(c.path); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.what) {
+		if f, err := fileio.OpenRegular(c.path); !errors.Is(err, fileio.ErrNotRegular) || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.what) {
 			t.Errorf("OpenRegular(%s) = %v, %v; want ErrNotRegular naming the path and %s", c.path, f, err, c.what)
 		}
 	}
@@ -66,7 +68,7 @@ func TestOpenRegular(t *testing.T) {
 	}
 	for name, read := range readers {
 		for _, p := range []string{fifo, "/dev/zero"} {
-			if err := read(p); !errors.Is(err, ErrNotRegular) {
+			if err := read(p); !errors.Is(err, fileio.ErrNotRegular) {
 				t.Errorf("%s(%s): %v; want ErrNotRegular", name, p, err)
 			}
 		}
@@ -79,7 +81,7 @@ func TestLedgerOnFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenLedger(fifo); !errors.Is(err, ErrNotRegular) {
+	if _, err := OpenLedger(fifo); !errors.Is(err, fileio.ErrNotRegular) {
 		t.Errorf("OpenLedger(fifo): %v; want ErrNotRegular", err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // DefaultBeta is the failure probability β used for the automatic cover size
@@ -579,20 +580,20 @@ func (p *Prepared) checkMeta(meta SynopsisMeta) error {
 }
 
 // checkWritable fails unless path can be created: its directory exists and
-// the exact steps of the write work there (probeWritePath), and path does
+// the exact steps of the write work there (fileio.ProbeWritePath), and path does
 // not exist (unless overwrite, and then it must be a regular file).
 func checkWritable(path string, overwrite bool) error {
-	if err := CheckReplaceable(path); err != nil {
+	if err := fileio.CheckReplaceable(path); err != nil {
 		return err
 	}
 	if _, err := os.Stat(path); err == nil {
 		if !overwrite {
-			return &ExistsError{Path: path}
+			return &fileio.ExistsError{Path: path}
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	return probeWritePath(path, overwrite)
+	return fileio.ProbeWritePath(path, overwrite)
 }
 
 func intsToFloats(v []int) []float64 {

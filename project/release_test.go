@@ -20,6 +20,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // releaseTestSigner is a fixed Ed25519 test key (seed 0x01…); never a real
@@ -549,7 +550,7 @@ func TestReleaseChecksOutputFirst(t *testing.T) {
 			if err := os.WriteFile(e.opt.Out, []byte("keep me"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, ErrExists},
+		}, fileio.ErrExists},
 		{"no directory", func(e *releaseEnv) { e.opt.Out = filepath.Join(e.dir, "missing", "out.synopsis") }, os.ErrNotExist},
 		{"is a directory", func(e *releaseEnv) {
 			if err := os.Mkdir(e.opt.Out, 0o755); err != nil {
@@ -583,7 +584,7 @@ func TestReleaseChecksOutputFirst(t *testing.T) {
 	if err := os.WriteFile(e.opt.Out, []byte("keep me"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Release(context.Background(), e.opt); !errors.Is(err, ErrExists) {
+	if _, err := p.Release(context.Background(), e.opt); !errors.Is(err, fileio.ErrExists) {
 		t.Fatalf("err = %v", err)
 	}
 	if b, _ := os.ReadFile(e.opt.Out); string(b) != "keep me" {

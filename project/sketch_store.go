@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // SketchStoreVersion is the format version of a sketch-store line ("v").
@@ -241,7 +243,7 @@ func (st *sketchStore) ensureKey() error {
 		err = cerr
 	}
 	if err == nil {
-		err = ops.SyncDir(filepath.Dir(st.keyPath))
+		err = fsops.Current.SyncDir(filepath.Dir(st.keyPath))
 	}
 	if err != nil {
 		_ = os.Remove(st.keyPath)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // synopsisHeader is the JSON metadata block: the SynopsisFile fields in
@@ -99,7 +101,7 @@ func EncodeSynopsis(f *SynopsisFile, signer ssh.Signer) ([]byte, error) {
 }
 
 // WriteSynopsis encodes and signs f (EncodeSynopsis) and writes it to path
-// atomically with mode 0644 (WriteFileAtomic): path ends up holding either
+// atomically with mode 0644 (fileio.WriteAtomic): path ends up holding either
 // its old content or the whole new file. Unless overwrite, an existing path
 // is left alone and the error matches ErrExists. The caller chooses path;
 // the conventional extension is SynopsisExt.
@@ -108,5 +110,5 @@ func WriteSynopsis(path string, f *SynopsisFile, signer ssh.Signer, overwrite bo
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return WriteFileAtomic(path, data, 0o644, overwrite)
+	return fileio.WriteAtomic(path, data, 0o644, overwrite)
 }

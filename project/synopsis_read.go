@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bernsteinrelease/bernstein/mechanism"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // VerifiedSynopsis is a synopsis file whose signature verified. Whether the
@@ -52,7 +54,7 @@ func (v *VerifiedSynopsis) RequireTrusted() error {
 // (ReadSynopsis with the file's size). Errors are prefixed with path and
 // still match the sentinels under errors.Is / errors.As.
 func OpenSynopsis(path string, trusted *AllowedSigners) (*VerifiedSynopsis, error) {
-	fh, st, err := openRegularStat(path)
+	fh, st, err := fileio.OpenRegularStat(path)
 	if err != nil {
 		return nil, err
 	}

@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"golang.org/x/crypto/ssh"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 func TestSynopsisRoundTrip(t *testing.T) {
@@ -464,7 +466,7 @@ func TestWriteAndOpenSynopsis(t *testing.T) {
 	if err := WriteSynopsis(path, f, alice, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSynopsis(path, f, alice, false); !errors.Is(err, ErrExists) {
+	if err := WriteSynopsis(path, f, alice, false); !errors.Is(err, fileio.ErrExists) {
 		t.Fatalf("second write without overwrite: %v, want ErrExists", err)
 	}
 	f2 := buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{3}, values: []float64{4, 3, 2, 1}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 const (
@@ -277,7 +278,7 @@ func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
 		return fmt.Errorf("%s: encode project: %w", path, err)
 	}
 	data = append(data, '\n')
-	if err := WriteFileAtomic(path, data, 0o644, overwrite); err != nil {
+	if err := fileio.WriteAtomic(path, data, 0o644, overwrite); err != nil {
 		return err
 	}
 	w.path = path
@@ -289,7 +290,7 @@ func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
 // *WorkspaceError errors naming the field (and line and column where
 // known). Files over 16 MiB are refused.
 func LoadWorkspace(path string) (*Workspace, error) {
-	f, err := OpenRegular(path)
+	f, err := fileio.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

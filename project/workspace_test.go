@@ -14,6 +14,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 func readTestdata(t testing.TB, parts ...string) []byte {
@@ -170,7 +172,7 @@ func TestSaveLoadWorkspace(t *testing.T) {
 	if !reflect.DeepEqual(got, w) {
 		t.Errorf("round trip:\n%+v\nwant\n%+v", got, w)
 	}
-	if err := SaveWorkspace(p, w, false); !errors.Is(err, ErrExists) {
+	if err := SaveWorkspace(p, w, false); !errors.Is(err, fileio.ErrExists) {
 		t.Errorf("save over existing without overwrite: err = %v, want ErrExists", err)
 	}
 	w.Title = "changed"
@@ -284,23 +286,23 @@ func TestSaveWorkspaceFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forEachFault(t, func(t *testing.T, dir string, f *faultOps) {
+	fsops.ForEach(t, func(t *testing.T, dir string, f *fsops.Faults) {
 		p := filepath.Join(dir, "proj.bernstein")
 		old := *base
 		old.Title = "old"
 		if err := SaveWorkspace(p, &old, false); err != nil {
 			t.Fatal(err)
 		}
-		installFaults(t, f)
+		fsops.Install(t, f)
 		nw := *base
 		nw.Title = "new"
 		serr := SaveWorkspace(p, &nw, true)
-		if f.hit && serr == nil {
-			t.Errorf("fault at %s not reported", f.faulted())
+		if f.Hit && serr == nil {
+			t.Errorf("fault at %s not reported", f.Faulted())
 		}
 		got, err := LoadWorkspace(p)
 		if err != nil {
-			t.Fatalf("torn project file after a fault at %s: %v", f.faulted(), err)
+			t.Fatalf("torn project file after a fault at %s: %v", f.Faulted(), err)
 		}
 		if got.Title != "new" && (got.Title != "old" || serr == nil) {
 			t.Errorf("title %q after save returned %v", got.Title, serr)

@@ -19,6 +19,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -405,7 +406,7 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 		case errors.As(err, &be):
 			f.stage.SetText(fmt.Sprintf("Refused: ε = %s would bring the spent ε from %s to %s, over the budget of %s. Nothing was released or spent.",
 				formatValue(be.Requested), fmtBudget(be.Spent), fmtBudget(be.Spent+be.Requested), fmtBudget(be.Budget)))
-		case errors.Is(err, project.ErrExists):
+		case errors.Is(err, fileio.ErrExists):
 			f.stage.SetText(err.Error() + " — choose another file name or tick \"Replace the file\". Nothing was spent.")
 		default:
 			f.stage.SetText("Release failed: " + err.Error())
@@ -504,7 +505,7 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 
 // showKeyInfo is Release ▸ Curator Key…: show the key or offer to create it.
 func (c *curator) showKeyInfo() {
-	data, err := project.ReadRegularFile(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
+	data, err := fileio.ReadRegular(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
 	if err != nil {
 		if _, serr := os.Stat(c.opts.KeyPath); errors.Is(serr, os.ErrNotExist) {
 			c.createKey(nil)

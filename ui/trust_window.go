@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // trustManager is the trusted-keys manager: it lists the entries of the
@@ -212,5 +213,5 @@ func (m *trustManager) showImport() {
 // readSmallFile reads a regular file of at most limit bytes (a FIFO or
 // device is refused rather than waited on).
 func readSmallFile(path string, limit int64) ([]byte, error) {
-	return project.ReadRegularFile(path, limit)
+	return fileio.ReadRegular(path, limit)
 }

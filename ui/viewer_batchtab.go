@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // viewerPreviewRows is how many rows the batch tables show.
@@ -50,7 +51,7 @@ func viewerReadQueries(path string, r *viewerRelease) ([]float64, *project.Datas
 }
 
 // viewerExportBatch writes the batch result as CSV (viewerWriteCSV) to path
-// atomically (project.WriteFileAtomic, replacing a file the analyst chose
+// atomically (fileio.WriteAtomic, replacing a file the analyst chose
 // to overwrite in the save dialog).
 func viewerExportBatch(ctx context.Context, path string, b *viewerBatch, progress func(done, total int)) error {
 	var buf bytes.Buffer
@@ -58,7 +59,7 @@ func viewerExportBatch(ctx context.Context, path string, b *viewerBatch, progres
 	if err := viewerWriteCSV(ctx, &buf, b, progress); err != nil {
 		return err
 	}
-	return project.WriteFileAtomic(path, buf.Bytes(), 0o644, true)
+	return fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 }
 
 // viewerBatchTab evaluates the release at every row of a CSV file of query

@@ -22,7 +22,7 @@ import (
 // as" asks for a folder and a name, refuses any target that is the open
 // synopsis or a .synopsis file or a protected file (save_protect.go),
 // confirms before replacing a file, and writes through
-// project.WriteFileAtomic (temporary file, then rename).
+// fileio.WriteAtomic (temporary file, then rename).
 
 // saveTarget completes name with the extension ext if it lacks it and
 // returns the full path in dir with the file's info, or nil info when no

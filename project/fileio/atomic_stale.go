@@ -1,15 +1,17 @@
-package project
+package fileio
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // Stale temporary files.
 //
-// WriteFileAtomic removes its temporary file on every error path, but a
+// WriteAtomic removes its temporary file on every error path, but a
 // process that is killed (or loses power) between creating and publishing it
 // leaves ".NAME.tmp-DIGITS" behind (and a probe may leave
 // ".NAME.tmp-DIGITS.probe"; earlier versions' probes were
@@ -28,9 +30,16 @@ const staleTempAge = time.Hour
 // huge directory does not make every write slow.
 const maxStaleScan = 10000
 
-// ownedTempExts are the extensions of files only this app writes: their
-// temporary files are ours whatever the name.
-var ownedTempExts = []string{SynopsisExt, WorkspaceExt}
+// ownedTempExts are the extensions of files only this app writes (the
+// synopsis, project/synopsis.Ext, and the workspace, project.WorkspaceExt):
+// their temporary files are ours whatever the name. This package sits below
+// both, so it cannot name their constants; TestOwnedTempExtensions (project)
+// pins this list to them.
+var ownedTempExts = []string{".synopsis", ".bernstein"}
+
+// OwnedTempExtensions returns the extensions whose stale temporary files
+// every write clears (see above).
+func OwnedTempExtensions() []string { return append([]string(nil), ownedTempExts...) }
 
 // removeStaleTemps removes the stale temporary files in dir that a write of
 // dir/base owns (see above).
@@ -51,7 +60,7 @@ func removeStaleTemps(dir, base string) {
 			if ierr != nil || !info.ModTime().Before(cutoff) {
 				continue
 			}
-			_ = ops.Remove(filepath.Join(dir, e.Name()))
+			_ = fsops.Current.Remove(filepath.Join(dir, e.Name()))
 		}
 		seen += len(ents)
 		if err != nil || len(ents) == 0 {

@@ -1,4 +1,4 @@
-package project
+package fileio
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 func TestWriteFileAtomic(t *testing.T) {
@@ -30,7 +32,7 @@ func TestWriteFileAtomic(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			err := WriteFileAtomic(path, []byte("new"), 0o640, tc.overwrite)
+			err := WriteAtomic(path, []byte("new"), 0o640, tc.overwrite)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
@@ -44,7 +46,7 @@ func TestWriteFileAtomic(t *testing.T) {
 			if string(got) != tc.want {
 				t.Errorf("content = %q, want %q", got, tc.want)
 			}
-			assertNoTemp(t, dir)
+			fsops.AssertNoTemp(t, dir)
 			if tc.wantErr == nil {
 				fi, _ := os.Stat(path)
 				if fi.Mode().Perm() != 0o640 {
@@ -68,17 +70,3 @@ func TestWriteFileAtomicErrExistsMessage(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
-
-// assertNoTemp fails if dir holds a temporary file left by WriteFileAtomic.
-func assertNoTemp(t *testing.T, dir string) {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if strings.Contains(e.Name(), ".tmp-") {
-			t.Errorf("temporary file %s left behind", e.Name())
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package project
+package fileio
 
 import (
 	"errors"
@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // ErrExists is returned (wrapped in an *ExistsError) when a write would
@@ -28,73 +28,7 @@ func (e *ExistsError) Error() string {
 // Is makes errors.Is(err, ErrExists) true for an *ExistsError.
 func (e *ExistsError) Is(target error) bool { return target == ErrExists }
 
-// fileOps is the seam through which WriteFileAtomic and the ledger touch the
-// file system. Production code uses osOps; fault-injection tests replace the
-// package variable ops with an implementation that fails (or "crashes") at a
-// chosen step, to prove that an interrupted write never leaves a torn file.
-//
-// Every step that changes the file system goes through exactly one method, so
-// a test can enumerate the steps by counting calls.
-type fileOps interface {
-	// CreateTemp creates a new temporary file in dir (os.CreateTemp).
-	CreateTemp(dir, pattern string) (opsFile, error)
-	// OpenFile opens name (os.OpenFile).
-	OpenFile(name string, flag int, perm os.FileMode) (opsFile, error)
-	// Link creates newname as a hard link to oldname; it fails if newname
-	// exists (link(2)).
-	Link(oldname, newname string) error
-	// Rename atomically replaces newname by oldname (rename(2)).
-	Rename(oldname, newname string) error
-	// Remove removes name.
-	Remove(name string) error
-	// SyncDir fsyncs the directory dir so that a rename or link in it is
-	// durable.
-	SyncDir(dir string) error
-}
-
-// opsFile is the part of *os.File that the write paths use.
-type opsFile interface {
-	io.Writer
-	Name() string
-	Sync() error
-	Chmod(mode os.FileMode) error
-	Truncate(size int64) error
-	Close() error
-}
-
-// ops is the file-system seam used by this package's writers; tests swap it.
-var ops fileOps = osOps{}
-
-type osOps struct{}
-
-func (osOps) CreateTemp(dir, pattern string) (opsFile, error) { return os.CreateTemp(dir, pattern) }
-func (osOps) OpenFile(name string, flag int, perm os.FileMode) (opsFile, error) {
-	return os.OpenFile(name, flag, perm)
-}
-func (osOps) Link(oldname, newname string) error   { return os.Link(oldname, newname) }
-func (osOps) Rename(oldname, newname string) error { return os.Rename(oldname, newname) }
-func (osOps) Remove(name string) error             { return os.Remove(name) }
-func (osOps) SyncDir(dir string) error             { return syncDir(dir) }
-
-// syncDir fsyncs a directory. Some platforms (Windows) and file systems
-// cannot open or sync a directory; those failures are ignored because the
-// rename itself is then the strongest guarantee the platform offers.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil // directories cannot be fsynced; NTFS renames are journaled
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !isNotSupported(err) {
-		return fmt.Errorf("%s: sync directory: %w", dir, err)
-	}
-	return nil
-}
-
-// WriteFileAtomic writes data to path so that, whatever happens (error,
+// WriteAtomic writes data to path so that, whatever happens (error,
 // crash, power loss after the call returns), path holds either its old
 // content (or does not exist) or exactly data — never a torn mixture.
 //
@@ -115,22 +49,22 @@ func syncDir(dir string) error {
 //
 // On any error the temporary file is removed (best effort) and path is left
 // as it was. Errors name the path and the failed step.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode, overwrite bool) error {
-	return writeFileAtomic(pendingFile{path: path, data: data, mode: perm}, overwrite)
+func WriteAtomic(path string, data []byte, perm os.FileMode, overwrite bool) error {
+	return writeFileAtomic(Pending{Path: path, Data: data, Mode: perm}, overwrite)
 }
 
-// WriteFileAtomicFunc is WriteFileAtomic with the content written by write
+// WriteAtomicFunc is WriteAtomic with the content written by write
 // to the temporary file, so that a large result streams to disk instead of
 // being held in memory first. An error from write is returned as it is
 // (a failed write to the temporary file names that file) and leaves path as
 // it was.
-func WriteFileAtomicFunc(path string, perm os.FileMode, overwrite bool, write func(io.Writer) error) error {
-	return writeFileAtomic(pendingFile{path: path, write: write, mode: perm}, overwrite)
+func WriteAtomicFunc(path string, perm os.FileMode, overwrite bool, write func(io.Writer) error) error {
+	return writeFileAtomic(Pending{Path: path, Write: write, Mode: perm}, overwrite)
 }
 
-// writeFileAtomic is WriteFileAtomic of the pending file f.
-func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
-	path := f.path
+// writeFileAtomic is WriteAtomic of the pending file f.
+func writeFileAtomic(f Pending, overwrite bool) (err error) {
+	path := f.Path
 	if path == "" {
 		return errors.New("write file: empty path")
 	}
@@ -152,11 +86,11 @@ func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
 	published := false
 	defer func() {
 		if !published {
-			_ = ops.Remove(tmp)
+			_ = fsops.Current.Remove(tmp)
 		}
 	}()
 	if overwrite {
-		if err := ops.Rename(tmp, path); err != nil {
+		if err := fsops.Current.Rename(tmp, path); err != nil {
 			return fmt.Errorf("%s: rename into place: %w", path, err)
 		}
 		published = true
@@ -170,12 +104,12 @@ func writeFileAtomic(f pendingFile, overwrite bool) (err error) {
 		// there, is just a second link to it. Failing to remove it is
 		// harmless but reported.
 		if tmpRemains {
-			if err := ops.Remove(tmp); err != nil {
+			if err := fsops.Current.Remove(tmp); err != nil {
 				return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", path, tmp, err)
 			}
 		}
 	}
-	if err := ops.SyncDir(dir); err != nil {
+	if err := fsops.Current.SyncDir(dir); err != nil {
 		return fmt.Errorf("%s: written, but %w", path, err)
 	}
 	return nil
@@ -218,53 +152,46 @@ func CheckReplaceable(path string) error {
 		path, ErrNotRegular, describeMode(st.Mode()))
 }
 
-// isNotSupported reports errors that mean "this platform or file system
-// cannot do that" (fsync or chmod on some file systems), as opposed to I/O
-// failures.
-func isNotSupported(err error) bool {
-	return errors.Is(err, errors.ErrUnsupported) || errors.Is(err, syscall.EINVAL)
-}
-
-// pendingFile is a file to write: its final path, content and mode.
-type pendingFile struct {
-	path string
-	data []byte
+// Pending is a file to write: its final path, content and mode.
+type Pending struct {
+	Path string
+	Data []byte
 	// write, if set, writes the content instead of data (its error is
 	// returned as it is).
-	write func(io.Writer) error
-	mode  os.FileMode
+	Write func(io.Writer) error
+	Mode  os.FileMode
 }
 
 // writeTemp writes f completely (data, mode, fsync, close) under a new
 // temporary name next to f.path (tempPattern) and returns that name; on
 // error nothing is left behind. Errors name f.path and the failed step.
-func writeTemp(f pendingFile) (_ string, err error) {
-	t, err := ops.CreateTemp(filepath.Dir(f.path), tempPattern(f.path))
+func writeTemp(f Pending) (_ string, err error) {
+	t, err := fsops.Current.CreateTemp(filepath.Dir(f.Path), tempPattern(f.Path))
 	if err != nil {
-		return "", fmt.Errorf("%s: create temporary file: %w", f.path, err)
+		return "", fmt.Errorf("%s: create temporary file: %w", f.Path, err)
 	}
 	tmp := t.Name()
 	defer func() {
 		if err != nil {
 			_ = t.Close()
-			_ = ops.Remove(tmp)
+			_ = fsops.Current.Remove(tmp)
 		}
 	}()
-	if f.write != nil {
-		if err := f.write(t); err != nil {
+	if f.Write != nil {
+		if err := f.Write(t); err != nil {
 			return "", err
 		}
-	} else if _, err := t.Write(f.data); err != nil {
-		return "", fmt.Errorf("%s: write temporary file: %w", f.path, err)
+	} else if _, err := t.Write(f.Data); err != nil {
+		return "", fmt.Errorf("%s: write temporary file: %w", f.Path, err)
 	}
-	if err := t.Chmod(f.mode); err != nil && !isNotSupported(err) {
-		return "", fmt.Errorf("%s: set permissions %v: %w", f.path, f.mode, err)
+	if err := t.Chmod(f.Mode); err != nil && !fsops.IsNotSupported(err) {
+		return "", fmt.Errorf("%s: set permissions %v: %w", f.Path, f.Mode, err)
 	}
 	if err := t.Sync(); err != nil {
-		return "", fmt.Errorf("%s: sync temporary file: %w", f.path, err)
+		return "", fmt.Errorf("%s: sync temporary file: %w", f.Path, err)
 	}
 	if err := t.Close(); err != nil {
-		return "", fmt.Errorf("%s: close temporary file: %w", f.path, err)
+		return "", fmt.Errorf("%s: close temporary file: %w", f.Path, err)
 	}
 	return tmp, nil
 }

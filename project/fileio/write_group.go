@@ -1,17 +1,19 @@
-package project
+package fileio
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // maxKeyBackup bounds the old public files kept in memory for a rollback
 // (real ones are below 1 KiB).
 const maxKeyBackup = 64 << 10
 
-// writeKeyFiles writes the files of a key pair, files[0] being the private
+// WriteGroup writes the files of a key pair, files[0] being the private
 // key, so that a failure never loses the old key:
 //
 //  1. every target must be absent or a regular file (a folder or a device
@@ -30,7 +32,7 @@ const maxKeyBackup = 64 << 10
 // A crash between the renames of step 3 can leave new public files next to
 // the old private key; the private key itself is always complete, old or
 // new.
-func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
+func WriteGroup(files []Pending, overwrite bool) (err error) {
 	type backup struct {
 		existed bool
 		data    []byte
@@ -38,24 +40,24 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 	}
 	backups := make([]backup, len(files))
 	for i, f := range files {
-		st, err := os.Lstat(f.path)
+		st, err := os.Lstat(f.Path)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			continue
 		case err != nil:
 			return err
 		case !st.Mode().IsRegular():
-			return fmt.Errorf("%s: exists and is not a regular file; nothing was written, the old key is unchanged", f.path)
+			return fmt.Errorf("%s: exists and is not a regular file; nothing was written, the old key is unchanged", f.Path)
 		case !overwrite:
-			return &ExistsError{Path: f.path}
+			return &ExistsError{Path: f.Path}
 		}
 		backups[i] = backup{existed: true, mode: st.Mode().Perm()}
 		if i > 0 {
 			if st.Size() > maxKeyBackup {
-				return fmt.Errorf("%s: larger than %d bytes, not a public key file; nothing was written", f.path, maxKeyBackup)
+				return fmt.Errorf("%s: larger than %d bytes, not a public key file; nothing was written", f.Path, maxKeyBackup)
 			}
-			if backups[i].data, err = ReadRegularFile(f.path, maxKeyBackup); err != nil {
-				return fmt.Errorf("%s: read the old file before replacing it: %w", f.path, err)
+			if backups[i].data, err = ReadRegular(f.Path, maxKeyBackup); err != nil {
+				return fmt.Errorf("%s: read the old file before replacing it: %w", f.Path, err)
 			}
 		}
 	}
@@ -65,13 +67,13 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 	defer func() {
 		for _, tmp := range tmps {
 			if tmp != "" {
-				_ = ops.Remove(tmp)
+				_ = fsops.Current.Remove(tmp)
 			}
 		}
 	}()
 	for i, f := range files {
-		dir := filepath.Dir(f.path)
-		removeStaleTemps(dir, filepath.Base(f.path))
+		dir := filepath.Dir(f.Path)
+		removeStaleTemps(dir, filepath.Base(f.Path))
 		tmp, err := writeTemp(f)
 		if err != nil {
 			return err
@@ -90,15 +92,15 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 		f := files[i]
 		var perr error
 		if overwrite {
-			perr = ops.Rename(tmps[i], f.path)
+			perr = fsops.Current.Rename(tmps[i], f.Path)
 			if perr == nil {
 				tmps[i] = ""
 			} else {
-				perr = fmt.Errorf("%s: rename into place: %w", f.path, perr)
+				perr = fmt.Errorf("%s: rename into place: %w", f.Path, perr)
 			}
 		} else {
 			var remains bool
-			remains, perr = publishNoClobber(tmps[i], f.path)
+			remains, perr = publishNoClobber(tmps[i], f.Path)
 			if perr == nil && !remains {
 				tmps[i] = ""
 			}
@@ -107,9 +109,9 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 			// Step 4: put back what was published (public files only).
 			for _, j := range published {
 				if b := backups[j]; b.existed {
-					_ = WriteFileAtomic(files[j].path, b.data, b.mode, true)
+					_ = WriteAtomic(files[j].Path, b.data, b.mode, true)
 				} else {
-					_ = ops.Remove(files[j].path)
+					_ = fsops.Current.Remove(files[j].Path)
 				}
 			}
 			return fmt.Errorf("%w; the old key files are unchanged", perr)
@@ -124,12 +126,12 @@ func writeKeyFiles(files []pendingFile, overwrite bool) (err error) {
 			continue
 		}
 		tmps[i] = ""
-		if err := ops.Remove(tmp); err != nil {
-			return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", files[i].path, tmp, err)
+		if err := fsops.Current.Remove(tmp); err != nil {
+			return fmt.Errorf("%s: written, but removing temporary file %s failed: %w", files[i].Path, tmp, err)
 		}
 	}
-	if err := ops.SyncDir(filepath.Dir(files[0].path)); err != nil {
-		return fmt.Errorf("%s: written, but %w", files[0].path, err)
+	if err := fsops.Current.SyncDir(filepath.Dir(files[0].Path)); err != nil {
+		return fmt.Errorf("%s: written, but %w", files[0].Path, err)
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package project
+package fileio
 
 // openNonBlock is 0 where there is no O_NONBLOCK; OpenRegular relies on its
 // check before opening there.

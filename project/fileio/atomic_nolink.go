@@ -1,4 +1,4 @@
-package project
+package fileio
 
 import (
 	"errors"
@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
 // No-clobber publishing on every file system.
 //
-// WriteFileAtomic publishes a complete, synced temporary file under its final
+// WriteAtomic publishes a complete, synced temporary file under its final
 // name without replacing an existing file. The preferred way is link(2),
 // which fails if the name exists. FAT, exFAT and many SMB shares have no hard
 // links (link returns EPERM, ENOTSUP, EOPNOTSUPP or ENOSYS); there the
@@ -21,7 +23,7 @@ import (
 // reservation (after a crash) or the complete data — never a torn file. If
 // the rename fails, the reservation we created is removed.
 //
-// probeWritePath performs exactly these steps on throw-away names before a
+// ProbeWritePath performs exactly these steps on throw-away names before a
 // release spends its ε, so that a directory where the write cannot work is
 // refused while nothing is spent yet.
 
@@ -39,7 +41,7 @@ func linkUnsupported(err error) bool {
 // second name; the caller removes it). On error path is left as it was and
 // tmp still exists.
 func publishNoClobber(tmp, path string) (tmpRemains bool, err error) {
-	err = ops.Link(tmp, path)
+	err = fsops.Current.Link(tmp, path)
 	if err == nil {
 		return true, nil
 	}
@@ -50,7 +52,7 @@ func publishNoClobber(tmp, path string) (tmpRemains bool, err error) {
 		return true, fmt.Errorf("%s: link into place (no-clobber): %w", path, err)
 	}
 	// No hard links here: reserve the name exclusively, then rename over it.
-	r, err := ops.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	r, err := fsops.Current.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return true, &ExistsError{Path: path}
@@ -58,26 +60,26 @@ func publishNoClobber(tmp, path string) (tmpRemains bool, err error) {
 		return true, fmt.Errorf("%s: create exclusively (file system without hard links): %w", path, err)
 	}
 	if err := r.Close(); err != nil {
-		_ = ops.Remove(path)
+		_ = fsops.Current.Remove(path)
 		return true, fmt.Errorf("%s: create exclusively (file system without hard links): %w", path, err)
 	}
-	if err := ops.Rename(tmp, path); err != nil {
-		_ = ops.Remove(path) // the empty reservation is ours
+	if err := fsops.Current.Rename(tmp, path); err != nil {
+		_ = fsops.Current.Remove(path) // the empty reservation is ours
 		return true, fmt.Errorf("%s: rename into the reserved name (file system without hard links): %w", path, err)
 	}
 	return false, nil
 }
 
-// probeWritePath performs the steps WriteFileAtomic(path, …, overwrite)
+// ProbeWritePath performs the steps WriteAtomic(path, …, overwrite)
 // will take, on throw-away names in path's directory: create a temporary
-// file named like WriteFileAtomic's, sync and close it, then publish it
+// file named like WriteAtomic's, sync and close it, then publish it
 // under a second throw-away name — no-clobber (link, or the exclusive-create
 // fallback) or by rename when overwrite — and remove what it created. An
 // error names path and the step that cannot work there. It does not look at
 // path itself.
-func probeWritePath(path string, overwrite bool) (err error) {
+func ProbeWritePath(path string, overwrite bool) (err error) {
 	dir := filepath.Dir(path)
-	f, err := ops.CreateTemp(dir, tempPattern(path))
+	f, err := fsops.Current.CreateTemp(dir, tempPattern(path))
 	if err != nil {
 		return fmt.Errorf("%s: cannot write in directory %s: %w", path, dir, err)
 	}
@@ -86,10 +88,10 @@ func probeWritePath(path string, overwrite bool) (err error) {
 	created := []string{tmp}
 	defer func() {
 		for _, name := range created {
-			_ = ops.Remove(name)
+			_ = fsops.Current.Remove(name)
 		}
 	}()
-	if err := f.Sync(); err != nil && !isNotSupported(err) {
+	if err := f.Sync(); err != nil && !fsops.IsNotSupported(err) {
 		_ = f.Close()
 		return fmt.Errorf("%s: cannot sync a file in directory %s: %w", path, dir, err)
 	}
@@ -97,7 +99,7 @@ func probeWritePath(path string, overwrite bool) (err error) {
 		return fmt.Errorf("%s: cannot write in directory %s: %w", path, dir, err)
 	}
 	if overwrite {
-		if err := ops.Rename(tmp, target); err != nil {
+		if err := fsops.Current.Rename(tmp, target); err != nil {
 			return fmt.Errorf("%s: cannot rename files in directory %s: %w", path, dir, err)
 		}
 		created = []string{target}

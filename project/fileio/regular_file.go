@@ -1,4 +1,4 @@
-package project
+package fileio
 
 import (
 	"errors"
@@ -25,13 +25,13 @@ var ErrNotRegular = errors.New("not a regular file")
 // again on the open descriptor, so a FIFO swapped in between is refused
 // too rather than waited on.
 func OpenRegular(path string) (*os.File, error) {
-	f, _, err := openRegularStat(path)
+	f, _, err := OpenRegularStat(path)
 	return f, err
 }
 
-// openRegularStat is OpenRegular, also returning the open descriptor's
+// OpenRegularStat is OpenRegular, also returning the open descriptor's
 // FileInfo (the one it checked), for callers that need the size or mode.
-func openRegularStat(path string) (*os.File, fs.FileInfo, error) {
+func OpenRegularStat(path string) (*os.File, fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, err // *fs.PathError names the path
@@ -83,10 +83,10 @@ func describeMode(m fs.FileMode) string {
 	return what
 }
 
-// ReadRegularFile reads the regular file at path (OpenRegular) whole; a
+// ReadRegular reads the regular file at path (OpenRegular) whole; a
 // file of more than limit bytes is an error naming path and the limit,
 // found without reading past limit+1 bytes.
-func ReadRegularFile(path string, limit int64) ([]byte, error) {
+func ReadRegular(path string, limit int64) ([]byte, error) {
 	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
