@@ -15,11 +15,13 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                       {"cli", "ui", "project"},
-	"cli":                    {"project", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
-	"ui":                     {"project", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
+	"cli":                    {"project", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
+	"ui":                     {"project", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
 	"study":                  {"learners", "mechanism", "mechanism/peers"},
 	"plotting":               {},
-	"project":                {"project/internal/fsops", "project/fileio", "learners", "mechanism"},
+	"project":                {"project/keys", "project/synopsis", "project/internal/fsops", "project/fileio", "learners", "mechanism"},
+	"project/keys":           {"project/fileio"},
+	"project/synopsis":       {"project/keys", "project/fileio", "learners", "mechanism"},
 	"project/internal/fsops": {},
 	"project/fileio":         {"project/internal/fsops"},
 	"learners":               {"mechanism", "mechanism/peers"},

@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // Exit codes of the bernstein command (documented in `bernstein help` and
@@ -133,13 +134,13 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.As(err, &be):
 		return exitBudget
-	case errors.Is(err, project.ErrUntrusted):
+	case errors.Is(err, synopsis.ErrUntrusted):
 		return exitTrust
 	case errors.As(err, &ve),
-		errors.Is(err, project.ErrBadSignature),
-		errors.Is(err, project.ErrMalformed),
-		errors.Is(err, project.ErrUnsupportedFormat),
-		errors.Is(err, project.ErrTooLarge):
+		errors.Is(err, synopsis.ErrBadSignature),
+		errors.Is(err, synopsis.ErrMalformed),
+		errors.Is(err, synopsis.ErrUnsupportedFormat),
+		errors.Is(err, synopsis.ErrTooLarge):
 		return exitVerify
 	}
 	return exitRuntime

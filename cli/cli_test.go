@@ -22,6 +22,8 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // cliResult is the outcome of one in-process command.
@@ -111,7 +113,7 @@ func (w *workspace) keygen(t *testing.T, te *testEnv) {
 
 // testKey installs a fixed, unencrypted TEST key as the default curator key
 // and trusts it. Unencrypted keys load without the (deliberately slow)
-// bcrypt key derivation, which keeps the tests fast; LoadSigner accepts
+// bcrypt key derivation, which keeps the tests fast; keys.LoadSigner accepts
 // them (ssh-keygen -N "" keys) and bernstein keygen never writes them.
 func (w *workspace) testKey(t *testing.T) {
 	t.Helper()
@@ -120,7 +122,7 @@ func (w *workspace) testKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := project.DefaultKeyPath()
+	path, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,14 +136,14 @@ func (w *workspace) testKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := project.ParseAllowedSigners(strings.NewReader(""))
+	a, err := keys.ParseAllowedSigners(strings.NewReader(""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Add("curator@example.org", pub); err != nil {
 		t.Fatal(err)
 	}
-	trust, err := project.DefaultAllowedSignersPath()
+	trust, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +359,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	r = te.mustRun(t, "verify", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,8 +379,8 @@ func TestRoundTrip(t *testing.T) {
 			Valid, Trusted bool
 			Fingerprint    string
 		}
-		Mechanism    project.MechanismInfo
-		Learner      project.LearnerInfo
+		Mechanism    synopsis.MechanismInfo
+		Learner      synopsis.LearnerInfo
 		LatticeOrder string    `json:"lattice_order"`
 		Values       []float64 `json:"values"`
 	}
@@ -387,7 +389,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if !doc.Signature.Valid || !doc.Signature.Trusted || doc.Signature.Fingerprint != v.Fingerprint ||
 		!slices.Equal(doc.Values, v.File.Values) || doc.Mechanism.Epsilon != 0.25 || doc.Learner.Kind != "kde" ||
-		doc.LatticeOrder != project.LatticeOrder {
+		doc.LatticeOrder != synopsis.LatticeOrder {
 		t.Errorf("inspect --json: %+v", doc)
 	}
 
@@ -468,7 +470,7 @@ func TestClassifierEval(t *testing.T) {
 		"--label", "label", "--classes", "0,1", "--bounds", "x1=0:1", "--bounds", "x2=0:1", "--learner", "naive-bayes",
 		"--param", "bandwidth=0.1,0.2", "--epsilon", "0.5", "--noise", "laplace-approx", "--delta", "1e-6",
 		"--k", "6,5", "--units", "x1=m,x2=s", "--passphrase-file", w.pass, "--out", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -493,7 +495,7 @@ func TestClassifierEval(t *testing.T) {
 	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--classes", "1,0", "--bounds", "x1=0:1,x2=0:1", "--learner", "naive-bayes",
 		"--epsilon", "0.1", "--k", "3", "--passphrase-file", w.pass, "--out", out2)
-	v2, err := project.OpenSynopsis(out2, nil)
+	v2, err := synopsis.Open(out2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -667,7 +669,7 @@ func TestPassphraseSources(t *testing.T) {
 	if r.code != exitRuntime || !strings.Contains(r.stderr, "--passphrase-file") || !strings.Contains(r.stderr, passphraseEnv) {
 		t.Errorf("keygen without a passphrase: exit %d %q", r.code, r.stderr)
 	}
-	key, _ := project.DefaultKeyPath()
+	key, _ := keys.DefaultKeyPath()
 	if _, err := os.Stat(key); !errors.Is(err, os.ErrNotExist) {
 		t.Error("keygen without a passphrase wrote a key")
 	}
@@ -684,7 +686,7 @@ func TestPassphraseSources(t *testing.T) {
 	}
 	answers = []string{"tty secret", "tty secret"}
 	te.mustRun(t, "keygen")
-	if _, err := project.LoadSigner(key, []byte("tty secret")); err != nil {
+	if _, err := keys.LoadSigner(key, []byte("tty secret")); err != nil {
 		t.Errorf("key from the prompt: %v", err)
 	}
 	// The environment variable, then a wrong passphrase file.
@@ -725,7 +727,7 @@ func TestDataErrorsAndBounds(t *testing.T) {
 	out := w.path("b.synopsis")
 	r = te.mustRun(t, "release", "--data", data2, "--features", "x", "--bounds", "x=data", "--acknowledge-data-bounds",
 		"--learner", "kde", "--epsilon", "0.1", "--k", "4", "--passphrase-file", w.pass, "--out", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -751,7 +753,7 @@ func TestKAuto(t *testing.T) {
 	args := w.kdeRelease(out)
 	args[slices.Index(args, "--k")+1] = "auto"
 	r := te.mustRun(t, append(args, "--beta", "0.01")...)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

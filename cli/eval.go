@@ -8,6 +8,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 func evalCommand() *command {
@@ -97,7 +98,7 @@ spends no privacy budget.`,
 	}
 }
 
-func featureNames(v *project.VerifiedSynopsis) string {
+func featureNames(v *synopsis.Verified) string {
 	s := ""
 	for i, b := range v.File.Domain.Features {
 		if i > 0 {

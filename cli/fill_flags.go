@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // fillFlag is --fill COL=V,COL=V: the public fill value per used numeric
@@ -145,7 +146,7 @@ func plural(n int, word string) string {
 
 // describeFill is a synopsis's fill rules in words, for inspect:
 // "age → 60, outcome → class no".
-func describeFill(rules []project.FillRule) string {
+func describeFill(rules []synopsis.FillRule) string {
 	parts := make([]string, len(rules))
 	for i, r := range rules {
 		if r.Value != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // privateBoundsFlags are the flags of privately estimated bounds, shared by
@@ -127,7 +128,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	}
 	ds := req.Dataset
 	if req.BoundsProvenance == nil {
-		req.BoundsProvenance = map[string]project.BoundsProvenance{}
+		req.BoundsProvenance = map[string]synopsis.BoundsProvenance{}
 	}
 	for _, col := range p.estimated.order {
 		s := p.estimated.specs[col]

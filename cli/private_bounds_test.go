@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestReleaseBoundsPrivate: --bounds-private spends 5 % of the budget in a
@@ -37,7 +39,7 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 	b := openTrusted(t, out).Domain.Features[0]
 	lo, _ := strconv.ParseFloat(m[1], 64)
 	hi, _ := strconv.ParseFloat(m[2], 64)
-	if b.LoSource != project.EndPrivate || b.HiSource != project.EndPrivate || b.Lo != lo || b.Hi != hi ||
+	if b.LoSource != synopsis.EndPrivate || b.HiSource != synopsis.EndPrivate || b.Lo != lo || b.Hi != hi ||
 		b.LoEstimate == nil || b.LoEstimate.Epsilon != 0.025 || b.FromData {
 		t.Errorf("synopsis bound %+v, want both ends private at [%v, %v]", b, lo, hi)
 	}
@@ -104,17 +106,17 @@ func (w *workspace) demoEntries(t *testing.T) []project.Entry {
 }
 
 // openTrusted reads a synopsis signed by the default trusted key.
-func openTrusted(t *testing.T, path string) *project.SynopsisFile {
+func openTrusted(t *testing.T, path string) *synopsis.File {
 	t.Helper()
-	signers, err := project.DefaultAllowedSignersPath()
+	signers, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	trusted, err := project.LoadAllowedSigners(signers)
+	trusted, err := keys.LoadAllowedSigners(signers)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := project.OpenSynopsis(path, trusted)
+	v, err := synopsis.Open(path, trusted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 	if len(es) != 3 || es[0].Kind != project.KindBounds || es[1].Kind != project.KindValidation || es[2].Kind != project.KindRelease {
 		t.Fatalf("ledger %+v, want bounds, validation, release", es)
 	}
-	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != project.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
+	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != synopsis.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
 		t.Errorf("synopsis bound %+v, want private ends of ε 0.1", b)
 	}
 	// A wrong entry, or bounds outside the searched range, are refused.

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // checkOutputs refuses, before any work, an output path that is (by name,
@@ -34,10 +35,10 @@ func checkLedgerPath(ledger string, inputs ...[]project.ProtectedFile) error {
 	for _, in := range inputs {
 		prot = append(prot, in...)
 	}
-	if p, err := project.DefaultKeyPath(); err == nil {
+	if p, err := keys.DefaultKeyPath(); err == nil {
 		prot = append(prot, project.KeyProtected(p)...)
 	}
-	if p, err := project.DefaultAllowedSignersPath(); err == nil {
+	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
 		prot = append(prot, project.AllowedSignersProtected(p)...)
 	}
 	for _, p := range []string{ledger, ledger + ".lock"} {
@@ -62,7 +63,7 @@ func refuseDashOut(out, what string) error {
 
 // keygenOutputs are the three files keygen writes for the private key out.
 func keygenOutputs(out string) []string {
-	return []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix}
+	return []string{out, out + keys.PublicKeySuffix, out + keys.AllowedSignersSuffix}
 }
 
 // checkKeygenOutputs refuses a keygen whose files would replace the
@@ -75,13 +76,13 @@ func checkKeygenOutputs(out, allowed, passFile string) error {
 	if p, err := project.DefaultLedgerPath(); err == nil {
 		prot = append(prot, project.LedgerProtected(p)...)
 	}
-	if p, err := project.DefaultAllowedSignersPath(); err == nil {
+	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
 		prot = append(prot, project.AllowedSignersProtected(p)...)
 	}
 	prot = append(prot, project.AllowedSignersProtected(allowed)...)
 	prot = append(prot, project.PassphraseProtected(passFile)...)
 	outs := keygenOutputs(out)
-	if p, err := project.DefaultKeyPath(); err == nil {
+	if p, err := keys.DefaultKeyPath(); err == nil {
 		own := project.KeyProtected(p)
 		for j, o := range outs {
 			for i, f := range own {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // TestOutputRefusesProtectedFiles (issue 14 item 6): no command writes over
@@ -23,11 +24,11 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := project.DefaultKeyPath()
+	key, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	signers, err := project.DefaultAllowedSignersPath()
+	signers, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestKeygenForceKeepsOldKey(t *testing.T) {
 	if err != nil || !bytes.Equal(now, old) {
 		t.Fatalf("the old private key was lost or changed (%v)", err)
 	}
-	if _, err := project.LoadSigner(fk, []byte("correct horse battery staple")); err != nil {
+	if _, err := keys.LoadSigner(fk, []byte("correct horse battery staple")); err != nil {
 		t.Errorf("the old key no longer loads: %v", err)
 	}
 }
@@ -156,7 +157,7 @@ func TestOutputRefusesPassphraseAndLedgerOnInputs(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	key, err := project.DefaultKeyPath()
+	key, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 type releaseFlags struct {
@@ -202,7 +203,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	keyPath := f.key
 	if keyPath == "" {
-		if keyPath, err = project.DefaultKeyPath(); err != nil {
+		if keyPath, err = keys.DefaultKeyPath(); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // Classes are the two values of a binary label column, declared by the
@@ -47,7 +49,7 @@ func (c Classes) Validate() error {
 		if strings.TrimSpace(v.s) != v.s {
 			return fmt.Errorf("the %s class value %s has surrounding spaces", v.name, quoteShort(v.s))
 		}
-		if err := checkText(v.name+" class", v.s, maxNameRunes, false); err != nil {
+		if err := synopsis.CheckText(v.name+" class", v.s, synopsis.MaxNameRunes, false); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // evalChunk is how many query points EvalPointsCSV holds at once.
@@ -20,12 +22,12 @@ const evalChunk = 8192
 // checks everything that can fail on the points — the CSV rules and every
 // point within the public bounds — so that nothing is written for a file
 // with an error; the second evaluates each chunk
-// ((*VerifiedSynopsis).EvalDataBatch) and writes its rows. A file that
+// ((*synopsis.Verified).EvalDataBatch) and writes its rows. A file that
 // changes between the passes (another SHA-256) is an error; the rows
 // already written to w are then incomplete, so write to a temporary file
 // (fileio.WriteAtomicFunc) where that matters. ctx cancels. It returns the
 // number of points. Post-processing of the release: no privacy cost.
-func EvalPointsCSV(ctx context.Context, v *VerifiedSynopsis, path string, w io.Writer) (int, error) {
+func EvalPointsCSV(ctx context.Context, v *synopsis.Verified, path string, w io.Writer) (int, error) {
 	feats := v.File.Domain.Features
 	l := len(feats)
 	names := make([]string, l)

@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // evalAllAtOnce is the reference EvalPointsCSV must match byte for byte:
 // the whole file read, evaluated and written at once.
-func evalAllAtOnce(v *VerifiedSynopsis, path string) ([]byte, error) {
+func evalAllAtOnce(v *synopsis.Verified, path string) ([]byte, error) {
 	var names []string
 	for _, b := range v.File.Domain.Features {
 		names = append(names, b.Name)
@@ -55,10 +56,10 @@ func queryCSV(t *testing.T, dir, name, header string, rows int, row func(i int) 
 }
 
 // openSyn reads a synopsis encoded by the fixtures (key "alice", trusted).
-func openSyn(t *testing.T, f *SynopsisFile) *VerifiedSynopsis {
+func openSyn(t *testing.T, f *synopsis.File) *synopsis.Verified {
 	t.Helper()
 	data := encodeSyn(t, f, "alice")
-	v, err := ReadSynopsis(bytes.NewReader(data), int64(len(data)), synTrust(t, "alice"))
+	v, err := synopsis.Read(bytes.NewReader(data), int64(len(data)), synTrust(t, "alice"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestEvalPointsCSVIdentical(t *testing.T) {
 	prob.Domain.Features[0].Name = "value"
 	cases := []struct {
 		name string
-		f    *SynopsisFile
+		f    *synopsis.File
 		path string
 	}{
 		{"density, 2 features, extra column, 2.5 chunks", dens, queryCSV(t, dir, "d.csv", "note,x1,x0", 2*evalChunk+evalChunk/2, func(i int) string {
@@ -146,7 +147,7 @@ func TestEvalPointsCSVErrors(t *testing.T) {
 			if got.Len() != 0 {
 				t.Errorf("wrote %d bytes for a file with an error", got.Len())
 			}
-			var oob *OutOfBoundsError
+			var oob *synopsis.OutOfBoundsError
 			if strings.Contains(name, "bounds") && (!errors.As(err, &oob) || !strings.Contains(err.Error(), fmt.Sprintf("point %d:", late))) {
 				t.Errorf("out of bounds error %v does not name point %d", err, late)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // readKeep reads csv as the command line and the curator window do: every
@@ -96,7 +97,7 @@ func TestFillNeighboursSameNAndS(t *testing.T) {
 				if b.Filled["r"] != 1 || b.Data.Labels[17] != 0 {
 					t.Errorf("label: filled %d, value %v; want 1 filled with the midpoint 0 (→ 0)", b.Filled["r"], b.Data.Labels[17])
 				}
-				wantFill := []FillRule{{Column: "x", Value: fptr(2.5)}, {Column: "r", Value: fptr(0)}}
+				wantFill := []synopsis.FillRule{{Column: "x", Value: fptr(2.5)}, {Column: "r", Value: fptr(0)}}
 				if !reflect.DeepEqual(b.Fill, wantFill) {
 					t.Errorf("fill rules %+v; want %+v", b.Fill, wantFill)
 				}
@@ -164,7 +165,7 @@ func TestDeclaredClasses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, err := OpenSynopsis(res.Path, e.trusted(t))
+			v, err := synopsis.Open(res.Path, e.trusted(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +176,7 @@ func TestDeclaredClasses(t *testing.T) {
 			if tc.fillClass != "" {
 				wantClass = tc.fillClass
 			}
-			if f := v.File.Fill; len(f) != 2 || f[1] != (FillRule{Column: "c", Class: wantClass}) || f[0].Column != "x" || *f[0].Value != 5 {
+			if f := v.File.Fill; len(f) != 2 || f[1] != (synopsis.FillRule{Column: "c", Class: wantClass}) || f[0].Column != "x" || *f[0].Value != 5 {
 				t.Errorf("fill rules %+v; want x → 5 (midpoint), c → %q", f, wantClass)
 			}
 			if v.File.Learner.N != 8 {
@@ -267,21 +268,21 @@ func TestSynopsisFillRules(t *testing.T) {
 	if err := old.Validate(); err != nil {
 		t.Errorf("a file without fill rules (older format-1 files) is refused: %v", err)
 	}
-	for name, edit := range map[string]func(g *SynopsisFile){
-		"empty list":             func(g *SynopsisFile) { g.Fill = []FillRule{} },
-		"one missing":            func(g *SynopsisFile) { g.Fill = g.Fill[:2] },
-		"wrong column":           func(g *SynopsisFile) { g.Fill[0].Column = "z" },
-		"value outside bounds":   func(g *SynopsisFile) { g.Fill[1].Value = fptr(100) },
-		"NaN value":              func(g *SynopsisFile) { g.Fill[0].Value = fptr(math.NaN()) },
-		"feature with a class":   func(g *SynopsisFile) { g.Fill[0].Class = "3" },
-		"label class undeclared": func(g *SynopsisFile) { g.Fill[2].Class = "5" },
-		"label with a value":     func(g *SynopsisFile) { g.Fill[2].Value = fptr(3) },
+	for name, edit := range map[string]func(g *synopsis.File){
+		"empty list":             func(g *synopsis.File) { g.Fill = []synopsis.FillRule{} },
+		"one missing":            func(g *synopsis.File) { g.Fill = g.Fill[:2] },
+		"wrong column":           func(g *synopsis.File) { g.Fill[0].Column = "z" },
+		"value outside bounds":   func(g *synopsis.File) { g.Fill[1].Value = fptr(100) },
+		"NaN value":              func(g *synopsis.File) { g.Fill[0].Value = fptr(math.NaN()) },
+		"feature with a class":   func(g *synopsis.File) { g.Fill[0].Class = "3" },
+		"label class undeclared": func(g *synopsis.File) { g.Fill[2].Class = "5" },
+		"label with a value":     func(g *synopsis.File) { g.Fill[2].Value = fptr(3) },
 	} {
 		g := *f
-		g.Fill = cloneFill(f.Fill)
+		g.Fill = synopsis.CloneFill(f.Fill)
 		edit(&g)
 		err := g.Validate()
-		var fe *FormatError
+		var fe *synopsis.FormatError
 		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, "fill") {
 			t.Errorf("%s: Validate = %v; want a *FormatError on fill", name, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestOwnedTempExtensions: fileio sits below the formats and so cannot name
@@ -12,7 +13,7 @@ import (
 // write clears must be exactly the app's own formats.
 func TestOwnedTempExtensions(t *testing.T) {
 	got := fileio.OwnedTempExtensions()
-	want := []string{SynopsisExt, WorkspaceExt}
+	want := []string{synopsis.Ext, WorkspaceExt}
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // DefaultBoundsShare is the share of the dataset's ε budget offered by
@@ -56,7 +57,7 @@ type PrivateBoundsResult struct {
 	// Bounds and Provenance hold, per column, the estimated bounds and
 	// their per-end provenance (EndPrivate, with the quantile, ε and range).
 	Bounds     map[string]Bounds
-	Provenance map[string]BoundsProvenance
+	Provenance map[string]synopsis.BoundsProvenance
 	// Entry is the ledger entry of the spend; Spent the dataset's ε spent
 	// after it; Budget its budget.
 	Entry  Entry
@@ -183,7 +184,7 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 	}
 	entry := entries[0]
 	// From here on the spend is recorded, whatever happens.
-	res := &PrivateBoundsResult{Bounds: map[string]Bounds{}, Provenance: map[string]BoundsProvenance{}, Entry: entry}
+	res := &PrivateBoundsResult{Bounds: map[string]Bounds{}, Provenance: map[string]synopsis.BoundsProvenance{}, Entry: entry}
 	for _, c := range cols {
 		r := req.Ranges[c]
 		lo, err := mechanism.PrivateQuantile(data[c], r.Lo, r.Hi, q[0], epsEach)
@@ -199,9 +200,9 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 			return nil, fmt.Errorf("bounds of %s (the ledger keeps the spend): %w", c, err)
 		}
 		res.Bounds[c] = b
-		res.Provenance[c] = BoundsProvenance{Lo: EndPrivate, Hi: EndPrivate,
-			LoEstimate: &PrivateEnd{Quantile: q[0], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi},
-			HiEstimate: &PrivateEnd{Quantile: q[1], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi}}
+		res.Provenance[c] = synopsis.BoundsProvenance{Lo: synopsis.EndPrivate, Hi: synopsis.EndPrivate,
+			LoEstimate: &synopsis.PrivateEnd{Quantile: q[0], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi},
+			HiEstimate: &synopsis.PrivateEnd{Quantile: q[1], Epsilon: epsEach, RangeLo: r.Lo, RangeHi: r.Hi}}
 	}
 	res.Spent, _ = req.Ledger.Spent(entry.DatasetHash)
 	res.Budget = req.Ledger.Budget(entry.DatasetHash)
@@ -243,7 +244,7 @@ const rangeParam = "range:"
 // range for col, and that b lies in that range; ε per end is the entry's
 // ε over twice its number of columns. The values themselves are the
 // curator's (the ledger does not store them).
-func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (BoundsProvenance, error) {
+func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	var e *Entry
 	for _, en := range l.Entries("") {
@@ -255,13 +256,13 @@ func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (B
 	}
 	switch {
 	case e == nil:
-		return BoundsProvenance{}, reqErr(field, "no ledger entry %q for this dataset in %s", id, l.Path())
+		return synopsis.BoundsProvenance{}, reqErr(field, "no ledger entry %q for this dataset in %s", id, l.Path())
 	case e.Kind != KindBounds:
-		return BoundsProvenance{}, reqErr(field, "ledger entry %s is of kind %s, not bounds", id, e.Kind)
+		return synopsis.BoundsProvenance{}, reqErr(field, "ledger entry %s is of kind %s, not bounds", id, e.Kind)
 	}
 	r, q := e.Params[rangeParam+col], e.Params["quantiles"]
 	if len(r) != 2 || len(q) != 2 {
-		return BoundsProvenance{}, reqErr(field, "ledger entry %s did not estimate column %q", id, col)
+		return synopsis.BoundsProvenance{}, reqErr(field, "ledger entry %s did not estimate column %q", id, col)
 	}
 	cols := 0
 	for name := range e.Params {
@@ -270,13 +271,13 @@ func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (B
 		}
 	}
 	if err := b.Validate(); err != nil {
-		return BoundsProvenance{}, reqErr(field, "%v", err)
+		return synopsis.BoundsProvenance{}, reqErr(field, "%v", err)
 	}
 	if b.Lo < r[0] || b.Hi > r[1] {
-		return BoundsProvenance{}, reqErr(field, "[%g, %g] is not inside the range [%g, %g] that entry %s searched", b.Lo, b.Hi, r[0], r[1], id)
+		return synopsis.BoundsProvenance{}, reqErr(field, "[%g, %g] is not inside the range [%g, %g] that entry %s searched", b.Lo, b.Hi, r[0], r[1], id)
 	}
 	each := e.Epsilon / float64(2*cols)
-	return BoundsProvenance{Lo: EndPrivate, Hi: EndPrivate,
-		LoEstimate: &PrivateEnd{Quantile: q[0], Epsilon: each, RangeLo: r[0], RangeHi: r[1]},
-		HiEstimate: &PrivateEnd{Quantile: q[1], Epsilon: each, RangeLo: r[0], RangeHi: r[1]}}, nil
+	return synopsis.BoundsProvenance{Lo: synopsis.EndPrivate, Hi: synopsis.EndPrivate,
+		LoEstimate: &synopsis.PrivateEnd{Quantile: q[0], Epsilon: each, RangeLo: r[0], RangeHi: r[1]},
+		HiEstimate: &synopsis.PrivateEnd{Quantile: q[1], Epsilon: each, RangeLo: r[0], RangeHi: r[1]}}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestEstimatePrivateBoundsCharges: one ledger entry of kind "bounds" with
@@ -48,7 +49,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 	}
 	for _, c := range []string{"x", "y"} {
 		b, p := res.Bounds[c], res.Provenance[c]
-		if !(b.Lo < b.Hi) || p.Lo != EndPrivate || p.Hi != EndPrivate ||
+		if !(b.Lo < b.Hi) || p.Lo != synopsis.EndPrivate || p.Hi != synopsis.EndPrivate ||
 			p.LoEstimate.Quantile != 0.01 || p.HiEstimate.Quantile != 0.99 || p.LoEstimate.Epsilon != 0.2 {
 			t.Errorf("%s: bounds %+v, provenance %+v %+v %+v", c, b, p, p.LoEstimate, p.HiEstimate)
 		}
@@ -102,7 +103,7 @@ func TestReleaseRecordsPerEndProvenance(t *testing.T) {
 	max, _ := ds.SuggestBounds("x")
 	req := kdeRequest(ds)
 	req.Bounds = map[string]Bounds{"x": {Lo: -1, Hi: max.Hi}}
-	req.BoundsProvenance = map[string]BoundsProvenance{"x": {Lo: EndTyped, Hi: EndFromData}}
+	req.BoundsProvenance = map[string]synopsis.BoundsProvenance{"x": {Lo: synopsis.EndTyped, Hi: synopsis.EndFromData}}
 	if _, err := Prepare(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), "acknowledge") {
 		t.Fatalf("an end from the data without the acknowledgement: %v", err)
 	}
@@ -116,7 +117,7 @@ func TestReleaseRecordsPerEndProvenance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := OpenSynopsis(res.Path, e.trusted(t))
+	v, err := synopsis.Open(res.Path, e.trusted(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,102 +125,22 @@ func TestReleaseRecordsPerEndProvenance(t *testing.T) {
 	if !v.File.Domain.BoundsFromData {
 		t.Error("bounds_from_data is false with an end from the data")
 	}
-	if lo, hi := b.Ends(); lo != EndTyped || hi != EndFromData || !b.FromData {
+	if lo, hi := b.Ends(); lo != synopsis.EndTyped || hi != synopsis.EndFromData || !b.FromData {
 		t.Errorf("recorded %+v (ends %s, %s), want lo typed, hi data", b, lo, hi)
 	}
 
 	// A privately estimated pair.
 	req = kdeRequest(ds)
-	est := &PrivateEnd{Quantile: 0.01, Epsilon: 0.025, RangeLo: -100, RangeHi: 100}
-	req.BoundsProvenance = map[string]BoundsProvenance{"x": {Lo: EndPrivate, Hi: EndTyped, LoEstimate: est}}
+	est := &synopsis.PrivateEnd{Quantile: 0.01, Epsilon: 0.025, RangeLo: -100, RangeHi: 100}
+	req.BoundsProvenance = map[string]synopsis.BoundsProvenance{"x": {Lo: synopsis.EndPrivate, Hi: synopsis.EndTyped, LoEstimate: est}}
 	p, err = Prepare(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := p.Domain.Features[0]
-	if got.LoSource != EndPrivate || got.HiSource != EndTyped || got.LoEstimate == nil || got.LoEstimate.Epsilon != 0.025 || got.FromData {
+	if got.LoSource != synopsis.EndPrivate || got.HiSource != synopsis.EndTyped || got.LoEstimate == nil || got.LoEstimate.Epsilon != 0.025 || got.FromData {
 		t.Errorf("private end recorded as %+v", got)
 	}
-}
-
-// TestBoundProvenanceValidation: the reader's rules on the new fields.
-func TestBoundProvenanceValidation(t *testing.T) {
-	est := &PrivateEnd{Quantile: 0.01, Epsilon: 0.1, RangeLo: -10, RangeHi: 10}
-	ok := []Bound{
-		{Name: "x", Lo: 0, Hi: 1},                 // old file, typed
-		{Name: "x", Lo: 0, Hi: 1, FromData: true}, // old file, from data
-		{Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndFromData, FromData: true},
-		{Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped, LoEstimate: est},
-	}
-	for i, b := range ok {
-		if err := b.validate("b"); err != nil {
-			t.Errorf("ok[%d]: %v", i, err)
-		}
-	}
-	bad := map[string]Bound{
-		"one source":         {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped},
-		"unknown source":     {Name: "x", Lo: 0, Hi: 1, LoSource: "guess", HiSource: EndTyped},
-		"from_data mismatch": {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndFromData},
-		"data flag no end":   {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndTyped, FromData: true},
-		"private no est":     {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped},
-		"est not private":    {Name: "x", Lo: 0, Hi: 1, LoSource: EndTyped, HiSource: EndTyped, HiEstimate: est},
-		"est without source": {Name: "x", Lo: 0, Hi: 1, LoEstimate: est},
-		"est outside range":  {Name: "x", Lo: -50, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped, LoEstimate: est},
-		"est bad quantile": {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped,
-			LoEstimate: &PrivateEnd{Quantile: 1, Epsilon: 0.1, RangeLo: -10, RangeHi: 10}},
-		"est bad ε": {Name: "x", Lo: 0, Hi: 1, LoSource: EndPrivate, HiSource: EndTyped,
-			LoEstimate: &PrivateEnd{Quantile: 0.5, Epsilon: 0, RangeLo: -10, RangeHi: 10}},
-	}
-	for name, b := range bad {
-		if err := b.validate("b"); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-}
-
-// TestOldSynopsisBoundsReadBack: the golden synopsis written before
-// per-end provenance still reads, and its ends follow from_data.
-func TestOldSynopsisBoundsReadBack(t *testing.T) {
-	trusted, err := LoadAllowedSigners(goldenSigners)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := OpenSynopsis(goldenPath, trusted)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range append(slices.Clone(v.File.Domain.Features), *v.File.Domain.Label) {
-		lo, hi := b.Ends()
-		want := EndTyped
-		if b.FromData {
-			want = EndFromData
-		}
-		if lo != want || hi != want || b.LoSource != "" {
-			t.Errorf("%s: ends %s, %s for from_data %v", b.Name, lo, hi, b.FromData)
-		}
-	}
-}
-
-const goldenProvenancePath = goldenDir + "/golden-v1-provenance.synopsis"
-
-// goldenProvenanceFile is the golden file with per-end provenance: age
-// typed, bmi's lower end typed and upper end from the data, the label
-// estimated privately at both ends.
-func goldenProvenanceFile() *SynopsisFile {
-	f := goldenFile()
-	f.Title = "Blood pressure by age and BMI — golden test file with per-end provenance"
-	f.Domain.Features[0].LoSource, f.Domain.Features[0].HiSource = EndTyped, EndTyped
-	f.Domain.Features[1].LoSource, f.Domain.Features[1].HiSource = EndTyped, EndFromData
-	f.Domain.Label.LoSource, f.Domain.Label.HiSource = EndPrivate, EndPrivate
-	f.Domain.Label.LoEstimate = &PrivateEnd{Quantile: 0.01, Epsilon: 0.0125, RangeLo: 0, RangeHi: 400}
-	f.Domain.Label.HiEstimate = &PrivateEnd{Quantile: 0.99, Epsilon: 0.0125, RangeLo: 0, RangeHi: 400}
-	return f
-}
-
-// TestSynopsisGoldenProvenance pins the bytes of the per-end provenance
-// fields (rewrite deliberately with -update).
-func TestSynopsisGoldenProvenance(t *testing.T) {
-	checkGoldenSynopsis(t, goldenProvenancePath, goldenProvenanceFile())
 }
 
 // TestUniformStandInIsPublic: the stand-in depends only on n, the columns,
@@ -278,7 +199,7 @@ func TestWorkspaceEndProvenance(t *testing.T) {
 	}
 	ok := strings.Replace(valid, old, `"from_data": true, "lo_source": "typed", "hi_source": "data", "acknowledged_at"`, 1)
 	w, err := ParseWorkspace([]byte(ok), "p.bernstein")
-	if err != nil || w.Bounds[1].LoSource != EndTyped || w.Bounds[1].HiSource != EndFromData {
+	if err != nil || w.Bounds[1].LoSource != synopsis.EndTyped || w.Bounds[1].HiSource != synopsis.EndFromData {
 		t.Fatalf("per-end file: %+v, %v", w, err)
 	}
 	for name, repl := range map[string]string{

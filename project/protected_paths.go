@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // Protected paths: files no output of the app may ever be.
@@ -86,8 +88,8 @@ func KeyProtected(path string) []ProtectedFile {
 	}
 	return []ProtectedFile{
 		{Path: path, Role: "a curator's private key"},
-		{Path: path + PublicKeySuffix, Role: "a curator's public key"},
-		{Path: path + AllowedSignersSuffix, Role: "a curator key's allowed_signers line"},
+		{Path: path + keys.PublicKeySuffix, Role: "a curator's public key"},
+		{Path: path + keys.AllowedSignersSuffix, Role: "a curator key's allowed_signers line"},
 	}
 }
 
@@ -109,8 +111,8 @@ func PassphraseProtected(path string) []ProtectedFile {
 }
 
 // DefaultProtected returns the files at their default places: the ledger
-// (DefaultLedgerPath) and its lock, the curator key (DefaultKeyPath) and its
-// companions, and the allowed_signers file (DefaultAllowedSignersPath). A
+// (DefaultLedgerPath) and its lock, the curator key (keys.DefaultKeyPath) and its
+// companions, and the allowed_signers file (keys.DefaultAllowedSignersPath). A
 // default that cannot be determined (no user configuration directory) is
 // left out.
 func DefaultProtected() []ProtectedFile {
@@ -118,10 +120,10 @@ func DefaultProtected() []ProtectedFile {
 	if p, err := DefaultLedgerPath(); err == nil {
 		out = append(out, LedgerProtected(p)...)
 	}
-	if p, err := DefaultKeyPath(); err == nil {
+	if p, err := keys.DefaultKeyPath(); err == nil {
 		out = append(out, KeyProtected(p)...)
 	}
-	if p, err := DefaultAllowedSignersPath(); err == nil {
+	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
 		out = append(out, AllowedSignersProtected(p)...)
 	}
 	return out

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 func TestCheckOutputPath(t *testing.T) {
@@ -24,7 +26,7 @@ func TestCheckOutputPath(t *testing.T) {
 		}
 	}
 	must(os.MkdirAll(filepath.Dir(ledger), 0o700))
-	for _, p := range []string{ledger, key, key + PublicKeySuffix, data, signers, other} {
+	for _, p := range []string{ledger, key, key + keys.PublicKeySuffix, data, signers, other} {
 		must(os.WriteFile(p, []byte(filepath.Base(p)), 0o600))
 	}
 	must(os.Symlink(ledger, filepath.Join(dir, "link-to-ledger")))
@@ -54,8 +56,8 @@ func TestCheckOutputPath(t *testing.T) {
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.sketch-key"), "sketch key"},
 		{filepath.Join(dir, "hardlink.csv"), "dataset"},
 		{filepath.Join(dir, "hardkey"), "private key"},
-		{key + PublicKeySuffix, "public key"},
-		{key + AllowedSignersSuffix, "allowed_signers line"},
+		{key + keys.PublicKeySuffix, "public key"},
+		{key + keys.AllowedSignersSuffix, "allowed_signers line"},
 		{signers, "allowed_signers file"},
 		{other, ""},
 		{filepath.Join(dir, "new.synopsis"), ""},

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestOpenRegular: regular files and symlinks to them open; directories,
@@ -59,12 +61,12 @@ func TestOpenRegular(t *testing.T) {
 	readers := map[string]func(string) error{
 		"ReadCSV":            func(p string) error { _, err := ReadCSV(p, CSVOptions{}); return err },
 		"HashFile":           func(p string) error { _, err := HashFile(p); return err },
-		"OpenSynopsis":       func(p string) error { _, err := OpenSynopsis(p, nil); return err },
-		"LoadAllowedSigners": func(p string) error { _, err := LoadAllowedSigners(p); return err },
+		"OpenSynopsis":       func(p string) error { _, err := synopsis.Open(p, nil); return err },
+		"LoadAllowedSigners": func(p string) error { _, err := keys.LoadAllowedSigners(p); return err },
 		"LoadWorkspace":      func(p string) error { _, err := LoadWorkspace(p); return err },
-		"LoadSigner":         func(p string) error { _, err := LoadSigner(p, []byte("x")); return err },
-		"KeyEncrypted":       func(p string) error { _, err := KeyEncrypted(p); return err },
-		"ReadPassphraseFile": func(p string) error { _, err := ReadPassphraseFile(p); return err },
+		"LoadSigner":         func(p string) error { _, err := keys.LoadSigner(p, []byte("x")); return err },
+		"KeyEncrypted":       func(p string) error { _, err := keys.KeyEncrypted(p); return err },
+		"ReadPassphraseFile": func(p string) error { _, err := keys.ReadPassphraseFile(p); return err },
 	}
 	for name, read := range readers {
 		for _, p := range []string{fifo, "/dev/zero"} {

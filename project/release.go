@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // DefaultBeta is the failure probability β used for the automatic cover size
@@ -60,7 +61,7 @@ type ReleaseRequest struct {
 	// bounds came from (typed, data, private); columns it does not name
 	// follow BoundsFromData (both ends) or are typed. An end from the data
 	// needs AcknowledgedDataBounds like BoundsFromData.
-	BoundsProvenance map[string]BoundsProvenance
+	BoundsProvenance map[string]synopsis.BoundsProvenance
 	// AcknowledgedDataBounds is the curator's acceptance of that leak.
 	AcknowledgedDataBounds bool
 	// Learner and Params choose the target function F_D; Params are
@@ -111,9 +112,9 @@ type Prepared struct {
 	Clipped map[string]int
 	Filled  map[string]int
 	// Fill are the public fill rules, as recorded in the synopsis.
-	Fill []FillRule
+	Fill []synopsis.FillRule
 	// Domain holds the public bounds as recorded in the synopsis.
-	Domain DomainInfo
+	Domain synopsis.DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
 	ClassLabels []string
 	// identity identifies the records used, for the ledger (computed on
@@ -187,7 +188,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		used = append(used, req.Label)
 	}
 	bounds := make([]Bounds, 0, len(used))
-	prov := make([]BoundsProvenance, 0, len(used))
+	prov := make([]synopsis.BoundsProvenance, 0, len(used))
 	for _, col := range used {
 		b, pv, err := columnBounds(req, col)
 		if err != nil {
@@ -241,7 +242,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 		p.Filled[req.Label] = n
 		p.Data.Labels = y
 		p.ClassLabels = req.Classes.Labels()
-		p.Fill = append(p.Fill, FillRule{Column: req.Label, Class: class})
+		p.Fill = append(p.Fill, synopsis.FillRule{Column: req.Label, Class: class})
 	}
 	for _, b := range p.Domain.Features {
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || b.FromData
@@ -341,7 +342,7 @@ func checkColumns(req ReleaseRequest, spec learners.Spec) error {
 // columnBounds returns the public bounds of a used column and their
 // provenance per end, suggesting them from the data only when the request
 // marks them so and acknowledges it.
-func columnBounds(req ReleaseRequest, col string) (Bounds, BoundsProvenance, error) {
+func columnBounds(req ReleaseRequest, col string) (Bounds, synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	b, ok := req.Bounds[col]
 	prov, err := provenanceOf(req, col)
@@ -380,7 +381,7 @@ type ReleaseOptions struct {
 	AllowOverBudget bool
 	// Ledger records the spend before anything is published. Required.
 	Ledger *Ledger
-	// Signer signs the synopsis (LoadSigner). Required.
+	// Signer signs the synopsis (keys.LoadSigner). Required.
 	Signer ssh.Signer
 	// Protected are further files Out must never be, such as the signing
 	// key (KeyProtected); see releaseProtected for the ones always added.
@@ -406,7 +407,7 @@ type ReleaseResult struct {
 	// Path is the synopsis file written.
 	Path string
 	// Synopsis is its content (noisy values and public metadata only).
-	Synopsis *SynopsisFile
+	Synopsis *synopsis.File
 	// Spent is this release's ε; Total the dataset's ε spent so far in the
 	// ledger, this release included; Budget the dataset's total budget.
 	Spent, Total, Budget float64
@@ -425,7 +426,7 @@ type ReleaseResult struct {
 
 // writeSynopsisFile is the synopsis writer used by Release; fault-injection
 // tests replace it to simulate a crash after the ledger entry.
-var writeSynopsisFile = WriteSynopsis
+var writeSynopsisFile = synopsis.Write
 
 // Release adds secure noise to the prepared lattice values and publishes
 // the signed synopsis. The order of its steps is the privacy contract:
@@ -440,8 +441,8 @@ var writeSynopsisFile = WriteSynopsis
 //     *BudgetError and nothing is spent;
 //  3. draw the noise: mechanism.SanitizeValues (Algorithm 1, lines 3–5,
 //     secure noise only);
-//  4. build the SynopsisFile (noisy values and public metadata only);
-//  5. write it atomically and signed (WriteSynopsis).
+//  4. build the synopsis.File (noisy values and public metadata only);
+//  5. write it atomically and signed (synopsis.Write).
 //
 // A failure or crash after step 2 leaves the spend recorded and no
 // synopsis: the ledger never under-counts (sequential composition over all
@@ -512,7 +513,7 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	if err != nil {
 		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
 	}
-	file, err := NewSynopsisFile(rel, meta)
+	file, err := synopsis.NewFile(rel, meta)
 	if err != nil {
 		return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
 	}
@@ -539,8 +540,8 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 
 // synopsisMeta is the public description written next to the noisy
 // values.
-func (p *Prepared) synopsisMeta(appVersion string, created time.Time) SynopsisMeta {
-	return SynopsisMeta{
+func (p *Prepared) synopsisMeta(appVersion string, created time.Time) synopsis.Meta {
+	return synopsis.Meta{
 		AppVersion:  appVersion,
 		Created:     created,
 		Title:       p.Request.Title,
@@ -561,7 +562,7 @@ func (p *Prepared) synopsisMeta(appVersion string, created time.Time) SynopsisMe
 // placeholder release: Laplace noise, k = 1 on every axis and all-zero
 // values (no data, no noise; the real mechanism parameters were validated
 // by Params.Validate). It is never written.
-func (p *Prepared) checkMeta(meta SynopsisMeta) error {
+func (p *Prepared) checkMeta(meta synopsis.Meta) error {
 	params := mechanism.Params{Epsilon: p.Params.Epsilon, Noise: mechanism.NoiseLaplace,
 		K: slices.Repeat([]int{1}, len(p.Params.K)), H: p.Params.H}
 	scale, err := mechanism.NoiseScale(p.Fitted.Sensitivity, params)
@@ -573,7 +574,7 @@ func (p *Prepared) checkMeta(meta SynopsisMeta) error {
 	if err != nil {
 		return err
 	}
-	if _, err := NewSynopsisFile(zero, meta); err != nil {
+	if _, err := synopsis.NewFile(zero, meta); err != nil {
 		return err
 	}
 	return nil

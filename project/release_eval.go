@@ -11,6 +11,7 @@ import (
 	"github.com/gocarina/gocsv"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // Result columns of an evaluated release, after the feature columns.
@@ -32,7 +33,7 @@ type EvalResults struct {
 	// units and the public standard deviation of its noise part.
 	Value, NoiseStd []float64
 	// Class holds the predicted class label per point for classifiers
-	// (VerifiedSynopsis.Class); nil otherwise.
+	// (synopsis.Verified.Class); nil otherwise.
 	Class []string
 }
 
@@ -43,7 +44,7 @@ func (r *EvalResults) Len() int { return len(r.Value) }
 // columns named like the release's features (in any order, other columns
 // ignored), returned row-major in axis order, in data units. A missing
 // feature column is a *CSVError naming it.
-func QueryPoints(ds *Dataset, v *VerifiedSynopsis) ([]float64, error) {
+func QueryPoints(ds *Dataset, v *synopsis.Verified) ([]float64, error) {
 	feats := v.File.Domain.Features
 	l := len(feats)
 	cols := make([][]float64, l)
@@ -64,12 +65,12 @@ func QueryPoints(ds *Dataset, v *VerifiedSynopsis) ([]float64, error) {
 }
 
 // EvalReleaseAt evaluates a verified release at the n = len(x)/ℓ points x
-// (data units, row-major) with (*VerifiedSynopsis).EvalDataBatch: values
+// (data units, row-major) with (*synopsis.Verified).EvalDataBatch: values
 // and noise standard deviations in the output's data units, and the class
 // for classifiers. Every point must lie within the public bounds (else an
 // *OutOfBoundsError naming the point and feature, nothing evaluated); ctx
 // cancels. This is post-processing of the release: no privacy cost.
-func EvalReleaseAt(ctx context.Context, v *VerifiedSynopsis, x []float64) (*EvalResults, error) {
+func EvalReleaseAt(ctx context.Context, v *synopsis.Verified, x []float64) (*EvalResults, error) {
 	l := len(v.File.Domain.Features)
 	if l == 0 || len(x)%l != 0 {
 		return nil, fmt.Errorf("query points: %d values is not a multiple of the %d features", len(x), l)

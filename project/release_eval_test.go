@@ -13,11 +13,12 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // releasedClassifier releases naive Bayes on columns x, y of the test data
 // and opens the synopsis.
-func releasedClassifier(t *testing.T) *VerifiedSynopsis {
+func releasedClassifier(t *testing.T) *synopsis.Verified {
 	t.Helper()
 	ds := releaseTestDataset(t, 80)
 	e := newReleaseEnv(t)
@@ -35,7 +36,7 @@ func releasedClassifier(t *testing.T) *VerifiedSynopsis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := OpenSynopsis(res.Path, nil)
+	v, err := synopsis.Open(res.Path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func TestEvalReleaseAt(t *testing.T) {
 	}
 	// Out of bounds: an error naming the feature, nothing returned.
 	_, err = EvalReleaseAt(context.Background(), v, []float64{1, 1, 11, 1})
-	var oob *OutOfBoundsError
+	var oob *synopsis.OutOfBoundsError
 	if !errors.As(err, &oob) || oob.Feature != "x" || oob.Value != 11 {
 		t.Errorf("out of bounds: %v", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // ExamplePrepare releases a kernel density estimate of one column: Prepare
@@ -55,7 +56,7 @@ func ExamplePrepare() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, key, err := ed25519.GenerateKey(rand.Reader) // in the app: project.LoadSigner
+	_, key, err := ed25519.GenerateKey(rand.Reader) // in the app: keys.LoadSigner
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func ExamplePrepare() {
 	}
 	fmt.Printf("spent ε %g; dataset total ε %g of budget %g\n", res.Spent, res.Total, res.Budget)
 
-	v, err := project.OpenSynopsis(res.Path, nil)
+	v, err := synopsis.Open(res.Path, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

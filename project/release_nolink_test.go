@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestReleaseWithoutHardLinks (issue 14 item 5): on a file system whose
@@ -34,7 +35,7 @@ func TestReleaseWithoutHardLinks(t *testing.T) {
 	if spent, _ := e.ledger.Spent(preparedKey(t, p)); spent != p.Params.Epsilon || res.Total != p.Params.Epsilon {
 		t.Errorf("spent %v (result total %v), want %v once", spent, res.Total, p.Params.Epsilon)
 	}
-	if _, err := OpenSynopsis(e.opt.Out, e.trusted(t)); err != nil {
+	if _, err := synopsis.Open(e.opt.Out, e.trusted(t)); err != nil {
 		t.Errorf("published synopsis: %v", err)
 	}
 	fsops.AssertNoTemp(t, e.dir)
@@ -93,9 +94,9 @@ func TestReleaseErrorLeavesNoTemp(t *testing.T) {
 	for failAt := 1; ; failAt++ {
 		f := &fsops.Faults{FailAt: failAt}
 		e := newReleaseEnv(t)
-		restore := swapWriter(func(path string, file *SynopsisFile, s ssh.Signer, overwrite bool) error {
+		restore := swapWriter(func(path string, file *synopsis.File, s ssh.Signer, overwrite bool) error {
 			fsops.Install(t, f)
-			return WriteSynopsis(path, file, s, overwrite)
+			return synopsis.Write(path, file, s, overwrite)
 		})
 		_, err := p.Release(context.Background(), e.opt)
 		restore()

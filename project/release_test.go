@@ -21,6 +21,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // releaseTestSigner is a fixed Ed25519 test key (seed 0x01…); never a real
@@ -313,9 +315,9 @@ func newReleaseEnv(t *testing.T) *releaseEnv {
 	}}
 }
 
-func (e *releaseEnv) trusted(t *testing.T) *AllowedSigners {
+func (e *releaseEnv) trusted(t *testing.T) *keys.AllowedSigners {
 	t.Helper()
-	a, err := ParseAllowedSigners(strings.NewReader(""))
+	a, err := keys.ParseAllowedSigners(strings.NewReader(""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,7 +354,7 @@ func TestReleaseRoundTrip(t *testing.T) {
 	if res.Spent != 0.5 || res.Total != 0.5 || res.Budget != DefaultBudget || res.OverBudget {
 		t.Errorf("result spent %v total %v budget %v over %v; want 0.5 0.5 %v false", res.Spent, res.Total, res.Budget, res.OverBudget, DefaultBudget)
 	}
-	v, err := OpenSynopsis(res.Path, e.trusted(t))
+	v, err := synopsis.Open(res.Path, e.trusted(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +377,7 @@ func TestReleaseRoundTrip(t *testing.T) {
 		!slices.Equal(f.Learner.Params["bandwidth"], []float64{0.1}) {
 		t.Errorf("learner %+v", f.Learner)
 	}
-	want := Bound{Name: "x", Unit: "cm", Lo: 0, Hi: 10, LoSource: EndTyped, HiSource: EndTyped}
+	want := synopsis.Bound{Name: "x", Unit: "cm", Lo: 0, Hi: 10, LoSource: synopsis.EndTyped, HiSource: synopsis.EndTyped}
 	if len(f.Domain.Features) != 1 || f.Domain.Features[0] != want || f.Domain.Label != nil || f.Domain.BoundsFromData {
 		t.Errorf("domain %+v, want features [%+v]", f.Domain, want)
 	}
@@ -432,7 +434,7 @@ func TestReleaseNoiseScale(t *testing.T) {
 	e := newReleaseEnv(t)
 	// Replace the file writer: only the noise is under test here.
 	var got []float64
-	defer swapWriter(func(path string, f *SynopsisFile, _ ssh.Signer, _ bool) error {
+	defer swapWriter(func(path string, f *synopsis.File, _ ssh.Signer, _ bool) error {
 		got = append(got, f.Values...)
 		return nil
 	})()
@@ -456,7 +458,7 @@ func TestReleaseNoiseScale(t *testing.T) {
 	}
 }
 
-func swapWriter(w func(string, *SynopsisFile, ssh.Signer, bool) error) (restore func()) {
+func swapWriter(w func(string, *synopsis.File, ssh.Signer, bool) error) (restore func()) {
 	old := writeSynopsisFile
 	writeSynopsisFile = w
 	return func() { writeSynopsisFile = old }
@@ -473,7 +475,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 	}
 	crash := errors.New("injected crash")
 	var ledgerAtWrite []Entry
-	defer swapWriter(func(path string, f *SynopsisFile, s ssh.Signer, overwrite bool) error {
+	defer swapWriter(func(path string, f *synopsis.File, s ssh.Signer, overwrite bool) error {
 		// What a crash at this point would leave on disk: re-read the ledger
 		// from the file, as a new process would.
 		l, err := OpenLedger(e.ledger.Path())
@@ -516,11 +518,11 @@ func TestReleaseWriterFailsAfterReserve(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.opt.Out = filepath.Join(sub, "out.synopsis")
-	defer swapWriter(func(path string, f *SynopsisFile, s ssh.Signer, overwrite bool) error {
+	defer swapWriter(func(path string, f *synopsis.File, s ssh.Signer, overwrite bool) error {
 		if err := os.Remove(sub); err != nil {
 			return err
 		}
-		return WriteSynopsis(path, f, s, overwrite)
+		return synopsis.Write(path, f, s, overwrite)
 	})()
 	if _, err := p.Release(context.Background(), e.opt); err == nil {
 		t.Fatal("release succeeded without its directory")
@@ -560,8 +562,8 @@ func TestReleaseChecksOutputFirst(t *testing.T) {
 		{"no ledger", func(e *releaseEnv) { e.opt.Ledger = nil }, nil},
 		{"no signer", func(e *releaseEnv) { e.opt.Signer = nil }, nil},
 		{"no output", func(e *releaseEnv) { e.opt.Out = "" }, nil},
-		{"no app version", func(e *releaseEnv) { e.opt.AppVersion = "" }, ErrMalformed},
-		{"app version with a space", func(e *releaseEnv) { e.opt.AppVersion = "1 2" }, ErrMalformed},
+		{"no app version", func(e *releaseEnv) { e.opt.AppVersion = "" }, synopsis.ErrMalformed},
+		{"app version with a space", func(e *releaseEnv) { e.opt.AppVersion = "1 2" }, synopsis.ErrMalformed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -594,7 +596,7 @@ func TestReleaseChecksOutputFirst(t *testing.T) {
 	if _, err := p.Release(context.Background(), e.opt); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenSynopsis(e.opt.Out, nil); err != nil {
+	if _, err := synopsis.Open(e.opt.Out, nil); err != nil {
 		t.Errorf("overwritten file: %v", err)
 	}
 }
@@ -730,7 +732,7 @@ func TestReleaseRegressionUnits(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := res.Synopsis
-	if l := f.Domain.Label; l == nil || *l != (Bound{Name: "r", Unit: "kg", Lo: -4, Hi: 6, LoSource: EndTyped, HiSource: EndTyped}) {
+	if l := f.Domain.Label; l == nil || *l != (synopsis.Bound{Name: "r", Unit: "kg", Lo: -4, Hi: 6, LoSource: synopsis.EndTyped, HiSource: synopsis.EndTyped}) {
 		t.Errorf("label bound %+v", f.Domain.Label)
 	}
 	// Regression range in label units: mid + half·r with mid 1, half 5.

@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 const (
@@ -86,10 +87,10 @@ type ColumnBounds struct {
 	// data, private), with the private estimates' details; empty in files
 	// written before per-end provenance, where FromData covers both ends.
 	// FromData is set when either end came from the data.
-	LoSource   EndSource   `json:"lo_source,omitempty"`
-	HiSource   EndSource   `json:"hi_source,omitempty"`
-	LoEstimate *PrivateEnd `json:"lo_estimate,omitempty"`
-	HiEstimate *PrivateEnd `json:"hi_estimate,omitempty"`
+	LoSource   synopsis.EndSource   `json:"lo_source,omitempty"`
+	HiSource   synopsis.EndSource   `json:"hi_source,omitempty"`
+	LoEstimate *synopsis.PrivateEnd `json:"lo_estimate,omitempty"`
+	HiEstimate *synopsis.PrivateEnd `json:"hi_estimate,omitempty"`
 	// Fill is the curator's public fill value for missing or non-numeric
 	// values (FillRule), within [Lo, Hi]; nil means the midpoint.
 	Fill *float64 `json:"fill,omitempty"`
@@ -448,8 +449,8 @@ func (w *Workspace) validate(name string) error {
 		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
 			return fail(field, "%v", err)
 		}
-		if err := checkText(field+".unit", b.Unit, maxUnitRunes, false); err != nil {
-			var fe *FormatError
+		if err := synopsis.CheckText(field+".unit", b.Unit, synopsis.MaxUnitRunes, false); err != nil {
+			var fe *synopsis.FormatError
 			if errors.As(err, &fe) {
 				return fail(field+".unit", "%s", fe.Rule)
 			}

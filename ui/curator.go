@@ -23,6 +23,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // AppID and AppName identify the application to Fyne and the desktop.
@@ -43,7 +45,7 @@ type CuratorOptions struct {
 	// LedgerPath is the privacy-budget ledger; default
 	// project.DefaultLedgerPath().
 	LedgerPath string
-	// KeyPath is the curator's signing key; default project.DefaultKeyPath().
+	// KeyPath is the curator's signing key; default keys.DefaultKeyPath().
 	KeyPath string
 	// Version is shown in the About dialog and written into synopses.
 	Version string
@@ -130,7 +132,7 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 		opts.LedgerPath = p
 	}
 	if opts.KeyPath == "" {
-		p, err := project.DefaultKeyPath()
+		p, err := keys.DefaultKeyPath()
 		if err != nil {
 			return nil, err
 		}
@@ -407,7 +409,7 @@ func (c *curator) showOpenDialog() {
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
 func (c *curator) showOpenSynopsisDialog() {
-	showOpenFile(c.win, []string{project.SynopsisExt}, c.openSynopsis)
+	showOpenFile(c.win, []string{synopsis.Ext}, c.openSynopsis)
 }
 
 // openSynopsis opens a synopsis in the analyst's viewer window, if the

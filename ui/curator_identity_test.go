@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // waitIdentity waits until the release dialog has shown which ledger
@@ -44,7 +45,7 @@ func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := project.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
+	if _, err := keys.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
 		t.Fatal(err)
 	}
 	f.do(func() { c.loadDataset(paths[0], true) })

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // privateBoundsFlow is one run of "Estimate privately…" for a column: the
@@ -195,9 +196,9 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 	}
 	b, pv := res.Bounds[fl.col], res.Provenance[fl.col]
 	if bp, ok := c.pages[stepBounds].(*boundsPage); ok {
-		bp.fill(fl.col, b, project.EndPrivate, pv.LoEstimate, pv.HiEstimate)
+		bp.fill(fl.col, b, synopsis.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 	} else {
-		c.state.bound(fl.col).setEnds(fmtBound(b.Lo), fmtBound(b.Hi), project.EndPrivate, pv.LoEstimate, pv.HiEstimate)
+		c.state.bound(fl.col).setEnds(fmtBound(b.Lo), fmtBound(b.Hi), synopsis.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 		c.changed()
 	}
 	c.setStatus("Estimated the bounds of %s privately: [%s, %s]; spent ε = %s (ledger entry %s).",

@@ -20,6 +20,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -357,7 +358,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 	f.stage.SetText("Unlocking the key …")
 	go func() {
 		res, err := func() (*project.ReleaseResult, error) {
-			signer, err := project.LoadSigner(keyPath, pass)
+			signer, err := keys.LoadSigner(keyPath, pass)
 			if err != nil {
 				return nil, err
 			}
@@ -401,7 +402,7 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 		f.progress.Hide()
 		var be *project.BudgetError
 		switch {
-		case errors.Is(err, project.ErrWrongPassphrase):
+		case errors.Is(err, keys.ErrWrongPassphrase):
 			f.stage.SetText("Wrong passphrase. Nothing was released or spent.")
 		case errors.As(err, &be):
 			f.stage.SetText(fmt.Sprintf("Refused: ε = %s would bring the spent ε from %s to %s, over the budget of %s. Nothing was released or spent.",
@@ -466,7 +467,7 @@ func (c *curator) createKey(then func()) {
 				errl.SetText("Enter the same, non-empty passphrase twice.")
 				return false
 			}
-			kp, err := project.WriteKeyPair(c.opts.KeyPath, []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), false)
+			kp, err := keys.WriteKeyPair(c.opts.KeyPath, []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), false)
 			if err != nil {
 				errl.SetText(err.Error())
 				return false
@@ -505,7 +506,7 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 
 // showKeyInfo is Release ▸ Curator Key…: show the key or offer to create it.
 func (c *curator) showKeyInfo() {
-	data, err := fileio.ReadRegular(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
+	data, err := fileio.ReadRegular(c.opts.KeyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize)
 	if err != nil {
 		if _, serr := os.Stat(c.opts.KeyPath); errors.Is(serr, os.ErrNotExist) {
 			c.createKey(nil)
@@ -516,13 +517,13 @@ func (c *curator) showKeyInfo() {
 	}
 	c.release = &releaseFlow{}
 	line := strings.TrimSpace(string(data))
-	c.showPublicKey(keyFingerprint(line), line, c.opts.KeyPath+project.PublicKeySuffix, nil)
+	c.showPublicKey(keyFingerprint(line), line, c.opts.KeyPath+keys.PublicKeySuffix, nil)
 }
 
 // keyFingerprint returns the SHA256 fingerprint of the key in an
 // allowed_signers line ("" if it cannot be parsed).
 func keyFingerprint(line string) string {
-	as, err := project.ParseAllowedSigners(strings.NewReader(line + "\n"))
+	as, err := keys.ParseAllowedSigners(strings.NewReader(line + "\n"))
 	if err != nil || len(as.Entries()) == 0 {
 		return ""
 	}

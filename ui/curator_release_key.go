@@ -4,7 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // unencryptedKeyWarning is shown in the release dialog instead of the
@@ -12,11 +12,11 @@ import (
 const unencryptedKeyWarning = "Warning: your curator key is not encrypted (it has no passphrase), so anyone who can read the key file can sign synopses in your name. No passphrase is needed. Protect the key with 'ssh-keygen -p -f KEYFILE'."
 
 // releaseKeyLabel checks the curator key before the release dialog asks for
-// its passphrase (project.KeyEncrypted). For an encrypted key it returns
+// its passphrase (keys.KeyEncrypted). For an encrypted key it returns
 // the "Key passphrase:" label; for an unencrypted one it hides pass and
 // returns a warning label instead. An unusable key file is an error.
 func releaseKeyLabel(keyPath string, pass *widget.Entry) (*widget.Label, bool, error) {
-	encrypted, err := project.KeyEncrypted(keyPath)
+	encrypted, err := keys.KeyEncrypted(keyPath)
 	if err != nil {
 		return nil, false, err
 	}

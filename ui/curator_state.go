@@ -11,6 +11,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // curatorState is the curator's project as plain data: what the window
@@ -274,7 +275,7 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 			req.BoundsFromData[col] = true
 		}
 		if req.BoundsProvenance == nil {
-			req.BoundsProvenance = map[string]project.BoundsProvenance{}
+			req.BoundsProvenance = map[string]synopsis.BoundsProvenance{}
 		}
 		req.BoundsProvenance[col] = b.provenance()
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // curatorFixture is a curator window of a headless test app with its own
@@ -219,7 +221,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 	// A wrong passphrase spends nothing.
 	f.do(func() { curatorType(fl.pass, "wrong") })
 	f.do(func() { test.Tap(fl.dlg.button("Release")) })
-	if o := f.waitRelease(); !errors.Is(o.err, project.ErrWrongPassphrase) {
+	if o := f.waitRelease(); !errors.Is(o.err, keys.ErrWrongPassphrase) {
 		t.Fatalf("wrong passphrase: %v, want ErrWrongPassphrase", o.err)
 	}
 	if spent, _, _, _ := c.budgetState(); spent != 0 {
@@ -244,11 +246,11 @@ func TestCuratorFlowKDE(t *testing.T) {
 
 	// The written file verifies against the curator's allowed_signers line
 	// and evaluates.
-	trust, err := project.LoadAllowedSigners(c.opts.KeyPath + project.AllowedSignersSuffix)
+	trust, err := keys.LoadAllowedSigners(c.opts.KeyPath + keys.AllowedSignersSuffix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := project.OpenSynopsis(out, trust)
+	v, err := synopsis.Open(out, trust)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +285,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	f.waitDataset()
 	f.preview()
 	// Create the key directly (the key flow is tested above).
-	if _, err := project.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
+	if _, err := keys.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
 		t.Fatal(err)
 	}
 	f.do(func() { c.showStep(stepPrivacy) })

@@ -14,6 +14,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
@@ -477,14 +478,14 @@ func (a affine) apply(v []float64) []float64 {
 // outputAffine is project's (*SynopsisFile).OutputAffine for the prepared
 // release's domain and output kind (the same map the analyst's viewer uses).
 func outputAffine(p *project.Prepared) affine {
-	f := &project.SynopsisFile{Domain: p.Domain}
+	f := &synopsis.File{Domain: p.Domain}
 	f.Output.Kind = string(p.Spec.Output.Kind)
 	o, s := f.OutputAffine()
 	return affine{o, s}
 }
 
 // axisData maps [0,1] grid values to the feature's data units.
-func axisData(b project.Bound, ys []float64) []float64 {
+func axisData(b synopsis.Bound, ys []float64) []float64 {
 	out := make([]float64, len(ys))
 	for i, y := range ys {
 		out[i] = b.Lo + (b.Hi-b.Lo)*y
@@ -493,7 +494,7 @@ func axisData(b project.Bound, ys []float64) []float64 {
 }
 
 // axisLabel is "name (unit)" or the name.
-func axisLabel(b project.Bound) string {
+func axisLabel(b synopsis.Bound) string {
 	if b.Unit != "" {
 		return b.Name + " (" + b.Unit + ")"
 	}

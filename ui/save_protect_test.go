@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // TestViewerSaveRefusesProtectedFiles (issue 14 item 6): the viewer's save
@@ -103,7 +104,7 @@ func TestCuratorRefusesProtectedOutputs(t *testing.T) {
 	f.do(func() { c.state.CSVPath = data })
 	rp := c.pages[stepRelease].(*releasePage)
 	for _, out := range []string{data, c.opts.LedgerPath, c.opts.LedgerPath + ".lock", c.opts.KeyPath,
-		c.opts.KeyPath + project.PublicKeySuffix, filepath.Join(f.dir, "l.bernstein")} {
+		c.opts.KeyPath + keys.PublicKeySuffix, filepath.Join(f.dir, "l.bernstein")} {
 		var err error
 		f.do(func() {
 			rp.out.SetText(out)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerVerifyState is the verification outcome of an opened synopsis file.
@@ -51,7 +52,7 @@ type viewerDoc struct {
 	// not be read, so no key counts as trusted); "" if none.
 	TrustWarning string
 	// Verified and Release are nil unless the signature verified.
-	Verified *project.VerifiedSynopsis
+	Verified *synopsis.Verified
 	Release  *viewerRelease
 }
 
@@ -66,7 +67,7 @@ func viewerLoad(path, trustPath string) *viewerDoc {
 		d.TrustWarning = fmt.Sprintf("Your trusted-keys file could not be read, so no key counts as trusted: %v", err)
 		trusted = nil
 	}
-	v, err := project.OpenSynopsis(path, trusted)
+	v, err := synopsis.Open(path, trusted)
 	if err != nil {
 		d.State, d.Err = viewerInvalid, err
 		d.Headline = viewerInvalidHeadline(err)
@@ -88,29 +89,25 @@ func viewerLoad(path, trustPath string) *viewerDoc {
 	return d
 }
 
-// trustLoad loads the allowed_signers file; a missing file is an empty
-// list.
-func trustLoad(path string) (*project.AllowedSigners, error) {
+// trustLoad loads the allowed_signers file (synopsis.LoadTrust: a missing
+// file trusts nobody); no path, no file.
+func trustLoad(path string) (*keys.AllowedSigners, error) {
 	if path == "" {
 		return nil, nil
 	}
-	a, err := project.LoadAllowedSigners(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &project.AllowedSigners{}, nil
-	}
-	return a, err
+	return keys.LoadTrust(path)
 }
 
 // viewerInvalidHeadline explains in one viewerSentence why a file cannot be used.
 func viewerInvalidHeadline(err error) string {
 	switch {
-	case errors.Is(err, project.ErrBadSignature):
+	case errors.Is(err, synopsis.ErrBadSignature):
 		return "Invalid: the signature does not verify. The file was changed after it was signed, or it was never signed. Do not use it."
-	case errors.Is(err, project.ErrUnsupportedFormat):
+	case errors.Is(err, synopsis.ErrUnsupportedFormat):
 		return "Invalid: this file uses a synopsis format this version of Bernstein Release cannot read."
-	case errors.Is(err, project.ErrTooLarge):
+	case errors.Is(err, synopsis.ErrTooLarge):
 		return "Invalid: the file exceeds the size limits of a synopsis."
-	case errors.Is(err, project.ErrMalformed):
+	case errors.Is(err, synopsis.ErrMalformed):
 		return "Invalid: this is not a well-formed synopsis file."
 	case errors.Is(err, fs.ErrNotExist):
 		return "The file does not exist."
@@ -134,7 +131,7 @@ func viewerSentence(s string) string {
 // viewerReleaseOf builds the viewer's description of a verified
 // release. The output unit is the label's unit for regression, 1/(∏ feature
 // units) for a density when every feature has a unit, else empty.
-func viewerReleaseOf(v *project.VerifiedSynopsis) *viewerRelease {
+func viewerReleaseOf(v *synopsis.Verified) *viewerRelease {
 	f := v.File
 	r := &viewerRelease{
 		OutputName:  f.Output.Name,
@@ -177,7 +174,7 @@ type viewerDetailRow struct {
 // note, learner and parameters, ε, δ, noise, k, h, n, sensitivity, output,
 // created, app version and whether any bound came from the data. Feature
 // bounds are listed separately (viewerFeatureRows).
-func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
+func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 	f := v.File
 	m := f.Mechanism
 	learnerTitle := f.Learner.Kind
@@ -218,14 +215,14 @@ func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
 
 // viewerFeatureRows returns one row per feature (and the label bound for
 // regression): name, unit, public bounds and whether they came from data.
-func viewerFeatureRows(f *project.SynopsisFile) [][]string {
+func viewerFeatureRows(f *synopsis.File) [][]string {
 	rows := [][]string{{"Feature", "Unit", "Lower bound", "Upper bound", "From data"}}
-	add := func(prefix string, b project.Bound) {
+	add := func(prefix string, b synopsis.Bound) {
 		from := "no"
 		if b.FromData {
 			from = "YES"
 		}
-		if lo, hi := b.Ends(); lo != hi || lo == project.EndPrivate {
+		if lo, hi := b.Ends(); lo != hi || lo == synopsis.EndPrivate {
 			from += " (" + b.DescribeEnds() + ")"
 		}
 		rows = append(rows, []string{prefix + b.Name, viewerOrDash(b.Unit), viewerNum(b.Lo), viewerNum(b.Hi), from})
@@ -246,14 +243,14 @@ func viewerOrDash(s string) string {
 	return s
 }
 
-func viewerFmtDelta(m project.MechanismInfo) string {
+func viewerFmtDelta(m synopsis.MechanismInfo) string {
 	if mechanism.NoiseKind(m.Noise) == mechanism.NoiseLaplace {
 		return "0 (pure ε-differential privacy)"
 	}
 	return viewerNum(m.Delta) + " ((ε, δ)-differential privacy)"
 }
 
-func viewerFmtNoise(m project.MechanismInfo) string {
+func viewerFmtNoise(m synopsis.MechanismInfo) string {
 	switch mechanism.NoiseKind(m.Noise) {
 	case mechanism.NoiseLaplace:
 		return "Laplace, scale λ = " + viewerNum(m.Scale) + " per lattice value (Algorithm 1)"
@@ -309,8 +306,8 @@ func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {
 
 // viewerFmtUnits says in which units the viewer shows values: queries in
 // the features' data units, outputs mapped back by kind
-// ((*project.SynopsisFile).OutputAffine).
-func viewerFmtUnits(v *project.VerifiedSynopsis) string {
+// ((*synopsis.File).OutputAffine).
+func viewerFmtUnits(v *synopsis.Verified) string {
 	r := viewerReleaseOf(v)
 	switch r.OutputKind {
 	case learners.OutputDensity:
@@ -329,7 +326,7 @@ func viewerFmtUnits(v *project.VerifiedSynopsis) string {
 	return "Queries in the features' data units. Scores and probabilities are unitless."
 }
 
-func viewerFmtOutput(f *project.SynopsisFile) string {
+func viewerFmtOutput(f *synopsis.File) string {
 	o := f.Output
 	s := fmt.Sprintf("%s (%s): %s Natural range [%s, %s].", o.Name, o.Kind, viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
 	if len(o.ClassLabels) == 2 {

@@ -11,7 +11,7 @@ import (
 )
 
 // viewerEvaluator is the part of a verified synopsis the viewer evaluates
-// with. *project.VerifiedSynopsis implements it: EvalData maps a query from
+// with. *synopsis.Verified implements it: EvalData maps a query from
 // data units through the public bounds to [0,1]^ℓ, evaluates the released
 // polynomial and maps value and public noise standard deviation back to the
 // output's data units; Class names the class of a classifier's value. Both
@@ -41,7 +41,7 @@ func (f viewerFeature) label() string {
 
 // viewerRelease is the public description of a verified release that the
 // evaluation, batch and plot code needs, plus its evaluator. It is built
-// from a *project.VerifiedSynopsis only after the signature verified (see
+// from a *synopsis.Verified only after the signature verified (see
 // viewer_document.go); nothing here is ever built from an unverified file.
 type viewerRelease struct {
 	Features    []viewerFeature

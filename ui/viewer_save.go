@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // The viewer does not use Fyne's save dialog: it opens (and truncates) the
@@ -58,7 +58,7 @@ func viewerSaveTarget(dir, name, ext, protect string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if strings.EqualFold(filepath.Ext(path), project.SynopsisExt) {
+	if strings.EqualFold(filepath.Ext(path), synopsis.Ext) {
 		return "", false, errors.New("the viewer never writes .synopsis files")
 	}
 	if st == nil {
