@@ -15,11 +15,12 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                       {"cli", "ui", "project"},
-	"cli":                    {"project", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
-	"ui":                     {"project", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
+	"cli":                    {"project", "project/dataset", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
+	"ui":                     {"project", "project/dataset", "project/keys", "project/synopsis", "project/fileio", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
 	"study":                  {"learners", "mechanism", "mechanism/peers"},
 	"plotting":               {},
-	"project":                {"project/keys", "project/synopsis", "project/internal/fsops", "project/fileio", "learners", "mechanism"},
+	"project":                {"project/dataset", "project/keys", "project/synopsis", "project/internal/fsops", "project/fileio", "learners", "mechanism"},
+	"project/dataset":        {"project/synopsis", "project/fileio"},
 	"project/keys":           {"project/fileio"},
 	"project/synopsis":       {"project/keys", "project/fileio", "learners", "mechanism"},
 	"project/internal/fsops": {},

@@ -7,13 +7,14 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func TestChooseCommand(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	ledgerPath := w.path("ledger.jsonl")
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	args := []string{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 		"--param", "bandwidth=0.05", "--epsilon", "0.5", "--epsilon-select", "0.1", "--ledger", ledgerPath}
 	r := te.mustRun(t, args...)
@@ -34,7 +35,7 @@ func TestChooseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
+	ds, err := dataset.ReadCSV(data, dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}

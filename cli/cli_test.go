@@ -22,6 +22,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -97,7 +98,7 @@ func newWorkspace(t *testing.T) *workspace {
 	if err := os.WriteFile(w.pass, []byte("correct horse battery staple\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := project.WriteDemoData(w.demo, false); err != nil {
+	if _, err := dataset.WriteDemoData(w.demo, false); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -153,7 +154,7 @@ func (w *workspace) testKey(t *testing.T) {
 }
 
 func (w *workspace) kdeRelease(out string, extra ...string) []string {
-	args := []string{"release", "--data", filepath.Join(w.demo, project.DemoKDE1DFile), "--features", "x",
+	args := []string{"release", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile), "--features", "x",
 		"--bounds", "x=0:1", "--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25",
 		"--k", "12", "--h", "2", "--title", "Figure 1 mixture", "--passphrase-file", w.pass, "--out", out}
 	return append(args, extra...)
@@ -265,7 +266,7 @@ func TestGUIDispatch(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	w := newWorkspace(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	rel := func(extra ...string) []string {
 		args := []string{"release", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 			"--epsilon", "0.5", "--out", w.path("o.synopsis"), "--passphrase-file", w.pass}
@@ -422,14 +423,14 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 
-	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, project.DemoKDE1DFile))
+	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile))
 	for _, want := range []string{"release", "0.25", "kde", out, "spent ε 0.25 of budget ε 1; 0.75 left"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("ledger output lacks %q:\n%s", want, r.stdout)
 		}
 	}
 	r = te.mustRun(t, "ledger")
-	if !strings.Contains(r.stdout, filepath.Join(w.demo, project.DemoKDE1DFile)) || !strings.Contains(r.stdout, "0.75") {
+	if !strings.Contains(r.stdout, filepath.Join(w.demo, dataset.DemoKDE1DFile)) || !strings.Contains(r.stdout, "0.75") {
 		t.Errorf("ledger summary:\n%s", r.stdout)
 	}
 }
@@ -466,7 +467,7 @@ func TestClassifierEval(t *testing.T) {
 	te := newTestEnv()
 	w.testKey(t)
 	out := w.path("nb.synopsis")
-	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
+	te.mustRun(t, "release", "--data", filepath.Join(w.demo, dataset.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--classes", "0,1", "--bounds", "x1=0:1", "--bounds", "x2=0:1", "--learner", "naive-bayes",
 		"--param", "bandwidth=0.1,0.2", "--epsilon", "0.5", "--noise", "laplace-approx", "--delta", "1e-6",
 		"--k", "6,5", "--units", "x1=m,x2=s", "--passphrase-file", w.pass, "--out", out)
@@ -492,7 +493,7 @@ func TestClassifierEval(t *testing.T) {
 	}
 	// --classes 1,0 swaps the classes.
 	out2 := w.path("nb0.synopsis")
-	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
+	te.mustRun(t, "release", "--data", filepath.Join(w.demo, dataset.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--classes", "1,0", "--bounds", "x1=0:1,x2=0:1", "--learner", "naive-bayes",
 		"--epsilon", "0.1", "--k", "3", "--passphrase-file", w.pass, "--out", out2)
 	v2, err := synopsis.Open(out2, nil)
@@ -514,7 +515,7 @@ func TestBudget(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	rel := func(eps, out string, extra ...string) []string {
 		args := []string{"release", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 			"--epsilon", eps, "--k", "5", "--passphrase-file", w.pass, "--out", w.path(out)}
@@ -632,7 +633,7 @@ func TestNothingOverwrittenWithoutForce(t *testing.T) {
 	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
 		t.Error("synopsis changed without --force")
 	}
-	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, project.DemoKDE1DFile))
+	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile))
 	if !strings.Contains(r.stdout, "spent ε 0.25 ") {
 		t.Errorf("a refused release was charged:\n%s", r.stdout)
 	}
@@ -723,7 +724,7 @@ func TestDataErrorsAndBounds(t *testing.T) {
 		t.Errorf("invalid value: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 	// Data-derived bounds with the acknowledgement: recorded in the synopsis.
-	data2 := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data2 := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	out := w.path("b.synopsis")
 	r = te.mustRun(t, "release", "--data", data2, "--features", "x", "--bounds", "x=data", "--acknowledge-data-bounds",
 		"--learner", "kde", "--epsilon", "0.1", "--k", "4", "--passphrase-file", w.pass, "--out", out)
@@ -731,7 +732,7 @@ func TestDataErrorsAndBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := project.ReadCSV(data2, project.CSVOptions{})
+	ds, err := dataset.ReadCSV(data2, dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -776,7 +777,7 @@ func TestLedgerTornLine(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"))...)
 	ledgerPath, err := project.DefaultLedgerPath()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // datasetFlags are the flags that say which private data a command fits
@@ -110,11 +111,11 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 	if err := f.checkFillFlags(binary); err != nil {
 		return project.ReleaseRequest{}, spec, err
 	}
-	opts := project.CSVOptions{Columns: cols, KeepInvalid: true}
+	opts := dataset.CSVOptions{Columns: cols, KeepInvalid: true}
 	if binary && f.label != "" {
-		opts.Classes = map[string]project.Classes{f.label: f.classes.c}
+		opts.Classes = map[string]dataset.Classes{f.label: f.classes.c}
 	}
-	ds, err := project.ReadCSV(f.data, opts)
+	ds, err := dataset.ReadCSV(f.data, opts)
 	if err != nil {
 		return project.ReleaseRequest{}, spec, err
 	}
@@ -122,7 +123,7 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 		Dataset:                ds,
 		Features:               f.features,
 		Label:                  f.label,
-		Bounds:                 map[string]project.Bounds{},
+		Bounds:                 map[string]dataset.Bounds{},
 		BoundsFromData:         map[string]bool{},
 		AcknowledgedDataBounds: f.ackDataBounds,
 		Learner:                spec.Kind,
@@ -142,7 +143,7 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 			req.BoundsFromData[name] = true
 			continue
 		}
-		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		req.Bounds[name] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
 	return req, spec, nil
 }

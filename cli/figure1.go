@@ -8,7 +8,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
@@ -107,8 +107,8 @@ type figure1Setup struct {
 // fixed demo (project.DemoKDE1DSeed); the seed only drives the simulation
 // noise.
 func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, error) {
-	d := project.DemoKDE1D(project.DemoKDE1DSeed)
-	x, _, err := d.MapToUnit([]string{"x"}, []project.Bounds{{Lo: 0, Hi: 1}})
+	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
+	x, _, err := d.MapToUnit([]string{"x"}, []dataset.Bounds{{Lo: 0, Hi: 1}})
 	if err != nil {
 		return nil, err
 	}

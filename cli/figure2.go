@@ -20,7 +20,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/study"
 )
@@ -99,8 +99,8 @@ type figure2Setup struct {
 // [0,1]² with bounds [0,1] (records outside are clipped, as in the app), and
 // evaluates it with mechanism.EvaluateLattice on the grid and the lattices.
 func newFigure2Setup(ctx context.Context) (*figure2Setup, error) {
-	d := project.DemoTwoClass2D(project.DemoTwoClass2DSeed)
-	x, _, err := d.MapToUnit([]string{"x1", "x2"}, []project.Bounds{{Lo: 0, Hi: 1}, {Lo: 0, Hi: 1}})
+	d := dataset.DemoTwoClass2D(dataset.DemoTwoClass2DSeed)
+	x, _, err := d.MapToUnit([]string{"x1", "x2"}, []dataset.Bounds{{Lo: 0, Hi: 1}, {Lo: 0, Hi: 1}})
 	if err != nil {
 		return nil, err
 	}

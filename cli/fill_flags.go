@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -54,7 +54,7 @@ func (f *fillFlag) Set(s string) error {
 
 // classesFlag is --classes NEG,POS: the declared values of a binary label.
 type classesFlag struct {
-	c   project.Classes
+	c   dataset.Classes
 	set bool
 }
 
@@ -66,7 +66,7 @@ func (f *classesFlag) String() string {
 }
 
 func (f *classesFlag) Set(s string) error {
-	c, err := project.ParseClasses(s)
+	c, err := dataset.ParseClasses(s)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func ledgerCommand() *command {
@@ -92,7 +93,7 @@ Keep a copy of the file before repairing.`,
 					writeLedgerSummary(e.Stdout, l)
 					return nil
 				}
-				hash, err := project.HashFile(data)
+				hash, err := dataset.HashFile(data)
 				if err != nil {
 					return err
 				}

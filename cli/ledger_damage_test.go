@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // damageTestLedger writes a ledger with a release of ε 0.4 on each of three
@@ -27,7 +28,7 @@ func damageTestLedger(t *testing.T) (string, []string) {
 		if err := os.WriteFile(f, []byte("x\n"+name+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		h, err := project.HashFile(f)
+		h, err := dataset.HashFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +56,7 @@ func TestLedgerDisplayWhileDamaged(t *testing.T) {
 	if err := os.WriteFile(p, bytes.Join(lines, nil), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hc, err := project.HashFile(files[2])
+	hc, err := dataset.HashFile(files[2])
 	if err != nil {
 		t.Fatal(err)
 	}

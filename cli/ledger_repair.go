@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable.
@@ -54,7 +55,7 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 		h := v
 		if !isHexHash(v) {
 			var err error
-			if h, err = project.HashFile(v); err != nil {
+			if h, err = dataset.HashFile(v); err != nil {
 				return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // openDefaultLedger opens the workspace's default ledger.
@@ -50,8 +51,8 @@ func TestReleaseBudgetAfterPassphrase(t *testing.T) {
 	}
 	// The right passphrase records the budget, then the release.
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--budget", "3")...)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
-	fileHash, err := project.HashFile(data)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	fileHash, err := dataset.HashFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestLedgerShowsOverspend(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--epsilon", "0.8")...)
 	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.5", "--allow-over-budget")...)
 	r := te.mustRun(t, "ledger", "--data", data)
@@ -92,7 +93,7 @@ func TestReleaseDeltaRefusals(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	gauss := func(out, eps, delta string, extra ...string) []string {
 		return w.kdeRelease(w.path(out), append([]string{"--epsilon", eps, "--noise", "gaussian", "--delta", delta}, extra...)...)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -132,7 +133,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	}
 	for _, col := range p.estimated.order {
 		s := p.estimated.specs[col]
-		b := project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		b := dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 		pv, err := project.PrivateBoundsFromEntry(ledger, ds.Hash, p.entry, col, b)
 		if err != nil {
 			return err
@@ -152,10 +153,10 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	if !allowOver && spent+eps+laterEps > budget*(1+1e-6) {
 		return &project.BudgetError{File: ledger.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
 	}
-	ranges := map[string]project.Bounds{}
+	ranges := map[string]dataset.Bounds{}
 	for _, col := range p.ranges.order {
 		s := p.ranges.specs[col]
-		ranges[col] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		ranges[col] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
 	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.order, ", "), eps, share)
 	// The spend is charged to the ledger datasets of the release's records

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -21,7 +22,7 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 	w.testKey(t)
 	te := newTestEnv()
 	out := w.path("private.synopsis")
-	args := []string{"release", "--data", filepath.Join(w.demo, project.DemoKDE1DFile), "--features", "x",
+	args := []string{"release", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile), "--features", "x",
 		"--bounds-private", "x=-1:2", "--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25",
 		"--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}
 	r := te.mustRun(t, args...)
@@ -60,7 +61,7 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 	if err := os.WriteFile(w.path("exists.synopsis"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	base := []string{"release", "--data", data, "--features", "x", "--learner", "kde", "--epsilon", "0.25", "--out", w.path("o.synopsis")}
 	for _, tc := range []struct {
 		name  string
@@ -90,7 +91,7 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 // demoEntries returns the default ledger's entries for the 1-D KDE demo.
 func (w *workspace) demoEntries(t *testing.T) []project.Entry {
 	t.Helper()
-	ds, err := project.ReadCSV(filepath.Join(w.demo, project.DemoKDE1DFile), project.CSVOptions{Columns: []string{"x"}})
+	ds, err := dataset.ReadCSV(filepath.Join(w.demo, dataset.DemoKDE1DFile), dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 	w := newWorkspace(t)
 	w.testKey(t)
 	te := newTestEnv()
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	r := te.mustRun(t, "choose", "--data", data, "--features", "x", "--bounds-private", "x=-1:2", "--bounds-epsilon", "0.2",
 		"--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25", "--epsilon-select", "0.1")
 	m := regexp.MustCompile(`reuse without spending again: (--bounds-estimated \S+ --bounds-entry \S+)\n`).FindStringSubmatch(r.stdout)

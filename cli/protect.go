@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
@@ -114,7 +115,7 @@ func figureOutputs(dir string) []string {
 
 // demoOutputs are the files demo-data writes into dir.
 func demoOutputs(dir string) []string {
-	return []string{filepath.Join(dir, project.DemoKDE1DFile), filepath.Join(dir, project.DemoTwoClass2DFile)}
+	return []string{filepath.Join(dir, dataset.DemoKDE1DFile), filepath.Join(dir, dataset.DemoTwoClass2DFile)}
 }
 
 // evalProtected are eval's inputs, which its --out must not replace.

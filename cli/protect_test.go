@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
@@ -32,7 +33,7 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	if err := os.Symlink(ledger, w.path("ledger-link.synopsis")); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	if err := os.MkdirAll(demoDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(signers, filepath.Join(demoDir, project.DemoTwoClass2DFile)); err != nil {
+	if err := os.Link(signers, filepath.Join(demoDir, dataset.DemoTwoClass2DFile)); err != nil {
 		t.Fatal(err)
 	}
 	first := w.path("first.synopsis")
@@ -161,7 +162,7 @@ func TestOutputRefusesPassphraseAndLedgerOnInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	pf := w.path("pf.txt")
 	if err := os.WriteFile(pf, []byte("correct horse battery staple\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,9 @@
 package project
 
-import "github.com/bernsteinrelease/bernstein/project/synopsis"
+import (
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+)
 
 // provenanceOf returns the provenance of col's bounds in req:
 // req.BoundsProvenance if it names the column, else both ends from the data
@@ -40,7 +43,7 @@ func provenanceOf(req ReleaseRequest, col string) (synopsis.BoundsProvenance, er
 
 // boundWithProvenance is the synopsis bound of col with b and its
 // provenance p per end; FromData is set when either end came from the data.
-func boundWithProvenance(col, unit string, b Bounds, p synopsis.BoundsProvenance) synopsis.Bound {
+func boundWithProvenance(col, unit string, b dataset.Bounds, p synopsis.BoundsProvenance) synopsis.Bound {
 	return synopsis.Bound{Name: col, Unit: unit, Lo: b.Lo, Hi: b.Hi, FromData: p.HasData(),
 		LoSource: p.Lo, HiSource: p.Hi, LoEstimate: p.LoEstimate, HiEstimate: p.HiEstimate}
 }

@@ -14,6 +14,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // SketchSize is the number of keyed hashes kept in a dataset's bottom-k
@@ -50,9 +52,9 @@ type DatasetIdentity struct {
 	// N is the number of rows.
 	N int
 
-	vals  [][]float64 // the columns' values (the Dataset's; private, never stored)
-	order []int32     // row indexes in canonical order
-	ds    *Dataset    // the data, for projections onto other column sets
+	vals  [][]float64    // the columns' values (the Dataset's; private, never stored)
+	order []int32        // row indexes in canonical order
+	ds    *dataset.Table // the data, for projections onto other column sets
 
 	mu        sync.Mutex
 	sketchKey string // key id of the cached sketch
@@ -66,7 +68,7 @@ type DatasetIdentity struct {
 // are sorted, so row order does not matter, and duplicate rows count as
 // often as they occur. Memory: 4 bytes per row beyond the dataset; time:
 // one sort of the rows.
-func IdentifyDataset(ds *Dataset, columns []string) (*DatasetIdentity, error) {
+func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
@@ -275,7 +277,7 @@ func usedColumns(req ReleaseRequest) []string {
 
 // lazyIdentity computes a Prepared's DatasetIdentity once, on first use.
 type lazyIdentity struct {
-	ds      *Dataset
+	ds      *dataset.Table
 	columns []string
 	once    sync.Once
 	id      *DatasetIdentity

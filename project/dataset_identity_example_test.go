@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // The ledger key of a dataset is the fingerprint of its records in the used
@@ -16,7 +17,7 @@ func ExampleIdentifyDataset() {
 	changed := "age,income\n34,52000\n51,61001\n"
 	var keys []string
 	for _, text := range []string{original, resaved, changed} {
-		ds, err := project.ParseCSV(strings.NewReader(text), "people.csv", project.CSVOptions{Columns: []string{"age", "income"}})
+		ds, err := dataset.ParseCSV(strings.NewReader(text), "people.csv", dataset.CSVOptions{Columns: []string{"age", "income"}})
 		if err != nil {
 			panic(err)
 		}

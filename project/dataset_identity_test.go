@@ -16,11 +16,12 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // recordsKey is the record fingerprint of ds in columns: the ledger key of
 // a dataset new to the ledger.
-func recordsKey(t testing.TB, ds *Dataset, columns ...string) string {
+func recordsKey(t testing.TB, ds *dataset.Table, columns ...string) string {
 	t.Helper()
 	id, err := IdentifyDataset(ds, columns)
 	if err != nil {
@@ -64,9 +65,9 @@ func identityVariants(rows []string) map[string]string {
 	}
 }
 
-func parseTestCSV(t testing.TB, name, text string) *Dataset {
+func parseTestCSV(t testing.TB, name, text string) *dataset.Table {
 	t.Helper()
-	ds, err := ParseCSV(strings.NewReader(text), name, CSVOptions{Columns: []string{"x", "y"}})
+	ds, err := dataset.ParseCSV(strings.NewReader(text), name, dataset.CSVOptions{Columns: []string{"x", "y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestIdentityIgnoresFormatting(t *testing.T) {
 	// Other column sets are other datasets; so are other values.
 	for _, tc := range []struct {
 		name string
-		ds   *Dataset
+		ds   *dataset.Table
 		cols []string
 	}{
 		{"column x only", a, []string{"x"}},
@@ -127,11 +128,11 @@ func TestIdentityRejectsBadColumns(t *testing.T) {
 
 // identityRequest is a KDE release of ε on columns x (feature) and y (a
 // second feature), so both columns are used.
-func identityRequest(ds *Dataset, eps float64) ReleaseRequest {
+func identityRequest(ds *dataset.Table, eps float64) ReleaseRequest {
 	return ReleaseRequest{
 		Dataset:  ds,
 		Features: []string{"x", "y"},
-		Bounds:   map[string]Bounds{"x": {Lo: -4, Hi: 4}, "y": {Lo: 0, Hi: 1}},
+		Bounds:   map[string]dataset.Bounds{"x": {Lo: -4, Hi: 4}, "y": {Lo: 0, Hi: 1}},
 		Learner:  learners.KindKDE,
 		Params:   learners.Values{"bandwidth": {0.2}},
 		Privacy:  mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
@@ -139,7 +140,7 @@ func identityRequest(ds *Dataset, eps float64) ReleaseRequest {
 	}
 }
 
-func releaseDataset(t *testing.T, e *releaseEnv, ds *Dataset, eps float64, differentPopulation bool) (*ReleaseResult, error) {
+func releaseDataset(t *testing.T, e *releaseEnv, ds *dataset.Table, eps float64, differentPopulation bool) (*ReleaseResult, error) {
 	t.Helper()
 	p, err := Prepare(context.Background(), identityRequest(ds, eps), nil)
 	if err != nil {
@@ -469,7 +470,7 @@ func TestPreUpgradeFileBudgetStillCounts(t *testing.T) {
 		t.Fatalf("reformatted copy: err = %v, want the old file's budget refusing", err)
 	}
 	// Another column set of the same file: the same file budget.
-	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"y"}, Bounds: map[string]Bounds{"y": {Lo: 0, Hi: 1}},
+	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"y"}, Bounds: map[string]dataset.Bounds{"y": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
 		Privacy: mechanism.Params{Epsilon: 0.3, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
 	must(t, err)
@@ -485,7 +486,7 @@ func TestColumnSubsetIsSameRecords(t *testing.T) {
 	e := newReleaseEnv(t)
 	variants := identityVariants(identityTestRows(100, 9))
 	ds := parseTestCSV(t, "orig.csv", variants["original"])
-	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]Bounds{"x": {Lo: -4, Hi: 4}},
+	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: -4, Hi: 4}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
 		Privacy: mechanism.Params{Epsilon: 0.6, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
 	must(t, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -34,13 +35,13 @@ func EvalPointsCSV(ctx context.Context, v *synopsis.Verified, path string, w io.
 	for j, b := range feats {
 		names[j] = b.Name
 	}
-	opts := CSVOptions{Columns: names}
+	opts := dataset.CSVOptions{Columns: names}
 
 	// Pass 1: check, write nothing.
 	unit := make([]float64, l)
 	x := make([]float64, l)
 	row := 0
-	checked, err := scanCSV(path, opts, evalChunk, func(cols [][]float64) error {
+	checked, err := dataset.ScanCSV(path, opts, evalChunk, func(cols [][]float64) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -66,7 +67,7 @@ func EvalPointsCSV(ctx context.Context, v *synopsis.Verified, path string, w io.
 		return 0, err
 	}
 	points := make([]float64, evalChunk*l)
-	done, err := scanCSV(path, opts, evalChunk, func(cols [][]float64) error {
+	done, err := dataset.ScanCSV(path, opts, evalChunk, func(cols [][]float64) error {
 		n := len(cols[0])
 		for j, c := range cols {
 			for i, val := range c {

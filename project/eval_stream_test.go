@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -22,7 +23,7 @@ func evalAllAtOnce(v *synopsis.Verified, path string) ([]byte, error) {
 	for _, b := range v.File.Domain.Features {
 		names = append(names, b.Name)
 	}
-	ds, err := ReadCSV(path, CSVOptions{Columns: names})
+	ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: names})
 	if err != nil {
 		return nil, err
 	}

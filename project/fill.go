@@ -2,26 +2,16 @@ package project
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
-
-// missing records a missing value of col (CSVOptions.KeepInvalid) and
-// returns NaN, the in-memory mark of a missing value.
-func (d *Dataset) missing(col string) float64 {
-	if d.Invalid == nil {
-		d.Invalid = make(map[string]int)
-	}
-	d.Invalid[col]++
-	return math.NaN()
-}
 
 // fillValue returns the public fill value of a numeric used column: the
 // curator's (req.Fill) or the midpoint of its bounds b. It must be finite
 // and within b, so a filled value is never clipped.
-func fillValue(req ReleaseRequest, col string, b Bounds) (float64, error) {
+func fillValue(req ReleaseRequest, col string, b dataset.Bounds) (float64, error) {
 	v, ok := req.Fill[col]
 	if !ok {
 		return b.Lo/2 + b.Hi/2, nil
@@ -61,41 +51,14 @@ func fillClass(req ReleaseRequest) (float64, string, error) {
 	case 1:
 		return 1, c.Positive, nil
 	}
-	return 0, "", reqErr("fill class", "%s is neither declared class (%s)", quoteShort(req.FillClass), c)
-}
-
-// withFilled returns a shallow copy of d whose columns in fill have every
-// missing value (NaN) replaced by their fill value, and the number of
-// values replaced per column (private: curator only). d is not changed.
-func (d *Dataset) withFilled(fill map[string]float64) (*Dataset, map[string]int) {
-	out := *d
-	out.Data = make(map[string][]float64, len(d.Data))
-	for col, v := range d.Data {
-		out.Data[col] = v
-	}
-	filled := make(map[string]int, len(fill))
-	for col, f := range fill {
-		v, ok := d.Data[col]
-		if !ok || !slices.ContainsFunc(v, math.IsNaN) {
-			continue
-		}
-		w := slices.Clone(v)
-		for i, x := range w {
-			if math.IsNaN(x) {
-				w[i] = f
-				filled[col]++
-			}
-		}
-		out.Data[col] = w
-	}
-	return &out, filled
+	return 0, "", reqErr("fill class", "%s is neither declared class (%s)", dataset.QuoteShort(req.FillClass), c)
 }
 
 // fillData resolves the fill values of the used numeric columns (bounds[j]
 // is the bound of used[j]) and returns the dataset with missing values
 // replaced, their rules in the synopsis's order, and the private count of
 // values filled per column.
-func fillData(req ReleaseRequest, used []string, bounds []Bounds) (*Dataset, []synopsis.FillRule, map[string]int, error) {
+func fillData(req ReleaseRequest, used []string, bounds []dataset.Bounds) (*dataset.Table, []synopsis.FillRule, map[string]int, error) {
 	if err := checkFillColumns(req, used); err != nil {
 		return nil, nil, nil, err
 	}
@@ -109,7 +72,7 @@ func fillData(req ReleaseRequest, used []string, bounds []Bounds) (*Dataset, []s
 		values[col] = v
 		rules = append(rules, synopsis.FillRule{Column: col, Value: &v})
 	}
-	ds, filled := req.Dataset.withFilled(values)
+	ds, filled := req.Dataset.WithFilled(values)
 	return ds, rules, filled, nil
 }
 
@@ -150,27 +113,12 @@ func (w *Workspace) checkFillChoices() (field, rule string) {
 	if len(l.Classes) != 2 {
 		return "learner.classes", fmt.Sprintf("has %d values; want the negative and the positive class", len(l.Classes))
 	}
-	c := Classes{Negative: l.Classes[0], Positive: l.Classes[1]}
+	c := dataset.Classes{Negative: l.Classes[0], Positive: l.Classes[1]}
 	if err := c.Validate(); err != nil {
 		return "learner.classes", err.Error()
 	}
 	if l.FillClass != "" && l.FillClass != c.Negative && l.FillClass != c.Positive {
-		return "learner.fill_class", fmt.Sprintf("%s is neither declared class (%s)", quoteShort(l.FillClass), c)
+		return "learner.fill_class", fmt.Sprintf("%s is neither declared class (%s)", dataset.QuoteShort(l.FillClass), c)
 	}
 	return "", ""
-}
-
-// numbersOnly returns v without its missing values (NaN), v itself if it
-// has none.
-func numbersOnly(v []float64) []float64 {
-	if !slices.ContainsFunc(v, math.IsNaN) {
-		return v
-	}
-	out := make([]float64, 0, len(v))
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // fillAuditSlack is the relative slack on |F_D − F_D′|/S, as in the
@@ -73,15 +74,15 @@ func rawRow(r *rand.Rand, c fillAuditCase) string {
 func prepareRaw(t *testing.T, c fillAuditCase, rows []string) *Prepared {
 	t.Helper()
 	var hdr []string
-	bounds := map[string]Bounds{}
+	bounds := map[string]dataset.Bounds{}
 	fill := map[string]float64{}
 	for j := range c.dim {
 		col := "x" + strconv.Itoa(j)
 		hdr = append(hdr, col)
-		bounds[col] = Bounds{0, 10}
+		bounds[col] = dataset.Bounds{Lo: 0, Hi: 10}
 		fill[col] = 2.5
 	}
-	opts := CSVOptions{KeepInvalid: true}
+	opts := dataset.CSVOptions{KeepInvalid: true}
 	req := ReleaseRequest{
 		Features: append([]string(nil), hdr...), Bounds: bounds, Fill: fill, Learner: c.kind, Params: c.params,
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
@@ -89,15 +90,15 @@ func prepareRaw(t *testing.T, c fillAuditCase, rows []string) *Prepared {
 	switch c.label {
 	case "real":
 		hdr = append(hdr, "y")
-		req.Label, bounds["y"], fill["y"] = "y", Bounds{0, 10}, 7.5
+		req.Label, bounds["y"], fill["y"] = "y", dataset.Bounds{Lo: 0, Hi: 10}, 7.5
 	case "binary":
 		hdr = append(hdr, "y")
-		classes := Classes{"no", "yes"}
+		classes := dataset.Classes{Negative: "no", Positive: "yes"}
 		req.Label, req.Classes, req.FillClass = "y", &classes, "yes"
-		opts.Classes = map[string]Classes{"y": classes}
+		opts.Classes = map[string]dataset.Classes{"y": classes}
 	}
 	csv := strings.Join(hdr, ",") + "\n" + strings.Join(rows, "\n") + "\n"
-	ds, err := ParseCSV(strings.NewReader(csv), "audit.csv", opts)
+	ds, err := dataset.ParseCSV(strings.NewReader(csv), "audit.csv", opts)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, csv)
 	}

@@ -15,15 +15,16 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // readKeep reads csv as the command line and the curator window do: every
 // row kept, invalid values missing.
-func readKeep(t *testing.T, csv string, opts CSVOptions) *Dataset {
+func readKeep(t *testing.T, csv string, opts dataset.CSVOptions) *dataset.Table {
 	t.Helper()
 	opts.KeepInvalid = true
-	ds, err := ParseCSV(strings.NewReader(csv), "t.csv", opts)
+	ds, err := dataset.ParseCSV(strings.NewReader(csv), "t.csv", opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +62,8 @@ func TestFillNeighboursSameNAndS(t *testing.T) {
 			var preps []*Prepared
 			for _, csv := range []string{validCSV, invalidCSV} {
 				req := ReleaseRequest{
-					Dataset: readKeep(t, csv, CSVOptions{Columns: []string{"x", "r"}}), Features: []string{"x"},
-					Bounds:  map[string]Bounds{"x": {0, 10}, "r": {-5, 5}},
+					Dataset: readKeep(t, csv, dataset.CSVOptions{Columns: []string{"x", "r"}}), Features: []string{"x"},
+					Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 					Learner: kind, Fill: map[string]float64{"x": 2.5},
 					Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{4}, H: 1},
 				}
@@ -127,20 +128,20 @@ func TestDeclaredClasses(t *testing.T) {
 	cases := []struct {
 		name      string
 		labels    string
-		classes   Classes
+		classes   dataset.Classes
 		fillClass string
-		read      CSVOptions // Classes are filled in when text
+		read      dataset.CSVOptions // Classes are filled in when text
 		want      []float64
 		filled    int
 	}{
-		{"three values", "3,5,7,3,7,5,3,7", Classes{"3", "7"}, "", CSVOptions{}, []float64{-1, -1, 1, -1, 1, -1, -1, 1}, 2},
-		{"three values, fill positive", "3,5,7,3,7,5,3,7", Classes{"3", "7"}, "7", CSVOptions{}, []float64{-1, 1, 1, -1, 1, 1, -1, 1}, 2},
-		{"one class only", "7,7,7,7,7,7,7,7", Classes{"3", "7"}, "", CSVOptions{}, []float64{1, 1, 1, 1, 1, 1, 1, 1}, 0},
-		{"no declared class occurs", "1,1,1,1,1,1,1,1", Classes{"3", "7"}, "", CSVOptions{}, []float64{-1, -1, -1, -1, -1, -1, -1, -1}, 8},
-		{"numbers spelled differently", "0,1.0,1e0, 0 ,,x,0.0,1", Classes{"0", "1"}, "", CSVOptions{}, []float64{-1, 1, 1, -1, -1, -1, -1, 1}, 2},
-		{"text labels", "no,yes, yes ,maybe,NO,no,yes,", Classes{"no", "yes"}, "yes", CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}},
+		{"three values", "3,5,7,3,7,5,3,7", dataset.Classes{Negative: "3", Positive: "7"}, "", dataset.CSVOptions{}, []float64{-1, -1, 1, -1, 1, -1, -1, 1}, 2},
+		{"three values, fill positive", "3,5,7,3,7,5,3,7", dataset.Classes{Negative: "3", Positive: "7"}, "7", dataset.CSVOptions{}, []float64{-1, 1, 1, -1, 1, 1, -1, 1}, 2},
+		{"one class only", "7,7,7,7,7,7,7,7", dataset.Classes{Negative: "3", Positive: "7"}, "", dataset.CSVOptions{}, []float64{1, 1, 1, 1, 1, 1, 1, 1}, 0},
+		{"no declared class occurs", "1,1,1,1,1,1,1,1", dataset.Classes{Negative: "3", Positive: "7"}, "", dataset.CSVOptions{}, []float64{-1, -1, -1, -1, -1, -1, -1, -1}, 8},
+		{"numbers spelled differently", "0,1.0,1e0, 0 ,,x,0.0,1", dataset.Classes{Negative: "0", Positive: "1"}, "", dataset.CSVOptions{}, []float64{-1, 1, 1, -1, -1, -1, -1, 1}, 2},
+		{"text labels", "no,yes, yes ,maybe,NO,no,yes,", dataset.Classes{Negative: "no", Positive: "yes"}, "yes", dataset.CSVOptions{Classes: map[string]dataset.Classes{"c": {Negative: "no", Positive: "yes"}}},
 			[]float64{-1, 1, 1, 1, 1, -1, 1, 1}, 3},
-		{"text labels M/B, positive first in the file", "M,B,M,B,B,B,M,B", Classes{"B", "M"}, "", CSVOptions{Classes: map[string]Classes{"c": {"B", "M"}}},
+		{"text labels M/B, positive first in the file", "M,B,M,B,B,B,M,B", dataset.Classes{Negative: "B", Positive: "M"}, "", dataset.CSVOptions{Classes: map[string]dataset.Classes{"c": {Negative: "B", Positive: "M"}}},
 			[]float64{1, -1, 1, -1, -1, -1, 1, -1}, 0},
 	}
 	for _, tc := range cases {
@@ -150,7 +151,7 @@ func TestDeclaredClasses(t *testing.T) {
 			classes := tc.classes
 			req := ReleaseRequest{
 				Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &classes, FillClass: tc.fillClass,
-				Bounds:  map[string]Bounds{"x": {0, 10}},
+				Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
 				Learner: learners.KindNaiveBayes,
 				Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
 			}
@@ -194,30 +195,30 @@ func TestDeclaredClassesReread(t *testing.T) {
 	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n3,yes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	read := func(opts CSVOptions) *Dataset {
+	read := func(opts dataset.CSVOptions) *dataset.Table {
 		opts.KeepInvalid = true
-		ds, err := ReadCSV(path, opts)
+		ds, err := dataset.ReadCSV(path, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ds
 	}
-	req := func(ds *Dataset, c Classes, fill string) ReleaseRequest {
+	req := func(ds *dataset.Table, c dataset.Classes, fill string) ReleaseRequest {
 		return ReleaseRequest{
 			Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &c, FillClass: fill,
-			Bounds: map[string]Bounds{"x": {0, 10}}, Learner: learners.KindNaiveBayes,
+			Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes,
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
 		}
 	}
-	numeric := read(CSVOptions{})
-	other := read(CSVOptions{Classes: map[string]Classes{"c": {"no", "yes"}}})
+	numeric := read(dataset.CSVOptions{})
+	other := read(dataset.CSVOptions{Classes: map[string]dataset.Classes{"c": {Negative: "no", Positive: "yes"}}})
 	for name, tc := range map[string]struct {
-		ds   *Dataset
-		c    Classes
+		ds   *dataset.Table
+		c    dataset.Classes
 		want []float64
 	}{
-		"text classes on a column read as numbers": {numeric, Classes{"no", "yes"}, []float64{-1, 1, 1}},
-		"file read with other classes":             {other, Classes{"yes", "no"}, []float64{1, -1, -1}},
+		"text classes on a column read as numbers": {numeric, dataset.Classes{Negative: "no", Positive: "yes"}, []float64{-1, 1, 1}},
+		"file read with other classes":             {other, dataset.Classes{Negative: "yes", Positive: "no"}, []float64{1, -1, -1}},
 	} {
 		p, err := Prepare(context.Background(), req(tc.ds, tc.c, ""), nil)
 		if err != nil {
@@ -227,29 +228,29 @@ func TestDeclaredClassesReread(t *testing.T) {
 			t.Errorf("%s: labels %v; want %v", name, p.Data.Labels, tc.want)
 		}
 	}
-	if _, err := Prepare(context.Background(), req(other, Classes{"no", "yes"}, "maybe"), nil); err == nil || !strings.Contains(err.Error(), "fill class") {
+	if _, err := Prepare(context.Background(), req(other, dataset.Classes{Negative: "no", Positive: "yes"}, "maybe"), nil); err == nil || !strings.Contains(err.Error(), "fill class") {
 		t.Errorf("undeclared fill class: err = %v", err)
 	}
-	if _, err := Prepare(context.Background(), req(numeric, Classes{"0 ", "1"}, ""), nil); err == nil || !strings.Contains(err.Error(), "surrounding spaces") {
+	if _, err := Prepare(context.Background(), req(numeric, dataset.Classes{Negative: "0 ", Positive: "1"}, ""), nil); err == nil || !strings.Contains(err.Error(), "surrounding spaces") {
 		t.Errorf("class with a space: err = %v", err)
 	}
 	if err := os.WriteFile(path, []byte("x,c\n1,no\n2,yes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Prepare(context.Background(), req(numeric, Classes{"no", "yes"}, ""), nil); err == nil || !strings.Contains(err.Error(), "changed since it was opened") {
+	if _, err := Prepare(context.Background(), req(numeric, dataset.Classes{Negative: "no", Positive: "yes"}, ""), nil); err == nil || !strings.Contains(err.Error(), "changed since it was opened") {
 		t.Errorf("changed file: err = %v", err)
 	}
 }
 
 func TestParseClasses(t *testing.T) {
-	for in, want := range map[string]Classes{"0,1": {"0", "1"}, " no , yes ": {"no", "yes"}, "M,B": {"M", "B"}} {
-		if got, err := ParseClasses(in); err != nil || got != want {
+	for in, want := range map[string]dataset.Classes{"0,1": {Negative: "0", Positive: "1"}, " no , yes ": {Negative: "no", Positive: "yes"}, "M,B": {Negative: "M", Positive: "B"}} {
+		if got, err := dataset.ParseClasses(in); err != nil || got != want {
 			t.Errorf("ParseClasses(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
 	for in, want := range map[string]string{"1": "two class values", "a,b,c": "two class values", ",1": "negative class value is empty",
 		"1,": "positive class value is empty", "1,1.0": "same value", "a,a": "same value", "a,\x01": "control character"} {
-		if _, err := ParseClasses(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := dataset.ParseClasses(in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseClasses(%q) err = %v; want %q", in, err, want)
 		}
 	}
@@ -323,9 +324,9 @@ func TestWorkspaceFillChoices(t *testing.T) {
 // TestSuggestBoundsSkipsMissing: bounds suggested from the data ignore
 // missing values instead of becoming NaN.
 func TestSuggestBoundsSkipsMissing(t *testing.T) {
-	ds := readKeep(t, "x\n3\nabc\n-1\n\"\"\n", CSVOptions{})
+	ds := readKeep(t, "x\n3\nabc\n-1\n\"\"\n", dataset.CSVOptions{})
 	b, err := ds.SuggestBounds("x")
-	if err != nil || b != (Bounds{-1, 3}) {
+	if err != nil || b != (dataset.Bounds{Lo: -1, Hi: 3}) {
 		t.Errorf("SuggestBounds = %v, %v; want [-1, 3]", b, err)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
@@ -61,7 +62,7 @@ func (k EntryKind) spends() bool {
 // first in the file so that a torn line (a crash mid-write) still reveals
 // which dataset it charged and how much.
 type Entry struct {
-	DatasetHash string    `json:"dataset_hash"` // hex SHA-256 of the CSV file (Dataset.Hash)
+	DatasetHash string    `json:"dataset_hash"` // hex SHA-256 of the CSV file (dataset.Table.Hash)
 	Epsilon     float64   `json:"epsilon"`      // ε spent (0 for KindBudget)
 	Delta       float64   `json:"delta"`        // δ spent (0 for pure ε-DP and KindBudget)
 	Kind        EntryKind `json:"kind"`
@@ -616,8 +617,8 @@ func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 func parseLedger(data []byte, path string) *ledgerState {
 	st := &ledgerState{}
 	var tol tolerated
-	if bytes.HasPrefix(data, utf8BOM) {
-		data = data[len(utf8BOM):]
+	if bytes.HasPrefix(data, dataset.UTF8BOM) {
+		data = data[len(dataset.UTF8BOM):]
 		tol.bom = true
 	}
 	lines := bytes.Split(data, []byte{'\n'})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // realLedger writes releases of ε 0.4 on the named datasets through
@@ -126,7 +128,7 @@ func TestLedgerHarmlessIrregularities(t *testing.T) {
 		{"blank last line", append(slices.Clone(base), '\n'), "line 4 is blank", false},
 		{"blank line inside", append(append(slices.Clone(base[:bytes.IndexByte(base, '\n')+1]), " \t\n"...), base[bytes.IndexByte(base, '\n')+1:]...), "", true}, // may be a damaged byte: shifts line numbers
 		{"blank unterminated last line", append(slices.Clone(base), "  "...), "line 4 is blank", false},
-		{"byte order mark", append(slices.Clone(utf8BOM), base...), "byte order mark", false},
+		{"byte order mark", append(slices.Clone(dataset.UTF8BOM), base...), "byte order mark", false},
 		{"spaces as long as an entry", append(slices.Clone(base), strings.Repeat(" ", minEntryLen)+"\n"...), "", true},
 		{"CR inside a line", bytes.Replace(base, []byte(`"kind"`), []byte("\r\"kind\""), 1), "", true},
 	} {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func ExampleLedger_Reserve() {
@@ -19,7 +20,7 @@ func ExampleLedger_Reserve() {
 	if err != nil {
 		panic(err)
 	}
-	d := project.DemoKDE1D(project.DemoKDE1DSeed)
+	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
 
 	// Record the spend first; write the synopsis only if Reserve allows it.
 	for _, eps := range []float64{0.5, 0.4, 0.2} {

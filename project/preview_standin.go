@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // UniformStandInPath is the Path of a uniform stand-in dataset.
@@ -22,7 +23,7 @@ const UniformStandInPath = "public stand-in: uniform within the public bounds"
 //
 // Errors: no dataset, or a used column without valid public bounds (data
 // bounds not yet filled in cannot serve: they come from the data).
-func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*Dataset, error) {
+func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*dataset.Table, error) {
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
@@ -32,7 +33,7 @@ func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*Datas
 		used = append(used, req.Label)
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d))
-	ds := &Dataset{Path: UniformStandInPath, Data: map[string][]float64{}, Rows: n}
+	ds := &dataset.Table{Path: UniformStandInPath, Data: map[string][]float64{}, Rows: n}
 	for _, col := range used {
 		b, ok := req.Bounds[col]
 		if !ok {
@@ -64,9 +65,7 @@ func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*Datas
 		if n >= 2 {
 			v[0], v[1] = -1, 1
 		}
-		ds.Columns = append(ds.Columns, req.Label)
-		ds.Data[req.Label] = v
-		ds.classes = map[string]Classes{req.Label: *req.Classes}
+		ds.AddClassColumn(req.Label, *req.Classes, v)
 	}
 	ds.Hash = fmt.Sprintf("stand-in:%d:%d", n, seed)
 	return ds, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -25,11 +26,11 @@ var DefaultBoundsQuantiles = [2]float64{0.01, 0.99}
 // columns of a dataset.
 type PrivateBoundsRequest struct {
 	// Dataset is the private data.
-	Dataset *Dataset
+	Dataset *dataset.Table
 	// Ranges holds, per column, the wide public range the curator knows
 	// from domain knowledge (e.g. 0 to 10⁷ for an income); the estimates
 	// lie inside it and records outside it are clipped to it.
-	Ranges map[string]Bounds
+	Ranges map[string]dataset.Bounds
 	// Quantiles are the quantiles estimated for the lower and the upper
 	// end, 0 < q_lo < q_hi < 1; zero means DefaultBoundsQuantiles.
 	Quantiles [2]float64
@@ -56,7 +57,7 @@ type PrivateBoundsRequest struct {
 type PrivateBoundsResult struct {
 	// Bounds and Provenance hold, per column, the estimated bounds and
 	// their per-end provenance (EndPrivate, with the quantile, ε and range).
-	Bounds     map[string]Bounds
+	Bounds     map[string]dataset.Bounds
 	Provenance map[string]synopsis.BoundsProvenance
 	// Entry is the ledger entry of the spend; Spent the dataset's ε spent
 	// after it; Budget its budget.
@@ -184,7 +185,7 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 	}
 	entry := entries[0]
 	// From here on the spend is recorded, whatever happens.
-	res := &PrivateBoundsResult{Bounds: map[string]Bounds{}, Provenance: map[string]synopsis.BoundsProvenance{}, Entry: entry}
+	res := &PrivateBoundsResult{Bounds: map[string]dataset.Bounds{}, Provenance: map[string]synopsis.BoundsProvenance{}, Entry: entry}
 	for _, c := range cols {
 		r := req.Ranges[c]
 		lo, err := mechanism.PrivateQuantile(data[c], r.Lo, r.Hi, q[0], epsEach)
@@ -212,7 +213,7 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 // orderEstimates post-processes two estimates into bounds lo < hi inside
 // the public range r: swapped if reversed, widened by one grid step
 // ((r.Hi−r.Lo)/mechanism.QuantileGrid) if equal.
-func orderEstimates(lo, hi float64, r Bounds) (Bounds, error) {
+func orderEstimates(lo, hi float64, r dataset.Bounds) (dataset.Bounds, error) {
 	if lo > hi {
 		lo, hi = hi, lo
 	}
@@ -224,9 +225,9 @@ func orderEstimates(lo, hi float64, r Bounds) (Bounds, error) {
 			lo -= step
 		}
 	}
-	b := Bounds{Lo: lo, Hi: hi}
+	b := dataset.Bounds{Lo: lo, Hi: hi}
 	if err := b.Validate(); err != nil {
-		return Bounds{}, errors.New("the estimates cannot be ordered into valid bounds: " + err.Error())
+		return dataset.Bounds{}, errors.New("the estimates cannot be ordered into valid bounds: " + err.Error())
 	}
 	return b, nil
 }
@@ -244,7 +245,7 @@ const rangeParam = "range:"
 // range for col, and that b lies in that range; ε per end is the entry's
 // ε over twice its number of columns. The values themselves are the
 // curator's (the ledger does not store them).
-func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b Bounds) (synopsis.BoundsProvenance, error) {
+func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b dataset.Bounds) (synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	var e *Entry
 	for _, en := range l.Entries("") {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -23,7 +24,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 	l := chooseLedger(t)
 	now := time.Date(2026, 11, 24, 6, 0, 0, 0, time.UTC)
 	res, err := EstimatePrivateBounds(context.Background(), PrivateBoundsRequest{
-		Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}},
+		Dataset: ds, Ranges: map[string]dataset.Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}},
 		Epsilon: 0.8, Ledger: l, Now: func() time.Time { return now },
 	})
 	if err != nil {
@@ -53,7 +54,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 			p.LoEstimate.Quantile != 0.01 || p.HiEstimate.Quantile != 0.99 || p.LoEstimate.Epsilon != 0.2 {
 			t.Errorf("%s: bounds %+v, provenance %+v %+v %+v", c, b, p, p.LoEstimate, p.HiEstimate)
 		}
-		r := map[string]Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}}[c]
+		r := map[string]dataset.Bounds{"x": {Lo: -1000, Hi: 1000}, "y": {Lo: 0, Hi: 1e6}}[c]
 		if b.Lo < r.Lo || b.Hi > r.Hi {
 			t.Errorf("%s: %+v outside the public range %+v", c, b, r)
 		}
@@ -68,7 +69,7 @@ func TestEstimatePrivateBoundsRefused(t *testing.T) {
 	if err := l.SetBudget(ds.Hash, 0.01); err != nil {
 		t.Fatal(err)
 	}
-	good := PrivateBoundsRequest{Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: 0, Hi: 100}}, Epsilon: 0.05, Ledger: l}
+	good := PrivateBoundsRequest{Dataset: ds, Ranges: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 100}}, Epsilon: 0.05, Ledger: l}
 	res, err := EstimatePrivateBounds(context.Background(), good)
 	var be *BudgetError
 	if !errors.As(err, &be) || res != nil {
@@ -76,8 +77,8 @@ func TestEstimatePrivateBoundsRefused(t *testing.T) {
 	}
 	for name, mod := range map[string]func(*PrivateBoundsRequest){
 		"no columns":      func(r *PrivateBoundsRequest) { r.Ranges = nil },
-		"unknown column":  func(r *PrivateBoundsRequest) { r.Ranges = map[string]Bounds{"nope": {Lo: 0, Hi: 1}} },
-		"empty range":     func(r *PrivateBoundsRequest) { r.Ranges = map[string]Bounds{"x": {Lo: 1, Hi: 1}} },
+		"unknown column":  func(r *PrivateBoundsRequest) { r.Ranges = map[string]dataset.Bounds{"nope": {Lo: 0, Hi: 1}} },
+		"empty range":     func(r *PrivateBoundsRequest) { r.Ranges = map[string]dataset.Bounds{"x": {Lo: 1, Hi: 1}} },
 		"zero ε":          func(r *PrivateBoundsRequest) { r.Epsilon = 0 },
 		"quantiles order": func(r *PrivateBoundsRequest) { r.Quantiles = [2]float64{0.9, 0.1} },
 		"quantile one":    func(r *PrivateBoundsRequest) { r.Quantiles = [2]float64{0.1, 1} },
@@ -102,7 +103,7 @@ func TestReleaseRecordsPerEndProvenance(t *testing.T) {
 	ds := releaseTestDataset(t, 200)
 	max, _ := ds.SuggestBounds("x")
 	req := kdeRequest(ds)
-	req.Bounds = map[string]Bounds{"x": {Lo: -1, Hi: max.Hi}}
+	req.Bounds = map[string]dataset.Bounds{"x": {Lo: -1, Hi: max.Hi}}
 	req.BoundsProvenance = map[string]synopsis.BoundsProvenance{"x": {Lo: synopsis.EndTyped, Hi: synopsis.EndFromData}}
 	if _, err := Prepare(context.Background(), req, nil); err == nil || !strings.Contains(err.Error(), "acknowledge") {
 		t.Fatalf("an end from the data without the acknowledgement: %v", err)
@@ -231,12 +232,12 @@ func TestPrivateBoundsChargedByRecords(t *testing.T) {
 	l := chooseLedger(t)
 	var hashes []string
 	for _, path := range []string{a, b} {
-		ds, err := ReadCSV(path, CSVOptions{})
+		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		res, err := EstimatePrivateBounds(context.Background(), PrivateBoundsRequest{
-			Dataset: ds, Ranges: map[string]Bounds{"x": {Lo: 0, Hi: 10}}, Epsilon: 0.1, Ledger: l,
+			Dataset: ds, Ranges: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}, Epsilon: 0.1, Ledger: l,
 			Columns: []string{"x", "y"},
 		})
 		if err != nil {

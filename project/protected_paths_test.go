@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
@@ -112,7 +113,7 @@ func TestReleaseRefusesProtectedOutput(t *testing.T) {
 	if err := os.WriteFile(csvPath, []byte(releaseTestCSV(50)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := ReadCSV(csvPath, CSVOptions{})
+	ds, err := dataset.ReadCSV(csvPath, dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -59,8 +60,8 @@ func TestOpenRegular(t *testing.T) {
 		}
 	}
 	readers := map[string]func(string) error{
-		"ReadCSV":            func(p string) error { _, err := ReadCSV(p, CSVOptions{}); return err },
-		"HashFile":           func(p string) error { _, err := HashFile(p); return err },
+		"ReadCSV":            func(p string) error { _, err := dataset.ReadCSV(p, dataset.CSVOptions{}); return err },
+		"HashFile":           func(p string) error { _, err := dataset.HashFile(p); return err },
 		"OpenSynopsis":       func(p string) error { _, err := synopsis.Open(p, nil); return err },
 		"LoadAllowedSigners": func(p string) error { _, err := keys.LoadAllowedSigners(p); return err },
 		"LoadWorkspace":      func(p string) error { _, err := LoadWorkspace(p); return err },

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -29,7 +30,7 @@ type ReleaseRequest struct {
 	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
 	// listing at least the features and the label, and KeepInvalid so that
 	// every row is kept; the label may be read with CSVOptions.Classes).
-	Dataset *Dataset
+	Dataset *dataset.Table
 	// Features are the feature columns, in axis order (ℓ = len(Features)).
 	Features []string
 	// Label is the label column; "" for unsupervised learners (KDE).
@@ -37,7 +38,7 @@ type ReleaseRequest struct {
 	// Classes declares the two values of a binary label column (negative,
 	// positive), public like the bounds; required exactly for learners with
 	// a binary label. The synopsis's class_labels come from here only.
-	Classes *Classes
+	Classes *dataset.Classes
 	// FillClass is the class that replaces any other or missing value of a
 	// binary label column: one of Classes ("" means Classes.Negative).
 	FillClass string
@@ -48,7 +49,7 @@ type ReleaseRequest struct {
 	Fill map[string]float64
 	// Bounds holds the public bounds of every used column: each feature and,
 	// for real labels (regression), the label. Binary labels need none.
-	Bounds map[string]Bounds
+	Bounds map[string]dataset.Bounds
 	// Units optionally names each column's unit (e.g. "years"); recorded in
 	// the synopsis, empty unless given.
 	Units map[string]string
@@ -187,7 +188,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 	if spec.Label == learners.LabelReal {
 		used = append(used, req.Label)
 	}
-	bounds := make([]Bounds, 0, len(used))
+	bounds := make([]dataset.Bounds, 0, len(used))
 	prov := make([]synopsis.BoundsProvenance, 0, len(used))
 	for _, col := range used {
 		b, pv, err := columnBounds(req, col)
@@ -342,30 +343,30 @@ func checkColumns(req ReleaseRequest, spec learners.Spec) error {
 // columnBounds returns the public bounds of a used column and their
 // provenance per end, suggesting them from the data only when the request
 // marks them so and acknowledges it.
-func columnBounds(req ReleaseRequest, col string) (Bounds, synopsis.BoundsProvenance, error) {
+func columnBounds(req ReleaseRequest, col string) (dataset.Bounds, synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	b, ok := req.Bounds[col]
 	prov, err := provenanceOf(req, col)
 	if err != nil {
-		return Bounds{}, prov, err
+		return dataset.Bounds{}, prov, err
 	}
 	if prov.HasData() {
 		if !req.AcknowledgedDataBounds {
-			return Bounds{}, prov, reqErr(field, "bounds taken from the data reveal its minimum and maximum, which ε does not cover; "+
+			return dataset.Bounds{}, prov, reqErr(field, "bounds taken from the data reveal its minimum and maximum, which ε does not cover; "+
 				"give public bounds from domain knowledge, or acknowledge the leak (--acknowledge-data-bounds)")
 		}
 		if !ok && req.BoundsFromData[col] {
 			if b, err = req.Dataset.SuggestBounds(col); err != nil {
-				return Bounds{}, prov, err
+				return dataset.Bounds{}, prov, err
 			}
 			ok = true
 		}
 	}
 	if !ok {
-		return Bounds{}, prov, reqErr(field, "no public bounds for column %q; every used column needs bounds LO:HI from domain knowledge", col)
+		return dataset.Bounds{}, prov, reqErr(field, "no public bounds for column %q; every used column needs bounds LO:HI from domain knowledge", col)
 	}
 	if err := b.Validate(); err != nil {
-		return Bounds{}, prov, reqErr(field, "%v", err)
+		return dataset.Bounds{}, prov, reqErr(field, "%v", err)
 	}
 	return b, prov, nil
 }

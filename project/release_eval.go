@@ -11,6 +11,7 @@ import (
 	"github.com/gocarina/gocsv"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -44,7 +45,7 @@ func (r *EvalResults) Len() int { return len(r.Value) }
 // columns named like the release's features (in any order, other columns
 // ignored), returned row-major in axis order, in data units. A missing
 // feature column is a *CSVError naming it.
-func QueryPoints(ds *Dataset, v *synopsis.Verified) ([]float64, error) {
+func QueryPoints(ds *dataset.Table, v *synopsis.Verified) ([]float64, error) {
 	feats := v.File.Domain.Features
 	l := len(feats)
 	cols := make([][]float64, l)

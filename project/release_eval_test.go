@@ -13,6 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -23,8 +24,8 @@ func releasedClassifier(t *testing.T) *synopsis.Verified {
 	ds := releaseTestDataset(t, 80)
 	e := newReleaseEnv(t)
 	req := ReleaseRequest{
-		Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
-		Bounds:  map[string]Bounds{"x": {0, 10}, "y": {-5, 15}},
+		Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: -5, Hi: 15}},
 		Learner: learners.KindNaiveBayes,
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{4, 3}, H: 2},
 	}
@@ -85,7 +86,7 @@ func TestEvalReleaseAt(t *testing.T) {
 func TestQueryPoints(t *testing.T) {
 	v := releasedClassifier(t)
 	// Columns in another order, an extra text column.
-	ds, err := ParseCSV(strings.NewReader("note,y,x\na,1,2\nb,3,4\n"), "q.csv", CSVOptions{Columns: []string{"x", "y"}})
+	ds, err := dataset.ParseCSV(strings.NewReader("note,y,x\na,1,2\nb,3,4\n"), "q.csv", dataset.CSVOptions{Columns: []string{"x", "y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestQueryPoints(t *testing.T) {
 	if !slices.Equal(x, []float64{2, 1, 4, 3}) {
 		t.Errorf("points %v, want [2 1 4 3] (x, y per row)", x)
 	}
-	ds, err = ParseCSV(strings.NewReader("x,z\n1,2\n"), "q.csv", CSVOptions{})
+	ds, err = dataset.ParseCSV(strings.NewReader("x,z\n1,2\n"), "q.csv", dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -27,7 +28,7 @@ func ExamplePrepare() {
 	for i := range 200 {
 		fmt.Fprintf(&csv, "%d\n", 150+i%50)
 	}
-	ds, err := project.ParseCSV(strings.NewReader(csv.String()), "heights.csv", project.CSVOptions{Columns: []string{"height"}})
+	ds, err := dataset.ParseCSV(strings.NewReader(csv.String()), "heights.csv", dataset.CSVOptions{Columns: []string{"height"}})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func ExamplePrepare() {
 	p, err := project.Prepare(ctx, project.ReleaseRequest{
 		Dataset:  ds,
 		Features: []string{"height"},
-		Bounds:   map[string]project.Bounds{"height": {Lo: 140, Hi: 210}}, // public, from domain knowledge
+		Bounds:   map[string]dataset.Bounds{"height": {Lo: 140, Hi: 210}}, // public, from domain knowledge
 		Units:    map[string]string{"height": "cm"},
 		Learner:  learners.KindKDE,
 		Params:   learners.Values{"bandwidth": {0.05}},

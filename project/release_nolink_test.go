@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -126,7 +127,7 @@ func TestReleaseErrorLeavesNoTemp(t *testing.T) {
 }
 
 // prepareKDE prepares the KDE release of a 50-row test dataset.
-func prepareKDE(t *testing.T) (*Dataset, *Prepared) {
+func prepareKDE(t *testing.T) (*dataset.Table, *Prepared) {
 	t.Helper()
 	ds := releaseTestDataset(t, 50)
 	p, err := Prepare(context.Background(), kdeRequest(ds), nil)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // scale enables TestReleaseScale (issue 8, point 5): go test ./project/
@@ -43,7 +44,7 @@ func TestReleaseScale(t *testing.T) {
 	tGen := time.Since(start)
 
 	start = time.Now()
-	ds, err := ReadCSV(csvPath, CSVOptions{Columns: []string{"a", "b"}})
+	ds, err := dataset.ReadCSV(csvPath, dataset.CSVOptions{Columns: []string{"a", "b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestReleaseScale(t *testing.T) {
 
 	req := ReleaseRequest{
 		Dataset: ds, Features: []string{"a", "b"},
-		Bounds:  map[string]Bounds{"a": {Lo: -4, Hi: 4}, "b": {Lo: -4, Hi: 4}},
+		Bounds:  map[string]dataset.Bounds{"a": {Lo: -4, Hi: 4}, "b": {Lo: -4, Hi: 4}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.05}},
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{20, 20}, H: 3},
 	}

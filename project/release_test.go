@@ -20,6 +20,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -56,9 +57,9 @@ func releaseTestCSV(n int) string {
 	return b.String()
 }
 
-func releaseTestDataset(t testing.TB, n int) *Dataset {
+func releaseTestDataset(t testing.TB, n int) *dataset.Table {
 	t.Helper()
-	ds, err := ParseCSV(strings.NewReader(releaseTestCSV(n)), "test.csv", CSVOptions{})
+	ds, err := dataset.ParseCSV(strings.NewReader(releaseTestCSV(n)), "test.csv", dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +67,11 @@ func releaseTestDataset(t testing.TB, n int) *Dataset {
 }
 
 // kdeRequest is a valid KDE request on column x.
-func kdeRequest(ds *Dataset) ReleaseRequest {
+func kdeRequest(ds *dataset.Table) ReleaseRequest {
 	return ReleaseRequest{
 		Dataset:  ds,
 		Features: []string{"x"},
-		Bounds:   map[string]Bounds{"x": {Lo: 0, Hi: 10}},
+		Bounds:   map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
 		Learner:  learners.KindKDE,
 		Params:   learners.Values{"bandwidth": {0.1}},
 		Privacy:  mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 2},
@@ -94,12 +95,12 @@ func TestPrepareRejects(t *testing.T) {
 		}, "twice"},
 		{"missing column", func(r *ReleaseRequest) {
 			r.Features = []string{"age"}
-			r.Bounds = map[string]Bounds{"age": {0, 1}}
+			r.Bounds = map[string]dataset.Bounds{"age": {Lo: 0, Hi: 1}}
 		}, `"age"`},
 		{"label for unsupervised", func(r *ReleaseRequest) { r.Label = "r" }, "label"},
 		{"missing bounds", func(r *ReleaseRequest) { r.Bounds = nil }, "bounds[x]"},
-		{"inverted bounds", func(r *ReleaseRequest) { r.Bounds = map[string]Bounds{"x": {Lo: 10, Hi: 0}} }, "bounds[x]"},
-		{"infinite bounds", func(r *ReleaseRequest) { r.Bounds = map[string]Bounds{"x": {Lo: 0, Hi: math.Inf(1)}} }, "bounds[x]"},
+		{"inverted bounds", func(r *ReleaseRequest) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 10, Hi: 0}} }, "bounds[x]"},
+		{"infinite bounds", func(r *ReleaseRequest) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 0, Hi: math.Inf(1)}} }, "bounds[x]"},
 		{"data bounds without acknowledgement", func(r *ReleaseRequest) {
 			r.Bounds = nil
 			r.BoundsFromData = map[string]bool{"x": true}
@@ -120,7 +121,7 @@ func TestPrepareRejects(t *testing.T) {
 		{"k too large", func(r *ReleaseRequest) { r.Privacy.K = []int{9999} }, "k"},
 		{"too many coefficients", func(r *ReleaseRequest) {
 			r.Features = []string{"x", "y", "r"}
-			r.Bounds["y"], r.Bounds["r"] = Bounds{0, 10}, Bounds{-5, 5}
+			r.Bounds["y"], r.Bounds["r"] = dataset.Bounds{Lo: 0, Hi: 10}, dataset.Bounds{Lo: -5, Hi: 5}
 			r.Privacy.K = []int{300, 300, 300}
 		}, "k"},
 		{"auto k with bad epsilon", func(r *ReleaseRequest) { r.KAuto, r.Privacy.Epsilon = true, -1 }, "epsilon"},
@@ -133,7 +134,7 @@ func TestPrepareRejects(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			req := kdeRequest(ds)
-			req.Bounds = map[string]Bounds{"x": {Lo: 0, Hi: 10}}
+			req.Bounds = map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}
 			tc.edit(&req)
 			p, err := Prepare(context.Background(), req, nil)
 			if err == nil {
@@ -151,7 +152,7 @@ func TestPrepareSupervisedRejects(t *testing.T) {
 	base := func() ReleaseRequest {
 		return ReleaseRequest{
 			Dataset: ds, Features: []string{"x"}, Label: "r", Learner: learners.KindRidge,
-			Bounds:  map[string]Bounds{"x": {0, 10}, "r": {-5, 5}},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{1}, H: 1},
 		}
 	}
@@ -170,13 +171,13 @@ func TestPrepareSupervisedRejects(t *testing.T) {
 		}, "classes"},
 		{"declared classes the same value", func(r *ReleaseRequest) {
 			r.Learner = learners.KindNaiveBayes
-			r.Label, r.Classes = "c", &Classes{"7", "7.0"}
+			r.Label, r.Classes = "c", &dataset.Classes{Negative: "7", Positive: "7.0"}
 		}, "same value"},
 		{"fill class not declared", func(r *ReleaseRequest) {
 			r.Learner = learners.KindNaiveBayes
-			r.Label, r.Classes, r.FillClass = "c", &Classes{"3", "7"}, "5"
+			r.Label, r.Classes, r.FillClass = "c", &dataset.Classes{Negative: "3", Positive: "7"}, "5"
 		}, "fill class"},
-		{"classes for a regression", func(r *ReleaseRequest) { r.Classes = &Classes{"3", "7"} }, "classes"},
+		{"classes for a regression", func(r *ReleaseRequest) { r.Classes = &dataset.Classes{Negative: "3", Positive: "7"} }, "classes"},
 		{"fill outside the bounds", func(r *ReleaseRequest) { r.Fill = map[string]float64{"x": 11} }, "fill[x]"},
 		{"fill of an unused column", func(r *ReleaseRequest) { r.Fill = map[string]float64{"c": 1} }, "fill[c]"},
 	}
@@ -200,7 +201,7 @@ func TestPrepareKAuto(t *testing.T) {
 	}{{0, DefaultBeta}, {0.01, 0.01}} {
 		req := kdeRequest(ds)
 		req.Features = []string{"x", "y"}
-		req.Bounds["y"] = Bounds{0, 10}
+		req.Bounds["y"] = dataset.Bounds{Lo: 0, Hi: 10}
 		req.Privacy.K = nil
 		req.Privacy.Epsilon = 50
 		req.KAuto, req.Beta = true, tc.beta
@@ -222,7 +223,7 @@ func TestPrepareBroadcastsK(t *testing.T) {
 	ds := releaseTestDataset(t, 50)
 	req := kdeRequest(ds)
 	req.Features = []string{"x", "y"}
-	req.Bounds["y"] = Bounds{0, 10}
+	req.Bounds["y"] = dataset.Bounds{Lo: 0, Hi: 10}
 	req.Privacy.K = []int{4}
 	p, err := Prepare(context.Background(), req, nil)
 	if err != nil {
@@ -238,7 +239,7 @@ func TestPrepareBroadcastsK(t *testing.T) {
 func TestPrepareExactMatchesOracle(t *testing.T) {
 	ds := releaseTestDataset(t, 60)
 	req := kdeRequest(ds)
-	req.Bounds["x"] = Bounds{Lo: 2, Hi: 8} // clips some values
+	req.Bounds["x"] = dataset.Bounds{Lo: 2, Hi: 8} // clips some values
 	p, err := Prepare(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -650,11 +651,11 @@ func TestReleaseClassifier(t *testing.T) {
 		positive float64
 		labels   []string
 	}{{7, []string{"3", "7"}}, {3, []string{"7", "3"}}} {
-		classes := Classes{tc.labels[0], tc.labels[1]}
+		classes := dataset.Classes{Negative: tc.labels[0], Positive: tc.labels[1]}
 		e := newReleaseEnv(t)
 		req := ReleaseRequest{
 			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &classes,
-			Bounds:  map[string]Bounds{"x": {0, 10}, "y": {0, 10}},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindNaiveBayes,
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseGaussian, Delta: 1e-6, K: []int{4, 5}, H: 1},
 		}
@@ -696,8 +697,8 @@ func TestPrepareOutputFollowsFit(t *testing.T) {
 		want learners.OutputKind
 	}{{0, learners.OutputClassScore}, {1, learners.OutputProbability}} {
 		req := ReleaseRequest{
-			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
-			Bounds:  map[string]Bounds{"x": {0, 10}, "y": {0, 10}},
+			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {tc.mode}},
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{2, 2}, H: 1},
 		}
@@ -716,7 +717,7 @@ func TestReleaseRegressionUnits(t *testing.T) {
 	e := newReleaseEnv(t)
 	req := ReleaseRequest{
 		Dataset: ds, Features: []string{"x"}, Label: "r", Learner: learners.KindRidge,
-		Bounds:  map[string]Bounds{"x": {0, 10}, "r": {-4, 6}},
+		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -4, Hi: 6}},
 		Units:   map[string]string{"r": "kg"},
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{1}, H: 1},
 	}

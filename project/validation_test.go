@@ -13,6 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func chooseLedger(t *testing.T) *Ledger {
@@ -158,7 +159,7 @@ func TestChooseSettingsRejects(t *testing.T) {
 // neighbour search is quick; the density has a wide and a narrow bandwidth
 // (the narrow one is where the lattice-L1 bound is far below the sup-norm
 // one).
-func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
+func neighbourRequests(ds *dataset.Table) map[string]ReleaseRequest {
 	base := mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{6}, H: 1}
 	kde := kdeRequest(ds)
 	kde.Privacy = base
@@ -169,12 +170,12 @@ func neighbourRequests(ds *Dataset) map[string]ReleaseRequest {
 		"kde (density)":        kde,
 		"kde narrow (density)": narrow,
 		"ridge (regression)": {Dataset: ds, Features: []string{"x", "y"}, Label: "r",
-			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 			Learner: learners.KindRidge, Privacy: base},
-		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &Classes{"3", "7"},
-			Bounds: map[string]Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes, Privacy: base},
-		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &Classes{"3", "7"},
-			Bounds:  map[string]Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
+		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes, Privacy: base},
+		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {1}}, Privacy: base},
 	}
 }
@@ -378,12 +379,12 @@ func TestDefaultCandidates(t *testing.T) {
 // and requires the lattice-L1 β to be at most 60% of the old one
 // (docs/validation.md quotes these numbers).
 func TestChooseBetaDemoKDE(t *testing.T) {
-	ds := DemoKDE1D(DemoKDE1DSeed)
+	ds := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
 	ctx := context.Background()
 	const epsSel = 0.1
 	for _, bw := range []float64{0.025, 0.05} {
 		for _, withBW := range []bool{false, true} {
-			req := ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]Bounds{"x": {Lo: 0, Hi: 1}},
+			req := ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
 				Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {bw}},
 				Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{20}, H: 1}}
 			p, err := Prepare(ctx, req, nil)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -79,7 +80,7 @@ type ColumnBounds struct {
 	// characters).
 	Unit string `json:"unit,omitempty"`
 	// FromData is true if the bounds were suggested from the data
-	// (Dataset.SuggestBounds), which leaks the column's minimum and
+	// (dataset.Table.SuggestBounds), which leaks the column's minimum and
 	// maximum; AcknowledgedAt then records when the curator accepted that.
 	FromData       bool       `json:"from_data,omitempty"`
 	AcknowledgedAt *time.Time `json:"acknowledged_at,omitempty"`
@@ -101,7 +102,7 @@ type LearnerSettings struct {
 	Kind   learners.Kind   `json:"kind,omitempty"` // empty until chosen
 	Params learners.Values `json:"params,omitempty"`
 	// PositiveLabel is the label value mapped to class +1 for a binary
-	// label (Dataset.BinaryLabels).
+	// label (dataset.Table.BinaryLabels).
 	// PositiveLabel is read from older project files (before declared
 	// classes); Classes replaces it.
 	PositiveLabel *float64 `json:"positive_label,omitempty"`
@@ -201,7 +202,7 @@ func (e *DatasetChangedError) Error() string {
 // settings: ε = 0.5 (half the default budget), pure ε-DP Laplace noise,
 // h = 1, k automatic. Features, bounds and the learner are left for the
 // curator to choose.
-func NewWorkspace(d *Dataset) *Workspace {
+func NewWorkspace(d *dataset.Table) *Workspace {
 	p := d.Path
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
@@ -227,11 +228,11 @@ func (w *Workspace) DatasetPath() string {
 }
 
 // CheckDataset hashes the workspace's CSV file and returns a
-// *DatasetChangedError if it no longer matches Dataset.Hash (or the error
+// *DatasetChangedError if it no longer matches dataset.Table.Hash (or the error
 // reading it).
 func (w *Workspace) CheckDataset() error {
 	p := w.DatasetPath()
-	got, err := HashFile(p)
+	got, err := dataset.HashFile(p)
 	if err != nil {
 		return err
 	}
@@ -241,16 +242,16 @@ func (w *Workspace) CheckDataset() error {
 	return nil
 }
 
-// BoundsFor returns the bounds of cols in order, for Dataset.MapToUnit; a
+// BoundsFor returns the bounds of cols in order, for dataset.Table.MapToUnit; a
 // column without bounds is an error naming it.
-func (w *Workspace) BoundsFor(cols []string) ([]Bounds, error) {
-	out := make([]Bounds, len(cols))
+func (w *Workspace) BoundsFor(cols []string) ([]dataset.Bounds, error) {
+	out := make([]dataset.Bounds, len(cols))
 	for i, c := range cols {
 		j := slices.IndexFunc(w.Bounds, func(b ColumnBounds) bool { return b.Column == c })
 		if j < 0 {
 			return nil, &WorkspaceError{File: w.path, Field: "bounds", Rule: fmt.Sprintf("no bounds for column %q", c)}
 		}
-		out[i] = Bounds{Lo: w.Bounds[j].Lo, Hi: w.Bounds[j].Hi}
+		out[i] = dataset.Bounds{Lo: w.Bounds[j].Lo, Hi: w.Bounds[j].Hi}
 	}
 	return out, nil
 }
@@ -446,7 +447,7 @@ func (w *Workspace) validate(name string) error {
 		if err := b.validateProvenance(field); err != nil {
 			return fail(field, "%v", err)
 		}
-		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
+		if err := (dataset.Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
 			return fail(field, "%v", err)
 		}
 		if err := synopsis.CheckText(field+".unit", b.Unit, synopsis.MaxUnitRunes, false); err != nil {

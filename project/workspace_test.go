@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
@@ -207,11 +208,11 @@ func TestSaveLoadWorkspace(t *testing.T) {
 
 func TestWorkspaceCheckDataset(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := WriteDemoData(dir, false)
+	paths, err := dataset.WriteDemoData(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := ReadCSV(paths[0], CSVOptions{})
+	d, err := dataset.ReadCSV(paths[0], dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestWorkspaceCheckDataset(t *testing.T) {
 		t.Fatalf("unchanged dataset: %v", err)
 	}
 	b, err := w.BoundsFor([]string{"x"})
-	if err != nil || !reflect.DeepEqual(b, []Bounds{{0, 1}}) {
+	if err != nil || !reflect.DeepEqual(b, []dataset.Bounds{{Lo: 0, Hi: 1}}) {
 		t.Errorf("BoundsFor = %v, %v", b, err)
 	}
 	if _, err := w.BoundsFor([]string{"y"}); err == nil || !strings.Contains(err.Error(), `no bounds for column "y"`) {
@@ -263,7 +264,7 @@ func TestWorkspaceCheckDataset(t *testing.T) {
 
 func TestWorkspaceAddRelease(t *testing.T) {
 	l := openTestLedger(t)
-	d := DemoKDE1D(DemoKDE1DSeed)
+	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
 	w := NewWorkspace(d)
 	e, err := l.Reserve(Entry{DatasetHash: d.Hash, Epsilon: w.Privacy.Epsilon, Output: "kde.bsyn"}, false)
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -74,8 +75,8 @@ type curator struct {
 	opts CuratorOptions
 
 	state       *curatorState
-	ds          *project.Dataset // loaded dataset (nil if none)
-	dsErr       error            // why the dataset could not be loaded
+	ds          *dataset.Table // loaded dataset (nil if none)
+	dsErr       error          // why the dataset could not be loaded
 	projectPath string
 	dirty       bool
 	syncing     bool // widgets are being filled from state: ignore their callbacks
@@ -429,7 +430,7 @@ func (c *curator) loadDataset(path string, fresh bool) {
 	go func() {
 		// Every row is kept: a missing or non-numeric value is filled by
 		// the public fill rules at release time (n stays public).
-		ds, err := project.ReadCSV(path, project.CSVOptions{KeepInvalid: true})
+		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true})
 		uiDo(func() {
 			c.datasetLoaded(path, ds, err, fresh)
 		})
@@ -437,7 +438,7 @@ func (c *curator) loadDataset(path string, fresh bool) {
 }
 
 // datasetLoaded installs a dataset read by loadDataset (UI goroutine).
-func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fresh bool) {
+func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh bool) {
 	c.state.CSVPath = path
 	c.ds, c.dsErr = ds, err
 	if err != nil {

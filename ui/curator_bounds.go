@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -250,7 +250,7 @@ func (p *boundsPage) suggest(col string) {
 
 // fill sets both ends of col from one source (the data or a private
 // estimate) and refreshes its row; the bounds need confirming again.
-func (p *boundsPage) fill(col string, b project.Bounds, src synopsis.EndSource, loEst, hiEst *synopsis.PrivateEnd) {
+func (p *boundsPage) fill(col string, b dataset.Bounds, src synopsis.EndSource, loEst, hiEst *synopsis.PrivateEnd) {
 	c := p.c
 	st := c.state.bound(col)
 	st.setEnds(fmtBound(b.Lo), fmtBound(b.Hi), src, loEst, hiEst)

@@ -8,13 +8,14 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // identityKey remembers which ledger dataset the loaded dataset's records
 // were last matched to (by the release dialog), so the status bar and the
 // Privacy step show and set that dataset's budget.
 type identityKey struct {
-	ds  *project.Dataset
+	ds  *dataset.Table
 	key string
 }
 

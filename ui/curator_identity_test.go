@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
@@ -41,7 +41,7 @@ func (f *curatorFixture) waitIdentity(fl *releaseFlow) {
 func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	paths, err := project.WriteDemoData(filepath.Join(f.dir, "demo"), false)
+	paths, err := dataset.WriteDemoData(filepath.Join(f.dir, "demo"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -34,7 +35,7 @@ type privateBoundsFlow struct {
 
 // privateBoundsInputs are the dialog's parsed entries.
 type privateBoundsInputs struct {
-	rng project.Bounds
+	rng dataset.Bounds
 	q   [2]float64
 	eps float64
 }
@@ -177,7 +178,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 				return nil, err
 			}
 			return project.EstimatePrivateBounds(context.Background(), project.PrivateBoundsRequest{
-				Dataset: ds, Ranges: map[string]project.Bounds{fl.col: in.rng}, Quantiles: in.q,
+				Dataset: ds, Ranges: map[string]dataset.Bounds{fl.col: in.rng}, Quantiles: in.q,
 				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
 			})
 		}()

@@ -19,6 +19,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
@@ -139,7 +140,7 @@ func (p *releasePage) updateSummary() {
 
 // releaseSummary lists what a release publishes: never data, only the
 // noisy coefficients and public settings.
-func releaseSummary(s *curatorState, ds *project.Dataset, k []int) string {
+func releaseSummary(s *curatorState, ds *dataset.Table, k []int) string {
 	spec := s.spec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values).\n")

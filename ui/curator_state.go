@@ -11,6 +11,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -136,20 +137,20 @@ func parseNumber(s string) (float64, error) {
 	if t == "" {
 		return 0, errors.New("enter a number")
 	}
-	return project.ParseNumber(t) // the number syntax of CSV values and flags
+	return dataset.ParseNumber(t) // the number syntax of CSV values and flags
 }
 
 // parseBounds parses a column's bounds editor.
-func parseBounds(b *columnSetting) (project.Bounds, error) {
+func parseBounds(b *columnSetting) (dataset.Bounds, error) {
 	lo, err := parseNumber(b.Lo)
 	if err != nil {
-		return project.Bounds{}, fmt.Errorf("lower bound: %w", err)
+		return dataset.Bounds{}, fmt.Errorf("lower bound: %w", err)
 	}
 	hi, err := parseNumber(b.Hi)
 	if err != nil {
-		return project.Bounds{}, fmt.Errorf("upper bound: %w", err)
+		return dataset.Bounds{}, fmt.Errorf("upper bound: %w", err)
 	}
-	bd := project.Bounds{Lo: lo, Hi: hi}
+	bd := dataset.Bounds{Lo: lo, Hi: hi}
 	return bd, bd.Validate()
 }
 
@@ -207,7 +208,7 @@ func (s *curatorState) setParamText(name, text string) {
 // checks what the form can check (choices made, numbers parse); project.
 // Prepare validates everything else, with the same rules for the window and
 // the command line.
-func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, error) {
+func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error) {
 	var req project.ReleaseRequest
 	if ds == nil {
 		return req, &fieldError{Step: stepData, Field: "dataset", Rule: "open a CSV file or a demo dataset"}
@@ -222,7 +223,7 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 	req = project.ReleaseRequest{
 		Dataset:  ds,
 		Features: slices.Clone(s.Features),
-		Bounds:   map[string]project.Bounds{},
+		Bounds:   map[string]dataset.Bounds{},
 		Units:    map[string]string{},
 		Learner:  s.Learner,
 		Params:   learners.Values{},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -54,7 +54,7 @@ func TestParseParam(t *testing.T) {
 // TestRequestFieldErrors: incomplete settings name the wizard step and the
 // field; complete settings give the request project.Prepare validates.
 func TestRequestFieldErrors(t *testing.T) {
-	ds := project.DemoTwoClass2D(1)
+	ds := dataset.DemoTwoClass2D(1)
 	base := func() *curatorState {
 		s := newCuratorState()
 		s.Learner = learners.KindSVM
@@ -67,7 +67,7 @@ func TestRequestFieldErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		edit  func(s *curatorState)
-		ds    *project.Dataset
+		ds    *dataset.Table
 		step  string
 		field string
 	}{
@@ -102,7 +102,7 @@ func TestRequestFieldErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if req.Privacy.Delta != 1e-6 || len(req.Privacy.K) != 1 || req.Privacy.K[0] != 7 || req.KAuto ||
-		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.Classes == nil || *req.Classes != (project.Classes{Negative: "0", Positive: "1"}) || req.FillClass != "" {
+		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.Classes == nil || *req.Classes != (dataset.Classes{Negative: "0", Positive: "1"}) || req.FillClass != "" {
 		t.Errorf("request %+v", req)
 	}
 	s.Noise = mechanism.NoiseLaplace
@@ -113,7 +113,7 @@ func TestRequestFieldErrors(t *testing.T) {
 
 // TestWorkspaceRoundTrip: the state survives a project file.
 func TestWorkspaceRoundTrip(t *testing.T) {
-	ds := project.DemoKDE1D(1)
+	ds := dataset.DemoKDE1D(1)
 	s := newCuratorState()
 	s.CSVPath = "/data/kde.csv"
 	s.Features = []string{"x"}

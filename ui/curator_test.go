@@ -17,6 +17,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -525,7 +526,7 @@ func TestCuratorSlice3D(t *testing.T) {
 func TestCuratorOpenDemoCSV(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	paths, err := project.WriteDemoData(filepath.Join(f.dir, "demo"), false)
+	paths, err := dataset.WriteDemoData(filepath.Join(f.dir, "demo"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

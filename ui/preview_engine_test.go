@@ -10,14 +10,15 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // twoClassKDE is a 2-D KDE request on the bundled two-class demo data
 // (ℓ = 2, k = 20, the benchmark setting).
 func twoClassKDE(eps float64) previewInput {
 	return previewInput{Request: project.ReleaseRequest{
-		Dataset: project.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
-		Bounds:  map[string]project.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
+		Dataset: dataset.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
+		Bounds:  map[string]dataset.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
 		Privacy: mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, H: 3, K: []int{20}},
 	}}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
@@ -26,12 +27,12 @@ const viewerPreviewRows = 100
 // number, read by project.ReadCSV (streaming, errors name file, line and
 // column). It returns the queries row-major in data units and the dataset
 // (for its preview).
-func viewerReadQueries(path string, r *viewerRelease) ([]float64, *project.Dataset, error) {
+func viewerReadQueries(path string, r *viewerRelease) ([]float64, *dataset.Table, error) {
 	names := make([]string, r.dim())
 	for j, f := range r.Features {
 		names[j] = f.Name
 	}
-	ds, err := project.ReadCSV(path, project.CSVOptions{Columns: names})
+	ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: names})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,7 +71,7 @@ type viewerBatchTab struct {
 
 	path    string
 	queries []float64 // row-major, data units
-	data    *project.Dataset
+	data    *dataset.Table
 	result  *viewerBatch
 	cancel  context.CancelFunc
 

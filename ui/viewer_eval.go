@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // viewerEvaluator is the part of a verified synopsis the viewer evaluates
@@ -93,7 +93,7 @@ func viewerParseInput(f viewerFeature, text string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, viewerNum(f.Lo), viewerNum(f.Hi))
 	}
-	x, err := project.ParseNumber(s) // the number syntax of CSV values and flags
+	x, err := dataset.ParseNumber(s) // the number syntax of CSV values and flags
 	if err != nil {
 		return 0, err
 	}

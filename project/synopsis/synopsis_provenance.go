@@ -14,7 +14,7 @@ type EndSource string
 const (
 	// EndTyped is a bound typed by the curator from domain knowledge.
 	EndTyped EndSource = "typed"
-	// EndFromData is the data's minimum or maximum (Dataset.SuggestBounds),
+	// EndFromData is the data's minimum or maximum (dataset.Table.SuggestBounds),
 	// a leak outside ε that the curator acknowledged.
 	EndFromData EndSource = "data"
 	// EndPrivate is a differentially private quantile estimate

@@ -1,4 +1,4 @@
-package project_test
+package dataset_test
 
 import (
 	"errors"
@@ -7,17 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func ExampleParseCSV() {
 	const data = "age;income;city\n34;52000;Oslo\n51;61000;Bergen\n29;n/a;Oslo\n"
-	d, err := project.ParseCSV(strings.NewReader(data), "people.csv",
-		project.CSVOptions{Columns: []string{"age", "income"}})
+	d, err := dataset.ParseCSV(strings.NewReader(data), "people.csv",
+		dataset.CSVOptions{Columns: []string{"age", "income"}})
 	fmt.Println(err)
 
-	d, err = project.ParseCSV(strings.NewReader(data), "people.csv",
-		project.CSVOptions{Columns: []string{"age", "income"}, KeepInvalid: true})
+	d, err = dataset.ParseCSV(strings.NewReader(data), "people.csv",
+		dataset.CSVOptions{Columns: []string{"age", "income"}, KeepInvalid: true})
 	if err != nil {
 		panic(err)
 	}
@@ -27,14 +27,14 @@ func ExampleParseCSV() {
 	// delimiter ';', 3 rows, 1 missing income, income [52000 61000 NaN]
 }
 
-func ExampleDataset_MapToUnit() {
-	d, err := project.ParseCSV(strings.NewReader("age,income\n30,20000\n60,80000\n95,50000\n"), "people.csv",
-		project.CSVOptions{Columns: []string{"age", "income"}})
+func ExampleTable_MapToUnit() {
+	d, err := dataset.ParseCSV(strings.NewReader("age,income\n30,20000\n60,80000\n95,50000\n"), "people.csv",
+		dataset.CSVOptions{Columns: []string{"age", "income"}})
 	if err != nil {
 		panic(err)
 	}
 	// Public bounds from domain knowledge, not from the data.
-	x, clipped, err := d.MapToUnit([]string{"age", "income"}, []project.Bounds{{Lo: 0, Hi: 90}, {Lo: 0, Hi: 100000}})
+	x, clipped, err := d.MapToUnit([]string{"age", "income"}, []dataset.Bounds{{Lo: 0, Hi: 90}, {Lo: 0, Hi: 100000}})
 	if err != nil {
 		panic(err)
 	}
@@ -59,12 +59,12 @@ func ExampleReadCSV() {
 	if err := os.WriteFile(path, []byte("\ufeffage\tweight\n34\t71.5\n51\t\n29\tNaN\n"), 0o644); err != nil {
 		panic(err)
 	}
-	_, err = project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}})
-	var ce *project.CSVError
+	_, err = dataset.ReadCSV(path, dataset.CSVOptions{Columns: []string{"age", "weight"}})
+	var ce *dataset.CSVError
 	if errors.As(err, &ce) {
 		fmt.Printf("line %d, column %d (%s): %v\n", ce.Line, ce.Column, ce.ColumnName, ce.Lines)
 	}
-	d, err := project.ReadCSV(path, project.CSVOptions{Columns: []string{"age", "weight"}, KeepInvalid: true})
+	d, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: []string{"age", "weight"}, KeepInvalid: true})
 	if err != nil {
 		panic(err)
 	}

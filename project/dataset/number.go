@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"errors"
@@ -38,20 +38,20 @@ func ParseNumber(s string) (float64, error) {
 		v, err := strconv.ParseFloat(t, 64)
 		switch {
 		case err == nil && (math.IsInf(v, 0) || math.IsNaN(v)):
-			return 0, fmt.Errorf("%s is not a finite number", quoteShort(t))
+			return 0, fmt.Errorf("%s is not a finite number", QuoteShort(t))
 		case err == nil || errors.Is(err, strconv.ErrRange):
-			return 0, fmt.Errorf("%s is not a plain decimal number (digits, an optional point and exponent, e.g. -1.5e3)", quoteShort(t))
+			return 0, fmt.Errorf("%s is not a plain decimal number (digits, an optional point and exponent, e.g. -1.5e3)", QuoteShort(t))
 		case strings.Count(t, ",") == 1 && isPlainDecimal(strings.Replace(t, ",", ".", 1)):
-			return 0, fmt.Errorf("%s is not a number (decimal comma? use a point)", quoteShort(t))
+			return 0, fmt.Errorf("%s is not a number (decimal comma? use a point)", QuoteShort(t))
 		}
-		return 0, fmt.Errorf("%s is not a number", quoteShort(t))
+		return 0, fmt.Errorf("%s is not a number", QuoteShort(t))
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Errorf("%s is outside the range of a float64", quoteShort(t))
+		return 0, fmt.Errorf("%s is outside the range of a float64", QuoteShort(t))
 	case err != nil: // cannot happen after isPlainDecimal
-		return 0, fmt.Errorf("%s is not a number", quoteShort(t))
+		return 0, fmt.Errorf("%s is not a number", QuoteShort(t))
 	}
 	return v, nil
 }
@@ -64,11 +64,11 @@ func ParseWholeNumber(s string, max uint64) (uint64, error) {
 	t := strings.TrimSpace(s)
 	digits := strings.TrimPrefix(t, "+")
 	if digits == "" || countDigits(digits) != len(digits) {
-		return 0, fmt.Errorf("%s is not a whole number (decimal digits with an optional leading +, e.g. 12)", quoteShort(t))
+		return 0, fmt.Errorf("%s is not a whole number (decimal digits with an optional leading +, e.g. 12)", QuoteShort(t))
 	}
 	v, err := strconv.ParseUint(digits, 10, 64)
 	if err != nil || v > max {
-		return 0, fmt.Errorf("%s is larger than %d", quoteShort(t), max)
+		return 0, fmt.Errorf("%s is larger than %d", QuoteShort(t), max)
 	}
 	return v, nil
 }

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import "fmt"
 
@@ -17,11 +17,11 @@ type csvStream struct {
 // errors) but passes the values of opts.Columns, in that order, to fn in
 // chunks of at most chunk rows (cols[j][i]: column j, row i of the chunk;
 // valid only during the call) instead of keeping them: the returned
-// Dataset has Rows, Hash, Preview and so on, but empty columns. A row
+// Table has Rows, Hash, Preview and so on, but empty columns. A row
 // reaches fn only before the first bad row (a file with bad rows still
 // fails after it was read to the end), so a caller that must not act on a
 // file with errors reads it twice: once to check, once to act.
-func scanCSV(path string, opts CSVOptions, chunk int, fn func(cols [][]float64) error) (*Dataset, error) {
+func ScanCSV(path string, opts CSVOptions, chunk int, fn func(cols [][]float64) error) (*Table, error) {
 	if opts.Columns == nil || chunk < 1 {
 		return nil, fmt.Errorf("%s: scanning a CSV file needs the columns and a chunk size ≥ 1 (got %d)", path, chunk)
 	}

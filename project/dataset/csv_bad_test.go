@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"bytes"
@@ -91,28 +91,6 @@ func TestParseCSVBad(t *testing.T) {
 		})
 	}
 	checkGolden(t, filepath.Join("testdata", "csv", "bad.golden"), golden.Bytes())
-}
-
-// checkGolden compares got with the golden file (or rewrites it under
-// -update).
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if update() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update after checking the change):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
 }
 
 func TestParseCSVManyBadRowsLines(t *testing.T) {

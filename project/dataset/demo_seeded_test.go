@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"errors"
@@ -124,7 +124,7 @@ func TestWriteDemoData(t *testing.T) {
 		t.Fatalf("paths = %q", paths)
 	}
 	var golden string
-	for i, want := range []*Dataset{DemoKDE1D(DemoKDE1DSeed), DemoTwoClass2D(DemoTwoClass2DSeed)} {
+	for i, want := range []*Table{DemoKDE1D(DemoKDE1DSeed), DemoTwoClass2D(DemoTwoClass2DSeed)} {
 		got, err := HashFile(paths[i])
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"fmt"
@@ -16,9 +16,6 @@ import (
 type Bounds struct {
 	Lo, Hi float64
 }
-
-// isFinite reports whether x is neither NaN nor ±Inf.
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Validate checks Lo < Hi and that both are finite.
 func (b Bounds) Validate() error {
@@ -60,7 +57,7 @@ func (b Bounds) unit(v float64) (u float64, clipped bool) {
 //
 // Errors: cols empty or of a different length than bounds, a column
 // missing or not numeric, or invalid bounds (each error names the column).
-func (d *Dataset) MapToUnit(cols []string, bounds []Bounds) (x []float64, clipped []int, err error) {
+func (d *Table) MapToUnit(cols []string, bounds []Bounds) (x []float64, clipped []int, err error) {
 	if len(cols) == 0 {
 		return nil, nil, &CSVError{File: d.Path, Rule: "no feature columns selected"}
 	}
@@ -103,7 +100,7 @@ func (d *Dataset) MapToUnit(cols []string, bounds []Bounds) (x []float64, clippe
 // release. Callers must show this to the curator and record their
 // acknowledgement (the workspace stores it with the bounds) before using a
 // suggestion; prefer bounds from domain knowledge.
-func (d *Dataset) SuggestBounds(col string) (Bounds, error) {
+func (d *Table) SuggestBounds(col string) (Bounds, error) {
 	v, err := d.Column(col)
 	if err != nil {
 		return Bounds{}, err
@@ -125,7 +122,7 @@ func (d *Dataset) SuggestBounds(col string) (Bounds, error) {
 //
 // Errors: the column missing or not numeric, not exactly two distinct
 // values (the first few are listed), or positive not among them.
-func (d *Dataset) BinaryLabels(col string, positive float64) ([]float64, error) {
+func (d *Table) BinaryLabels(col string, positive float64) ([]float64, error) {
 	v, err := d.Column(col)
 	if err != nil {
 		return nil, err
@@ -170,7 +167,7 @@ func (d *Dataset) BinaryLabels(col string, positive float64) ([]float64, error) 
 // y = 2(v − Lo)/(Hi − Lo) − 1, clipping values outside the bounds (their
 // number is returned; it is private, for the curator only). This is the
 // label domain assumed by the regression learners' sensitivity bounds.
-func (d *Dataset) RealLabels(col string, b Bounds) (y []float64, clipped int, err error) {
+func (d *Table) RealLabels(col string, b Bounds) (y []float64, clipped int, err error) {
 	v, err := d.Column(col)
 	if err != nil {
 		return nil, 0, err
@@ -188,3 +185,6 @@ func (d *Dataset) RealLabels(col string, b Bounds) (y []float64, clipped int, er
 	}
 	return y, clipped, nil
 }
+
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

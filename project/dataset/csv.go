@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"bufio"
@@ -22,7 +22,7 @@ const (
 	// field spans lines). A longer record is an error, so a malformed or
 	// hostile file cannot make the reader allocate without bound.
 	MaxRecordBytes = 1 << 20
-	// PreviewRows is how many data rows a Dataset keeps as raw strings for
+	// PreviewRows is how many data rows a Table keeps as raw strings for
 	// the curator's preview.
 	PreviewRows = 100
 	// readAhead is the buffer between the file and encoding/csv; it is also
@@ -30,7 +30,7 @@ const (
 	readAhead = 64 << 10
 )
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // errRecordTooLong is returned by recordLimiter when a record outgrows
 // MaxRecordBytes; ParseCSV turns it into a *CSVError.
@@ -49,13 +49,13 @@ type CSVOptions struct {
 	// KeepInvalid keeps every data row: a missing or non-numeric value in
 	// a numeric column is stored as NaN (a missing value, which a release
 	// replaces by the column's public fill value, see FillRule) and
-	// counted in Dataset.Invalid. Rows is then always the number of data
+	// counted in Table.Invalid. Rows is then always the number of data
 	// rows in the file, whatever their values (n is public). The counts
 	// depend on the private data and are for the curator's eyes only.
 	KeepInvalid bool
 	// Classes declares, per label column, the two class values; such a
 	// column is read as learner labels −1 (Negative), +1 (Positive) or
-	// NaN (any other value: invalid, counted in Dataset.Invalid), by
+	// NaN (any other value: invalid, counted in Table.Invalid), by
 	// (Classes).Code. Text labels ("no", "yes") are read this way. Each
 	// column must be in Columns when Columns is set; needs KeepInvalid.
 	Classes map[string]Classes
@@ -65,18 +65,18 @@ type CSVOptions struct {
 	Delimiter rune
 
 	// stream, if set, receives the numeric columns in chunks instead of
-	// the Dataset keeping them (scanCSV); requires Columns.
+	// the Table keeping them (scanCSV); requires Columns.
 	stream *csvStream
 }
 
-// Dataset is a CSV file read into memory: numeric columns as float64
+// Table is a CSV file read into memory: numeric columns as float64
 // slices, plus the first rows as raw strings for the preview.
 //
-// Everything in a Dataset is private data. In particular Invalid and the
+// Everything in a Table is private data. In particular Invalid and the
 // values are for the curator only and must never be written to a released
 // file (the ledger and the synopsis record Hash and n, the number of data
 // rows in the file, which the mechanism treats as public).
-type Dataset struct {
+type Table struct {
 	Path      string   // file name as given to ReadCSV / ParseCSV
 	Columns   []string // header names in file order (trimmed, unique, non-empty)
 	Delimiter rune     // field separator used
@@ -104,7 +104,7 @@ type Dataset struct {
 // kept (8 bytes per value) plus MaxRecordBytes, whatever the file size.
 // A path that is not a regular file (directory, FIFO, device) is refused
 // without blocking: a *CSVError matching ErrNotRegular (OpenRegular).
-func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
+func ReadCSV(path string, opts CSVOptions) (*Table, error) {
 	f, err := fileio.OpenRegular(path)
 	if errors.Is(err, fileio.ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
 		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: fileio.ErrNotRegular}
@@ -117,7 +117,7 @@ func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 }
 
 // ParseCSV reads a CSV dataset from r; name is used in errors and as
-// Dataset.Path. Rules (each violation is a *CSVError naming file, line,
+// Table.Path. Rules (each violation is a *CSVError naming file, line,
 // column and the rule):
 //
 //   - UTF-8 text, optionally starting with a byte-order mark (stripped, but
@@ -137,7 +137,7 @@ func ReadCSV(path string, opts CSVOptions) (*Dataset, error) {
 //     missing values (NaN, see fill.go).
 //
 // I/O errors from r are returned wrapped, naming the file.
-func ParseCSV(r io.Reader, name string, opts CSVOptions) (*Dataset, error) {
+func ParseCSV(r io.Reader, name string, opts CSVOptions) (*Table, error) {
 	if err := opts.validate(name); err != nil {
 		return nil, err
 	}
@@ -200,14 +200,14 @@ func (p *csvParser) errAt(line, field int, rule string) *CSVError {
 	return e
 }
 
-func (p *csvParser) parse(r io.Reader) (*Dataset, error) {
+func (p *csvParser) parse(r io.Reader) (*Table, error) {
 	h := sha256.New()
 	p.lim = &recordLimiter{r: io.TeeReader(r, h), limit: MaxRecordBytes + readAhead}
 	br := bufio.NewReaderSize(p.lim, readAhead)
 
-	if b, err := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
-		_, _ = br.Discard(len(utf8BOM))
-		p.bom = int64(len(utf8BOM))
+	if b, err := br.Peek(len(UTF8BOM)); bytes.Equal(b, UTF8BOM) {
+		_, _ = br.Discard(len(UTF8BOM))
+		p.bom = int64(len(UTF8BOM))
 	} else if err != nil && err != io.EOF {
 		return nil, p.readErr(err, 1)
 	}
@@ -227,7 +227,7 @@ func (p *csvParser) parse(r io.Reader) (*Dataset, error) {
 	if err := p.readHeader(); err != nil {
 		return nil, err
 	}
-	d := &Dataset{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, classes: p.opts.Classes}
+	d := &Table{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, classes: p.opts.Classes}
 	if err := p.readRows(d); err != nil {
 		return nil, err
 	}
@@ -358,7 +358,7 @@ func (p *csvParser) readHeader() error {
 	return nil
 }
 
-func (p *csvParser) readRows(d *Dataset) error {
+func (p *csvParser) readRows(d *Table) error {
 	prevEnd := p.recordEnd(p.header)
 	vals := make([]float64, len(p.cols))
 	var notNumeric map[string]*CSVError
@@ -468,7 +468,7 @@ func (p *csvParser) readRows(d *Dataset) error {
 // trimming ("0.5\n").
 func parseNumber(s string) (float64, string) {
 	if strings.ContainsAny(s, "\r\n") {
-		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", quoteShort(s))
+		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", QuoteShort(s))
 	}
 	v, err := ParseNumber(s)
 	if err != nil {
@@ -479,7 +479,7 @@ func parseNumber(s string) (float64, string) {
 
 // quoteShort quotes s for an error message, shortened to maxQuotedRunes
 // runes (then ending in "…").
-func quoteShort(s string) string {
+func QuoteShort(s string) string {
 	if utf8.RuneCountInString(s) > maxQuotedRunes {
 		r := []rune(s)
 		return strconv.Quote(string(r[:maxQuotedRunes])) + "…"
@@ -510,7 +510,7 @@ func quoteList(names []string, max int) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quoteShort(n))
+		b.WriteString(QuoteShort(n))
 		quoted += runes
 	}
 	return b.String()
@@ -538,7 +538,7 @@ func (l *recordLimiter) Read(b []byte) (int, error) {
 }
 
 // HashFile returns the hex SHA-256 of the file at path, the identity of a
-// dataset in the ledger (equal to Dataset.Hash of the same bytes).
+// dataset in the ledger (equal to Table.Hash of the same bytes).
 func HashFile(path string) (string, error) {
 	f, err := fileio.OpenRegular(path)
 	if err != nil {
@@ -554,7 +554,7 @@ func HashFile(path string) (string, error) {
 
 // Column returns the values of a numeric column. It fails if the column
 // does not exist or is not numeric (naming the first offending value).
-func (d *Dataset) Column(name string) ([]float64, error) {
+func (d *Table) Column(name string) ([]float64, error) {
 	if v, ok := d.Data[name]; ok {
 		return v, nil
 	}
@@ -571,7 +571,7 @@ func (d *Dataset) Column(name string) ([]float64, error) {
 
 // NumericColumns returns the names of the numeric columns in file order
 // (with CSVOptions.KeepInvalid: those with at least one number).
-func (d *Dataset) NumericColumns() []string {
+func (d *Table) NumericColumns() []string {
 	var out []string
 	for _, c := range d.Columns {
 		if _, ok := d.Data[c]; ok && d.Invalid[c] < d.Rows {

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ type Classes struct {
 func ParseClasses(s string) (Classes, error) {
 	neg, pos, ok := strings.Cut(s, ",")
 	if !ok || strings.Contains(pos, ",") {
-		return Classes{}, fmt.Errorf("%s: want two class values NEG,POS (the negative class first, the positive second)", quoteShort(s))
+		return Classes{}, fmt.Errorf("%s: want two class values NEG,POS (the negative class first, the positive second)", QuoteShort(s))
 	}
 	c := Classes{Negative: strings.TrimSpace(neg), Positive: strings.TrimSpace(pos)}
 	return c, c.Validate()
@@ -47,7 +47,7 @@ func (c Classes) Validate() error {
 			return fmt.Errorf("the %s class value is empty", v.name)
 		}
 		if strings.TrimSpace(v.s) != v.s {
-			return fmt.Errorf("the %s class value %s has surrounding spaces", v.name, quoteShort(v.s))
+			return fmt.Errorf("the %s class value %s has surrounding spaces", v.name, QuoteShort(v.s))
 		}
 		if err := synopsis.CheckText(v.name+" class", v.s, synopsis.MaxNameRunes, false); err != nil {
 			return err
@@ -56,7 +56,7 @@ func (c Classes) Validate() error {
 	n, r1 := parseNumber(c.Negative)
 	p, r2 := parseNumber(c.Positive)
 	if c.Negative == c.Positive || r1 == "" && r2 == "" && n == p {
-		return fmt.Errorf("the two class values %s and %s are the same value", quoteShort(c.Negative), quoteShort(c.Positive))
+		return fmt.Errorf("the two class values %s and %s are the same value", QuoteShort(c.Negative), QuoteShort(c.Positive))
 	}
 	return nil
 }
@@ -89,7 +89,7 @@ func (c Classes) Code(raw string) float64 {
 
 // classValue is the parser's reading of one value of a declared class
 // column: its Code, counting an invalid value as missing.
-func (d *Dataset) classValue(col string, c Classes, raw string) float64 {
+func (d *Table) classValue(col string, c Classes, raw string) float64 {
 	if v := c.Code(raw); !math.IsNaN(v) {
 		return v
 	}
@@ -123,7 +123,7 @@ func (o CSVOptions) validateClasses(name string) error {
 // classes. A column read as numbers matches numerically, which needs both
 // classes to be numbers; text classes need the file read with
 // CSVOptions.Classes. Both are checks of public settings, not of data.
-func (d *Dataset) DeclaredLabels(col string, c Classes, fill float64) (y []float64, filled int, err error) {
+func (d *Table) DeclaredLabels(col string, c Classes, fill float64) (y []float64, filled int, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, 0, &CSVError{File: d.Path, ColumnName: col, Rule: "declared classes: " + err.Error()}
 	}
@@ -176,7 +176,7 @@ func (d *Dataset) DeclaredLabels(col string, c Classes, fill float64) (y []float
 // column kept, invalid values missing) and must still have d's Hash. This
 // lets a dataset opened before the classes were declared (the curator
 // window) use text classes such as "no"/"yes".
-func (d *Dataset) WithClasses(col string, c Classes) (*Dataset, error) {
+func (d *Table) WithClasses(col string, c Classes) (*Table, error) {
 	if read, ok := d.classes[col]; ok && read == c {
 		return d, nil
 	}
@@ -196,4 +196,18 @@ func (d *Dataset) WithClasses(col string, c Classes) (*Dataset, error) {
 		return nil, &CSVError{File: d.Path, Rule: "the file changed since it was opened; open it again"}
 	}
 	return again, nil
+}
+
+// AddClassColumn appends the label column col with values already coded by
+// the declared classes c (−1 negative, +1 positive), as ReadCSV with c
+// declared for col reads them, so that WithClasses and DeclaredLabels treat
+// it as such. For synthetic datasets (the preview's stand-in); a column
+// named col must not exist yet.
+func (d *Table) AddClassColumn(col string, c Classes, coded []float64) {
+	d.Columns = append(d.Columns, col)
+	d.Data[col] = coded
+	if d.classes == nil {
+		d.classes = map[string]Classes{}
+	}
+	d.classes[col] = c
 }

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func (e *CSVError) Error() string {
 		}
 	}
 	if e.ColumnName != "" {
-		fmt.Fprintf(&b, " (column %s)", quoteShort(e.ColumnName))
+		fmt.Fprintf(&b, " (column %s)", QuoteShort(e.ColumnName))
 	}
 	b.WriteString(": ")
 	b.WriteString(e.Rule)
