@@ -34,7 +34,7 @@ func docVerifyScript(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const marker = "<!-- The block below is run verbatim by project/synopsis_sshkeygen_test.go. -->\n```sh\n"
+	const marker = "<!-- The block below is run verbatim by project/synopsis/synopsis_sshkeygen_test.go. -->\n```sh\n"
 	_, rest, ok := strings.Cut(string(doc), marker)
 	if !ok {
 		t.Fatal("docs/synopsis-format.md lost its tested verification block")

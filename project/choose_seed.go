@@ -8,7 +8,7 @@ import (
 	rand "math/rand/v2" // only as ChaCha8 keyed from crypto/rand (a CSPRNG), never seeded by hand
 )
 
-// The randomness of the private choice (validation.go) that is not noise:
+// The randomness of the private choice (choose.go) that is not noise:
 // the split of the records into training and validation sets, and the seed
 // of the simulated noise of the candidates' proxy releases. Both are drawn
 // from crypto/rand, independent of the data: the privacy analysis
