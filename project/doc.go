@@ -1,22 +1,24 @@
-// Package project holds every file the app reads or writes: CSV datasets
-// (ReadCSV), the privacy-budget ledger (OpenLedger), the curator's project
-// file (LoadWorkspace, SaveWorkspace), the seeded demo data (WriteDemoData)
-// and the released synopsis with its signature and keys.
+// Package project is the curator's side of a release, where everything
+// meets: the project file (LoadWorkspace, SaveWorkspace), the release
+// pipeline (Prepare, then (*Prepared).Release), privately estimated bounds
+// (EstimatePrivateBounds), the private choice of settings (ChooseSettings,
+// choose.go), the preview's stand-in data, evaluation of a synopsis on a CSV
+// file (EvalPointsCSV), and the privacy-budget ledger (OpenLedger) with
+// dataset identity and charging. The concepts it builds on have packages of
+// their own: project/dataset (CSV files), project/synopsis (the signed
+// synopsis format), project/keys (curator keys and trusted signers),
+// project/fileio (crash-safe writes, non-blocking reads).
 //
 // Contract:
 //
-//   - Writes are crash-safe. Every file is published through
-//     fileio.WriteAtomic (temporary file, fsync, link or rename, fsync of the
-//     directory), so a crash leaves the old file or the new one, never a
-//     torn file; without overwrite an existing file is never replaced
-//     (ErrExists). The ledger instead appends one entry per write(2) and
-//     fsyncs it; a torn last line is detected, counted and repaired, never
-//     dropped (docs/ledger.md). All writes go through the unexported fsops.FS
-//     seam (atomic.go), which tests replace to fail or "crash" at every
-//     write step. On file systems without hard links no-clobber writes
-//     fall back to an exclusive create and a rename (atomic_nolink.go);
-//     key pairs are replaced only once all new files are complete
-//     (keys_write.go); stale temporary files are cleared (atomic_stale.go).
+//   - Writes are crash-safe: files are published through fileio.WriteAtomic,
+//     so a crash leaves the old file or the new one, never a torn file, and
+//     without overwrite an existing file is never replaced
+//     (fileio.ErrExists). The ledger instead appends one entry per write(2)
+//     and fsyncs it; a torn last line is detected, counted and repaired,
+//     never dropped (docs/ledger.md). Every step goes through the
+//     project/internal/fsops seam, which tests replace to fail or "crash" at
+//     every write step.
 //   - No output is ever a protected file — the dataset, the ledger or its
 //     lock, a key or an allowed_signers file — by name, symbolic link or
 //     hard link (CheckOutputPath, protected_paths.go).
@@ -30,28 +32,19 @@
 //     the curator declares a different population (docs/ledger.md).
 //   - Files and user input never cause a panic: they return errors that name
 //     the file, the line and column (or JSON field) where relevant, and the
-//     rule broken (*CSVError, *LedgerError, *TornError, *BudgetError,
-//     *SketchStoreError,
-//     *WorkspaceError, *DatasetChangedError). Only programmer misuse panics,
-//     and the function's documentation says so.
-//   - Reading is bounded: CSV records are capped at MaxRecordBytes and the
-//     file is streamed, keeping only the numeric columns in use; project
-//     files are capped at 16 MiB. Every file read by path is opened with
-//     OpenRegular, which refuses directories, FIFOs and devices instead of
-//     blocking on them (ErrNotRegular). Error messages quote at most a few
-//     dozen characters of a file.
-//   - Numbers people write (CSV values, command-line flags, the windows'
-//     number fields) have one syntax, ParseNumber and ParseWholeNumber:
-//     plain decimal, finite; no "1_0", "0x1p-2", "Inf" or "NaN".
-//   - Private data stays with the curator: Dataset values, the counts of
-//     invalid, filled and clipped values and data-derived bounds
-//     (SuggestBounds) are for the curator's screen only; data-derived bounds
-//     need the curator's recorded acknowledgement in the workspace. No row
-//     is dropped: n is the number of data rows, and invalid values are
-//     replaced by public fill rules (FillRule); binary labels are declared
-//     (Classes), never read from the data.
-//   - Randomness here is for demo data only (seeded math/rand/v2 in
-//     demo_seeded.go); release noise comes from the mechanism package.
+//     rule broken (*LedgerError, *TornError, *BudgetError, *SketchStoreError,
+//     *WorkspaceError, *DatasetChangedError, *RequestError). Only programmer
+//     misuse panics, and the function's documentation says so. Project files
+//     are capped at 16 MiB and opened with fileio.OpenRegular.
+//   - Private data stays with the curator: data-derived bounds need the
+//     curator's recorded acknowledgement in the workspace; no row is
+//     dropped (n is the number of data rows) and invalid values are replaced
+//     by public fill rules (synopsis.FillRule); binary labels are declared
+//     (dataset.Classes), never read from the data.
+//   - Release noise comes only from the mechanism package (crypto-seeded);
+//     the private choice's non-noise randomness is crypto-seeded too
+//     (choose_seed.go).
 //
-// Package project imports learners and mechanism, never ui.
+// Package project imports its sub-packages, learners and mechanism, never
+// ui or cli.
 package project
