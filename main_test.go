@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -162,7 +162,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := project.EvalReleaseAt(t.Context(), v, []float64{0.3, 0.5, 0.6, 0.4})
+	res, err := dataset.EvalReleaseAt(t.Context(), v, []float64{0.3, 0.5, 0.6, 0.4})
 	if err != nil {
 		t.Fatal(err)
 	}

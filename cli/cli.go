@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -124,12 +123,11 @@ func exitCode(err error) int {
 	var ve *verifyError
 	var be *project.BudgetError
 	var re *project.RequestError
-	var lpe *learners.ParamError
 	var mpe *mechanism.ParamError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &lpe), errors.As(err, &mpe),
+	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &mpe),
 		errors.Is(err, project.ErrProtectedPath):
 		return exitUsage
 	case errors.As(err, &be):

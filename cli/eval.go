@@ -2,11 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -14,14 +15,26 @@ import (
 func evalCommand() *command {
 	return &command{
 		Name:    "eval",
-		Args:    "FILE.synopsis (--at V1,V2,… | --points Q.csv) [--out R.csv] [--allow-untrusted]",
+		Args:    "FILE.synopsis (--at V1,V2,… | --points Q.csv) [--skip-invalid] [--clamp] [--out R.csv] [--allow-untrusted]",
 		Summary: "Evaluate a verified synopsis at query points given in data units; write CSV.",
 		Details: `Query points are in data units and must lie within the synopsis's public
 bounds; they are mapped to [0,1]^ℓ by those bounds. --points reads a CSV file
 whose columns are matched to the features by name (other columns are
-ignored). The result CSV has the feature columns, then value (the released
-function in data units), noise_std (the public standard deviation of the
-release noise at that point) and, for classifiers, class.
+ignored); --points - reads it from standard input. The result CSV has the
+feature columns, then value (the released function in data units),
+noise_std (the public standard deviation of the release noise at that
+point) and, for classifiers, class.
+
+A row of the points file that cannot be evaluated (a value missing, not a
+number, or outside its feature's public bounds) is named by its line in the
+file; by default such a file is refused and nothing is written.
+--skip-invalid evaluates the other rows instead and reports on standard
+error how many rows it skipped and their first lines.
+
+Noise can carry a released value outside the output's public range (the
+"range" of the synopsis, e.g. a label's bounds). --clamp moves such values
+to the nearer end of the range and adds the column clamped (true where a
+value was moved). Clamping is post-processing: the privacy guarantee holds.
 
 The signature is checked first: an invalid file exits 3 and evaluates
 nothing; a valid file by a key outside your allowed signers is refused (exit
@@ -33,9 +46,11 @@ spends no privacy budget.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var at pointFlag
 			var points, out, allowed string
-			var force, allowUntrusted bool
+			var force, allowUntrusted, skipInvalid, clamp bool
 			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")
-			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features")
+			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features (- is standard input)")
+			fs.BoolVar(&skipInvalid, "skip-invalid", false, "with --points: leave out rows that cannot be evaluated (reported on standard error by line) instead of refusing the file")
+			fs.BoolVar(&clamp, "clamp", false, "clamp released values to the output's public range (adds the column clamped)")
 			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output (- is standard output)")
 			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
 			trustFlag(fs, &allowed)
@@ -44,12 +59,18 @@ spends no privacy budget.`,
 				switch {
 				case (len(at) == 0) == (points == ""):
 					return usagef("give exactly one of --at V1,V2,… and --points Q.csv")
+				case skipInvalid && points == "":
+					return usagef("--skip-invalid applies to --points only")
 				}
 				if out == "-" { // standard output, as without --out
 					out = ""
 				}
+				protectedPoints := points
+				if points == "-" {
+					protectedPoints = ""
+				}
 				if out != "" {
-					if err := checkOutputs([]string{out}, evalProtected(pos[0], points, allowed)); err != nil {
+					if err := checkOutputs([]string{out}, evalProtected(pos[0], protectedPoints, allowed)); err != nil {
 						return err
 					}
 				}
@@ -61,7 +82,7 @@ spends no privacy budget.`,
 					return err
 				}
 				// write writes the result CSV and returns its number of rows;
-				// --points streams (project.EvalPointsCSV).
+				// --points streams (dataset.EvalPointsCSV).
 				var write func(w io.Writer) (int, error)
 				if len(at) > 0 {
 					if d := len(v.File.Domain.Features); len(at) != d {
@@ -71,14 +92,37 @@ spends no privacy budget.`,
 						return usagef("--at: %v", err)
 					}
 					write = func(w io.Writer) (int, error) {
-						res, err := project.EvalReleaseAt(ctx, v, at)
+						res, err := dataset.EvalReleaseAt(ctx, v, at)
 						if err != nil {
 							return 0, err
+						}
+						if clamp && res.Clamp(v.File.Output.Range[0], v.File.Output.Range[1]) > 0 {
+							fmt.Fprintf(e.Stderr, "clamped the value to the public output range [%g, %g]\n", v.File.Output.Range[0], v.File.Output.Range[1])
 						}
 						return res.Len(), res.WriteCSV(w)
 					}
 				} else {
-					write = func(w io.Writer) (int, error) { return project.EvalPointsCSV(ctx, v, points, w) }
+					write = func(w io.Writer) (int, error) {
+						sum, err := dataset.EvalPointsCSV(ctx, v, points, w, dataset.EvalPointsOptions{
+							QueryOptions: dataset.QueryOptions{SkipInvalid: skipInvalid}, Clamp: clamp, Stdin: e.Stdin})
+						var bad *dataset.InvalidPointsError
+						if errors.As(err, &bad) {
+							return 0, fmt.Errorf("%w; fix the file, or give --skip-invalid to evaluate the other rows", err)
+						}
+						if errors.Is(err, fileio.ErrNotRegular) {
+							return 0, fmt.Errorf("%w; to read query points from a pipe, give --points - and send them to standard input", err)
+						}
+						if err != nil {
+							return 0, err
+						}
+						if s := sum.Skipped.Skipped(); s != "" {
+							fmt.Fprintln(e.Stderr, s)
+						}
+						if sum.Clamped > 0 {
+							fmt.Fprintf(e.Stderr, "clamped %d value(s) to the public output range [%g, %g]\n", sum.Clamped, v.File.Output.Range[0], v.File.Output.Range[1])
+						}
+						return sum.Rows, nil
+					}
 				}
 				if out == "" {
 					_, err := write(e.Stdout)

@@ -27,7 +27,7 @@ import (
 
 // Figure 2 of Aldà & Rubinstein (2017, Section 6, "Regularized Empirical
 // Risk Minimization"): an RBF SVM (C = σ = 1, learners.NewSVM) fitted to
-// project.DemoTwoClass2D (1500 points per class; columns mapped to [0,1]²
+// dataset.DemoTwoClass2D (1500 points per class; columns mapped to [0,1]²
 // with bounds [0,1] like the app does), its non-private decision boundary
 // and that of Bernstein releases. The CSV reports, per (k, h) and ε, the
 // mean fraction of a 200×200 grid on [0,1]² where the released classifier

@@ -114,7 +114,7 @@ func TestFigure2Refusals(t *testing.T) {
 	}
 	_, err := runFigureCmd(t, "2", "--out", dir, "--repeats", "1")
 	if !errors.Is(err, fileio.ErrExists) {
-		t.Fatalf("error %v, want project.ErrExists", err)
+		t.Fatalf("error %v, want fileio.ErrExists", err)
 	}
 	if b, _ := os.ReadFile(csvPath); string(b) != "keep" {
 		t.Errorf("existing CSV overwritten without --force")

@@ -56,7 +56,7 @@ func (f *floatFlag) Set(s string) error {
 }
 
 // parseFinite parses a finite float64 in the one number syntax of CSV
-// values and flags (project.ParseNumber: plain decimal with an optional
+// values and flags (dataset.ParseNumber: plain decimal with an optional
 // exponent; no "1_0", "0x1p-2", "Inf" or "NaN").
 //
 // A number too small for a float64 is refused, not silently read as 0:
@@ -97,7 +97,7 @@ func (f numberFlag) Set(s string) error {
 }
 
 // wholeFlag is a whole-number flag with a default, parsed by
-// project.ParseWholeNumber (the flag package's IntVar and Uint64Var would
+// dataset.ParseWholeNumber (the flag package's IntVar and Uint64Var would
 // take "0x10", "0b11" and "1_000").
 type wholeFlag[T int | uint64] struct{ p *T }
 

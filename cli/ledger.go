@@ -43,6 +43,10 @@ damaged line whose dataset cannot be read with certainty, or that no intact
 line follows (it may have been a release past its budget), must be
 attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256); if it was
 a release past its budget, restore it by hand instead (docs/ledger.md).
+Lines deleted before an intact line N are charged what its running totals
+show they spent, to every dataset, including datasets first seen later
+("unattributed (lines missing before line N)"), unless --attribute N=FILE.csv
+names their dataset.
 Keep a copy of the file before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
@@ -136,7 +140,12 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 		last       time.Time
 	}
 	byHash := map[string]*summary{}
+	var unattributed []project.Entry
 	for _, en := range entries {
+		if en.AllDatasets {
+			unattributed = append(unattributed, en)
+			continue
+		}
 		s := byHash[en.DatasetHash]
 		if s == nil {
 			s = &summary{hash: en.DatasetHash}
@@ -171,6 +180,10 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), last, dash(s.path))
 	}
 	tw.Flush()
+	for _, en := range unattributed {
+		fmt.Fprintf(w, "%s: ε %g, δ %g charged to every dataset, including datasets first seen later (counted above)\n",
+			project.UnattributedNote(en.RepairsLine), en.Epsilon, en.Delta)
+	}
 }
 
 // writeLedgerDataset prints every entry of one dataset and its totals.

@@ -212,3 +212,61 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 		})
 	}
 }
+
+// TestLedgerRepairDeletedLine: issue 14, a line deleted before an intact
+// line (an editor, a bad merge) was detected but charged nothing. Now
+// 'ledger --repair' charges what the running totals show it spent to every
+// dataset — a dataset the ledger has never seen included — shown as
+// "unattributed (lines missing before line 2)", unless --attribute names
+// its dataset.
+func TestLedgerRepairDeletedLine(t *testing.T) {
+	for _, attributed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "unattributed", true: "attributed"}[attributed], func(t *testing.T) {
+			p, files := damageTestLedger(t)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			if err := os.WriteFile(p, bytes.Join([][]byte{lines[0], lines[2]}, nil), 0o600); err != nil { // b's release deleted
+				t.Fatal(err)
+			}
+			fresh := filepath.Join(filepath.Dir(p), "d.csv")
+			if err := os.WriteFile(fresh, []byte("x\nd\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			te := newTestEnv()
+			if r := te.run("ledger", "--ledger", p, "--data", fresh, "--budget", "2"); r.code == 0 || !strings.Contains(r.stderr, "do not follow") {
+				t.Fatalf("a budget change before the repair: exit %d, stderr %q; want the damage refusal", r.code, r.stderr)
+			}
+			args := []string{"ledger", "--ledger", p, "--repair"}
+			want := "repaired line 2: charged ε 0.4 to every dataset, unattributed (lines missing before line 2)"
+			round := regexp.MustCompile(`ε 0\.4000000[0-9]*, δ 1e-09`) // the rounding margin, docs/ledger.md
+			if attributed {
+				hb, err := dataset.HashFile(files[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "--attribute", "2="+files[1])
+				want = "repaired line 2: charged ε 0.4 to dataset " + shortHash(hb)
+			}
+			r := te.mustRun(t, args...)
+			if !strings.Contains(round.ReplaceAllString(r.stdout, "ε 0.4"), want) {
+				t.Errorf("repair: %q; want %q", r.stdout, want)
+			}
+			r = te.mustRun(t, "ledger", "--ledger", p)
+			left := map[bool]string{false: "0.2 left", true: "0.6 left"}[attributed] // a and c: 0.4 each, plus 0.4 if unattributed
+			if got := strings.Contains(r.stdout, "unattributed (lines missing before line 2): ε 0.4"); got != !attributed || strings.Count(r.stdout, left) != map[bool]int{false: 2, true: 3}[attributed] {
+				t.Errorf("ledger after the repair (attributed %v):\n%s", attributed, r.stdout)
+			}
+			r = te.mustRun(t, "ledger", "--ledger", p, "--data", fresh)
+			wantFresh := "spent ε 0.4 of budget ε 1"
+			if attributed {
+				wantFresh = "no entries"
+			}
+			if !strings.Contains(r.stdout, wantFresh) {
+				t.Errorf("a dataset first seen after the repair: want %q in\n%s", wantFresh, r.stdout)
+			}
+		})
+	}
+}

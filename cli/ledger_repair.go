@@ -70,8 +70,11 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 		return nil
 	}
 	for _, r := range reps {
-		fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to dataset %s\n",
-			r.RepairsLine, r.Epsilon, r.Delta, dash(shortHash(r.DatasetHash)))
+		to := "dataset " + dash(shortHash(r.DatasetHash))
+		if r.AllDatasets {
+			to = "every dataset, " + project.UnattributedNote(r.RepairsLine)
+		}
+		fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to %s\n", r.RepairsLine, r.Epsilon, r.Delta, to)
 	}
 	return nil
 }

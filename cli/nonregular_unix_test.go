@@ -60,7 +60,7 @@ func TestNonRegularInputsRefused(t *testing.T) {
 // TestOutputRefusesNonRegularTargets (adversarial review, item 1): no
 // writer replaces an existing FIFO, a symbolic link to a FIFO or a
 // directory with a regular file — not with --force either
-// (project.CheckReplaceable). Only paths under t.TempDir() are used; a FIFO
+// (fileio.CheckReplaceable). Only paths under t.TempDir() are used; a FIFO
 // stands in for a device node.
 func TestOutputRefusesNonRegularTargets(t *testing.T) {
 	w := newWorkspace(t)
@@ -137,5 +137,23 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 	te.mustRun(t, "eval", syn, "--at", "0.5", "--out", w.path("old-link.csv"), "--force")
 	if b, _ := os.ReadFile(old); string(b) != "keep\n" {
 		t.Errorf("the link's target changed: %q", b)
+	}
+}
+
+// TestEvalPointsFIFOPointsToStdin: a FIFO as --points is refused at once
+// (no hang) with a message pointing to --points -, which reads a pipe.
+func TestEvalPointsFIFOPointsToStdin(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.keygen(t, te)
+	syn := w.path("kde.synopsis")
+	te.mustRun(t, w.kdeRelease(syn)...)
+	fifo := w.path("points.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := te.run("eval", syn, "--points", fifo)
+	if r.code != exitRuntime || !strings.Contains(r.stderr, "named pipe") || !strings.Contains(r.stderr, "give --points - and send them to standard input") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -59,7 +59,7 @@ Learners (--learner) and their parameters (--param NAME=V or NAME=V1,V2,… for
 one value per feature):
 ` + learnerHelp(),
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			f := &releaseFlags{h: 1}
+			f := &releaseFlags{h: project.DefaultH}
 			f.k.auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)

@@ -11,7 +11,7 @@ import (
 )
 
 // TestNumericFlagsStrict: every numeric flag takes only plain decimal
-// numbers (project.ParseNumber / ParseWholeNumber, the rule CSV values
+// numbers (dataset.ParseNumber / ParseWholeNumber, the rule CSV values
 // follow too) and refuses what strconv and the flag package would take
 // (issue 14 item 15). Flag syntax fails while parsing the command line,
 // before any file is read: exit 2.

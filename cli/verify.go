@@ -23,7 +23,7 @@ func allowUntrustedFlag(fs *flag.FlagSet, allow *bool) {
 }
 
 // requireTrust refuses an untrusted synopsis (an error matching
-// project.ErrUntrusted: exit 5) unless allow is set, in which case it warns
+// synopsis.ErrUntrusted: exit 5) unless allow is set, in which case it warns
 // on stderr and accepts it.
 func requireTrust(v *synopsis.Verified, allow bool, stderr io.Writer) error {
 	if v.Trusted {

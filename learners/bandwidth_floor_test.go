@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // TestKernelBandwidthFloor (issue 13 item 5, adversarial review): a tiny
@@ -29,8 +31,8 @@ func TestKernelBandwidthFloor(t *testing.T) {
 			}
 			for _, bad := range []float64{1e-200, 1e-7, 0} {
 				_, err := l.Fit(ctx, data, Values{"bandwidth": {bad}})
-				var pe *ParamError
-				if !errors.As(err, &pe) || pe.Name != "bandwidth" {
+				var pe *mechanism.ParamError
+				if !errors.As(err, &pe) || pe.Field != "bandwidth" {
 					t.Errorf("%s, record %g, bandwidth %g: err %v; want a bandwidth ParamError", kind, rec, bad, err)
 				}
 			}
@@ -46,7 +48,7 @@ func TestKernelBandwidthFloor(t *testing.T) {
 					t.Errorf("%s, record %g: Eval(%g) = %g", kind, rec, y, v)
 				}
 			}
-			if g, ok := f.Oracle.(GridOracle); ok {
+			if g, ok := f.Oracle.(mechanism.GridOracle); ok {
 				out := make([]float64, len(axis))
 				if err := g.EvalGrid(ctx, [][]float64{axis}, out); err != nil {
 					t.Fatal(err)

@@ -63,14 +63,6 @@ func (a *ermSum) add(x float64) {
 
 func (a *ermSum) value() float64 { return a.s + a.c }
 
-// ermCompensatedError bounds the forward error of ermSum over m terms of
-// absolute sum sumAbs: 2u·sumAbs + 2m·u²·sumAbs, doubled for safety
-// (Higham §4.3 gives (2u + O(m u²))·Σ|x|).
-func ermCompensatedError(m int, sumAbs float64) float64 {
-	u := ermRoundoff
-	return 2 * (2*u + 2*float64(m)*u*u) * sumAbs
-}
-
 // Solver shares: the fraction of the stability bound spent on solver
 // inexactness. The public solver tolerance is chosen so that the solver term
 // of S(F) equals share × (stability term); see docs/sensitivity.md (regularised ERM learners).

@@ -3,6 +3,8 @@ package learners
 import (
 	"math"
 	rand "math/rand/v2" // seeded: test data only
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // ermFigure2Data returns the Figure 2 setting of Aldà & Rubinstein (2017):
@@ -44,7 +46,7 @@ func ermRandomData(r *rand.Rand, n, dim int, binary bool) Dataset {
 
 // ermAccuracy is the fraction of records whose sign of F_D matches the label
 // (threshold 0, or ½ for probabilities).
-func ermAccuracy(o Oracle, d Dataset, threshold float64) float64 {
+func ermAccuracy(o mechanism.Oracle, d Dataset, threshold float64) float64 {
 	ok := 0
 	for i := range d.N() {
 		f := o.Eval(d.X[i*d.Dim : (i+1)*d.Dim])

@@ -9,26 +9,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 )
-
-// ermLift writes the lifted feature vector x̃ of x ∈ [0,1]^ℓ into out
-// (len ℓ+1):
-//
-//	x̃ = (2x_1 − 1, …, 2x_ℓ − 1, 1) / √(ℓ+1).
-//
-// The map is fixed and public (it uses only ℓ), so it needs no
-// data-dependent clipping: every coordinate of 2x − 1 lies in [−1, 1], hence
-// ‖x̃‖² = (Σ(2x_j − 1)² + 1)/(ℓ+1) ≤ 1, the norm bound under which the
-// log-loss and the square loss have the Lipschitz constants used in
-// docs/sensitivity.md (regularised ERM learners). The constant last coordinate is an intercept that
-// lies inside the norm budget and is regularised like every other weight (an
-// unregularised intercept would have unbounded sensitivity). Centring the
-// features at the middle of the domain makes boundaries through the centre
-// cheap for the regulariser.
-func ermLift(x, out []float64) { ermLiftB(x, out, 1) }
 
 // ermLiftB is the lift with a public constant feature b ≥ 0 (the logistic
 // learner's "intercept" parameter):
@@ -255,7 +238,7 @@ func (o *ermLinearOracle) Eval(y []float64) float64 {
 		z += o.w[j] * ((2*v - 1) * s)
 	}
 	if o.sigmoid {
-		return peers.Sigmoid(z)
+		return Sigmoid(z)
 	}
 	return z
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // A kernel density estimate of four records on [0,1], its sensitivity and
@@ -25,7 +26,7 @@ func ExampleNewKDE() {
 
 	axes := [][]float64{{0, 0.25, 0.5, 0.75, 1}}
 	out := make([]float64, 5)
-	if err := fit.Oracle.(learners.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
+	if err := fit.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
 		panic(err)
 	}
 	fmt.Printf("lattice: %.4f\n", out)

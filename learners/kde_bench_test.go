@@ -5,6 +5,8 @@ import (
 	rand "math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // kdeBenchData returns n seeded points in [0,1]^dim from a two-component
@@ -44,7 +46,7 @@ func BenchmarkKDELattice(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g := f.Oracle.(GridOracle)
+	g := f.Oracle.(mechanism.GridOracle)
 	axes := latticeAxes(dim, k)
 	out := make([]float64, (k+1)*(k+1))
 	cpu0, _ := processCPUTime()

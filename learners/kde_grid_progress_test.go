@@ -5,6 +5,8 @@ import (
 	"math/rand/v2" // seeded test data
 	"sync"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // TestKDEEvalGridProgress checks that EvalGridProgress gives the same grid
@@ -46,7 +48,7 @@ func TestKDEEvalGridProgress(t *testing.T) {
 		t.Errorf("progress reached %d of %d records", maxDone, n)
 	}
 	want := make([]float64, 15)
-	if err := f.Oracle.(GridOracle).EvalGrid(context.Background(), axes, want); err != nil {
+	if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, want); err != nil {
 		t.Fatal(err)
 	}
 	for i := range want {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 var updateKernelGolden = flag.Bool("update-kernel-golden", false, "rewrite learners/testdata golden files of the kernel learners")
@@ -192,7 +194,7 @@ func TestGridEqualsEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := f.Oracle.(GridOracle)
+			g := f.Oracle.(mechanism.GridOracle)
 			for _, kind := range []string{"lattice", "irregular", "long"} {
 				axes := make([][]float64, dim)
 				for j := range axes {
@@ -270,7 +272,7 @@ func TestKDEGolden(t *testing.T) {
 	}
 	axes := latticeAxes(2, 5)
 	out := make([]float64, 36)
-	if err := f.Oracle.(GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
+	if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
 		t.Fatal(err)
 	}
 	compareGolden(t, "kde_lattice.golden", out)

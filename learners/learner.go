@@ -1,6 +1,10 @@
 package learners
 
-import "context"
+import (
+	"context"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
 
 // Kind identifies a learner in files, on the command line and in the UI.
 type Kind string
@@ -101,7 +105,7 @@ type Values map[string][]float64
 type Fitted struct {
 	// Oracle evaluates F_D(y) for y ∈ [0,1]^ℓ; it is safe for concurrent use.
 	// It satisfies mechanism.Oracle and, where faster, mechanism.GridOracle.
-	Oracle Oracle
+	Oracle mechanism.Oracle
 	// Sensitivity is the proven bound S(F) ≥ sup_y |F_D(y) − F_D'(y)| over
 	// replace-one neighbours D ~ D' of the same size n. It depends on n, the
 	// parameters and the public bounds only, never on data values.
@@ -132,18 +136,6 @@ type Fitted struct {
 	// nil means no such bound is stated (the sup-norm Sensitivity is used).
 	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
 	LatticeL1Sensitivity func(k []int) float64
-}
-
-// Oracle is F_D on [0,1]^ℓ; it has the method set of mechanism.Oracle.
-type Oracle interface {
-	Dim() int
-	Eval(y []float64) float64
-}
-
-// GridOracle has the method set of mechanism.GridOracle.
-type GridOracle interface {
-	Oracle
-	EvalGrid(ctx context.Context, axes [][]float64, out []float64) error
 }
 
 // Learner fits one of the paper's target functions.

@@ -1,11 +1,8 @@
 package learners
 
 import (
-	"context"
 	"fmt"
 	"slices"
-
-	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
 // LinearModel exposes the fitted weight vector of a linear ERM learner
@@ -53,7 +50,7 @@ func (m *LinearModel) Lift(y, out []float64) {
 // else z.
 func (m *LinearModel) Link(z float64) float64 {
 	if m.Sigmoid {
-		return peers.Sigmoid(z)
+		return Sigmoid(z)
 	}
 	return z
 }
@@ -88,17 +85,4 @@ func LinearModelOf(kind Kind, fit *Fitted, values Values) (*LinearModel, error) 
 	}
 	stab, tau, _ := logisticBounds(fit.N, res.Scalar("C"))
 	return &LinearModel{Dim: o.dim, W: slices.Clone(o.w), Sensitivity2: stab + 2*tau, Sigmoid: o.sigmoid, Intercept: o.b}, nil
-}
-
-// FitLinear fits the logistic learner to data with the given values and
-// returns its linear model (LinearModelOf of the fit).
-func FitLinear(ctx context.Context, kind Kind, data Dataset, values Values) (*LinearModel, error) {
-	if kind != KindLogistic {
-		return nil, fmt.Errorf("learners: FitLinear: learner %q: only %q exposes its weights", kind, KindLogistic)
-	}
-	fit, err := NewLogistic().Fit(ctx, data, values)
-	if err != nil {
-		return nil, err
-	}
-	return LinearModelOf(kind, fit, values)
 }

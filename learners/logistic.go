@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-
-	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
 // Logistic-regression output modes (parameter "output").
@@ -108,10 +106,10 @@ func (logisticLoss) value(l, z float64) float64 {
 	return math.Log1p(math.Exp(m))
 }
 
-func (logisticLoss) deriv(l, z float64) float64 { return -l * peers.Sigmoid(-l*z) }
+func (logisticLoss) deriv(l, z float64) float64 { return -l * Sigmoid(-l*z) }
 
 func (logisticLoss) curv(l, z float64) float64 {
-	s := peers.Sigmoid(z)
+	s := Sigmoid(z)
 	return s * (1 - s)
 }
 

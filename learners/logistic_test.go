@@ -6,8 +6,6 @@ import (
 	"math"
 	rand "math/rand/v2" // seeded: test data only
 	"testing"
-
-	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
 // logisticReference minimises the logistic objective by plain gradient
@@ -109,7 +107,7 @@ func TestLogisticOutputs(t *testing.T) {
 	}
 	for _, y := range [][]float64{{0, 0}, {0.3, 0.5}, {0.6, 0.4}, {1, 1}, {0.5, 0.5}} {
 		s, p := score.Oracle.Eval(y), prob.Oracle.Eval(y)
-		if p != peers.Sigmoid(s) {
+		if p != Sigmoid(s) {
 			t.Errorf("y=%v: probability %.17g ≠ σ(score %.17g)", y, p, s)
 		}
 		if p < prob.OutputRange[0] || p > prob.OutputRange[1] {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // TestNaiveBayesHandComputed: class +1 = {(0.2,0.3), (0.4,0.5)}, class −1 =
@@ -42,7 +44,7 @@ func TestNaiveBayesEmptyClass(t *testing.T) {
 			t.Errorf("labels %g: F(0.5) = %.17g, want %.17g", lab, got, want)
 		}
 		out := make([]float64, 3)
-		if err := f.Oracle.(GridOracle).EvalGrid(context.Background(), [][]float64{{0, 0.5, 1}}, out); err != nil || math.Abs(out[1]-want) > 1e-14*math.Abs(want) {
+		if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), [][]float64{{0, 0.5, 1}}, out); err != nil || math.Abs(out[1]-want) > 1e-14*math.Abs(want) {
 			t.Errorf("labels %g: EvalGrid = %v, %v", lab, out, err)
 		}
 	}

@@ -6,21 +6,19 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
-// ParamError reports a parameter value that breaks its ParamSpec rule.
-type ParamError struct {
-	Learner Kind
-	Name    string
-	Value   string
-	Rule    string
-}
-
-func (e *ParamError) Error() string {
-	if e.Value == "" {
-		return fmt.Sprintf("%s: parameter %s: %s", e.Learner, e.Name, e.Rule)
+// paramError reports a parameter value that breaks its ParamSpec rule, as a
+// *mechanism.ParamError scoped to the learner: "kde: parameter bandwidth =
+// 0.001: rule". value "" means no single value to show.
+func paramError(kind Kind, name, value, rule string) *mechanism.ParamError {
+	e := &mechanism.ParamError{Scope: string(kind), Field: name, Rule: rule}
+	if value != "" {
+		e.Value = value
 	}
-	return fmt.Sprintf("%s: parameter %s = %s: %s", e.Learner, e.Name, e.Value, e.Rule)
+	return e
 }
 
 // Resolved holds validated parameter values: every parameter of the spec is
@@ -45,8 +43,8 @@ func (r Resolved) Scalar(name string) float64 {
 // value and the rule.
 func (s Spec) Resolve(values Values, dim int) (Resolved, error) {
 	if dim < s.MinDim || dim > s.MaxDim {
-		return nil, &ParamError{Learner: s.Kind, Name: "features", Value: fmt.Sprint(dim),
-			Rule: fmt.Sprintf("this learner needs between %d and %d feature columns", s.MinDim, s.MaxDim)}
+		return nil, paramError(s.Kind, "features", fmt.Sprint(dim),
+			fmt.Sprintf("this learner needs between %d and %d feature columns", s.MinDim, s.MaxDim))
 	}
 	known := make(map[string]bool, len(s.Params))
 	for _, p := range s.Params {
@@ -64,8 +62,8 @@ func (s Spec) Resolve(values Values, dim int) (Resolved, error) {
 		for i, p := range s.Params {
 			names[i] = p.Name
 		}
-		return nil, &ParamError{Learner: s.Kind, Name: strings.Join(unknown, ", "),
-			Rule: "unknown parameter; valid parameters are " + strings.Join(names, ", ")}
+		return nil, paramError(s.Kind, strings.Join(unknown, ", "), "",
+			"unknown parameter; valid parameters are "+strings.Join(names, ", "))
 	}
 	out := make(Resolved, len(s.Params))
 	for _, p := range s.Params {
@@ -81,16 +79,16 @@ func (s Spec) Resolve(values Values, dim int) (Resolved, error) {
 			}
 			v = b
 		case p.PerAxis && len(v) != dim:
-			return nil, &ParamError{Learner: s.Kind, Name: p.Name, Value: fmt.Sprint(v),
-				Rule: fmt.Sprintf("give one value or one per feature (%d)", dim)}
+			return nil, paramError(s.Kind, p.Name, fmt.Sprint(v),
+				fmt.Sprintf("give one value or one per feature (%d)", dim))
 		case !p.PerAxis && len(v) != 1:
-			return nil, &ParamError{Learner: s.Kind, Name: p.Name, Value: fmt.Sprint(v), Rule: "takes a single value"}
+			return nil, paramError(s.Kind, p.Name, fmt.Sprint(v), "takes a single value")
 		default:
 			v = slices.Clone(v)
 		}
 		for _, x := range v {
 			if err := p.Check(x); err != nil {
-				return nil, &ParamError{Learner: s.Kind, Name: p.Name, Value: formatValue(x), Rule: err.Error()}
+				return nil, paramError(s.Kind, p.Name, formatValue(x), err.Error())
 			}
 		}
 		out[p.Name] = v

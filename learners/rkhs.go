@@ -86,8 +86,8 @@ func RKHSPeer(kind Kind, n int, values Values, dim int) (RKHSSensitivity, error)
 		if icpt := res.Scalar("intercept"); icpt != 0 {
 			// F_D lies in the RKHS of K + c, not of the Gaussian K that the
 			// release uses as its covariance.
-			return RKHSSensitivity{}, &ParamError{Learner: kind, Name: "intercept", Value: formatValue(icpt),
-				Rule: "the Gaussian-process release needs the SVM without intercept (intercept = 0): with K + c the decision function is not in the RKHS of the Gaussian kernel"}
+			return RKHSSensitivity{}, paramError(kind, "intercept", formatValue(icpt),
+				"the Gaussian-process release needs the SVM without intercept (intercept = 0): with K + c the decision function is not in the RKHS of the Gaussian kernel")
 		}
 		stab, gapTol, solverTerm, _ := svmBounds(n, dim, c, 0)
 		d := (stab + solverTerm + 2*c*ermRoundoff) * (1 + rkhsMargin)

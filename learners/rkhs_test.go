@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 func TestRKHSPeer(t *testing.T) {
@@ -130,8 +132,8 @@ func TestRKHSPeerKernelIsLearnerKernel(t *testing.T) {
 // RKHSPeer must refuse it with a ParamError naming the parameter.
 func TestRKHSPeerRefusesIntercept(t *testing.T) {
 	_, err := RKHSPeer(KindSVM, 100, Values{"C": {1}, "sigma": {0.3}, "intercept": {0.5}}, 2)
-	var pe *ParamError
-	if !errors.As(err, &pe) || pe.Name != "intercept" {
+	var pe *mechanism.ParamError
+	if !errors.As(err, &pe) || pe.Field != "intercept" {
 		t.Fatalf("RKHSPeer with intercept 0.5: %v, want a ParamError for intercept", err)
 	}
 	if _, err := RKHSPeer(KindSVM, 100, Values{"C": {1}, "sigma": {0.3}, "intercept": {0}}, 2); err != nil {

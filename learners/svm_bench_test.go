@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // ermReportCPU reports the process CPU time per op (all threads) since cpu0,
@@ -68,7 +70,7 @@ func BenchmarkSVMEvalGrid(b *testing.B) {
 		cpu0, _ := processCPUTime()
 		defer ermReportCPU(b, cpu0)
 		for b.Loop() {
-			if err := f.Oracle.(GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
+			if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"math"
 	rand "math/rand/v2" // seeded: test data only
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // svmIndependentGap recomputes the duality gap P(w) − D(α) of a fitted SVM
@@ -154,7 +156,7 @@ func TestSVMEvalGrid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := f.Oracle.(GridOracle)
+		o := f.Oracle.(mechanism.GridOracle)
 		axes := make([][]float64, dim)
 		total := 1
 		for j := range axes {
@@ -197,7 +199,7 @@ func TestSVMEvalGridCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	axes := [][]float64{{0, 0.5, 1}, {0, 1}}
-	if err := f.Oracle.(GridOracle).EvalGrid(ctx, axes, make([]float64, 6)); !errors.Is(err, context.Canceled) {
+	if err := f.Oracle.(mechanism.GridOracle).EvalGrid(ctx, axes, make([]float64, 6)); !errors.Is(err, context.Canceled) {
 		t.Errorf("EvalGrid on a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -29,14 +29,26 @@ var minLibraryEpsilon = math.Exp2(-50)
 // ParamError reports a parameter value that breaks a rule. Every validation
 // error of this package is (or wraps) a *ParamError, so callers can use
 // errors.As to find the offending field.
+//
+// The learners package uses the same type for its parameters, with Scope set
+// to the learner's kind: the message then reads "kde: parameter bandwidth =
+// 0.001: rule" (or "kde: parameter foo: rule" when Value is nil).
 type ParamError struct {
-	Field string // e.g. "epsilon", "delta", "noise", "k", "k[1]", "h", "sensitivity"
-	Value any    // the offending value
+	Scope string // optional owner of the field, e.g. a learner kind ("kde"); "" for the mechanism's own parameters
+	Field string // e.g. "epsilon", "delta", "noise", "k", "k[1]", "h", "sensitivity"; a learner's parameter name
+	Value any    // the offending value (nil: no single value to show)
 	Rule  string // the rule it breaks, e.g. "must be > 0 and finite"
 }
 
 func (e *ParamError) Error() string {
-	return fmt.Sprintf("%s = %v: %s", e.Field, e.Value, e.Rule)
+	field := e.Field
+	if e.Scope != "" {
+		field = e.Scope + ": parameter " + e.Field
+	}
+	if e.Value == nil {
+		return fmt.Sprintf("%s: %s", field, e.Rule)
+	}
+	return fmt.Sprintf("%s = %v: %s", field, e.Value, e.Rule)
 }
 
 func paramErr(field string, value any, rule string, args ...any) *ParamError {

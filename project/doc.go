@@ -2,9 +2,8 @@
 // meets: the project file (LoadWorkspace, SaveWorkspace), the release
 // pipeline (Prepare, then (*Prepared).Release), privately estimated bounds
 // (EstimatePrivateBounds), the private choice of settings (ChooseSettings,
-// choose.go), the preview's stand-in data, evaluation of a synopsis on a CSV
-// file (EvalPointsCSV), and the privacy-budget ledger (OpenLedger) with
-// dataset identity and charging. The concepts it builds on have packages of
+// choose.go), the preview's stand-in data, and the privacy-budget ledger
+// (OpenLedger) with dataset identity and charging. The concepts it builds on have packages of
 // their own: project/dataset (CSV files), project/synopsis (the signed
 // synopsis format), project/keys (curator keys and trusted signers),
 // project/fileio (crash-safe writes, non-blocking reads).

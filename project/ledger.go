@@ -87,6 +87,11 @@ type Entry struct {
 	// RepairsLine is, for KindRepair, the line number of the torn line it
 	// terminates (always the line just before it).
 	RepairsLine int `json:"repairs_line,omitempty"`
+	// AllDatasets marks an unattributed KindRepair entry (its DatasetHash
+	// is empty): the ε and δ of lines missing before the intact line
+	// RepairsLine, whose datasets nobody knows, charged to every dataset,
+	// including datasets first seen later (docs/ledger.md, "Damage").
+	AllDatasets bool `json:"all_datasets,omitempty"`
 	// Identity names the records a release or validation used and how it
 	// was matched to DatasetHash (dataset_identity.go); nil in older
 	// entries and in budget and repair entries.
@@ -245,7 +250,7 @@ func (l *Ledger) Spent(datasetHash string) (eps, delta float64) {
 	st := l.state()
 	eps, delta = spent(st.entries, st.torn, datasetHash)
 	for _, c := range st.charges {
-		if c.hash == datasetHash {
+		if c.hash == datasetHash || c.all {
 			eps += c.eps
 			delta += c.delta
 		}
@@ -255,7 +260,7 @@ func (l *Ledger) Spent(datasetHash string) (eps, delta float64) {
 
 func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
 	for _, e := range entries {
-		if e.DatasetHash == hash && e.Kind.spends() {
+		if e.charges(hash) && e.Kind.spends() {
 			eps += e.Epsilon
 			delta += e.Delta
 		}
@@ -265,6 +270,12 @@ func spent(entries []Entry, torn *TornError, hash string) (eps, delta float64) {
 		delta += torn.Delta
 	}
 	return eps, delta
+}
+
+// charges reports whether e is an entry of dataset hash or an unattributed
+// repair, which charges every dataset.
+func (e Entry) charges(hash string) bool {
+	return e.DatasetHash == hash || e.AllDatasets
 }
 
 // Budget returns the total ε budget of a dataset: the Budget of its last
@@ -288,12 +299,13 @@ func lastBudget(entries []Entry, hash string, field func(Entry) float64, def flo
 	return def
 }
 
-// Entries returns a copy of the entries of a dataset in file order (all
-// entries if datasetHash is empty).
+// Entries returns a copy of the entries of a dataset in file order,
+// unattributed repairs (AllDatasets) included (all entries if datasetHash
+// is empty).
 func (l *Ledger) Entries(datasetHash string) []Entry {
 	var out []Entry
 	for _, e := range l.state().entries {
-		if datasetHash == "" || e.DatasetHash == datasetHash {
+		if datasetHash == "" || e.charges(datasetHash) {
 			e.Params = cloneParams(e.Params)
 			if e.Totals != nil {
 				t := *e.Totals
@@ -523,6 +535,9 @@ func (e *Entry) validate() error {
 	case !isFinite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
 		return fmt.Errorf("delta: %v must be in [0, 1)", e.Delta)
 	}
+	if e.AllDatasets && (e.Kind != KindRepair || e.DatasetHash != "") {
+		return errors.New("all_datasets: only an unattributed repair (kind repair, no dataset_hash) charges every dataset")
+	}
 	if !(e.Kind == KindRepair && e.DatasetHash == "") && !isSHA256Hex(e.DatasetHash) {
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256 (64 lower-case hex digits)", e.DatasetHash)
 	}
@@ -685,6 +700,10 @@ func parseLedger(data []byte, path string) *ledgerState {
 			// written, and the ledger is damaged until a repair names it.
 			d := newDamagedLine(n, line, order)
 			d.outOfOrder = true
+			if e.Totals.Entries > st.run.after(e).Entries {
+				// Entries are missing before it: what they spent.
+				d.gap = newSpanBound(n, st.run, e)
+			}
 			damaged = append(damaged, d)
 			lastOutOfOrder = n
 		} else {

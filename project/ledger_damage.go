@@ -117,8 +117,13 @@ type damagedLine struct {
 	bound    *spanBound
 	// outOfOrder is set for an intact line (its checksum holds) whose
 	// running totals do not follow from the lines before it: it counts
-	// as written, and a repair charging nothing resolves it.
+	// as written. If its totals count more entries than the lines before
+	// it (gap), entries are missing before it, and the repair charges
+	// what gap says they spent to every dataset (or to the datasets the
+	// curator attributes the line to); otherwise a repair charging
+	// nothing resolves it.
 	outOfOrder bool
+	gap        *spanBound
 }
 
 func newDamagedLine(n int, data []byte, err error) damagedLine {
@@ -162,12 +167,45 @@ func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
 	return nil
 }
 
-// damageCharge is what Repair charges for one damaged line and dataset.
+// damageCharge is what Repair charges for one damaged line and dataset
+// (every dataset if all).
 type damageCharge struct {
 	line       int
 	hash       string
+	all        bool
 	eps, delta float64
 	why        string
+}
+
+// outOfOrderCharges returns the charges of an intact line out of order
+// (damagedLine.outOfOrder): nothing if no entry is missing before it;
+// otherwise the ε and δ its running totals show the missing entries spent,
+// charged to every dataset, existing or future (nobody knows whose lines
+// were lost), or to the datasets hs the curator attributes them to.
+func outOfOrderCharges(d damagedLine, hs []string) []damageCharge {
+	g := d.gap
+	if g == nil {
+		return []damageCharge{{line: d.line,
+			why: fmt.Sprintf("line %d is intact but out of order (%s); it counts as written", d.line, d.reason)}}
+	}
+	c := damageCharge{line: d.line, eps: g.eps, delta: min(g.delta, 1-1e-12), all: len(hs) == 0,
+		why: fmt.Sprintf("the running totals of line %d show %d missing entries that spent ε %g, δ %g", d.line, g.entries, g.eps, g.delta)}
+	if c.all {
+		c.why = UnattributedNote(d.line) + ": " + c.why + "; charged to every dataset"
+		return []damageCharge{c}
+	}
+	var out []damageCharge
+	for _, h := range hs {
+		c.hash = h
+		out = append(out, c)
+	}
+	return out
+}
+
+// UnattributedNote is how an unattributed repair (Entry.AllDatasets) of
+// the entries missing before line n is named.
+func UnattributedNote(n int) string {
+	return fmt.Sprintf("unattributed (lines missing before line %d)", n)
 }
 
 // NeedsCuratorError is Repair's refusal when a damaged line's charge cannot
@@ -271,10 +309,12 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	byHash := map[string][]lineCharge{}
 	var order []string
 	var out []damageCharge
+	type spanEntries struct{ first, k int }
+	spans := map[*spanBound]*spanEntries{}
+	var spanOrder []*spanBound
 	for _, d := range st.damaged {
 		if d.outOfOrder {
-			out = append(out, damageCharge{line: d.line,
-				why: fmt.Sprintf("line %d is intact but out of order (%s); it counts as written", d.line, d.reason)})
+			out = append(out, outOfOrderCharges(d, attribute[d.line])...)
 			continue
 		}
 		if d.bound != nil && d.bound.entries == 0 {
@@ -288,6 +328,13 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		}
 		if k > 1 {
 			k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
+		}
+		if b := d.bound; b != nil {
+			if spans[b] == nil {
+				spans[b] = &spanEntries{first: d.line}
+				spanOrder = append(spanOrder, b)
+			}
+			spans[b].k += k
 		}
 		var hs []string
 		if h := d.confirmedHash(known); h != "" {
@@ -322,6 +369,15 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 				order = append(order, h)
 			}
 			byHash[h] = append(byHash[h], lc)
+		}
+	}
+	// More entries between the intact lines than the damaged lines can
+	// hold: whole lines are missing too, of datasets nobody knows.
+	for _, b := range spanOrder {
+		if sp := spans[b]; b.entries > sp.k {
+			out = append(out, damageCharge{line: sp.first, all: true, eps: b.eps, delta: min(b.delta, 1-1e-12),
+				why: fmt.Sprintf("%s: the running totals of line %d count %d entries since the valid line before line %d, more than the damaged lines can hold, spending ε %g, δ %g together; charged to every dataset",
+					UnattributedNote(sp.first), b.next, b.entries, sp.first, b.eps, b.delta)})
 		}
 	}
 	for _, h := range order {
@@ -407,7 +463,7 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool) {
 	epsCap, deltaCap = DefaultBudget, DefaultDeltaBudget
 	for _, e := range entries {
-		if e.DatasetHash != h {
+		if !e.charges(h) {
 			continue
 		}
 		epsCap = max(epsCap, e.Budget, e.Epsilon)
@@ -513,7 +569,7 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
 	for _, c := range charges {
 		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
-		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, Epsilon: c.eps, Delta: c.delta,
+		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, AllDatasets: c.all, Epsilon: c.eps, Delta: c.delta,
 			Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
 	}
 	for i := range reps {

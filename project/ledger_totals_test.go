@@ -115,11 +115,14 @@ func TestLedgerTotalsTamper(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		data  []byte
-		first int // first damaged line
+		first int     // first damaged line
+		gap   float64 // ε charged to every dataset (lines missing before an intact line)
 	}{
-		{"a line removed", bytes.Join([][]byte{lines[0], lines[2], lines[3]}, nil), 2},
-		{"a line duplicated", bytes.Join([][]byte{lines[0], lines[1], lines[1], lines[2], lines[3]}, nil), 3},
-		{"two lines swapped", bytes.Join([][]byte{lines[0], lines[2], lines[1], lines[3]}, nil), 2},
+		{"a line removed", bytes.Join([][]byte{lines[0], lines[2], lines[3]}, nil), 2, 5},
+		{"a line duplicated", bytes.Join([][]byte{lines[0], lines[1], lines[1], lines[2], lines[3]}, nil), 3, 0},
+		// Line 2 (ε 5) moved after line 3 reads as missing before it, and
+		// line 3 as missing before line 4: over-charged, never under.
+		{"two lines swapped", bytes.Join([][]byte{lines[0], lines[2], lines[1], lines[3]}, nil), 2, 5.1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := ledgerFile(t, tc.data)
@@ -135,17 +138,23 @@ func TestLedgerTotalsTamper(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			gap := 0.0
 			for _, r := range reps {
-				if r.Epsilon != 0 {
-					t.Errorf("repair of intact line %d charged ε %v, want 0 (it counts as written)", r.RepairsLine, r.Epsilon)
+				if r.AllDatasets {
+					gap += r.Epsilon
+				} else if r.Epsilon != 0 {
+					t.Errorf("repair of intact line %d charged ε %v to %q, want 0 (it counts as written)", r.RepairsLine, r.Epsilon, r.DatasetHash)
 				}
 			}
+			if gap < tc.gap || gap > tc.gap+1e-7 {
+				t.Errorf("charged ε %v to every dataset, want %v", gap, tc.gap)
+			}
 			for h, w := range want {
-				if eps, _ := l.Spent(h); eps < w*(1-1e-12) {
+				if eps, _ := l.Spent(h); eps < (w+tc.gap)*(1-1e-12) {
 					t.Errorf("Spent(%s…) = %v, below the %v its intact lines record", h[:8], eps, w)
 				}
 			}
-			if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.1}, false); err != nil {
+			if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.1}, tc.gap > 0); err != nil {
 				t.Errorf("Reserve after the repair: %v", err)
 			}
 			if l.Refresh() != nil || l.Damaged() != nil {

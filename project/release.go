@@ -23,6 +23,16 @@ import (
 // k* when ReleaseRequest.Beta is 0 (mechanism.DefaultBeta).
 const DefaultBeta = mechanism.DefaultBeta
 
+// DefaultH is the order h of the iterated Bernstein polynomial used when the
+// curator does not choose one: the command line's --h and the curator
+// window's new projects both start from it (one default, docs/cli.md).
+// h = 1 is the plain Bernstein polynomial of Algorithm 1 (Aldà and
+// Rubinstein 2017, Section 4): its noise is never amplified, so it is the
+// safe start; higher h trades noise amplification (up to (2^h−1)^ℓ) for a
+// smaller approximation error, which the curator's tradeoff plot and
+// bernstein choose compare.
+const DefaultH = 1
+
 // ReleaseRequest is everything the curator decided for one release. It is
 // filled by the command line (bernstein release) or the curator window and
 // validated once, by Prepare.

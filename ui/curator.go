@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -94,12 +93,17 @@ type curator struct {
 	pages   map[string]curatorPage
 	current string
 	pageBox *fyne.Container
+	split   *container.Split // steps | preview
 	status  *widget.Label
 	budget  *widget.Label
+	// The dataset's budget as last read from the ledger (updateBudget).
+	budgetKnown              bool
+	budgetSpent, budgetTotal float64
 
 	autosave   *time.Timer
 	recentMenu *fyne.Menu
 	release    *releaseFlow // the dialogs of the current release (tests drive them)
+	openFlow   *openFileFlow
 
 	// Test hooks (nil in the app).
 	onPreviewDone  func(res *previewResult, err error)
@@ -115,6 +119,15 @@ type curatorPage interface {
 	// refresh fills the page's widgets from the state (UI goroutine).
 	refresh()
 }
+
+// defaultWindowSize is the window's size when it opens: fixed (never
+// taken from the data), and within a 1024×700 screen with its title bar,
+// so it also fits 1280×800. The content's minimum size (minWindowSize)
+// is smaller still; everything longer scrolls.
+var (
+	defaultWindowSize = fyne.NewSize(1000, 640)
+	minWindowSize     = fyne.NewSize(760, 520)
+)
 
 // newCurator builds the window (not shown).
 func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
@@ -151,7 +164,7 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 	c.win = a.NewWindow(AppName)
 	c.win.SetIcon(icons.AppPNG)
 	c.build()
-	c.win.Resize(fyne.NewSize(1280, 800))
+	c.win.Resize(defaultWindowSize)
 	c.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		for _, u := range uris {
 			c.openPath(u.Path())
@@ -221,10 +234,11 @@ func (c *curator) build() {
 	c.pageBox = container.NewStack()
 	left := container.NewBorder(nil, nil, container.NewPadded(c.nav), widget.NewSeparator(), c.pageBox)
 	split := container.NewHSplit(left, c.preview.content())
-	split.Offset = 0.42
+	split.Offset = 0.5
+	c.split = split
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, c.budget, c.status)
 	min := canvas.NewRectangle(nil)
-	min.SetMinSize(fyne.NewSize(1000, 640))
+	min.SetMinSize(minWindowSize)
 	c.win.SetContent(container.NewStack(min, container.NewBorder(nil, statusBar, nil, nil, split)))
 	c.buildMenus()
 }
@@ -261,6 +275,13 @@ func (c *curator) buildMenus() {
 		item("Release…", sc(fyne.KeyR, mod), c.startRelease),
 		item("Curator Key…", nil, c.showKeyInfo),
 	)
+	// Go: every step by the keyboard (Ctrl+1 … Ctrl+6 in wizard order).
+	stepKeys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6}
+	var goItems []*fyne.MenuItem
+	for i, step := range wizardSteps {
+		goItems = append(goItems, item(step, sc(stepKeys[i], mod), func() { c.showStep(step) }))
+	}
+	goMenu := fyne.NewMenu("Go", goItems...)
 	view := fyne.NewMenu("View",
 		fyne.NewMenuItem("System Theme", func() { c.setTheme(themeSystem) }),
 		fyne.NewMenuItem("Light Theme", func() { c.setTheme(themeLight) }),
@@ -270,7 +291,7 @@ func (c *curator) buildMenus() {
 		fyne.NewMenuItem("Curator Guide", c.showGuide),
 		fyne.NewMenuItem("About Bernstein Release", c.showAbout),
 	)
-	c.win.SetMainMenu(fyne.NewMainMenu(file, release, view, help))
+	c.win.SetMainMenu(fyne.NewMainMenu(file, goMenu, release, view, help))
 	c.recentMenu = recent.ChildMenu
 }
 
@@ -284,6 +305,7 @@ func (c *curator) showStep(step string) {
 	c.syncing = true
 	p.refresh()
 	c.syncing = false
+	c.derive()
 	c.pageBox.Objects = []fyne.CanvasObject{p.content()}
 	c.pageBox.Refresh()
 	if i := slices.Index(wizardSteps, step); i >= 0 {
@@ -299,11 +321,34 @@ func (c *curator) refreshPages() {
 		p.refresh()
 	}
 	c.syncing = false
+	c.derive()
 }
 
-// changed is called after the curator edited a setting: it marks the
-// project unsaved, schedules the autosave and recomputes the preview.
+// derivedView is a page with views that follow from the state: marks,
+// messages, summaries, enabled buttons.
+type derivedView interface{ derive() }
+
+// derive is the one update path of everything the window shows that is
+// derived from the state (and the dataset, the ledger's budget and the
+// last preview): every page's derived views are recomputed from them, so
+// nothing shown can keep a stale or last-valid value. Inputs are filled by
+// the pages' refresh; derive never writes an input.
+func (c *curator) derive() {
+	for _, step := range wizardSteps {
+		if d, ok := c.pages[step].(derivedView); ok {
+			d.derive()
+		}
+	}
+}
+
+// budgetLeft is the ε left in the dataset's budget (last ledger read).
+func (c *curator) budgetLeft() float64 { return c.budgetTotal - c.budgetSpent }
+
+// changed is called after the curator edited a setting: it updates what
+// the window derives from the state, marks the project unsaved, schedules
+// the autosave and recomputes the preview.
 func (c *curator) changed() {
+	c.derive()
 	if c.syncing {
 		return
 	}
@@ -368,6 +413,8 @@ func (c *curator) budgetState() (spent, delta, budget float64, err error) {
 
 // updateBudget refreshes the always-visible budget in the status bar.
 func (c *curator) updateBudget() {
+	c.budgetKnown = false
+	defer c.derive()
 	if c.ds == nil {
 		c.budget.SetText("Privacy budget: open a dataset")
 		return
@@ -377,10 +424,8 @@ func (c *curator) updateBudget() {
 		c.budget.SetText("Privacy budget unknown: " + err.Error())
 		return
 	}
+	c.budgetKnown, c.budgetSpent, c.budgetTotal = true, spent, budget
 	c.budget.SetText(budgetLine(spent, delta, budget))
-	if p, ok := c.pages[stepPrivacy].(*privacyPage); ok {
-		p.updateBudget(spent, budget)
-	}
 }
 
 // setTheme applies and stores a theme choice and redraws the plots.
@@ -399,18 +444,38 @@ func (c *curator) openPath(path string) {
 	case ".synopsis":
 		c.openSynopsis(path)
 	default:
-		c.loadDataset(path, true)
+		c.openDataset(path)
 	}
+}
+
+// openDataset opens a data file as a new project: like File ▸ New
+// Project, it asks first when the project has unsaved changes.
+func (c *curator) openDataset(path string) {
+	if !c.dirty {
+		c.loadDataset(path, true)
+		return
+	}
+	showCuratorConfirm(c.win, "Unsaved changes",
+		"Opening "+filepath.Base(path)+" starts a new project for it. Discard the unsaved changes to this project?",
+		"Discard and open", func() { c.loadDataset(path, true) })
 }
 
 // showOpenDialog offers CSV files and project files.
 func (c *curator) showOpenDialog() {
-	showOpenFile(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openPath)
+	c.openFlow = showOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openPath)
 }
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
 func (c *curator) showOpenSynopsisDialog() {
-	showOpenFile(c.win, []string{synopsis.Ext}, c.openSynopsis)
+	c.openFlow = showOpenPath(c.win, []string{synopsis.Ext}, c.openDir(), c.openSynopsis)
+}
+
+// openDir is the folder the Open dialog starts in: the current dataset's.
+func (c *curator) openDir() string {
+	if c.state.CSVPath != "" {
+		return filepath.Dir(c.state.CSVPath)
+	}
+	return ""
 }
 
 // openSynopsis opens a synopsis in the analyst's viewer window, if the
@@ -437,8 +502,24 @@ func (c *curator) loadDataset(path string, fresh bool) {
 	}()
 }
 
-// datasetLoaded installs a dataset read by loadDataset (UI goroutine).
+// datasetLoaded installs a dataset read by loadDataset (UI goroutine). A
+// fresh dataset starts a new project: what depended on the old columns
+// (features, label, classes, bounds, the acknowledgement), the title, note,
+// project file and release history are dropped; the learner and the
+// privacy settings are kept; the history shown is the new dataset's, from
+// the ledger.
 func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh bool) {
+	if fresh {
+		c.state = c.state.forNewDataset()
+		c.projectPath = ""
+		c.dirty = false
+		if rp, ok := c.pages[stepRelease].(*releasePage); ok {
+			rp.out.SetText("") // suggested again beside the new file
+		}
+		if dp, ok := c.pages[stepData].(*dataPage); ok {
+			dp.filter.SetText("") // the old file's filter would hide the new columns
+		}
+	}
 	c.state.CSVPath = path
 	c.ds, c.dsErr = ds, err
 	if err != nil {
@@ -451,8 +532,10 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 			} else {
 				c.chooseDefaultColumns()
 			}
+			c.state.History = c.ledgerHistory()
 		}
 	}
+	c.updateTitle()
 	c.refreshPages()
 	if c.current == stepStart || c.current == "" {
 		c.showStep(stepData)
@@ -460,10 +543,27 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		c.showStep(c.current)
 	}
 	c.updateBudget()
-	c.changed()
+	c.scheduleAutosave()
+	c.preview.schedule(false)
 	if c.onDatasetReady != nil {
 		c.onDatasetReady(err)
 	}
+}
+
+// ledgerHistory returns the releases the ledger records for the loaded
+// dataset, oldest first (none if the ledger cannot be read).
+func (c *curator) ledgerHistory() []releaseRecord {
+	l, err := c.openLedger()
+	if err != nil || c.ds == nil {
+		return nil
+	}
+	var out []releaseRecord
+	for _, e := range l.Entries(c.ledgerKey(l)) {
+		if e.Kind == project.KindRelease {
+			out = append(out, releaseRecord{Time: e.Time, Path: e.Output, Epsilon: e.Epsilon, Delta: e.Delta, LedgerID: e.ID})
+		}
+	}
+	return out
 }
 
 // chooseDefaultColumns picks sensible columns for a newly loaded dataset:
@@ -523,27 +623,14 @@ func (c *curator) confirmClose() {
 		c.win.Close()
 		return
 	}
-	dialog.ShowConfirm("Unsaved changes", "The project has unsaved changes. Close anyway?", func(ok bool) {
-		if ok {
-			c.dirty = false
-			c.win.Close()
-		}
-	}, c.win)
+	showCuratorConfirm(c.win, "Unsaved changes", "The project has unsaved changes. Close anyway?", "Close", func() {
+		c.dirty = false
+		c.win.Close()
+	})
 }
 
 // previewShown passes a finished preview's numbers to the pages.
-func (c *curator) previewShown(r *previewResult) {
-	c.preview.lastK = r.K
-	if p, ok := c.pages[stepLearner].(*learnerPage); ok {
-		p.showSensitivity(r)
-	}
-	if p, ok := c.pages[stepPrivacy].(*privacyPage); ok {
-		p.showK(r)
-	}
-	if p, ok := c.pages[stepRelease].(*releasePage); ok {
-		p.updateSummary()
-	}
-}
+func (c *curator) previewShown(*previewResult) { c.derive() }
 
 // ctxBackground is the context of background work (cancelled per job).
 var ctxBackground = context.Background()

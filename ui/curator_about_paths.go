@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -39,15 +38,17 @@ func (c *curator) aboutPaths() []aboutPath {
 func (c *curator) aboutPathsBox() fyne.CanvasObject {
 	form := widget.NewForm()
 	for _, p := range c.aboutPaths() {
-		e := widget.NewEntry()
-		e.SetText(p.path)
-		e.Disable() // selectable and copyable, not editable
-		form.Append(p.what, e)
+		// A selectable label: full contrast (a disabled entry was grey),
+		// copyable, not editable.
+		l := widget.NewLabel(p.path)
+		l.Selectable = true
+		l.Wrapping = fyne.TextWrapBreak
+		form.Append(p.what, l)
 	}
 	dir := c.opts.ConfigDir
 	open := widget.NewButtonWithIcon("Open the data folder", theme.FolderOpenIcon(), func() {
 		if err := c.app.OpenURL(folderURL(dir)); err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 		}
 	})
 	return container.NewVBox(widget.NewLabelWithStyle("Where your data live", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),

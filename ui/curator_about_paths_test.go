@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -20,8 +21,10 @@ func TestAboutShowsDataPaths(t *testing.T) {
 	f.do(func() {
 		for _, o := range test.LaidOutObjects(c.win.Canvas().Overlays().Top()) {
 			switch w := o.(type) {
-			case *widget.Entry:
-				texts = append(texts, w.Text)
+			case *widget.Label:
+				if w.Selectable {
+					texts = append(texts, w.Text)
+				}
 			case *widget.Button:
 				if w.Text == "Open the data folder" {
 					open = w
@@ -37,6 +40,14 @@ func TestAboutShowsDataPaths(t *testing.T) {
 	}
 	if open == nil {
 		t.Fatal("About has no \"Open the data folder\" button")
+	}
+	if txt := f.overlay(); !strings.Contains(txt, "(ε, δ)-DP") {
+		t.Errorf("the About blurb does not mention (ε, δ)-DP: %q", txt)
+	}
+	// Escape closes it, like every curator dialog.
+	f.pressKey(fyne.KeyEscape)
+	if c.win.Canvas().Overlays().Top() != nil {
+		t.Error("Escape does not close About")
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -70,7 +70,7 @@ func newBoundsPage(c *curator) *boundsPage {
 	p.ackEnds = widget.NewLabel("")
 	p.ackEnds.Wrapping = fyne.TextWrapWord
 	p.ackEnds.Importance = widget.WarningImportance
-	p.confirm = widget.NewCheck("These are my bounds: show how many values they clip", func(b bool) {
+	p.confirm = widget.NewCheck("These are my bounds", func(b bool) {
 		p.confirmed = b
 		for col, e := range p.editors {
 			p.updateRow(col, e)
@@ -129,37 +129,32 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 	e.fromData.Wrapping = fyne.TextWrapWord
 	e.clipped.Wrapping = fyne.TextWrapWord
 	e.clipped.TextStyle.Italic = true
-	validate := func(string) error {
-		_, err := parseBounds(&columnSetting{Lo: e.lo.Text, Hi: e.hi.Text})
-		return err
+	// Each field's mark is its own rule from boundsErrs, the rule the
+	// row's message (updateRow) lists; an edit re-marks the other field.
+	e.lo.Validator = func(s string) error {
+		_, loErr, _ := boundsErrs(&columnSetting{Lo: s, Hi: e.hi.Text})
+		return loErr
 	}
-	e.lo.Validator = func(s string) error { _, err := parseNumber(s); return err }
 	e.hi.Validator = func(s string) error {
-		if _, err := parseNumber(s); err != nil {
-			return err
-		}
-		return validate(s)
+		_, _, hiErr := boundsErrs(&columnSetting{Lo: e.lo.Text, Hi: s})
+		return hiErr
 	}
-	onEdit := func() {
-		if c.syncing {
-			return
+	e.lo.AlwaysShowValidationError = true
+	e.hi.AlwaysShowValidationError = true
+	// An edit of one end: a different number typed by hand is no longer
+	// the data's minimum or maximum (or the private estimate).
+	onEdit := func(text string, field *string, end *endSetting) {
+		if *field == text {
+			return // the entry only followed the state
 		}
-		st.Lo, st.Hi = e.lo.Text, e.hi.Text
-		// Per end: a different number typed by hand is no longer the
-		// data's minimum or maximum (or the private estimate).
-		st.LoEnd.edited(st.Lo)
-		st.HiEnd.edited(st.Hi)
+		*field = text
+		end.edited(text)
 		p.unconfirm()
-		p.updateRow(col, e)
-		p.updateAckEnds()
 		c.changed()
 	}
-	e.lo.OnChanged = func(string) { onEdit() }
-	e.hi.OnChanged = func(string) { onEdit() }
+	e.lo.OnChanged = func(s string) { onEdit(s, &st.Lo, &st.LoEnd) }
+	e.hi.OnChanged = func(s string) { onEdit(s, &st.Hi, &st.HiEnd) }
 	e.unit.OnChanged = func(s string) {
-		if c.syncing {
-			return
-		}
 		st.Unit = s
 		c.changed()
 	}
@@ -170,12 +165,28 @@ func (p *boundsPage) editorFor(col string, isLabel bool) fyne.CanvasObject {
 	if isLabel {
 		title += " (label: mapped to [−1, 1])"
 	}
-	form := container.NewVBox(
-		container.NewGridWithColumns(2,
-			container.NewBorder(nil, nil, widget.NewLabel("from"), nil, e.lo),
-			container.NewBorder(nil, nil, widget.NewLabel("to"), nil, e.hi)),
-		container.NewBorder(nil, nil, widget.NewLabel("unit"), nil, e.unit), fillRow(c, st))
-	return widget.NewCard(title, "", container.NewVBox(form, container.NewBorder(nil, nil, container.NewHBox(e.suggest, e.estimate), nil, e.fromData), e.clipped))
+	fill, fillHelpText := fillRow(c, st)
+	// One form layout: the labels in one column, every field aligned.
+	form := container.New(layout.NewFormLayout(),
+		widget.NewLabel("from"), e.lo, widget.NewLabel("to"), e.hi,
+		widget.NewLabel("unit"), e.unit, widget.NewLabel("fill"), fill)
+	// The buttons sit on their own row, at their natural height: beside a
+	// wrapping label they were stretched to its height in a narrow pane.
+	// The column's name wraps: a long name must not widen the window.
+	name := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.Wrapping = fyne.TextWrapBreak
+	return widget.NewCard("", "", container.NewVBox(name, form, fillHelpText,
+		buttonRow(e.suggest, e.estimate), e.fromData, e.clipped))
+}
+
+// derive re-marks every bounds field and its row's message from the state.
+func (p *boundsPage) derive() {
+	for col, e := range p.editors {
+		e.lo.Validate()
+		e.hi.Validate()
+		p.updateRow(col, e)
+	}
+	p.updateAckEnds()
 }
 
 // updateRow refreshes the clip count and the from-data marker of a column.
@@ -234,7 +245,7 @@ func (p *boundsPage) updateSuggestButtons() {
 func (p *boundsPage) suggest(col string) {
 	c := p.c
 	if !c.state.AckDataBounds {
-		dialog.ShowInformation("Acknowledgement needed", "Tick the acknowledgement below first: bounds from the data leak its minimum and maximum.", c.win)
+		showCuratorMessage(c.win, "Acknowledgement needed", "Tick the acknowledgement below first: bounds from the data leak its minimum and maximum.")
 		return
 	}
 	if c.ds == nil {
@@ -242,7 +253,7 @@ func (p *boundsPage) suggest(col string) {
 	}
 	b, err := c.ds.SuggestBounds(col)
 	if err != nil {
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	p.fill(col, b, synopsis.EndFromData, nil, nil)
@@ -254,17 +265,11 @@ func (p *boundsPage) fill(col string, b dataset.Bounds, src synopsis.EndSource, 
 	c := p.c
 	st := c.state.bound(col)
 	st.setEnds(fmtBound(b.Lo), fmtBound(b.Hi), src, loEst, hiEst)
-	c.syncing = true
 	if e := p.editors[col]; e != nil {
-		e.lo.SetText(st.Lo)
+		e.lo.SetText(st.Lo) // onEdit sees the state already holds it
 		e.hi.SetText(st.Hi)
 	}
-	c.syncing = false
 	p.unconfirm()
-	if e := p.editors[col]; e != nil {
-		p.updateRow(col, e)
-	}
-	p.updateAckEnds()
 	c.changed()
 }
 
@@ -297,4 +302,16 @@ func fmtBound(x float64) string {
 		return strconv.FormatFloat(x, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// buttonRow lays buttons side by side when there is room and under each
+// other when the pane is narrow: its minimum width is one button's.
+func buttonRow(buttons ...*widget.Button) fyne.CanvasObject {
+	var cell fyne.Size
+	objs := make([]fyne.CanvasObject, len(buttons))
+	for i, b := range buttons {
+		cell = cell.Max(b.MinSize())
+		objs[i] = b
+	}
+	return container.New(layout.NewGridWrapLayout(cell), objs...)
 }

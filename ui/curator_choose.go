@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -21,7 +20,7 @@ import (
 // are scored off the UI goroutine, and the result dialog.
 type chooseFlow struct {
 	dialog *curatorDialog
-	eps    *widget.Entry
+	eps    *keyEntry
 	over   *widget.Check
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (project.ChooseOptions.Bandwidths).
@@ -62,11 +61,11 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		dialog.ShowError(fmt.Errorf("not ready to choose h and k: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("not ready to choose h and k: %w", err))
 		return nil
 	}
 	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
-	fl.eps = widget.NewEntry()
+	fl.eps = newKeyEntry(false) // Enter chooses, Escape cancels
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
 	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
@@ -209,7 +208,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 		case errors.Is(err, context.Canceled):
 			err = fmt.Errorf("cancelled: nothing was chosen (%w)", err)
 		}
-		dialog.ShowError(fmt.Errorf("choose h and k privately: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("choose h and k privately: %w", err))
 		return
 	}
 	c.state.H = res.Chosen.H

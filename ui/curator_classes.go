@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -34,7 +35,7 @@ type classForm struct {
 	picks              []string // the values offered in both lists
 }
 
-const fillNegative, fillPositive = "negative class", "positive class"
+const fillNegative, fillPositive = "become the negative class", "become the positive class"
 
 func newClassForm(c *curator) *classForm {
 	f := &classForm{}
@@ -65,10 +66,12 @@ func newClassForm(c *curator) *classForm {
 		"Any other or missing value in the label column is replaced by the fill class; every row is kept.")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
+	// One form layout: the three fields start at the same x.
 	f.box = container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Negative class (−1):"), nil, f.negative),
-		container.NewBorder(nil, nil, widget.NewLabel("Positive class (+1):"), nil, f.positive),
-		container.NewBorder(nil, nil, widget.NewLabel("Other or missing values become the:"), nil, f.fill),
+		container.New(layout.NewFormLayout(),
+			widget.NewLabel("Negative class (−1):"), f.negative,
+			widget.NewLabel("Positive class (+1):"), f.positive,
+			widget.NewLabel("Other or missing values:"), f.fill),
 		help)
 	return f
 }

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -19,12 +20,16 @@ import (
 // dataPage shows the dataset: counts, load errors with line and column,
 // the first rows, and the choice of feature and label columns.
 type dataPage struct {
-	c        *curator
-	box      fyne.CanvasObject
-	file     *widget.Label
-	counts   *widget.Label
-	errs     *widget.Label
-	table    *widget.Table
+	c      *curator
+	box    fyne.CanvasObject
+	file   *widget.Label
+	counts *widget.Label
+	errs   *widget.Label
+	table  *widget.Table
+	// filter narrows the feature list (features) to the columns whose
+	// name contains its text; the list scrolls, so the window's size
+	// never depends on the number or length of the columns.
+	filter   *widget.Entry
 	features *widget.CheckGroup
 	label    *widget.Select
 	classes  *classForm
@@ -38,6 +43,7 @@ func newDataPage(c *curator) *dataPage {
 	p.file = widget.NewLabel("No dataset yet.")
 	p.file.Wrapping = fyne.TextWrapBreak
 	p.counts = widget.NewLabel("")
+	p.counts.Wrapping = fyne.TextWrapWord
 	p.errs = widget.NewLabel("")
 	p.errs.Wrapping = fyne.TextWrapWord
 	p.errs.Importance = widget.DangerImportance
@@ -63,6 +69,7 @@ func newDataPage(c *curator) *dataPage {
 		})
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
+		l.Truncation = fyne.TextTruncateEllipsis // long names stay in their column
 		switch {
 		case id.Row < 0 && c.ds != nil && id.Col >= 0 && id.Col < len(c.ds.Columns):
 			l.SetText(c.ds.Columns[id.Col])
@@ -75,15 +82,20 @@ func newDataPage(c *curator) *dataPage {
 	}
 
 	p.features = widget.NewCheckGroup(nil, func(sel []string) {
-		if c.syncing {
+		if c.ds == nil {
 			return
 		}
-		// Keep the file's column order.
+		// Keep the file's column order, and the chosen columns the
+		// filter hides.
 		var ordered []string
 		for _, col := range c.ds.Columns {
-			if slices.Contains(sel, col) {
+			shown := slices.Contains(p.features.Options, col)
+			if shown && slices.Contains(sel, col) || !shown && slices.Contains(c.state.Features, col) {
 				ordered = append(ordered, col)
 			}
+		}
+		if slices.Equal(ordered, c.state.Features) {
+			return // the group only followed the state
 		}
 		c.state.Features = ordered
 		if slices.Contains(ordered, c.state.Label) {
@@ -92,7 +104,9 @@ func newDataPage(c *curator) *dataPage {
 		p.refreshColumns()
 		c.changed()
 	})
-	p.features.Horizontal = true
+	p.filter = widget.NewEntry()
+	p.filter.SetPlaceHolder("filter the columns by name")
+	p.filter.OnChanged = func(string) { p.showFeatureOptions() }
 	p.label = widget.NewSelect(nil, func(s string) {
 		if c.syncing {
 			return
@@ -111,15 +125,59 @@ func newDataPage(c *curator) *dataPage {
 	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
+	featureList := container.NewScroll(p.features)
+	featureList.SetMinSize(fyne.NewSize(200, 150))
 	top := container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,
-		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.features,
-		container.NewBorder(nil, nil, widget.NewLabel("Label column:"), nil, p.label), p.classes.box,
+		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		p.filter, featureList,
+		container.New(layout.NewFormLayout(), widget.NewLabel("Label column:"), container.New(capWidth(180), p.label)), p.classes.box,
 		p.colErrs, help,
 	)
-	p.box = container.NewPadded(container.NewBorder(top, nil, nil, nil, p.table))
+	// Both halves scroll: nothing of the page sets the window's size.
+	split := container.NewVSplit(container.NewVScroll(container.NewPadded(top)), p.table)
+	split.Offset = 0.72
+	p.box = split
 	return p
+}
+
+// capWidth is a layout whose minimum width is at most its value: a
+// select of long column names fills the space it gets but never widens
+// the window (its text is clipped instead).
+type capWidth float32
+
+func (w capWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return fyne.NewSize(min(s.Width, float32(w)), s.Height)
+}
+
+func (w capWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Resize(size)
+		o.Move(fyne.NewPos(0, 0))
+	}
+}
+
+// showFeatureOptions lists the dataset's columns that match the filter,
+// ticked as in the state.
+func (p *dataPage) showFeatureOptions() {
+	c := p.c
+	var opts []string
+	if c.ds != nil {
+		q := strings.ToLower(strings.TrimSpace(p.filter.Text))
+		for _, col := range c.ds.Columns {
+			if q == "" || strings.Contains(strings.ToLower(col), q) {
+				opts = append(opts, col)
+			}
+		}
+	}
+	p.features.Options = opts
+	p.features.Selected = slices.DeleteFunc(slices.Clone(c.state.Features), func(col string) bool { return !slices.Contains(opts, col) })
+	p.features.Refresh()
 }
 
 func (p *dataPage) content() fyne.CanvasObject { return p.box }
@@ -142,15 +200,11 @@ func (p *dataPage) refresh() {
 		p.counts.SetText(fmt.Sprintf("%d rows × %d columns", c.ds.Rows, len(c.ds.Columns)) + invalidSummary(c.ds))
 	}
 	if c.ds != nil {
-		p.features.Options = slices.Clone(c.ds.Columns)
 		for i := range c.ds.Columns {
-			p.table.SetColumnWidth(i, max(90, float32(8*len(c.ds.Columns[i])+30)))
+			p.table.SetColumnWidth(i, min(max(90, float32(8*len(c.ds.Columns[i])+30)), 220))
 		}
-	} else {
-		p.features.Options = nil
 	}
-	p.features.Refresh()
-	p.features.SetSelected(c.state.Features)
+	p.showFeatureOptions()
 	p.refreshColumns()
 	p.table.Refresh()
 }

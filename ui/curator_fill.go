@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -11,9 +10,9 @@ const fillHelp = "Missing or non-numeric values are replaced by this public valu
 	"every row is kept, so the number of records stays public. The synopsis records the rule, never which rows or how many."
 
 // fillRow is the public fill value editor of one column (st.Fill): a
-// number within the bounds, or empty for the midpoint. project.Prepare
-// validates it against the bounds.
-func fillRow(c *curator, st *columnSetting) fyne.CanvasObject {
+// number within the bounds, or empty for the midpoint, and its help.
+// project.Prepare validates it against the bounds.
+func fillRow(c *curator, st *columnSetting) (*widget.Entry, *widget.Label) {
 	e := widget.NewEntry()
 	e.SetPlaceHolder("midpoint of the bounds")
 	e.SetText(st.Fill)
@@ -25,14 +24,11 @@ func fillRow(c *curator, st *columnSetting) fyne.CanvasObject {
 		return err
 	}
 	e.OnChanged = func(s string) {
-		if c.syncing {
-			return
-		}
 		st.Fill = s
 		c.changed()
 	}
 	help := widget.NewLabel(fillHelp)
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
-	return container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("fill"), nil, e), help)
+	return e, help
 }

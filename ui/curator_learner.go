@@ -38,8 +38,8 @@ func newLearnerPage(c *curator) *learnerPage {
 		p.titles[s.Title] = s.Kind
 	}
 	p.choose = widget.NewSelect(opts, func(title string) {
-		if c.syncing {
-			return
+		if c.state.Learner == p.titles[title] {
+			return // the select only followed the state
 		}
 		c.state.Learner = p.titles[title]
 		p.buildForm()
@@ -124,10 +124,8 @@ func (p *learnerPage) buildForm() {
 				_, err := parseParam(ps, s, dim)
 				return err
 			}
+			e.AlwaysShowValidationError = true
 			e.OnChanged = func(s string) {
-				if c.syncing {
-					return
-				}
 				c.state.setParamText(ps.Name, s)
 				c.changed()
 			}
@@ -177,11 +175,23 @@ func dimRange(lo, hi int) string {
 	return fmt.Sprintf("%d to %d", lo, hi)
 }
 
-// showSensitivity displays S(F) from a finished preview.
-func (p *learnerPage) showSensitivity(r *previewResult) {
-	s := fmt.Sprintf("Sensitivity S(F) = %.4g", r.Sensitivity)
-	if r.SensNote != "" {
-		s += "\n" + r.SensNote
+// derive shows S(F) of the current learner: from the preview when it was
+// computed for the current settings, else what it waits for (never the
+// number of another learner or dataset).
+func (p *learnerPage) derive() {
+	c := p.c
+	title := c.state.spec().Title
+	if r := c.preview.lastFor(c.state, c.ds); r != nil {
+		s := fmt.Sprintf("Sensitivity S(F) of %s = %.4g (n = %d records)", title, r.Sensitivity, r.N)
+		if r.SensNote != "" {
+			s += "\n" + r.SensNote
+		}
+		p.sens.SetText(s)
+		return
 	}
-	p.sens.SetText(s)
+	if _, err := c.state.request(c.ds); err != nil {
+		p.sens.SetText(fmt.Sprintf("Sensitivity S(F) of %s: shown once the settings are complete (%v).", title, err))
+		return
+	}
+	p.sens.SetText(fmt.Sprintf("Sensitivity S(F) of %s for n = %d records: computing in the preview …", title, c.ds.Rows))
 }

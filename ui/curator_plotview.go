@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -83,7 +84,11 @@ func abs32(x float32) float32 {
 
 func (p *plotView) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	return &plotViewRenderer{p: p, bg: bg, objects: []fyne.CanvasObject{bg, p.img, container.NewCenter(p.msg)}}
+	// The message gets the plot's full width and wraps within it (centred
+	// in a Center layout, a wrapping label kept its one-line width and
+	// ran over the neighbouring pane).
+	msg := container.NewVBox(layout.NewSpacer(), container.NewPadded(p.msg), layout.NewSpacer())
+	return &plotViewRenderer{p: p, bg: bg, objects: []fyne.CanvasObject{bg, p.img, msg}}
 }
 
 type plotViewRenderer struct {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +17,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/plotting"
+	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // previewPanel is the right-hand side of the curator window: the tradeoff
@@ -47,10 +53,11 @@ type previewPanel struct {
 	// gen counts scheduled jobs and doneGen the last one finished (both
 	// under mu), so tests can wait until the preview is idle.
 	gen, doneGen int
-	// lastK is the k of the last preview and last the last result (UI
-	// goroutine).
-	lastK []int
-	last  *previewResult
+	// last is the last result and lastKey the settings it was computed
+	// for (settingsKey; UI goroutine): pages show its numbers only while
+	// they are the current settings' (lastFor).
+	last    *previewResult
+	lastKey string
 	// sliceAt holds the ℓ ≥ 3 slice position of every axis from the third.
 	sliceAt []float64
 
@@ -64,6 +71,7 @@ type previewPanel struct {
 // previewJob is one request to the worker: a snapshot of the settings.
 type previewJob struct {
 	gen        int
+	key        string // settingsKey of the input ("" if incomplete)
 	input      previewInput
 	inputErr   error // the settings are incomplete: show this instead
 	renderOnly bool  // only the theme or size changed
@@ -75,8 +83,9 @@ type previewJob struct {
 func newPreviewPanel(c *curator) *previewPanel {
 	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
 	onResize := func() { p.schedule(true) }
-	p.tradeoff = newPlotView(fyne.NewSize(400, 210), onResize)
-	p.function = newPlotView(fyne.NewSize(400, 210), onResize)
+	// Tall enough to read at any window size (the panel scrolls).
+	p.tradeoff = newPlotView(fyne.NewSize(320, 320), onResize)
+	p.function = newPlotView(fyne.NewSize(320, 320), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Truncation = fyne.TextTruncateEllipsis
@@ -108,7 +117,9 @@ func newPreviewPanel(c *curator) *previewPanel {
 	bar := container.NewVBox(p.barRow, p.stage)
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
 	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
-	p.box = container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots))
+	// The panel scrolls when the window is smaller than it: its size
+	// never sets the window's.
+	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
 	go p.worker()
@@ -136,6 +147,9 @@ func (p *previewPanel) schedule(renderOnly bool) {
 		req, standInLabel, err = p.applyStandIn(req)
 	}
 	job.inputErr = err
+	if err == nil {
+		job.key = settingsKey(req)
+	}
 	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
@@ -221,6 +235,9 @@ func (p *previewPanel) worker() {
 		var timg, fimg image.Image
 		var rerr error
 		if err == nil && res != nil {
+			// The engine's fit cache ignores the units: the axis labels
+			// are taken from this job's request.
+			res = withUnits(res, job.input.Request)
 			timg, fimg, rerr = renderPreview(res, job.theme, job.tsize, job.fsize)
 		}
 		cancel()
@@ -232,7 +249,7 @@ func (p *previewPanel) worker() {
 			continue
 		}
 		last, lastErr, lastKey = res, err, key
-		uiDo(func() { p.show(job.gen, res, err, timg, fimg, rerr) })
+		uiDo(func() { p.show(job, res, err, timg, fimg, rerr) })
 	}
 }
 
@@ -296,7 +313,8 @@ func (p *previewPanel) cancelled(gen int) {
 }
 
 // show displays a finished preview (UI goroutine).
-func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg image.Image, rerr error) {
+func (p *previewPanel) show(job *previewJob, res *previewResult, err error, timg, fimg image.Image, rerr error) {
+	gen := job.gen
 	p.cancel.Disable()
 	if p.isLatest(gen) {
 		p.barRow.Hide()
@@ -317,6 +335,8 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.info.SetText("")
 		p.warn.SetText("")
 		p.peerCaption.Hide()
+		p.last, p.lastKey = nil, ""
+		p.c.derive()
 	case rerr != nil:
 		p.stage.SetText("The plots could not be drawn")
 		p.tradeoff.SetMessage(rerr.Error())
@@ -327,7 +347,7 @@ func (p *previewPanel) show(gen int, res *previewResult, err error, timg, fimg i
 		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
-		p.last = res
+		p.last, p.lastKey = res, job.key
 		p.c.previewShown(res)
 	}
 	p.done(gen, res, err)
@@ -378,7 +398,7 @@ func (p *previewPanel) idle() bool {
 func previewSummary(r *previewResult, boundsConfirmed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, kLabel(r.K), latticeCount(r.K), r.H, r.Scale)
-	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %.4g).", r.MarkerErr, r.Approx)
+	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %s).", r.MarkerErr, approxText(r.Approx, r.MarkerErr))
 	clipped := 0
 	for _, n := range r.Clipped {
 		clipped += n
@@ -398,6 +418,77 @@ func previewSummary(r *previewResult, boundsConfirmed bool) string {
 	}
 	b.WriteString(".")
 	return b.String()
+}
+
+// approxText writes the noiseless approximation error: below a millionth
+// of the total error (or of 1 when there is none) it is rounding noise of
+// the evaluation (e.g. 5.6e-17), shown as negligible.
+func approxText(approx, total float64) string {
+	if approx < 1e-6*math.Max(total, 1) {
+		return "negligible"
+	}
+	return fmt.Sprintf("%.4g", approx)
+}
+
+// settingsKey identifies the settings a preview was computed for: the
+// dataset, the columns, bounds, units, learner, parameters and privacy
+// parameters of the request.
+func settingsKey(r project.ReleaseRequest) string {
+	hash := ""
+	if r.Dataset != nil {
+		hash = r.Dataset.Hash
+	}
+	return fmt.Sprintf("%s|%q|%q|%v|%v|%v|%v|%v|%v|%s|%v|%+v|%v|%v", hash, r.Features, r.Label, r.Classes, r.FillClass,
+		sortedMap(r.Bounds), sortedMap(r.Units), sortedMap(r.Fill), sortedMap(r.BoundsFromData), r.Learner, sortedMap(r.Params), r.Privacy, r.KAuto, r.AcknowledgedDataBounds)
+}
+
+// sortedMap prints a map in key order.
+func sortedMap[V any](m map[string]V) string {
+	keys := slices.Sorted(maps.Keys(m))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%q=%v;", k, m[k])
+	}
+	return b.String()
+}
+
+// lastFor returns the last preview if it was computed for the current
+// settings of s and ds, else nil.
+func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *previewResult {
+	if p.last == nil {
+		return nil
+	}
+	req, err := s.request(ds)
+	if err != nil || settingsKey(req) != p.lastKey {
+		return nil
+	}
+	return p.last
+}
+
+// withUnits returns res with the function plot's axis labels named from
+// req's columns and units (a copy; the engine may cache res).
+func withUnits(res *previewResult, req project.ReleaseRequest) *previewResult {
+	label := func(col string) string {
+		if u := req.Units[col]; u != "" {
+			return col + " (" + u + ")"
+		}
+		return col
+	}
+	out := *res
+	if res.Function != nil && len(req.Features) > 0 {
+		f := *res.Function
+		f.XLabel = label(req.Features[0])
+		if l, err := learners.Lookup(req.Learner); err == nil && req.Label != "" && l.Spec().Label == learners.LabelReal {
+			f.YLabel = label(req.Label)
+		}
+		out.Function = &f
+	}
+	if res.Heatmaps != nil && len(req.Features) > 1 {
+		h := *res.Heatmaps
+		h.XLabel, h.YLabel = label(req.Features[0]), label(req.Features[1])
+		out.Heatmaps = &h
+	}
+	return &out
 }
 
 func latticeCount(k []int) int {
@@ -433,7 +524,11 @@ func (p *previewPanel) syncSliders(dim int) {
 			p.sliceAt[j] = v
 			p.schedule(false)
 		}
-		p.sliders.Add(container.NewBorder(nil, nil, widget.NewLabel("Slice at "+name+" (fraction of its bounds)"), nil, s))
+		// The axis name is truncated above its slider: a long column name
+		// must not widen the panel (and the window).
+		l := widget.NewLabel("Slice at " + name + " (fraction of its bounds)")
+		l.Truncation = fyne.TextTruncateEllipsis
+		p.sliders.Add(container.NewVBox(l, s))
 	}
 	p.sliders.Refresh()
 }

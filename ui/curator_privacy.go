@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -29,6 +30,9 @@ type privacyPage struct {
 	kMode    *widget.RadioGroup
 	kEntry   *widget.Entry
 	kInUse   *widget.Label
+	// epsErr is the rule an invalid ε breaks, or the warning that ε
+	// exceeds the budget left (derived in derive).
+	epsErr   *widget.Label
 	budget   *widget.Label
 	total    *widget.Entry
 	setTotal *widget.Button
@@ -60,34 +64,32 @@ func newPrivacyPage(c *curator) *privacyPage {
 	p.epsSlide = widget.NewSlider(epsLogMin, epsLogMax)
 	p.epsSlide.Step = 0.01
 	p.epsEntry = widget.NewEntry()
-	p.epsEntry.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
+	p.epsEntry.Validator = privacyFields[0].parse
+	p.epsEntry.AlwaysShowValidationError = true
 	p.reading = widget.NewLabel("")
 	p.reading.Wrapping = fyne.TextWrapWord
+	p.epsErr = widget.NewLabel("")
+	p.epsErr.Wrapping = fyne.TextWrapWord
+	p.epsErr.Importance = widget.DangerImportance
+	p.epsErr.Hide()
+	// The slider and the entry edit the same state field; each writes
+	// the other without callbacks of its own (no syncing guard needed).
 	p.epsSlide.OnChanged = func(v float64) {
-		if c.syncing {
-			return
+		if math.Abs(v-epsSliderValue(c.state.Epsilon)) < p.epsSlide.Step/2 && c.state.Typed[fieldEpsilon] == "" {
+			return // the slider only followed the state
 		}
 		eps := roundSig(math.Pow(10, v), 3)
 		c.state.Epsilon = eps
-		c.syncing = true
+		delete(c.state.Typed, fieldEpsilon)
 		p.epsEntry.SetText(formatValue(eps))
-		c.syncing = false
-		p.updateReading()
 		c.changed()
 	}
 	p.epsEntry.OnChanged = func(s string) {
-		if c.syncing {
-			return
+		if c.state.setTyped(fieldEpsilon, s, privacyFields[0].parse) == nil {
+			c.state.Epsilon, _ = parseEpsilon(s)
+			p.epsSlide.Value = epsSliderValue(c.state.Epsilon)
+			p.epsSlide.Refresh()
 		}
-		eps, err := parseEpsilon(s)
-		if err != nil {
-			return
-		}
-		c.state.Epsilon = eps
-		c.syncing = true
-		p.epsSlide.SetValue(math.Max(epsLogMin, math.Min(epsLogMax, math.Log10(eps))))
-		c.syncing = false
-		p.updateReading()
 		c.changed()
 	}
 	var labels []string
@@ -95,30 +97,20 @@ func newPrivacyPage(c *curator) *privacyPage {
 		labels = append(labels, n.label)
 	}
 	p.noise = widget.NewSelect(labels, func(s string) {
-		if c.syncing {
-			return
-		}
 		for _, n := range noiseChoices {
 			if n.label == s {
 				c.state.Noise = n.kind
 			}
 		}
-		p.updateDelta()
-		p.updateReading()
 		c.changed()
 	})
 	p.delta = widget.NewEntry()
-	p.delta.Validator = func(s string) error { _, err := parseDelta(s); return err }
+	p.delta.Validator = privacyFields[1].parse
+	p.delta.AlwaysShowValidationError = true
 	p.delta.OnChanged = func(s string) {
-		if c.syncing {
-			return
+		if c.state.setTyped(fieldDelta, s, privacyFields[1].parse) == nil {
+			c.state.Delta, _ = parseDelta(s)
 		}
-		d, err := parseDelta(s)
-		if err != nil {
-			return
-		}
-		c.state.Delta = d
-		p.updateReading()
 		c.changed()
 	}
 	deltaHelp := widget.NewLabel("δ is the probability that the ε guarantee fails. Keep it far below 1/n (e.g. 1e-6).")
@@ -131,34 +123,29 @@ func newPrivacyPage(c *curator) *privacyPage {
 		hs = append(hs, strconv.Itoa(h))
 	}
 	p.h = widget.NewSelect(hs, func(s string) {
-		if c.syncing {
-			return
+		if h, err := strconv.Atoi(s); err == nil {
+			c.state.H = h
 		}
-		c.state.H, _ = strconv.Atoi(s)
 		c.changed()
 	})
 	p.kMode = widget.NewRadioGroup([]string{kAutoText, kManText}, func(s string) {
-		if c.syncing {
-			return
+		if s == "" {
+			return // a radio group deselected by a second tap keeps the mode
 		}
 		c.state.KAuto = s != kManText
-		p.updateK()
 		c.changed()
 	})
 	p.kEntry = widget.NewEntry()
-	p.kEntry.Validator = func(s string) error { _, err := parseK(s); return err }
+	p.kEntry.Validator = privacyFields[2].parse
+	p.kEntry.AlwaysShowValidationError = true
 	p.kEntry.OnChanged = func(s string) {
-		if c.syncing {
-			return
+		if c.state.setTyped(fieldK, s, privacyFields[2].parse) == nil {
+			c.state.K, _ = parseK(s)
 		}
-		k, err := parseK(s)
-		if err != nil {
-			return
-		}
-		c.state.K = k
 		c.changed()
 	}
 	p.kInUse = widget.NewLabel("")
+	p.kInUse.Wrapping = fyne.TextWrapWord
 	p.choose = widget.NewButton("Choose h and k privately…", func() { c.showChooseDialog() })
 	p.budget = widget.NewLabel("")
 	p.budget.Wrapping = fyne.TextWrapWord
@@ -180,9 +167,9 @@ func newPrivacyPage(c *curator) *privacyPage {
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry), p.epsSlide),
-		p.reading,
+		p.epsErr, p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
-		bold("Noise"), p.noise,
+		bold("Noise"), container.New(capWidth(300), p.noise),
 		help("Pure ε-DP is the strongest guarantee. The (ε, δ) variants can add less noise when there are many coefficients, at the price of a small failure probability δ."),
 		p.deltaRow,
 		bold("Order h of the iterated Bernstein polynomial"), p.h,
@@ -202,63 +189,107 @@ func newPrivacyPage(c *curator) *privacyPage {
 
 func (p *privacyPage) content() fyne.CanvasObject { return p.box }
 
+// refresh fills the inputs from the state (typed text that does not
+// parse is shown as typed).
 func (p *privacyPage) refresh() {
 	s := p.c.state
-	p.epsEntry.SetText(formatValue(s.Epsilon))
-	p.epsSlide.SetValue(math.Max(epsLogMin, math.Min(epsLogMax, math.Log10(s.Epsilon))))
+	p.epsEntry.SetText(typedOr(s, fieldEpsilon, formatValue(s.Epsilon)))
+	p.epsSlide.Value = epsSliderValue(s.Epsilon)
+	p.epsSlide.Refresh()
 	for _, n := range noiseChoices {
 		if n.kind == s.Noise {
 			p.noise.SetSelected(n.label)
 		}
 	}
-	p.delta.SetText(formatValue(s.Delta))
+	p.delta.SetText(typedOr(s, fieldDelta, formatValue(s.Delta)))
 	p.h.SetSelected(strconv.Itoa(s.H))
 	if s.KAuto {
 		p.kMode.SetSelected(kAutoText)
 	} else {
 		p.kMode.SetSelected(kManText)
 	}
-	p.kEntry.SetText(strconv.Itoa(s.K))
-	p.updateK()
-	p.updateDelta()
-	p.updateReading()
+	p.kEntry.SetText(typedOr(s, fieldK, strconv.Itoa(s.K)))
+	p.derive()
 }
 
-func (p *privacyPage) updateReading() {
-	s := p.c.state
-	p.reading.SetText(epsilonReading(s.Epsilon, s.Delta, s.Noise))
+// typedOr is the text of a privacy field: as typed if it does not parse,
+// else the state's value.
+func typedOr(s *curatorState, field, value string) string {
+	if t, ok := s.Typed[field]; ok {
+		return t
+	}
+	return value
 }
 
-func (p *privacyPage) updateDelta() {
-	if p.c.state.Noise == mechanism.NoiseLaplace {
+// epsSliderValue is the slider position of ε (log10, clamped).
+func epsSliderValue(eps float64) float64 {
+	return math.Max(epsLogMin, math.Min(epsLogMax, math.Log10(eps)))
+}
+
+// derive updates everything the page shows that follows from the state:
+// the marks, the reading of ε, δ's row, k's entry and the k in use, and
+// the budget warning (called by curator.derive after every change).
+func (p *privacyPage) derive() {
+	c := p.c
+	s := c.state
+	for _, e := range []*widget.Entry{p.epsEntry, p.delta, p.kEntry} {
+		e.Validate()
+	}
+	var problems []string
+	if t, ok := s.Typed[fieldEpsilon]; ok {
+		problems = append(problems, "Not used: "+privacyFields[0].parse(t).Error()+". Nothing is previewed or released until ε is a positive number.")
+		p.reading.SetText("")
+		p.reading.Hide()
+	} else {
+		p.reading.SetText(epsilonReading(s.Epsilon, s.Delta, s.Noise))
+		p.reading.Show()
+		if c.budgetKnown && s.Epsilon > c.budgetLeft()+1e-12 {
+			problems = append(problems, fmt.Sprintf("ε = %s exceeds the budget left for this dataset (%s): the release will be refused unless you raise the budget below or release over it explicitly.",
+				formatValue(s.Epsilon), fmtBudget(math.Max(c.budgetLeft(), 0))))
+		}
+	}
+	p.epsErr.SetText(strings.Join(problems, "\n"))
+	p.epsErr.Hidden = len(problems) == 0
+	p.epsErr.Refresh()
+	if s.Noise == mechanism.NoiseLaplace {
 		p.deltaRow.Hide()
 	} else {
 		p.deltaRow.Show()
 	}
-}
-
-func (p *privacyPage) updateK() {
-	if p.c.state.KAuto {
+	if s.KAuto {
 		p.kEntry.Disable()
 	} else {
 		p.kEntry.Enable()
 	}
-}
-
-// showK displays the k the preview used.
-func (p *privacyPage) showK(r *previewResult) {
-	mode := "chosen by you"
-	if p.c.state.KAuto {
-		mode = "automatic"
+	p.kInUse.SetText(kInUseText(s, c.preview.lastFor(s, c.ds)))
+	if c.budgetKnown {
+		p.showBudget(c.budgetSpent, c.budgetTotal)
 	}
-	p.kInUse.SetText(fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", kLabel(r.K), mode, latticeCount(r.K)))
 }
 
-// updateBudget shows the dataset's spent and remaining budget.
-func (p *privacyPage) updateBudget(spent, budget float64) {
+// kInUseText says which k the current settings use: the preview's k when
+// the preview is of the current settings, else what the state asks for.
+func kInUseText(s *curatorState, r *previewResult) string {
+	mode := "automatic"
+	if !s.KAuto {
+		mode = "chosen by you"
+		if t, ok := s.Typed[fieldK]; ok {
+			return "k in use: none: " + privacyFields[2].parse(t).Error()
+		}
+		k := slices.Repeat([]int{s.K}, max(len(s.Features), 1))
+		return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", kLabel(k), mode, latticeCount(k))
+	}
+	if r == nil {
+		return "k in use: automatic (shown once the preview has run)"
+	}
+	return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", kLabel(r.K), mode, latticeCount(r.K))
+}
+
+// showBudget shows the dataset's spent and remaining budget.
+func (p *privacyPage) showBudget(spent, budget float64) {
 	left := budget - spent
 	s := fmt.Sprintf("Spent ε = %s of %s; %s left.", fmtBudget(spent), fmtBudget(budget), fmtBudget(math.Max(left, 0)))
-	if p.c.state.Epsilon > left+1e-12 {
+	if _, typed := p.c.state.Typed[fieldEpsilon]; !typed && p.c.state.Epsilon > left+1e-12 {
 		s += fmt.Sprintf(" A release with ε = %s would exceed it.", formatValue(p.c.state.Epsilon))
 	}
 	p.budget.SetText(s)
@@ -272,20 +303,20 @@ func (p *privacyPage) setBudget() {
 	c := p.c
 	eps, err := parseEpsilon(p.total.Text)
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("total budget: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("total budget: %w", err))
 		return
 	}
 	if c.ds == nil {
-		dialog.ShowError(errors.New("open a dataset first: the budget belongs to a dataset"), c.win)
+		showCuratorError(c.win, errors.New("open a dataset first: the budget belongs to a dataset"))
 		return
 	}
 	l, err := c.openLedger()
 	if err != nil {
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	if err := l.SetBudget(c.ledgerKey(l), eps); err != nil {
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	c.setStatus("Total privacy budget for this dataset set to ε = %s (recorded in the ledger).", formatValue(eps))

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -23,7 +23,7 @@ import (
 type privateBoundsFlow struct {
 	col                   string
 	dialog                *curatorDialog
-	lo, hi, qlo, qhi, eps *widget.Entry
+	lo, hi, qlo, qhi, eps *keyEntry
 	over                  *widget.Check
 	forecast, stage       *widget.Label
 	// done is closed when the run has finished and the form is updated
@@ -47,7 +47,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 	if in.rng, err = parseBounds(&columnSetting{Lo: fl.lo.Text, Hi: fl.hi.Text}); err != nil {
 		return in, fmt.Errorf("public range: %w", err)
 	}
-	for i, e := range []*widget.Entry{fl.qlo, fl.qhi} {
+	for i, e := range []*keyEntry{fl.qlo, fl.qhi} {
 		v, err := parseNumber(e.Text)
 		if err != nil {
 			return in, fmt.Errorf("percentile: %w", err)
@@ -69,7 +69,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 // and that it is recorded in the ledger first.
 func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	if c.ds == nil {
-		dialog.ShowInformation("No dataset", "Load a dataset on the Data step first.", c.win)
+		showCuratorMessage(c.win, "No dataset", "Load a dataset on the Data step first.")
 		return nil
 	}
 	fl := &privateBoundsFlow{col: col, done: make(chan struct{})}
@@ -80,7 +80,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		budgetText = fmt.Sprintf("Budget of this dataset: ε %s spent of %s.", fmtBudget(spent), fmtBudget(budget))
 		defEps = project.DefaultBoundsShare * budget
 	}
-	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry(), widget.NewEntry()
+	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
 	fl.lo.SetPlaceHolder("e.g. 0")
 	fl.hi.SetPlaceHolder("e.g. 10000000")
 	if st := c.state.Bounds[col]; st != nil {
@@ -97,7 +97,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl.forecast.Wrapping = fyne.TextWrapWord
 	fl.stage = widget.NewLabel("")
 	fl.stage.Wrapping = fyne.TextWrapWord
-	for _, e := range []*widget.Entry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
+	for _, e := range []*keyEntry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
 		e.OnChanged = func(string) { fl.showForecast(c.ds.Rows) }
 	}
 	intro := widget.NewLabel(fmt.Sprintf(
@@ -192,10 +192,11 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {
-		dialog.ShowError(fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err), c.win)
+		showCuratorError(c.win, fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err))
 		return
 	}
 	b, pv := res.Bounds[fl.col], res.Provenance[fl.col]
+	b = roundPrivateBounds(b, pv.LoEstimate, pv.HiEstimate)
 	if bp, ok := c.pages[stepBounds].(*boundsPage); ok {
 		bp.fill(fl.col, b, synopsis.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 	} else {
@@ -216,4 +217,32 @@ func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) e
 		return fmt.Errorf("%s: %w", nothingSpent, err)
 	}
 	return err
+}
+
+// roundPrivateBounds rounds privately estimated bounds outward to four
+// significant digits of their width, each end kept within its public
+// search range (a post-processing of the estimate: ε is unaffected), so
+// the form shows 17.25 rather than 17.249913402816733.
+func roundPrivateBounds(b dataset.Bounds, loEst, hiEst *synopsis.PrivateEnd) dataset.Bounds {
+	w := b.Hi - b.Lo
+	if !(w > 0) || math.IsInf(w, 0) {
+		return b
+	}
+	decimals := 3 - int(math.Floor(math.Log10(w)))
+	round := func(x float64, f func(float64) float64, est *synopsis.PrivateEnd) float64 {
+		scale := math.Pow(10, float64(decimals))
+		r, err := strconv.ParseFloat(strconv.FormatFloat(f(x*scale)/scale, 'f', max(decimals, 0), 64), 64)
+		if err != nil || math.IsInf(r, 0) {
+			return x
+		}
+		if est != nil && (r < est.RangeLo || r > est.RangeHi) {
+			return x
+		}
+		return r
+	}
+	out := dataset.Bounds{Lo: round(b.Lo, math.Floor, loEst), Hi: round(b.Hi, math.Ceil, hiEst)}
+	if out.Validate() != nil {
+		return b
+	}
+	return out
 }

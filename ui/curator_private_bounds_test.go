@@ -69,7 +69,7 @@ func TestCuratorPartialEditKeepsDataEnd(t *testing.T) {
 	if !strings.Contains(bp.ackEnds.Text, "x (upper end)") || !strings.Contains(ed.fromData.Text, "upper end from the data") {
 		t.Errorf("acknowledgement %q, row %q: want the upper end of x named", bp.ackEnds.Text, ed.fromData.Text)
 	}
-	if s := releaseSummary(c.state, c.ds, nil); !strings.Contains(s, "lower end typed; upper end from the data") {
+	if s := releaseSummary(c.state, nil); !strings.Contains(s, "lower end typed; upper end from the data") {
 		t.Errorf("release summary does not name the ends:\n%s", s)
 	}
 	// The same number, typed differently, is still the data's maximum.

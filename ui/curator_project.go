@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -163,11 +162,7 @@ func (c *curator) newProject() {
 		c.preview.schedule(false)
 	}
 	if c.dirty {
-		dialog.ShowConfirm("Unsaved changes", "Discard the changes to this project?", func(ok bool) {
-			if ok {
-				do()
-			}
-		}, c.win)
+		showCuratorConfirm(c.win, "Unsaved changes", "Discard the changes to this project?", "Discard", do)
 		return
 	}
 	do()
@@ -178,7 +173,7 @@ func (c *curator) newProject() {
 func (c *curator) openProject(path string) {
 	w, err := project.LoadWorkspace(path)
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("could not open the project: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("could not open the project: %w", err))
 		return
 	}
 	c.resetProject()
@@ -188,11 +183,11 @@ func (c *curator) openProject(path string) {
 	if err := w.CheckDataset(); err != nil {
 		var changed *project.DatasetChangedError
 		if errors.As(err, &changed) {
-			dialog.ShowInformation("The dataset changed",
+			showCuratorMessage(c.win, "The dataset changed",
 				"The CSV file changed since this project was saved:\n"+changed.Path+
-					"\n\nIt counts as a new dataset in the privacy budget (its releases so far are charged to the old content). Check the columns and bounds before releasing.", c.win)
+					"\n\nIt counts as a new dataset in the privacy budget (its releases so far are charged to the old content). Check the columns and bounds before releasing.")
 		} else {
-			dialog.ShowError(fmt.Errorf("the project's dataset cannot be read: %w", err), c.win)
+			showCuratorError(c.win, fmt.Errorf("the project's dataset cannot be read: %w", err))
 		}
 	}
 	c.updateTitle()
@@ -232,7 +227,7 @@ func (c *curator) writeProject(path string, overwrite bool) bool {
 		err = project.SaveWorkspace(path, w, overwrite)
 	}
 	if err != nil {
-		dialog.ShowError(fmt.Errorf("could not save the project: %w", err), c.win)
+		showCuratorError(c.win, fmt.Errorf("could not save the project: %w", err))
 		return false
 	}
 	c.projectPath = path

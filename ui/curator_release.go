@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,7 +22,6 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
-	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 )
@@ -34,7 +36,12 @@ type releasePage struct {
 	out       *widget.Entry
 	overwrite *widget.Check
 	release   *widget.Button
-	history   *fyne.Container
+	// notReady says why the release button is disabled; goTo opens the
+	// step that fixes it.
+	notReady *widget.Label
+	goTo     *widget.Button
+	goToStep string
+	history  *fyne.Container
 }
 
 func newReleasePage(c *curator) *releasePage {
@@ -42,23 +49,16 @@ func newReleasePage(c *curator) *releasePage {
 	p.title = widget.NewEntry()
 	p.title.SetPlaceHolder("public title of the release")
 	p.title.OnChanged = func(s string) {
-		if !c.syncing {
-			c.state.Title = s
-			c.dirty = true
-			c.updateTitle()
-			p.updateSummary()
-		}
+		c.state.Title = s
+		c.changed()
 	}
 	p.note = widget.NewMultiLineEntry()
 	p.note.SetPlaceHolder("public note for analysts (optional): what the data are, how to read the output")
 	p.note.SetMinRowsVisible(3)
 	p.note.Wrapping = fyne.TextWrapWord
 	p.note.OnChanged = func(s string) {
-		if !c.syncing {
-			c.state.Note = s
-			c.dirty = true
-			c.updateTitle()
-		}
+		c.state.Note = s
+		c.changed()
 	}
 	p.summary = widget.NewLabel("")
 	p.summary.Wrapping = fyne.TextWrapWord
@@ -82,6 +82,14 @@ func newReleasePage(c *curator) *releasePage {
 	p.overwrite = widget.NewCheck("Replace the file if it already exists", nil)
 	p.release = widget.NewButtonWithIcon("Release…", theme.UploadIcon(), c.startRelease)
 	p.release.Importance = widget.HighImportance
+	p.notReady = widget.NewLabel("")
+	p.notReady.Wrapping = fyne.TextWrapWord
+	p.notReady.Importance = widget.DangerImportance
+	p.goTo = widget.NewButton("", func() {
+		if p.goToStep != "" {
+			c.showStep(p.goToStep)
+		}
+	})
 	p.history = container.NewVBox()
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -90,7 +98,7 @@ func newReleasePage(c *curator) *releasePage {
 		bold("Title"), p.title, bold("Note"), p.note,
 		bold("What will be published"), p.summary,
 		bold("Synopsis file"), container.NewBorder(nil, nil, nil, folder, p.out), p.overwrite,
-		p.release,
+		container.NewHBox(p.release, p.goTo), p.notReady,
 		widget.NewSeparator(), bold("Releases of this project"), p.history,
 	)))
 	return p
@@ -109,7 +117,6 @@ func (p *releasePage) refresh() {
 		}
 		p.out.SetText(filepath.Join(dir, suggestedFileName(s.Title)))
 	}
-	p.updateSummary()
 	p.history.Objects = nil
 	for i := len(s.History) - 1; i >= 0; i-- {
 		h := s.History[i]
@@ -133,24 +140,69 @@ func deltaSuffix(d float64) string {
 	return ", δ = " + formatValue(d)
 }
 
-// updateSummary describes the release the current settings would make.
-func (p *releasePage) updateSummary() {
-	p.summary.SetText(releaseSummary(p.c.state, p.c.ds, p.c.preview.lastK))
+// derive shows the summary of the current settings and enables the
+// release button only when they are complete, saying why not otherwise
+// and offering the step that fixes it.
+func (p *releasePage) derive() {
+	c := p.c
+	p.summary.SetText(releaseSummary(c.state, c.preview.lastFor(c.state, c.ds)))
+	_, err := c.state.request(c.ds)
+	p.goToStep = ""
+	if err == nil {
+		p.release.Enable()
+		p.notReady.SetText("")
+		p.notReady.Hide()
+		p.goTo.Hide()
+		return
+	}
+	p.release.Disable()
+	p.notReady.SetText(releaseBlocker(err))
+	p.notReady.Show()
+	var fe *fieldError
+	if errors.As(err, &fe) && fe.Step != stepRelease {
+		p.goToStep = fe.Step
+		p.goTo.SetText("Go to the " + fe.Step + " step")
+		p.goTo.Show()
+	} else {
+		p.goTo.Hide()
+	}
 }
 
-// releaseSummary lists what a release publishes: never data, only the
-// noisy coefficients and public settings.
-func releaseSummary(s *curatorState, ds *dataset.Table, k []int) string {
+// releaseBlocker says why no release can be made, and where to fix it.
+func releaseBlocker(err error) string {
+	s := "Not ready to release: " + err.Error() + "."
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		s += " Fix it on the " + fe.Step + " step."
+	}
+	return s
+}
+
+// releaseSummary lists what a release of the current settings publishes:
+// never data, only the noisy coefficients and public settings. Values are
+// the ones the release request is built from (the same parsing); a
+// missing or invalid one is named with the step that fixes it. r is the
+// preview of these settings (nil if none).
+func releaseSummary(s *curatorState, r *previewResult) string {
 	spec := s.spec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values).\n")
 	fmt.Fprintf(&b, "• Learner: %s; parameters as set; n (the number of records) is published.\n", spec.Title)
+	if len(s.Features) == 0 {
+		fmt.Fprintf(&b, "• Features: none chosen yet — choose them on the %s step\n", stepData)
+	}
 	for _, col := range s.usedColumns() {
-		bd := s.Bounds[col]
-		if bd == nil {
-			fmt.Fprintf(&b, "• %s: bounds not set\n", col)
+		bv, err := s.columnBounds(col)
+		var fe *fieldError
+		switch {
+		case errors.As(err, &fe) && fe.Rule == errBoundsMissing:
+			fmt.Fprintf(&b, "• %s: bounds MISSING — set them on the %s step\n", col, stepBounds)
+			continue
+		case err != nil:
+			fmt.Fprintf(&b, "• %s: bounds INVALID (%s) — fix them on the %s step\n", col, fe.Rule, stepBounds)
 			continue
 		}
+		bd := s.Bounds[col]
 		from := ""
 		if t := bd.provenanceText(); t != "" {
 			from = " — " + t
@@ -158,22 +210,30 @@ func releaseSummary(s *curatorState, ds *dataset.Table, k []int) string {
 				from = " — TAKEN FROM THE DATA: " + t
 			}
 		}
-		fmt.Fprintf(&b, "• %s in [%s, %s]%s%s\n", col, bd.Lo, bd.Hi, unitSuffixText(bd.Unit), from)
+		fmt.Fprintf(&b, "• %s in [%s, %s]%s%s\n", col, fmtBound(bv.Lo), fmtBound(bv.Hi), unitSuffixText(bd.Unit), from)
 	}
 	if spec.Label == learners.LabelBinary && s.Label != "" {
 		fmt.Fprintf(&b, "• Classes: the two values of %q (positive class %s)\n", s.Label, s.Positive)
 	}
 	kText := "automatic"
-	if len(k) > 0 {
-		kText = kLabel(k)
-		if s.KAuto {
-			kText += " (automatic)"
-		}
-	} else if !s.KAuto {
-		kText = fmt.Sprint(s.K)
+	switch t, typed := s.Typed[fieldK]; {
+	case !s.KAuto && typed:
+		kText = fmt.Sprintf("INVALID (%v) — fix it on the %s step", privacyFields[2].parse(t), stepPrivacy)
+	case !s.KAuto:
+		kText = strconv.Itoa(s.K)
+	case r != nil:
+		kText = kLabel(r.K) + " (automatic)"
 	}
 	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", s.H, kText, s.Noise)
-	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(s.Epsilon), deltaSuffix(deltaOf(s)))
+	if t, typed := s.Typed[fieldEpsilon]; typed {
+		fmt.Fprintf(&b, "• Privacy: ε INVALID (%v) — fix it on the %s step", privacyFields[0].parse(t), stepPrivacy)
+		return b.String()
+	}
+	delta := deltaSuffix(deltaOf(s))
+	if t, typed := s.Typed[fieldDelta]; typed && s.fieldInUse(fieldDelta) {
+		delta = fmt.Sprintf(", δ INVALID (%v) — fix it on the %s step", privacyFields[1].parse(t), stepPrivacy)
+	}
+	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(s.Epsilon), delta)
 	return b.String()
 }
 
@@ -213,7 +273,7 @@ func (c *curator) pickFolder(cb func(dir string)) {
 	}
 	dialog.ShowFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 			return
 		}
 		if u != nil {
@@ -225,16 +285,16 @@ func (c *curator) pickFolder(cb func(dir string)) {
 // releaseFlow holds the dialogs of one release (for tests).
 type releaseFlow struct {
 	dlg       *curatorDialog
-	pass      *widget.Entry
+	pass      *keyEntry
 	overBudge *widget.Check
 	identity  *identityWidgets
 	progress  *widget.ProgressBar
 	stage     *widget.Label
 	result    *curatorDialog
 	keyDlg    *curatorDialog
-	keyPass   *widget.Entry
-	keyPass2  *widget.Entry
-	principal *widget.Entry
+	keyPass   *keyEntry
+	keyPass2  *keyEntry
+	principal *keyEntry
 	keyInfo   *curatorDialog
 }
 
@@ -247,7 +307,7 @@ func (c *curator) startRelease() {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		dialog.ShowError(fmt.Errorf("not ready to release: %w", err), c.win)
+		showCuratorMessage(c.win, "Not ready to release", releaseBlocker(err))
 		return
 	}
 	rp := c.pages[stepRelease].(*releasePage)
@@ -255,7 +315,7 @@ func (c *curator) startRelease() {
 		c.showStep(stepRelease)
 	}
 	if err := rp.out.Validate(); err != nil {
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	if _, err := os.Stat(c.opts.KeyPath); errors.Is(err, os.ErrNotExist) {
@@ -268,12 +328,12 @@ func (c *curator) startRelease() {
 // showReleaseDialog shows the summary and asks for the key passphrase.
 func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	rp := c.pages[stepRelease].(*releasePage)
-	f := &releaseFlow{pass: widget.NewPasswordEntry(), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
+	f := &releaseFlow{pass: newKeyEntry(true), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
 	c.release = f
 	f.pass.SetPlaceHolder("passphrase of your curator key")
 	passLabel, keyEncrypted, err := releaseKeyLabel(c.opts.KeyPath, f.pass)
 	if err != nil {
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	spent, _, budget, berr := c.budgetState()
@@ -295,7 +355,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	} else {
 		f.overBudge.Hide()
 	}
-	sum := widget.NewLabel(releaseSummary(c.state, c.ds, c.preview.lastK))
+	sum := widget.NewLabel(requestSummary(req, c.state))
 	sum.Wrapping = fyne.TextWrapWord
 	out := widget.NewLabel("Output: " + rp.out.Text)
 	out.Wrapping = fyne.TextWrapBreak
@@ -347,7 +407,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 		},
 	})
 	f.dlg.pop.Resize(fyne.NewSize(640, 560))
-	c.win.Canvas().Focus(f.pass)
+	c.win.Canvas().Focus(f.pass) // Enter in it releases (keyEntry)
 }
 
 // runRelease prepares and publishes in the background: project.Prepare
@@ -449,18 +509,19 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 func (c *curator) createKey(then func()) {
 	f := &releaseFlow{}
 	c.release = f
-	f.principal = widget.NewEntry()
+	f.principal = newKeyEntry(false)
 	f.principal.SetText(defaultPrincipal())
-	f.keyPass = widget.NewPasswordEntry()
-	f.keyPass2 = widget.NewPasswordEntry()
+	f.keyPass = newKeyEntry(true)
+	f.keyPass2 = newKeyEntry(true)
 	msg := widget.NewLabel("You have no curator key yet. Releases are signed with it so analysts can check they come from you. The key is stored encrypted with a passphrase at\n" + c.opts.KeyPath)
 	msg.Wrapping = fyne.TextWrapWord
 	errl := widget.NewLabel("")
 	errl.Importance = widget.DangerImportance
 	errl.Wrapping = fyne.TextWrapWord
+	trust := newOwnKeyTrust()
 	content := container.NewVBox(msg,
 		widget.NewLabel("Your name or e-mail (shown to analysts, no spaces):"), f.principal,
-		widget.NewLabel("Passphrase:"), f.keyPass, widget.NewLabel("Passphrase again:"), f.keyPass2, errl)
+		widget.NewLabel("Passphrase:"), f.keyPass, widget.NewLabel("Passphrase again:"), f.keyPass2, trust, errl)
 	f.keyDlg = showCuratorDialog(c.win, "Create your curator key", content, []string{"Cancel", "Create key"}, []func() bool{
 		nil,
 		func() bool {
@@ -468,7 +529,7 @@ func (c *curator) createKey(then func()) {
 				errl.SetText("Enter the same, non-empty passphrase twice.")
 				return false
 			}
-			kp, err := keys.WriteKeyPair(c.opts.KeyPath, []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), false)
+			kp, err := writeCuratorKey(c.win, c.opts.KeyPath, c.trustPath(), []byte(f.keyPass.Text), strings.TrimSpace(f.principal.Text), trust.agreed())
 			if err != nil {
 				errl.SetText(err.Error())
 				return false
@@ -513,7 +574,7 @@ func (c *curator) showKeyInfo() {
 			c.createKey(nil)
 			return
 		}
-		dialog.ShowError(err, c.win)
+		showCuratorError(c.win, err)
 		return
 	}
 	c.release = &releaseFlow{}
@@ -539,4 +600,49 @@ func defaultPrincipal() string {
 		}
 	}
 	return "curator"
+}
+
+// requestSummary lists the values a release will use, read from the very
+// request the release runs with (the confirmation shows nothing else).
+func requestSummary(req project.ReleaseRequest, s *curatorState) string {
+	var b strings.Builder
+	title := string(req.Learner)
+	if l, err := learners.Lookup(req.Learner); err == nil {
+		title = l.Spec().Title
+	}
+	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values); n = %d (public).\n", req.Dataset.Rows)
+	fmt.Fprintf(&b, "• Learner: %s", title)
+	for _, name := range slices.Sorted(maps.Keys(req.Params)) {
+		parts := make([]string, len(req.Params[name]))
+		for i, v := range req.Params[name] {
+			parts[i] = formatValue(v)
+		}
+		fmt.Fprintf(&b, "; %s = %s", name, strings.Join(parts, ", "))
+	}
+	b.WriteString("\n")
+	cols := slices.Clone(req.Features)
+	if _, ok := req.Bounds[req.Label]; ok && req.Label != "" {
+		cols = append(cols, req.Label)
+	}
+	for _, col := range cols {
+		bd := req.Bounds[col]
+		from := ""
+		if st := s.Bounds[col]; st != nil && st.provenanceText() != "" {
+			from = " — " + st.provenanceText()
+			if req.BoundsFromData[col] {
+				from = " — TAKEN FROM THE DATA: " + st.provenanceText()
+			}
+		}
+		fmt.Fprintf(&b, "• %s in [%s, %s]%s%s\n", col, fmtBound(bd.Lo), fmtBound(bd.Hi), unitSuffixText(req.Units[col]), from)
+	}
+	if req.Classes != nil {
+		fmt.Fprintf(&b, "• Classes of %q: %s (−1) and %s (+1)\n", req.Label, req.Classes.Negative, req.Classes.Positive)
+	}
+	kText := "automatic (k* of Section 4.1)"
+	if !req.KAuto && len(req.Privacy.K) > 0 {
+		kText = kLabel(req.Privacy.K)
+	}
+	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
+	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(req.Privacy.Epsilon), deltaSuffix(req.Privacy.Delta))
+	return b.String()
 }

@@ -3,13 +3,18 @@ package ui
 import (
 	"crypto/ed25519"
 	"encoding/pem"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/crypto/ssh"
+
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // TestCuratorUnencryptedKey: with an unencrypted curator key (ssh-keygen
@@ -61,5 +66,109 @@ func TestCuratorUnencryptedKey(t *testing.T) {
 	f.do(func() { test.Tap(fl.dlg.button("Release")) })
 	if o := f.waitRelease(); o.err != nil || o.res.Path != out {
 		t.Fatalf("release with an unencrypted key: %+v, %v", o.res, o.err)
+	}
+}
+
+// TestCuratorOwnKeyTrustedInViewer: a curator who creates the key in the
+// app and agrees (the box is ticked) has its allowed_signers line written
+// to this machine's trusted keys; opening their own release, the viewer
+// says it was signed by this machine's curator key, trusted. Unticked, the
+// key is not trusted, and the viewer names it as this machine's key and
+// offers to trust it under the curator's principal (issue 18 item 12).
+func TestCuratorOwnKeyTrustedInViewer(t *testing.T) {
+	for _, agree := range []bool{true, false} {
+		t.Run(fmt.Sprintf("agree=%v", agree), func(t *testing.T) {
+			f := newCuratorFixture(t)
+			c := f.c
+			f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+			f.waitDataset()
+			f.preview()
+			rp := c.pages[stepRelease].(*releasePage)
+			out := filepath.Join(f.dir, "own.synopsis")
+			f.do(func() { curatorType(rp.out, out) })
+			f.do(func() { test.Tap(rp.release) })
+			fl := c.release
+			if fl == nil || !f.onTop(fl.keyDlg) {
+				t.Fatal("no key-creation dialog")
+			}
+			var box *widget.Check
+			f.do(func() {
+				for _, o := range test.LaidOutObjects(fl.keyDlg.pop) {
+					if ch, ok := o.(*widget.Check); ok && ch.Text == ownKeyTrustText {
+						box = ch
+					}
+				}
+			})
+			if box == nil || !box.Checked {
+				t.Fatalf("the key dialog has no ticked %q box", ownKeyTrustText)
+			}
+			if !agree {
+				f.do(func() { test.Tap(box) })
+			}
+			f.do(func() { curatorType(fl.principal, "me@example.org") })
+			f.do(func() { curatorType(fl.keyPass, "correct horse") })
+			f.do(func() { curatorType(fl.keyPass2, "correct horse") })
+			f.do(func() { test.Tap(fl.keyDlg.button("Create key")) })
+			if !f.onTop(fl.keyInfo) {
+				t.Fatal("no key info after creating the key")
+			}
+			f.do(func() { test.Tap(fl.keyInfo.button("Continue")) })
+			fl = c.release
+			f.waitIdentity(fl)
+			f.do(func() { curatorType(fl.pass, "correct horse") })
+			f.do(func() { test.Tap(fl.dlg.button("Release")) })
+			if o := f.waitRelease(); o.err != nil {
+				t.Fatalf("release: %v", o.err)
+			}
+
+			as, err := trustLoad(c.trustPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			kp, err := fileio.ReadRegular(c.opts.KeyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if trusted := len(as.Entries()) == 1 && as.Entries()[0].Principals == "me@example.org" &&
+				as.Entries()[0].Fingerprint == keyFingerprint(strings.TrimSpace(string(kp))); trusted != agree {
+				t.Fatalf("trusted keys %+v after agree=%v", as.Entries(), agree)
+			}
+
+			var v *viewer
+			f.do(func() {
+				v = newViewer(c.app, viewerConfig{trustPath: c.trustPath(), ownKeyPath: c.opts.KeyPath})
+				v.open(out)
+			})
+			v.wait()
+			t.Cleanup(func() { v.wait(); f.do(func() { v.win.Close() }) })
+			d := v.doc
+			switch {
+			case agree && (d.State != viewerTrusted || !strings.Contains(d.Headline, "signed by this machine's curator key")):
+				t.Errorf("own trusted release: %v, %q", d.State, d.Headline)
+			case !agree && (d.State != viewerUntrusted || !strings.Contains(d.Headline, "signed by this machine's curator key") || d.OwnPrincipal != "me@example.org"):
+				t.Errorf("own untrusted release: %v, %q, principal %q", d.State, d.Headline, d.OwnPrincipal)
+			}
+			if strings.Contains(d.Headline, "NOT in your trusted keys") {
+				t.Errorf("the curator's own release reads %q", d.Headline)
+			}
+		})
+	}
+}
+
+// TestViewerForeignKeyNotOwn: a release signed by another key is never
+// called this machine's curator key, trusted or not.
+func TestViewerForeignKeyNotOwn(t *testing.T) {
+	dir := t.TempDir()
+	signer := viewerTestSigner(t, 9)
+	path := viewerFixtureKDE.write(t, dir, signer)
+	keyPath := filepath.Join(dir, "curator_ed25519")
+	if _, err := keys.WriteKeyPair(keyPath, []byte("pass"), "me@example.org", false); err != nil {
+		t.Fatal(err)
+	}
+	for _, trustPath := range []string{"", viewerTrustFile(t, dir, "other@example.org", signer)} {
+		d := viewerLoadOwn(path, trustPath, keyPath)
+		if d.Own || strings.Contains(d.Headline, "this machine") {
+			t.Errorf("trust %q: %q", trustPath, d.Headline)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -31,9 +30,9 @@ Bernstein Release publishes a **function learned from sensitive data** — a den
 
 New here? Start with a demo dataset:`)
 	intro.Wrapping = fyne.TextWrapWord
-	p.demoKDE = widget.NewButtonWithIcon("Demo: 1-D density (5000 points, two-bump mixture)", theme.MediaPlayIcon(), func() { c.openDemo(demoKDE) })
+	p.demoKDE = widget.NewButtonWithIcon("Demo: 1-D density (two bumps)", theme.MediaPlayIcon(), func() { c.openDemo(demoKDE) })
 	p.demoKDE.Importance = widget.HighImportance
-	p.demoSVM = widget.NewButtonWithIcon("Demo: 2-D two-class data (SVM, as in the paper's Figure 2)", theme.MediaPlayIcon(), func() { c.openDemo(demoSVM) })
+	p.demoSVM = widget.NewButtonWithIcon("Demo: 2-D classes (SVM, Figure 2)", theme.MediaPlayIcon(), func() { c.openDemo(demoSVM) })
 	open := widget.NewButtonWithIcon("Open a CSV file or project…", theme.FolderOpenIcon(), c.showOpenDialog)
 	tip := widget.NewLabel("You can also drop a CSV file onto this window.")
 	tip.TextStyle.Italic = true
@@ -53,7 +52,9 @@ func (p *startPage) refresh() {
 		path := path
 		b := widget.NewButtonWithIcon(filepath.Base(path), theme.DocumentIcon(), func() { p.c.openProject(path) })
 		b.Alignment = widget.ButtonAlignLeading
-		p.recent.Add(container.NewBorder(nil, nil, nil, widget.NewLabel(filepath.Dir(path)), b))
+		dir := widget.NewLabel(filepath.Dir(path))
+		dir.Truncation = fyne.TextTruncateEllipsis // a long path never widens the window
+		p.recent.Add(container.NewGridWithColumns(2, b, dir))
 	}
 	if len(p.recent.Objects) == 0 {
 		l := widget.NewLabel("None yet. Projects you save appear here.")
@@ -76,11 +77,11 @@ func (c *curator) openDemo(name string) {
 	path := filepath.Join(dir, name)
 	if _, err := os.Stat(path); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 			return
 		}
 		if _, err := dataset.WriteDemoData(dir, true); err != nil {
-			dialog.ShowError(err, c.win)
+			showCuratorError(c.win, err)
 			return
 		}
 	}

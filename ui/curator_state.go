@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ type curatorState struct {
 	H       int
 	KAuto   bool
 	K       int
+	// Typed holds, per privacy field (fieldEpsilon, fieldDelta, fieldK),
+	// text the curator typed that does not parse. The field shows it,
+	// marked with its rule, and while it is there request fails with that
+	// rule: nothing (preview, summary, release) uses the last valid value.
+	Typed map[string]string
 
 	Title, Note string
 	History     []releaseRecord
@@ -74,8 +80,8 @@ type releaseRecord struct {
 }
 
 // newCuratorState returns the defaults: KDE, ε = 1, pure Laplace noise,
-// h = 3 (the paper's Figure 1 shows h = 3 doing well over a wide ε range),
-// k chosen automatically.
+// h = project.DefaultH (shared with the command line), k chosen
+// automatically.
 func newCuratorState() *curatorState {
 	return &curatorState{
 		Bounds:  map[string]*columnSetting{},
@@ -84,10 +90,22 @@ func newCuratorState() *curatorState {
 		Epsilon: 1,
 		Delta:   1e-6,
 		Noise:   mechanism.NoiseLaplace,
-		H:       3,
+		H:       project.DefaultH,
 		KAuto:   true,
 		K:       20,
 	}
+}
+
+// forNewDataset returns the state of a new project for another dataset:
+// the learner, its parameters and the privacy settings are kept; what
+// belongs to the old dataset's columns or project (features, label,
+// classes, bounds, acknowledgement, title, note, history) starts afresh.
+func (s *curatorState) forNewDataset() *curatorState {
+	n := newCuratorState()
+	n.Learner, n.Params = s.Learner, s.Params
+	n.Epsilon, n.Delta, n.Noise, n.H, n.KAuto, n.K = s.Epsilon, s.Delta, s.Noise, s.H, s.KAuto, s.K
+	n.Typed = maps.Clone(s.Typed)
+	return n
 }
 
 // spec returns the chosen learner's spec (KDE if the kind is unknown).
@@ -127,10 +145,15 @@ type fieldError struct {
 	Rule  string
 }
 
-func (e *fieldError) Error() string { return e.Field + ": " + e.Rule }
+func (e *fieldError) Error() string {
+	if strings.HasPrefix(e.Rule, e.Field+" = ") {
+		return e.Rule // the rule names the field already ("ε = 0: must be > 0")
+	}
+	return e.Field + ": " + e.Rule
+}
 
 // parseNumber parses a number typed by the curator with the one number
-// syntax of CSV values and command-line flags (project.ParseNumber: plain
+// syntax of CSV values and command-line flags (dataset.ParseNumber: plain
 // decimal, finite; surrounding spaces are ignored).
 func parseNumber(s string) (float64, error) {
 	t := strings.TrimSpace(s)
@@ -140,18 +163,58 @@ func parseNumber(s string) (float64, error) {
 	return dataset.ParseNumber(t) // the number syntax of CSV values and flags
 }
 
-// parseBounds parses a column's bounds editor.
+// boundsErrs checks a column's bounds editor field by field: loErr is the
+// rule the lower field breaks, hiErr the upper's; bounds that parse but
+// are not a valid range mark both. Each field's mark and the row's message
+// come from here (parseBounds).
+func boundsErrs(b *columnSetting) (bd dataset.Bounds, loErr, hiErr error) {
+	lo, loErr := parseNumber(b.Lo)
+	if loErr != nil {
+		loErr = fmt.Errorf("lower bound: %w", loErr)
+	}
+	hi, hiErr := parseNumber(b.Hi)
+	if hiErr != nil {
+		hiErr = fmt.Errorf("upper bound: %w", hiErr)
+	}
+	bd = dataset.Bounds{Lo: lo, Hi: hi}
+	if loErr == nil && hiErr == nil {
+		if err := bd.Validate(); err != nil {
+			loErr, hiErr = err, err
+		}
+	}
+	return bd, loErr, hiErr
+}
+
+// parseBounds parses a column's bounds editor; the error names every
+// field's rule (boundsErrs).
 func parseBounds(b *columnSetting) (dataset.Bounds, error) {
-	lo, err := parseNumber(b.Lo)
-	if err != nil {
-		return dataset.Bounds{}, fmt.Errorf("lower bound: %w", err)
+	bd, loErr, hiErr := boundsErrs(b)
+	switch {
+	case loErr != nil && hiErr != nil && loErr.Error() != hiErr.Error():
+		return bd, fmt.Errorf("%w; %w", loErr, hiErr)
+	case loErr != nil:
+		return bd, loErr
 	}
-	hi, err := parseNumber(b.Hi)
-	if err != nil {
-		return dataset.Bounds{}, fmt.Errorf("upper bound: %w", err)
+	return bd, hiErr
+}
+
+// errBoundsMissing is the rule of a used column without bounds.
+const errBoundsMissing = "enter public bounds (from domain knowledge, not from the data)"
+
+// columnBounds returns the parsed public bounds of a used column, or a
+// fieldError of the Bounds step saying they are missing or which rule
+// they break: the one check of the release request, the summary and the
+// preview.
+func (s *curatorState) columnBounds(col string) (dataset.Bounds, error) {
+	b := s.Bounds[col]
+	if b == nil || (strings.TrimSpace(b.Lo) == "" && strings.TrimSpace(b.Hi) == "") {
+		return dataset.Bounds{}, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: errBoundsMissing}
 	}
-	bd := dataset.Bounds{Lo: lo, Hi: hi}
-	return bd, bd.Validate()
+	bd, err := parseBounds(b)
+	if err != nil {
+		return bd, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: err.Error()}
+	}
+	return bd, nil
 }
 
 // parseParam parses one parameter's text against its spec: one value, or
@@ -247,14 +310,11 @@ func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error
 		}
 	}
 	for _, col := range s.usedColumns() {
-		b := s.Bounds[col]
-		if b == nil || (strings.TrimSpace(b.Lo) == "" && strings.TrimSpace(b.Hi) == "") {
-			return req, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: "enter public bounds (from domain knowledge, not from the data)"}
-		}
-		bd, err := parseBounds(b)
+		bd, err := s.columnBounds(col)
 		if err != nil {
-			return req, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: err.Error()}
+			return req, err
 		}
+		b := s.Bounds[col]
 		req.Bounds[col] = bd
 		if strings.TrimSpace(b.Fill) != "" {
 			v, err := parseNumber(b.Fill)
@@ -288,6 +348,9 @@ func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error
 		}
 		req.Params[p.Name] = v
 	}
+	if err := s.typedError(); err != nil {
+		return req, err
+	}
 	if s.Noise != mechanism.NoiseLaplace {
 		req.Privacy.Delta = s.Delta
 	}
@@ -295,6 +358,66 @@ func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error
 		req.Privacy.K = []int{s.K}
 	}
 	return req, nil
+}
+
+// Privacy fields whose typed text the state keeps while it does not parse.
+const (
+	fieldEpsilon = "ε"
+	fieldDelta   = "δ"
+	fieldK       = "k"
+)
+
+// privacyFields lists them with their one parser each (the rule the
+// field's mark, its message and request all use).
+var privacyFields = []struct {
+	name  string
+	parse func(string) error
+}{
+	{fieldEpsilon, func(s string) error { _, err := parseEpsilon(s); return err }},
+	{fieldDelta, func(s string) error { _, err := parseDelta(s); return err }},
+	{fieldK, func(s string) error { _, err := parseK(s); return err }},
+}
+
+// setTyped records the text of a privacy field: valid text clears the
+// field's pending entry (the caller stores the value), invalid text is
+// kept, with its error returned.
+func (s *curatorState) setTyped(field, text string, parse func(string) error) error {
+	if err := parse(text); err != nil {
+		if s.Typed == nil {
+			s.Typed = map[string]string{}
+		}
+		s.Typed[field] = text
+		return err
+	}
+	delete(s.Typed, field)
+	return nil
+}
+
+// fieldInUse reports whether a privacy field applies to the current
+// settings (δ only for the (ε, δ) noises, k only when set by hand).
+func (s *curatorState) fieldInUse(field string) bool {
+	switch field {
+	case fieldDelta:
+		return s.Noise != mechanism.NoiseLaplace
+	case fieldK:
+		return !s.KAuto
+	}
+	return true
+}
+
+// typedError is the first privacy field in use whose typed text does not
+// parse, as a fieldError of the Privacy step (nil if none).
+func (s *curatorState) typedError() error {
+	for _, f := range privacyFields {
+		t, ok := s.Typed[f.name]
+		if !ok || !s.fieldInUse(f.name) {
+			continue
+		}
+		if err := f.parse(t); err != nil {
+			return &fieldError{Step: stepPrivacy, Field: f.name, Rule: err.Error()}
+		}
+	}
+	return nil
 }
 
 // Wizard steps.

@@ -62,8 +62,13 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	c.onDatasetReady = func(err error) { f.datasets <- err }
 	c.onReleaseDone = func(res *project.ReleaseResult, err error) { f.releases <- curatorReleaseOutcome{res, err} }
 	c.openViewer = func(path string) { f.viewed <- path }
-	c.win.Resize(fyne.NewSize(1280, 800))
-	c.win.Show()
+	// Resizing lays the window out, which the preview worker (woken by
+	// the plots' new size) may be updating: under uiMu like any widget
+	// action.
+	f.do(func() {
+		c.win.Resize(fyne.NewSize(1280, 800))
+		c.win.Show()
+	})
 	t.Cleanup(func() {
 		f.waitIdle()
 		c.shutdown()
@@ -139,10 +144,25 @@ func curatorOnTop(c *curator, d *curatorDialog) bool {
 	return top == d.pop
 }
 
-// typeInto replaces an entry's text by typing, as the curator would.
-func curatorType(e *widget.Entry, s string) {
+// curatorType replaces an entry's text by typing, as the curator would.
+func curatorType(e interface {
+	fyne.Focusable
+	SetText(string)
+}, s string) {
 	e.SetText("")
 	test.Type(e, s)
+}
+
+// demoKDEWithKey loads the KDE demo, waits for its preview and writes the
+// curator key with passphrase pass.
+func (f *curatorFixture) demoKDEWithKey(pass string) {
+	f.t.Helper()
+	f.do(func() { test.Tap(f.c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	if _, err := keys.WriteKeyPair(f.c.opts.KeyPath, []byte(pass), "curator", false); err != nil {
+		f.t.Fatal(err)
+	}
 }
 
 // waitRelease waits for a release to finish.
@@ -181,7 +201,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 		t.Errorf("marker error %v, want > 0", res.MarkerErr)
 	}
 	lp := c.pages[stepLearner].(*learnerPage)
-	if !strings.Contains(lp.sens.Text, "Sensitivity S(F) =") {
+	if !strings.Contains(lp.sens.Text, "Sensitivity S(F) of Kernel density estimate =") || !strings.Contains(lp.sens.Text, "n = 5000") {
 		t.Errorf("learner page shows %q, want the sensitivity", lp.sens.Text)
 	}
 
@@ -282,13 +302,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 func TestCuratorBudgetRefusal(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	// Create the key directly (the key flow is tested above).
-	if _, err := keys.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
-		t.Fatal(err)
-	}
+	f.demoKDEWithKey("pw") // the key flow is tested above
 	f.do(func() { c.showStep(stepPrivacy) })
 	pp := c.pages[stepPrivacy].(*privacyPage)
 	f.do(func() { curatorType(pp.total, "0.3") })

@@ -27,10 +27,18 @@
 //
 // # Files of the curator
 //
-//   - curator.go: the window, menus, shortcuts, dataset loading, budget;
-//   - curator_state.go: the settings as plain data and their conversion to
-//     a project.ReleaseRequest; curator_project.go: project files, recent
-//     projects;
+//   - curator.go: the window, menus, shortcuts, dataset loading, budget,
+//     and derive, the one update path: after every change every page's
+//     derived views (marks, messages, summaries, enabled buttons) are
+//     recomputed from the state, so none keeps a stale or last-valid value;
+//     pages' refresh fills their inputs from the state;
+//   - curator_state.go: the settings as plain data (text that does not
+//     parse is kept as typed and blocks the request with its rule) and
+//     their conversion to a project.ReleaseRequest; curator_project.go:
+//     project files, recent projects;
+//   - curator_modal.go: the curator's dialogs (Enter runs the default
+//     action, Escape cancels); file_open.go: the Open dialog (a typed path,
+//     or Browse…);
 //   - curator_start.go, curator_data.go, curator_bounds.go,
 //     curator_learner.go, curator_privacy.go, curator_release.go: the wizard
 //     steps and the release flow;

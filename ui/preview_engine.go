@@ -235,117 +235,165 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	if progress == nil {
 		progress = func(previewStage, int, int) {}
 	}
-	req := in.Request
-	key := fitKey(req)
+	st, err := e.simulate(ctx, in.Request, progress)
+	if err != nil {
+		return nil, err
+	}
+	res := st.result()
+	if in.Peers {
+		if err := e.addPeers(ctx, res, peerData(st.prep, st.grid, st.truth, st.params.K, st.params.Delta),
+			st.kk, st.ckey, st.epsGrid, st.repeats, progress); err != nil {
+			return nil, err
+		}
+	}
+	res.Tradeoff = tradeoffPlot(st.curves, st.model, st.params, res, st.prep.Fitted.Sensitivity)
+	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
+		return nil, err
+	}
+	markStandIn(res, in.StandIn)
+	return res, nil
+}
 
+// previewState is what one compute works from: the fit, the resolved
+// parameters, F_D on the lattice and on the preview grid, the study model
+// and its simulated curves, and the cache keys they are stored under.
+type previewState struct {
+	prep    *project.Prepared
+	params  mechanism.Params
+	scale   float64
+	kk      string // kKey(params.K)
+	grid    [][]float64
+	exact   []float64 // F_D on the lattice of params.K
+	truth   []float64 // F_D on grid
+	model   *study.Model
+	epsGrid []float64
+	repeats int
+	ckey    string // the curves' cache key
+	curves  *study.Result
+	marker  *study.Result // the current setting alone
+}
+
+// cached returns what load finds under mu or, when it finds nothing,
+// computes the value without holding mu (it may take seconds) and stores
+// it under mu. Callers hold e.run, so two computes never race on a key.
+func cached[T any](mu *sync.Mutex, load func() (T, bool), compute func() (T, error), store func(T)) (T, error) {
+	mu.Lock()
+	v, ok := load()
+	mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := compute()
+	if err != nil {
+		return v, err
+	}
+	mu.Lock()
+	store(v)
+	mu.Unlock()
+	return v, nil
+}
+
+// simulate fits (or reuses the fit), resolves k, evaluates F_D on the
+// lattice and the preview grid, and runs the study's simulated releases,
+// each step cached per fit (and per k, noise and ε grid).
+func (e *previewEngine) simulate(ctx context.Context, req project.ReleaseRequest, progress previewProgress) (*previewState, error) {
+	key := fitKey(req)
 	e.mu.Lock()
 	if e.lattices == nil || e.fitKey != key {
 		e.resetLocked()
 	}
-	prep := e.prep
 	e.mu.Unlock()
-
-	if prep == nil {
-		p, err := project.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
-		if err != nil {
-			return nil, err
-		}
-		prep = p
-		e.mu.Lock()
-		e.fitKey, e.prep = key, p
-		e.lattices[kKey(p.Params.K)] = p.Exact
-		e.mu.Unlock()
+	st := &previewState{}
+	var err error
+	st.prep, err = cached(&e.mu, func() (*project.Prepared, bool) { return e.prep, e.prep != nil },
+		func() (*project.Prepared, error) {
+			return project.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
+		},
+		func(p *project.Prepared) {
+			e.fitKey, e.prep = key, p
+			e.lattices[kKey(p.Params.K)] = p.Exact
+		})
+	if err != nil {
+		return nil, err
 	}
-	fit := prep.Fitted
+	fit := st.prep.Fitted
 	dim := len(req.Features)
-	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity)
+	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity); err != nil {
+		return nil, err
+	}
+	if st.scale, err = mechanism.NoiseScale(fit.Sensitivity, st.params); err != nil {
+		return nil, err
+	}
+	st.kk = kKey(st.params.K)
+	st.exact, err = cached(&e.mu, func() ([]float64, bool) { v := e.lattices[st.kk]; return v, v != nil },
+		func() ([]float64, error) {
+			lat, err := mechanism.NewLattice(st.params.K)
+			if err != nil {
+				return nil, err
+			}
+			return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, func(d, t int) { progress(stageLattice, d, t) })
+		},
+		func(v []float64) { e.lattices[st.kk] = v })
 	if err != nil {
 		return nil, err
 	}
-	scale, err := mechanism.NoiseScale(fit.Sensitivity, params)
+	st.grid = tradeoffGrid(dim)
+	st.truth, err = cached(&e.mu, func() ([]float64, bool) { return e.truth, e.truth != nil },
+		func() ([]float64, error) {
+			return study.EvalGrid(ctx, fit.Oracle, st.grid, func(d, t int) { progress(stageGrid, d, t) })
+		},
+		func(v []float64) { e.truth = v })
 	if err != nil {
 		return nil, err
 	}
-
-	// F_D on the lattice for this k.
-	kk := kKey(params.K)
-	e.mu.Lock()
-	exact := e.lattices[kk]
-	e.mu.Unlock()
-	if exact == nil {
-		lat, err := mechanism.NewLattice(params.K)
-		if err != nil {
-			return nil, err
-		}
-		exact, err = mechanism.EvaluateLattice(ctx, fit.Oracle, lat, func(d, t int) { progress(stageLattice, d, t) })
-		if err != nil {
-			return nil, err
-		}
-		e.mu.Lock()
-		e.lattices[kk] = exact
-		e.mu.Unlock()
-	}
-
-	// F_D on the preview grid (once per fit).
-	grid := tradeoffGrid(dim)
-	e.mu.Lock()
-	truth := e.truth
-	e.mu.Unlock()
-	if truth == nil {
-		truth, err = study.EvalGrid(ctx, fit.Oracle, grid, func(d, t int) { progress(stageGrid, d, t) })
-		if err != nil {
-			return nil, err
-		}
-		e.mu.Lock()
-		e.truth = truth
-		e.mu.Unlock()
-	}
-
 	orders := slices.Clone(previewOrders)
-	if !slices.Contains(orders, params.H) {
-		orders = append(orders, params.H)
+	if !slices.Contains(orders, st.params.H) {
+		orders = append(orders, st.params.H)
 	}
-	e.mu.Lock()
-	md := e.models[kk]
-	e.mu.Unlock()
-	if md == nil || !slices.Contains(md.Orders(), params.H) {
-		md, err = study.NewModel(params.K, exact, grid, truth, orders)
-		if err != nil {
-			return nil, err
-		}
-		e.mu.Lock()
-		e.models[kk] = md
-		e.mu.Unlock()
-	}
-
-	repeats := previewRepeats(dim)
-	epsGrid := epsilonGrid(params.Epsilon)
-	ckey := fmt.Sprintf("%s|%s|%v|%v|%d|%v", kk, params.Noise, params.Delta, epsGrid, repeats, fit.Sensitivity)
-	e.mu.Lock()
-	curves := e.curves[ckey]
-	e.mu.Unlock()
-	if curves == nil {
-		sp := study.Spec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
-			Epsilons: epsGrid, Orders: previewOrders, Baseline: true, Repeats: repeats, Draws: study.PerRepeat{Seed: previewSeed}}
-		curves, err = md.Run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
-		if err != nil {
-			return nil, err
-		}
-		e.mu.Lock()
-		e.curves[ckey] = curves
-		e.mu.Unlock()
-	}
-	marker, err := md.Run(ctx, study.Spec{Sensitivity: fit.Sensitivity, Noise: params.Noise, Delta: params.Delta,
-		Epsilons: []float64{params.Epsilon}, Orders: []int{params.H}, Repeats: repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
+	st.model, err = cached(&e.mu,
+		func() (*study.Model, bool) {
+			md := e.models[st.kk]
+			return md, md != nil && slices.Contains(md.Orders(), st.params.H)
+		},
+		func() (*study.Model, error) { return study.NewModel(st.params.K, st.exact, st.grid, st.truth, orders) },
+		func(md *study.Model) { e.models[st.kk] = md })
 	if err != nil {
 		return nil, err
 	}
+	return st, e.runCurves(ctx, st, progress)
+}
 
+// runCurves simulates the error-vs-ε curves (cached per k, noise, δ, ε
+// grid, repeats and S) and the error at the current setting.
+func (e *previewEngine) runCurves(ctx context.Context, st *previewState, progress previewProgress) error {
+	p, sens := st.params, st.prep.Fitted.Sensitivity
+	st.repeats = previewRepeats(len(p.K))
+	st.epsGrid = epsilonGrid(p.Epsilon)
+	st.ckey = fmt.Sprintf("%s|%s|%v|%v|%d|%v", st.kk, p.Noise, p.Delta, st.epsGrid, st.repeats, sens)
+	var err error
+	st.curves, err = cached(&e.mu, func() (*study.Result, bool) { v := e.curves[st.ckey]; return v, v != nil },
+		func() (*study.Result, error) {
+			sp := study.Spec{Sensitivity: sens, Noise: p.Noise, Delta: p.Delta,
+				Epsilons: st.epsGrid, Orders: previewOrders, Baseline: true, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}
+			return st.model.Run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
+		},
+		func(v *study.Result) { e.curves[st.ckey] = v })
+	if err != nil {
+		return err
+	}
+	st.marker, err = st.model.Run(ctx, study.Spec{Sensitivity: sens, Noise: p.Noise, Delta: p.Delta,
+		Epsilons: []float64{p.Epsilon}, Orders: []int{p.H}, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
+	return err
+}
+
+// result is the preview's numbers and warnings for st (plots come later).
+func (st *previewState) result() *previewResult {
+	fit, params := st.prep.Fitted, st.params
 	res := &previewResult{
-		Dim: dim, K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: scale,
+		Dim: len(params.K), K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: st.scale,
 		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
-		Clipped: prep.Clipped, Filled: prep.Filled,
-		MarkerErr: marker.Mean[0][0], Approx: md.Approx(params.H),
+		Clipped: st.prep.Clipped, Filled: st.prep.Filled,
+		MarkerErr: st.marker.Mean[0][0], Approx: st.model.Approx(params.H),
 	}
 	if params.Noise == mechanism.NoiseLaplaceApprox {
 		res.PureBetter = mechanism.PureIsBetter(params)
@@ -353,58 +401,45 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 			res.Warnings = append(res.Warnings, "With these settings (ε, δ)-Laplace adds more noise than pure ε-Laplace: choose the pure Laplace noise.")
 		}
 	}
-	for i, err := range curves.Errors {
+	for i, err := range st.curves.Errors {
 		if err != nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("ε = %s is not shown: %v", fmtEps(curves.Epsilons[i]), err))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("ε = %s is not shown: %v", fmtEps(st.curves.Epsilons[i]), err))
 		}
 	}
-	if in.Peers {
-		if err := e.addPeers(ctx, res, peerData(prep, grid, truth, params.K, params.Delta),
-			kk, ckey, epsGrid, repeats, progress); err != nil {
-			return nil, err
-		}
-	}
-	res.Tradeoff = tradeoffPlot(curves, md, params, res, fit.Sensitivity)
+	return res
+}
 
-	// The function plot: one simulated release at the current setting.
-	sim, err := mechanism.Simulate(exact, fit.Sensitivity, params, mechanism.NewSimulationNoise(previewSeed))
+// functionPlots draws one simulated release at the current setting beside
+// F_D: a curve in one dimension, heat maps in two, and in more a slice
+// through sliceAt (F_D on the slice cached per slice).
+func (e *previewEngine) functionPlots(ctx context.Context, st *previewState, sliceAt []float64, res *previewResult, progress previewProgress) error {
+	fit := st.prep.Fitted
+	sim, err := mechanism.Simulate(st.exact, fit.Sensitivity, st.params, mechanism.NewSimulationNoise(previewSeed))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	aff := outputAffine(prep)
-	switch dim {
-	case 1:
-		res.Function, err = functionPlot1D(sim, grid[0], truth, prep, aff, res)
-	default:
-		var sliceTruth []float64
-		var axes [][]float64
-		if dim == 2 {
-			axes, sliceTruth = grid, truth
-		} else {
-			axes = sliceAxes(dim, in.SliceAt)
-			skey := fmt.Sprint(axes[2:])
-			e.mu.Lock()
-			if e.sliceKey == skey {
-				sliceTruth = e.slice
-			}
-			e.mu.Unlock()
-			if sliceTruth == nil {
-				sliceTruth, err = study.EvalGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
-				if err != nil {
-					return nil, err
-				}
-				e.mu.Lock()
-				e.sliceKey, e.slice = skey, sliceTruth
-				e.mu.Unlock()
-			}
+	aff := outputAffine(st.prep)
+	dim := len(st.params.K)
+	if dim == 1 {
+		res.Function, err = functionPlot1D(sim, st.grid[0], st.truth, st.prep, aff, res)
+		return err
+	}
+	axes, sliceTruth := st.grid, st.truth
+	if dim > 2 {
+		axes = sliceAxes(dim, sliceAt)
+		skey := fmt.Sprint(axes[2:])
+		sliceTruth, err = cached(&e.mu,
+			func() ([]float64, bool) { return e.slice, e.sliceKey == skey && e.slice != nil },
+			func() ([]float64, error) {
+				return study.EvalGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
+			},
+			func(v []float64) { e.sliceKey, e.slice = skey, v })
+		if err != nil {
+			return err
 		}
-		res.Heatmaps, err = heatmapPlot(sim, axes, sliceTruth, prep, aff, res)
 	}
-	if err != nil {
-		return nil, err
-	}
-	markStandIn(res, in.StandIn)
-	return res, nil
+	res.Heatmaps, err = heatmapPlot(sim, axes, sliceTruth, st.prep, aff, res)
+	return err
 }
 
 // addPeers fills res.Peers and res.PeerCaption from the caches, simulating

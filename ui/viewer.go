@@ -62,7 +62,8 @@ func RunViewer(path string) error {
 // the UI goroutine.
 func OpenViewer(a fyne.App, path string) fyne.Window {
 	trustPath, err := keys.DefaultAllowedSignersPath()
-	v := newViewer(a, viewerConfig{trustPath: trustPath})
+	ownKey, _ := keys.DefaultKeyPath() // "" if unknown: no key is this machine's
+	v := newViewer(a, viewerConfig{trustPath: trustPath, ownKeyPath: ownKey})
 	if err != nil {
 		v.trustErr = err.Error()
 	}
@@ -77,6 +78,10 @@ func OpenViewer(a fyne.App, path string) fyne.Window {
 type viewerConfig struct {
 	// trustPath is the analyst's allowed_signers file.
 	trustPath string
+	// ownKeyPath is this machine's curator key (the curator app's signing
+	// key); a file signed with it is said to be signed by this machine's
+	// curator key. Only its public half (ownKeyPath + ".pub") is read.
+	ownKeyPath string
 }
 
 // viewer is one viewer window showing one synopsis file at a time.
@@ -100,6 +105,9 @@ type viewer struct {
 	body    *fyne.Container
 	tabs    *container.AppTabs
 	trustBt *widget.Button // "Trust this key…" on the untrusted banner
+
+	clamp      bool          // show values clamped to the public output range
+	clampCheck *widget.Check // the option, above the tabs
 
 	details *viewerDetailsTab
 	query   *viewerQueryTab
@@ -178,10 +186,10 @@ func (v *viewer) open(path string) {
 	v.body.Objects = nil
 	v.body.Refresh()
 	v.win.SetTitle("Bernstein Viewer — verifying " + filepath.Base(path))
-	trustPath := v.cfg.trustPath
+	cfg := v.cfg
 	v.goJob(func() {
-		d := viewerLoad(path, trustPath)
-		fyne.Do(func() {
+		d := viewerLoadOwn(path, cfg.trustPath, cfg.ownKeyPath)
+		uiDo(func() {
 			if gen == v.gen {
 				v.show(d)
 			}
@@ -239,7 +247,7 @@ func (v *viewer) show(d *viewerDoc) {
 
 	v.details = newViewerDetailsTab(d)
 	v.plot = newViewerPlotTab(v, d.Release)
-	v.query = newViewerQueryTab(d.Release, v.plot.markQuery)
+	v.query = newViewerQueryTab(d.Release, v.plot.markQuery, v.clampOn)
 	v.batch = newViewerBatchTab(v, d.Release)
 	v.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Details", theme.InfoIcon(), v.details.content),
@@ -252,9 +260,46 @@ func (v *viewer) show(d *viewerDoc) {
 			v.plot.ensure()
 		}
 	}
-	v.body.Objects = []fyne.CanvasObject{v.tabs}
+	v.body.Objects = []fyne.CanvasObject{container.NewBorder(v.rangeBar(d.Release), nil, nil, nil, v.tabs)}
 	v.body.Refresh()
 	v.query.evaluate() // the midpoint, so a value shows at once
+}
+
+// viewerClampLabel is the display option that clamps released values to
+// the public output range.
+const viewerClampLabel = "Show values clamped to the output range"
+
+// rangeBar says that noise can carry released values outside the public
+// output range and offers to show them clamped (issue 18 item 10):
+// clamping is post-processing, so the guarantee holds; the values shown,
+// plotted and exported then say that they were clamped.
+func (v *viewer) rangeBar(r *viewerRelease) fyne.CanvasObject {
+	v.clampCheck = widget.NewCheck(viewerClampLabel+" "+r.rangeText(), v.setClamp)
+	v.clampCheck.Checked = v.clamp
+	note := widget.NewLabel("— the public range of the output. The privacy noise can carry released values outside it; clamping is post-processing: the privacy guarantee holds.")
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewBorder(nil, nil, v.clampCheck, nil, note)
+}
+
+// clampOn reports whether values are shown clamped.
+func (v *viewer) clampOn() bool { return v.clamp }
+
+// setClamp turns clamping of the shown values on or off and updates every
+// view of them.
+func (v *viewer) setClamp(on bool) {
+	if v.clamp == on {
+		return
+	}
+	v.clamp = on
+	if v.query != nil {
+		v.query.evaluate()
+	}
+	if v.batch != nil {
+		v.batch.applyClamp()
+	}
+	if v.plot != nil && v.plot.started {
+		v.plot.redraw()
+	}
 }
 
 // Banner kinds.
@@ -352,6 +397,9 @@ func (v *viewer) askTrust() {
 	}
 	entry := widget.NewEntry()
 	entry.SetPlaceHolder("curator@example.org")
+	if d.OwnPrincipal != "" {
+		entry.SetText(d.OwnPrincipal)
+	}
 	entry.Validator = func(s string) error {
 		_, err := keys.AllowedSignersLine(strings.TrimSpace(s), d.Verified.Signer)
 		return err
@@ -407,7 +455,7 @@ func (v *viewer) trustStore() trustStore { return trustStore{path: v.cfg.trustPa
 
 // viewerProgress forwards progress from worker goroutines to a progress
 // bar: report may be called from any goroutine; one goroutine copies the
-// latest value to the bar via fyne.Do at most 10 times a second, so the UI
+// latest value to the bar via fyne.DoAndWait (serialised by uiMu) at most 10 times a second, so the UI
 // goroutine is never flooded. stop ends it (and waits for it) before the
 // caller's final update.
 func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop func()) {
@@ -437,7 +485,11 @@ func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop
 				changed = false
 				mu.Unlock()
 				if c {
-					fyne.DoAndWait(func() { bar.SetValue(f) })
+					fyne.DoAndWait(func() {
+						uiMu.Lock()
+						defer uiMu.Unlock()
+						bar.SetValue(f)
+					})
 				}
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,42 +16,50 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerPreviewRows is how many rows the batch tables show.
 const viewerPreviewRows = 100
 
-// viewerReadQueries reads a CSV of query points for release r: the columns
-// named like the features (other columns are ignored), every value a finite
-// number, read by project.ReadCSV (streaming, errors name file, line and
-// column). It returns the queries row-major in data units and the dataset
-// (for its preview).
-func viewerReadQueries(path string, r *viewerRelease) ([]float64, *dataset.Table, error) {
-	names := make([]string, r.dim())
-	for j, f := range r.Features {
-		names[j] = f.Name
-	}
-	ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: names})
-	if err != nil {
-		return nil, nil, err
-	}
-	cols := make([][]float64, r.dim())
-	for j, n := range names {
-		if cols[j], err = ds.Column(n); err != nil {
-			return nil, nil, err
-		}
-	}
-	x := make([]float64, ds.Rows*r.dim())
-	for i := range ds.Rows {
-		for j := range cols {
-			x[i*r.dim()+j] = cols[j][i]
-		}
-	}
-	return x, ds, nil
+// viewerQueries is a query file read for a release: the valid rows
+// row-major in data units, the file's line of each, the dataset (header
+// and preview) and the invalid rows left out.
+type viewerQueries struct {
+	x       []float64
+	lines   []int
+	data    *dataset.Table
+	skipped dataset.InvalidRows
 }
+
+// viewerReadQueries reads a CSV of query points for release r with
+// dataset.ScanQueryPoints, the reader `bernstein eval --points` uses: the
+// columns named like the features (other columns are ignored), every value
+// a finite number within its feature's public bounds. Invalid rows are
+// named by their line in the file, in eval's words; with skip they are
+// left out and reported, else the file is refused
+// (*dataset.InvalidPointsError; q then holds the file's preview).
+func viewerReadQueries(ctx context.Context, path string, r *viewerRelease, skip bool) (*viewerQueries, error) {
+	bounds := make([]synopsis.Bound, r.dim())
+	for j, f := range r.Features {
+		bounds[j] = synopsis.Bound{Name: f.Name, Unit: f.Unit, Lo: f.Lo, Hi: f.Hi}
+	}
+	q := &viewerQueries{}
+	var err error
+	q.data, q.skipped, err = dataset.ScanQueryPoints(ctx, path, bounds, dataset.QueryOptions{SkipInvalid: skip}, viewerBatchChunk,
+		func(x []float64, lines []int) error {
+			q.x = append(q.x, x...)
+			q.lines = append(q.lines, lines...)
+			return nil
+		})
+	return q, err // with an *dataset.InvalidPointsError, q.data has the preview
+}
+
+// viewerSkipHint ends the message about a file with invalid rows: the
+// viewer's way to evaluate the others (eval's is --skip-invalid).
+const viewerSkipHint = `fix the file, or tick "Skip invalid rows" to evaluate the other rows`
 
 // viewerExportBatch writes the batch result as CSV (viewerWriteCSV) to path
 // atomically (fileio.WriteAtomic, replacing a file the analyst chose
@@ -71,9 +81,15 @@ type viewerBatchTab struct {
 
 	path    string
 	queries []float64 // row-major, data units
+	lines   []int     // the file's line of each query
 	data    *dataset.Table
-	result  *viewerBatch
+	raw     *viewerBatch // the released values
+	result  *viewerBatch // what is shown and exported: raw, clamped if asked
 	cancel  context.CancelFunc
+
+	skip      *widget.Check // "Skip invalid rows"
+	skipped   dataset.InvalidRows
+	rangeNote string // values outside the public output range, if any
 
 	fileLabel *widget.Label
 	info      *widget.Label
@@ -93,9 +109,14 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 	for j, f := range r.Features {
 		names[j] = f.Name
 	}
-	help := widget.NewLabel(fmt.Sprintf("Choose or drop a CSV file with a header row. Columns are matched by feature name (%s), in data units; other columns are ignored. Every value must lie within the public bounds.", strings.Join(names, ", ")))
+	help := widget.NewLabel(fmt.Sprintf("Choose or drop a CSV file with a header row. Columns are matched by feature name (%s), in data units; other columns are ignored. Every value must lie within the public bounds; rows are named by their line in the file.", strings.Join(names, ", ")))
 	help.Wrapping = fyne.TextWrapWord
 	choose := widget.NewButtonWithIcon("Choose Query CSV…", theme.FolderOpenIcon(), t.choose)
+	t.skip = widget.NewCheck("Skip invalid rows", func(bool) {
+		if t.path != "" {
+			t.load(t.path)
+		}
+	})
 	t.fileLabel = widget.NewLabel("No file chosen.")
 	t.info = widget.NewLabel("")
 	t.info.Wrapping = fyne.TextWrapWord
@@ -118,12 +139,11 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 		switch {
 		case id.Row < 0 && t.data != nil && id.Col < len(t.data.Columns):
 			l.SetText(t.data.Columns[id.Col])
-		case id.Col < 0:
-			l.SetText(fmt.Sprint(id.Row + 1))
 		default:
 			l.SetText("")
 		}
 	}
+	t.preview.ShowHeaderColumn = false // rows are numbered by file line, which the preview does not know
 
 	t.evalBt = widget.NewButtonWithIcon("Evaluate", theme.MediaPlayIcon(), t.evaluate)
 	t.evalBt.Importance = widget.HighImportance
@@ -140,13 +160,12 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 	t.status = widget.NewLabel("")
 	t.status.Wrapping = fyne.TextWrapWord
 
-	header := project.EvalHeader(names, r.classifier())
 	t.results = widget.NewTableWithHeaders(
 		func() (int, int) {
 			if t.result == nil {
 				return 0, 0
 			}
-			return min(t.result.Len(), viewerPreviewRows), len(header)
+			return min(t.result.Len(), viewerPreviewRows), len(t.result.Header())
 		},
 		func() fyne.CanvasObject { return widget.NewLabel("0.000000000") },
 		func(id widget.TableCellID, o fyne.CanvasObject) {
@@ -155,23 +174,23 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 	t.results.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
 		switch {
-		case id.Row < 0 && id.Col < len(header):
-			l.SetText(header[id.Col])
-		case id.Col < 0:
-			l.SetText(fmt.Sprint(id.Row + 1))
+		case id.Row < 0 && t.result != nil && id.Col < len(t.result.Header()):
+			l.SetText(t.result.Header()[id.Col])
+		case id.Col < 0 && id.Row < len(t.lines):
+			l.SetText(fmt.Sprint(t.lines[id.Row]))
 		default:
 			l.SetText("")
 		}
 	}
 
-	top := container.NewVBox(help, container.NewHBox(choose, t.fileLabel), t.info)
+	top := container.NewVBox(help, container.NewHBox(choose, t.skip, t.fileLabel), t.info)
 	controls := container.NewVBox(
 		container.NewBorder(nil, nil, container.NewHBox(t.evalBt, t.cancelBt), t.exportBt, t.progress),
 		t.status,
 	)
 	split := container.NewVSplit(
 		container.NewBorder(widget.NewLabelWithStyle("Preview of the query file (first rows)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.preview),
-		container.NewBorder(widget.NewLabelWithStyle("Results (first 100 rows; export writes all)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.results),
+		container.NewBorder(widget.NewLabelWithStyle("Results (first 100 rows, numbered by their line in the file; export writes all)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, nil, nil, t.results),
 	)
 	t.content = container.NewBorder(container.NewVBox(top, controls), nil, nil, nil, split)
 	return t
@@ -193,6 +212,8 @@ func (t *viewerBatchTab) resultCell(row, col int) string {
 		return viewerNum(b.NoiseStd[row])
 	case col == dim+2 && b.Class != nil:
 		return b.Class[row]
+	case b.Clamped != nil && col == len(b.Header())-1:
+		return strconv.FormatBool(b.Clamped[row])
 	}
 	return ""
 }
@@ -202,12 +223,13 @@ func (t *viewerBatchTab) choose() {
 }
 
 // load reads a query CSV in the background and shows its preview; the
-// rows are checked against the public bounds before Evaluate is enabled.
+// rows are checked (numbers, public bounds) before Evaluate is enabled.
 func (t *viewerBatchTab) load(path string) {
 	if t.cancel != nil {
 		t.cancel()
 	}
-	t.path, t.queries, t.data, t.result = path, nil, nil, nil
+	t.path, t.queries, t.lines, t.data, t.raw, t.result = path, nil, nil, nil, nil, nil
+	t.skipped = dataset.InvalidRows{}
 	t.fileLabel.SetText(filepath.Base(path))
 	t.info.SetText("Reading…")
 	t.evalBt.Disable()
@@ -216,29 +238,34 @@ func (t *viewerBatchTab) load(path string) {
 	t.progress.SetValue(0)
 	t.preview.Refresh()
 	t.results.Refresh()
-	r := t.r
+	r, skip := t.r, t.skip.Checked
 	t.v.goJob(func() {
-		x, ds, err := viewerReadQueries(path, r)
-		var boundsErr error
-		if err == nil {
-			boundsErr = viewerCheckBounds(r.Features, x)
-		}
-		fyne.Do(func() {
-			if t.path != path {
-				return // another file was chosen meanwhile
+		q, err := viewerReadQueries(context.Background(), path, r, skip)
+		uiDo(func() {
+			if t.path != path || t.skip.Checked != skip {
+				return // another file or setting was chosen meanwhile
 			}
-			if err != nil {
+			var bad *dataset.InvalidPointsError
+			switch {
+			case errors.As(err, &bad):
+				t.data = q.data // the preview shows the rows named
+				t.preview.Refresh()
+				t.info.SetText("Cannot evaluate: " + err.Error() + "; " + viewerSkipHint + ".")
+				return
+			case err != nil:
 				t.info.SetText("Cannot use this file: " + err.Error())
 				return
 			}
-			t.queries, t.data = x, ds
+			t.queries, t.lines, t.data, t.skipped = q.x, q.lines, q.data, q.skipped
 			t.preview.Refresh()
-			if boundsErr != nil {
-				t.info.SetText(fmt.Sprintf("%d rows. Cannot evaluate: %v", ds.Rows, boundsErr))
-				return
+			if s := q.skipped.Skipped(); s != "" {
+				t.info.SetText(fmt.Sprintf("%d rows to evaluate; %s.", len(q.lines), s))
+			} else {
+				t.info.SetText(fmt.Sprintf("%d rows, all within the public bounds.", len(q.lines)))
 			}
-			t.info.SetText(fmt.Sprintf("%d rows, all within the public bounds.", ds.Rows))
-			t.evalBt.Enable()
+			if len(q.lines) > 0 {
+				t.evalBt.Enable()
+			}
 		})
 	})
 }
@@ -252,7 +279,7 @@ func (t *viewerBatchTab) evaluate() {
 	t.evalBt.Disable()
 	t.exportBt.Disable()
 	t.cancelBt.Enable()
-	t.result = nil
+	t.raw, t.result = nil, nil
 	t.results.Refresh()
 	t.progress.SetValue(0)
 	t.status.SetText("Evaluating…")
@@ -263,7 +290,7 @@ func (t *viewerBatchTab) evaluate() {
 		res, err := viewerEvalBatch(ctx, r, x, report)
 		elapsed := time.Since(start)
 		stop()
-		fyne.Do(func() {
+		uiDo(func() {
 			if t.path != path {
 				return
 			}
@@ -276,14 +303,62 @@ func (t *viewerBatchTab) evaluate() {
 			case err != nil:
 				t.status.SetText("Evaluation failed: " + err.Error())
 			default:
-				t.result = res
+				t.raw = res
 				t.progress.SetValue(1)
-				t.results.Refresh()
 				t.exportBt.Enable()
-				t.status.SetText(fmt.Sprintf("Evaluated %d rows in %.2f s.", res.Len(), elapsed.Seconds()))
+				done := fmt.Sprintf("Evaluated %d rows in %.2f s", res.Len(), elapsed.Seconds())
+				if t.skipped.Count > 0 {
+					done += "; " + t.skipped.SkippedBrief()
+				}
+				t.status.SetText(done + ".")
+				t.applyClamp()
 			}
 		})
 	})
+}
+
+// applyClamp shows the released values as they are or, when the viewer's
+// clamp option is ticked, clamped to the public output range (a copy: the
+// released values are kept); export writes what is shown, with the column
+// clamped when clamped. It says how many values lie outside the range.
+func (t *viewerBatchTab) applyClamp() {
+	if t.raw == nil {
+		return
+	}
+	t.result = t.raw
+	outside := 0
+	for _, val := range t.raw.Value {
+		if _, moved := t.r.clamp(val); moved {
+			outside++
+		}
+	}
+	t.rangeNote = ""
+	if t.v.clampOn() {
+		c := *t.raw
+		c.Value = slices.Clone(t.raw.Value)
+		c.Clamped = nil
+		c.Clamp(t.r.Range[0], t.r.Range[1])
+		t.result = &c
+		if outside > 0 {
+			t.rangeNote = fmt.Sprintf("%d of %d values lay outside the public output range %s and are shown clamped (column clamped).", outside, t.raw.Len(), t.r.rangeText())
+		}
+	} else if outside > 0 {
+		t.rangeNote = fmt.Sprintf("%d of %d values lie outside the public output range %s: the privacy noise can carry values there. Tick \"%s\" to clamp them.", outside, t.raw.Len(), t.r.rangeText(), viewerClampLabel)
+	}
+	t.results.Refresh()
+	t.showStatus()
+}
+
+// showStatus shows the evaluation status with the range note.
+func (t *viewerBatchTab) showStatus() {
+	s := t.status.Text
+	if i := strings.Index(s, "\n"); i >= 0 {
+		s = s[:i]
+	}
+	if t.rangeNote != "" {
+		s += "\n" + t.rangeNote
+	}
+	t.status.SetText(s)
 }
 
 func (t *viewerBatchTab) chooseExport() {
@@ -310,7 +385,7 @@ func (t *viewerBatchTab) export(path string) {
 	t.cancel = t.v.runCtx(func(ctx context.Context) {
 		err := viewerExportBatch(ctx, path, res, report)
 		stop()
-		fyne.Do(func() {
+		uiDo(func() {
 			t.cancelBt.Disable()
 			t.exportBt.Enable()
 			if err != nil {

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -51,6 +54,11 @@ type viewerDoc struct {
 	// TrustWarning reports a problem with the trusted-keys file (it could
 	// not be read, so no key counts as trusted); "" if none.
 	TrustWarning string
+	// Own reports that the signing key is this machine's curator key
+	// (viewerConfig.ownKeyPath); OwnPrincipal is the name in that key's
+	// allowed_signers line, if readable.
+	Own          bool
+	OwnPrincipal string
 	// Verified and Release are nil unless the signature verified.
 	Verified *synopsis.Verified
 	Release  *viewerRelease
@@ -60,7 +68,14 @@ type viewerDoc struct {
 // trusted keys in the allowed_signers file at trustPath (a missing file
 // means no key is trusted yet). It never writes anything. Only when the
 // signature verified does the result carry content (Verified, Release).
-func viewerLoad(path, trustPath string) *viewerDoc {
+func viewerLoad(path, trustPath string) *viewerDoc { return viewerLoadOwn(path, trustPath, "") }
+
+// viewerLoadOwn is viewerLoad that also recognises this machine's curator
+// key, the key at ownKeyPath (its public half, ownKeyPath + ".pub"; ""
+// for none): a file it signed is said to be signed by this machine's
+// curator key (issue 18 item 12). Whether it is trusted is still decided
+// by the allowed_signers file alone.
+func viewerLoadOwn(path, trustPath, ownKeyPath string) *viewerDoc {
 	d := &viewerDoc{Path: path}
 	trusted, err := trustLoad(trustPath)
 	if err != nil {
@@ -76,11 +91,21 @@ func viewerLoad(path, trustPath string) *viewerDoc {
 	}
 	d.Verified = v
 	d.Release = viewerReleaseOf(v)
-	if v.Trusted {
+	d.Own, d.OwnPrincipal = viewerOwnKey(ownKeyPath, v.Fingerprint)
+	switch {
+	case v.Trusted && d.Own:
+		d.State = viewerTrusted
+		d.Headline = fmt.Sprintf("Signature valid — signed by this machine's curator key (%s), a trusted key.", v.Principal)
+		d.Detail = "Key " + v.Fingerprint + ". " + viewerSentence(v.TrustNote)
+	case v.Trusted:
 		d.State = viewerTrusted
 		d.Headline = fmt.Sprintf("Signature valid — signed by %s, a trusted key.", v.Principal)
 		d.Detail = "Key " + v.Fingerprint + ". " + viewerSentence(v.TrustNote)
-	} else {
+	case d.Own:
+		d.State = viewerUntrusted
+		d.Headline = "Signature valid — signed by this machine's curator key, which is not in your trusted keys yet."
+		d.Detail = "Key " + v.Fingerprint + ". This is the key the curator app on this computer signs releases with. Trust it to see your own releases as trusted."
+	default:
 		d.State = viewerUntrusted
 		d.Headline = "Signature valid, but the signing key is NOT in your trusted keys."
 		d.Detail = "Key " + v.Fingerprint + ". " + viewerSentence(v.TrustNote) +
@@ -89,7 +114,31 @@ func viewerLoad(path, trustPath string) *viewerDoc {
 	return d
 }
 
-// trustLoad loads the allowed_signers file (synopsis.LoadTrust: a missing
+// viewerOwnKey reports whether fingerprint is that of this machine's
+// curator key at keyPath (its public key file, keyPath + ".pub"), and the
+// principal of its allowed_signers line (keyPath + ".allowed_signers"),
+// if any. Missing or unreadable files mean no.
+func viewerOwnKey(keyPath, fingerprint string) (own bool, principal string) {
+	if keyPath == "" {
+		return false, ""
+	}
+	pub, err := fileio.ReadRegular(keyPath+keys.PublicKeySuffix, keys.MaxAllowedSignersSize)
+	if err != nil {
+		return false, ""
+	}
+	key, _, _, _, err := ssh.ParseAuthorizedKey(pub)
+	if err != nil || ssh.FingerprintSHA256(key) != fingerprint {
+		return false, ""
+	}
+	if line, err := fileio.ReadRegular(keyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize); err == nil {
+		if _, p, err := keys.ParseKeyText(string(line)); err == nil {
+			principal = p
+		}
+	}
+	return true, principal
+}
+
+// trustLoad loads the allowed_signers file (keys.LoadTrust: a missing
 // file trusts nobody); no path, no file.
 func trustLoad(path string) (*keys.AllowedSigners, error) {
 	if path == "" {
@@ -138,6 +187,7 @@ func viewerReleaseOf(v *synopsis.Verified) *viewerRelease {
 		OutputKind:  learners.OutputKind(f.Output.Kind),
 		ClassLabels: slices.Clone(f.Output.ClassLabels),
 		eval:        v,
+		Range:       f.Output.Range,
 	}
 	units := make([]string, 0, len(f.Domain.Features))
 	for _, b := range f.Domain.Features {
@@ -148,8 +198,13 @@ func viewerReleaseOf(v *synopsis.Verified) *viewerRelease {
 	}
 	switch r.OutputKind {
 	case learners.OutputRegression:
-		if f.Domain.Label != nil {
-			r.OutputUnit = f.Domain.Label.Unit
+		if l := f.Domain.Label; l != nil {
+			// The value is the label's: name the axis and the field after
+			// the label column, not the output kind (issue 18 item 11).
+			if strings.TrimSpace(l.Name) != "" {
+				r.OutputName = l.Name
+			}
+			r.OutputUnit = l.Unit
 		}
 	case learners.OutputDensity:
 		if len(units) == len(f.Domain.Features) {

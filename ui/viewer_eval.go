@@ -45,11 +45,27 @@ func (f viewerFeature) label() string {
 // viewer_document.go); nothing here is ever built from an unverified file.
 type viewerRelease struct {
 	Features    []viewerFeature
-	OutputName  string              // e.g. "density"
+	OutputName  string              // e.g. "density", or the label's name for regression
 	OutputUnit  string              // unit of the output, if any
 	OutputKind  learners.OutputKind // how to read the value
 	ClassLabels []string            // [negative, positive] for classifiers
-	eval        viewerEvaluator
+	// Range is the output's public range in data units (the synopsis's
+	// output.range): noise can carry released values outside it.
+	Range [2]float64
+	eval  viewerEvaluator
+}
+
+// clamp returns value clamped to the public output range and whether it
+// moved. Clamping is post-processing of the release: the privacy
+// guarantee holds.
+func (r *viewerRelease) clamp(value float64) (float64, bool) {
+	c := min(r.Range[1], max(r.Range[0], value))
+	return c, c != value
+}
+
+// rangeText formats the public output range, "[0, 400] kg".
+func (r *viewerRelease) rangeText() string {
+	return fmt.Sprintf("[%s, %s]%s", viewerNum(r.Range[0]), viewerNum(r.Range[1]), viewerUnitSuffix(r.OutputUnit))
 }
 
 // dim returns ℓ.

@@ -54,7 +54,7 @@ func viewerFakeRelease(kind learners.OutputKind, features ...viewerFeature) (*vi
 	if kind == learners.OutputProbability {
 		ev.threshold = 0.5
 	}
-	r := &viewerRelease{Features: features, OutputName: "out", OutputKind: kind, eval: ev}
+	r := &viewerRelease{Features: features, OutputName: "out", OutputKind: kind, eval: ev, Range: [2]float64{-math.MaxFloat64, math.MaxFloat64}}
 	if kind == learners.OutputClassScore || kind == learners.OutputProbability {
 		r.ClassLabels = []string{"neg", "pos"}
 	}

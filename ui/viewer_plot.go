@@ -39,6 +39,23 @@ func viewerLinspace(lo, hi float64, n int) []float64 {
 type viewerPlotSpec struct {
 	AX, AY int
 	Fixed  []float64 // one per feature; entries AX and AY are ignored
+	// Clamp shows the values clamped to the public output range
+	// (post-processing; the title says so).
+	Clamp bool
+}
+
+// viewerClampValues counts the values outside r's public output range and,
+// if clamp, clamps them in place.
+func viewerClampValues(r *viewerRelease, values []float64, clamp bool) (outside int) {
+	for i, val := range values {
+		if c, moved := r.clamp(val); moved {
+			outside++
+			if clamp {
+				values[i] = c
+			}
+		}
+	}
+	return outside
 }
 
 // viewerFigure computes the figure of release r for spec: for ℓ = 1 the
@@ -47,22 +64,28 @@ type viewerPlotSpec struct {
 // AX × AY on a viewerGridPoints² grid, other features fixed at spec.Fixed,
 // with contour lines and, for classifiers, the decision boundary. It runs
 // in the caller's goroutine (call it off the UI goroutine) and returns
-// ctx.Err() if cancelled.
-func viewerFigure(ctx context.Context, r *viewerRelease, spec viewerPlotSpec) (plotting.ViewerFigure, error) {
+// ctx.Err() if cancelled. outside counts the values drawn that lie outside
+// the public output range (clamped when spec.Clamp).
+func viewerFigure(ctx context.Context, r *viewerRelease, spec viewerPlotSpec) (fig plotting.ViewerFigure, outside int, err error) {
+	title := "Released " + r.outputLabel()
+	if spec.Clamp {
+		title += ", clamped to " + r.rangeText()
+	}
 	if r.dim() == 1 {
 		f := r.Features[0]
 		xs := viewerLinspace(f.Lo, f.Hi, viewerCurvePoints)
 		b, err := viewerEvalBatch(ctx, r, xs, nil)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		c := &plotting.ViewerCurve{Title: "Released " + r.outputLabel(), XLabel: f.label(), YLabel: r.outputLabel(),
+		outside = viewerClampValues(r, b.Value, spec.Clamp)
+		c := &plotting.ViewerCurve{Title: title, XLabel: f.label(), YLabel: r.outputLabel(),
 			X: xs, Value: b.Value, Std: b.NoiseStd, BandSigmas: 2}
 		if r.classifier() {
 			c.ThresholdOn, c.Threshold = true, r.threshold()
 			c.ThresholdLabel = fmt.Sprintf("decision threshold (≥ → %s)", r.ClassLabels[1])
 		}
-		return c, nil
+		return c, outside, nil
 	}
 	fx, fy := r.Features[spec.AX], r.Features[spec.AY]
 	xs := viewerLinspace(fx.Lo, fx.Hi, viewerGridPoints)
@@ -85,9 +108,9 @@ func viewerFigure(ctx context.Context, r *viewerRelease, spec viewerPlotSpec) (p
 	}
 	b, err := viewerEvalBatch(ctx, r, q, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	title := "Released " + r.outputLabel()
+	outside = viewerClampValues(r, b.Value, spec.Clamp)
 	if dim > 2 {
 		var at []string
 		for j, f := range r.Features {
@@ -103,7 +126,7 @@ func viewerFigure(ctx context.Context, r *viewerRelease, spec viewerPlotSpec) (p
 		h.Boundary, h.BoundaryLevel = true, r.threshold()
 		h.Diverging, h.Center = true, r.threshold()
 	}
-	return h, nil
+	return h, outside, nil
 }
 
 // viewerPlotTab shows the release as a plot, with sliders for the axes not
@@ -119,6 +142,8 @@ type viewerPlotTab struct {
 	gen     int
 	cancel  context.CancelFunc
 	started bool
+	outside int  // values drawn outside the public output range
+	clamped bool // the figure shows them clamped
 
 	image    *canvas.Image
 	status   *widget.Label
@@ -141,8 +166,9 @@ func newViewerPlotTab(v *viewer, r *viewerRelease) *viewerPlotTab {
 	}
 	t.image = canvas.NewImageFromImage(nil)
 	t.image.FillMode = canvas.ImageFillContain
-	t.image.SetMinSize(fyne.NewSize(640, 400))
+	t.image.SetMinSize(fyne.NewSize(480, 300)) // the window fits a 1024×700 screen
 	t.status = widget.NewLabel("")
+	t.status.Wrapping = fyne.TextWrapWord // a long note must not widen the window
 	t.pngBt = widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), func() { t.chooseExport(plotting.FormatPNG) })
 	t.svgBt = widget.NewButtonWithIcon("Export SVG…", theme.DocumentSaveIcon(), func() { t.chooseExport(plotting.FormatSVG) })
 	t.pngBt.Disable()
@@ -255,13 +281,13 @@ func (t *viewerPlotTab) redraw() {
 	}
 	t.gen++
 	gen := t.gen
-	spec := viewerPlotSpec{AX: t.spec.AX, AY: t.spec.AY, Fixed: append([]float64(nil), t.spec.Fixed...)}
+	spec := viewerPlotSpec{AX: t.spec.AX, AY: t.spec.AY, Fixed: append([]float64(nil), t.spec.Fixed...), Clamp: t.v.clampOn()}
 	r := t.r
 	t.status.SetText("Drawing…")
 	th, size := t.theme()
 	mark := t.mark
 	t.cancel = t.v.runCtx(func(ctx context.Context) {
-		fig, err := viewerFigure(ctx, r, spec)
+		fig, outside, err := viewerFigure(ctx, r, spec)
 		var img image.Image
 		if err == nil {
 			fig = viewerWithMark(fig, mark, r.dim())
@@ -270,13 +296,26 @@ func (t *viewerPlotTab) redraw() {
 		if ctx.Err() != nil {
 			return
 		}
-		fyne.Do(func() {
+		uiDo(func() {
 			if gen != t.gen {
 				return
 			}
+			t.outside, t.clamped = outside, spec.Clamp
 			t.show(fig, img, err)
 		})
 	})
+}
+
+// rangeNote says how many drawn values lie outside the public output
+// range, and whether they are shown clamped; "" if none.
+func (t *viewerPlotTab) rangeNote() string {
+	switch {
+	case t.outside == 0:
+		return ""
+	case t.clamped:
+		return fmt.Sprintf("%d values drawn lay outside the public output range %s and are shown clamped.", t.outside, t.r.rangeText())
+	}
+	return fmt.Sprintf("%d values drawn lie outside the public output range %s: the privacy noise can carry values there. Tick \"%s\" to clamp them.", t.outside, t.r.rangeText(), viewerClampLabel)
 }
 
 // render re-renders a computed figure (e.g. with a new mark).
@@ -287,7 +326,7 @@ func (t *viewerPlotTab) render(fig plotting.ViewerFigure) {
 	fig = viewerWithMark(fig, t.mark, t.r.dim())
 	t.v.goJob(func() {
 		img, err := plotting.RenderViewer(fig, th, size)
-		fyne.Do(func() {
+		uiDo(func() {
 			if gen == t.gen {
 				t.show(fig, img, err)
 			}
@@ -303,7 +342,7 @@ func (t *viewerPlotTab) show(fig plotting.ViewerFigure, img image.Image, err err
 	t.fig, t.img = fig, img
 	t.image.Image = img
 	t.image.Refresh()
-	t.status.SetText("")
+	t.status.SetText(t.rangeNote())
 	t.pngBt.Enable()
 	t.svgBt.Enable()
 }
@@ -366,7 +405,7 @@ func (t *viewerPlotTab) export(path, format string) {
 		if err == nil {
 			err = fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 		}
-		fyne.Do(func() {
+		uiDo(func() {
 			if err != nil {
 				t.status.SetText("Export failed: " + err.Error())
 				return

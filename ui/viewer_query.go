@@ -15,6 +15,7 @@ import (
 type viewerQueryTab struct {
 	r       *viewerRelease
 	onPoint func(viewerPoint) // e.g. mark the point on the plot; may be nil
+	clampOn func() bool       // show the value clamped to the public output range
 
 	entries []*widget.Entry
 	form    *widget.Form
@@ -28,11 +29,16 @@ type viewerQueryTab struct {
 	last *viewerPoint // last result, for tests
 }
 
-func newViewerQueryTab(r *viewerRelease, onPoint func(viewerPoint)) *viewerQueryTab {
-	t := &viewerQueryTab{r: r, onPoint: onPoint}
+func newViewerQueryTab(r *viewerRelease, onPoint func(viewerPoint), clampOn func() bool) *viewerQueryTab {
+	t := &viewerQueryTab{r: r, onPoint: onPoint, clampOn: clampOn}
 	t.form = widget.NewForm()
 	for _, f := range r.Features {
 		e := widget.NewEntry()
+		// The mark follows the rule of the message below: an invalid value
+		// is never shown with a tick, also while it is typed (issue 18
+		// item 2; by default Fyne keeps the last valid state until the
+		// field loses focus).
+		e.AlwaysShowValidationError = true
 		e.SetText(viewerNum(f.Lo/2 + f.Hi/2))
 		e.Validator = func(s string) error { _, err := viewerParseInput(f, s); return err }
 		e.OnChanged = func(string) { t.evaluate() }
@@ -105,12 +111,25 @@ func (t *viewerQueryTab) evaluate() {
 		return
 	}
 	t.last = &res
-	t.value.SetText(viewerNum(res.Value))
+	value, msg := viewerNum(res.Value), ""
+	if c, moved := t.r.clamp(res.Value); moved {
+		if t.clampOn != nil && t.clampOn() {
+			value = fmt.Sprintf("%s (clamped; released %s)", viewerNum(c), viewerNum(res.Value))
+			msg = fmt.Sprintf("The released value %s lies outside the public output range %s and is shown clamped.", viewerNum(res.Value), t.r.rangeText())
+		} else {
+			msg = fmt.Sprintf("The released value %s lies outside the public output range %s: the privacy noise can carry values there. Tick \"%s\" to show it clamped.", viewerNum(res.Value), t.r.rangeText(), viewerClampLabel)
+		}
+	}
+	t.value.SetText(value)
 	t.band.SetText(fmt.Sprintf("[%s, %s]", viewerNum(res.lo2()), viewerNum(res.hi2())))
 	t.std.SetText(viewerNum(res.NoiseStd))
 	t.class.SetText(res.Class)
-	t.status.SetText("")
+	t.status.SetText(msg)
 	if t.onPoint != nil {
-		t.onPoint(res)
+		shown := res
+		if t.clampOn != nil && t.clampOn() {
+			shown.Value, _ = t.r.clamp(res.Value) // marked where the plot draws it
+		}
+		t.onPoint(shown)
 	}
 }

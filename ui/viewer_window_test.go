@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -61,13 +62,16 @@ func labelTexts(o fyne.CanvasObject) string {
 	return b.String()
 }
 
-// widgetTexts collects the text of every label under o, looking inside
-// widgets (dialogs, forms) through their renderers.
+// widgetTexts collects the text of every label and canvas text under o,
+// looking inside widgets (dialogs, forms: forms name their fields with
+// canvas texts) through their renderers.
 func widgetTexts(t *testing.T, o fyne.CanvasObject) string {
 	var b strings.Builder
 	var walk func(fyne.CanvasObject)
 	walk = func(o fyne.CanvasObject) {
 		switch w := o.(type) {
+		case *canvas.Text:
+			b.WriteString(w.Text + "\n")
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
 		case *fyne.Container:
@@ -413,7 +417,7 @@ func TestViewerBatchErrorsShown(t *testing.T) {
 	v := newTestViewer(t, viewerTrustFile(t, dir, "c@example.org", signer), path)
 	for _, tc := range []struct{ name, csv, want string }{
 		{"missing column", "x1,y\n0.5,1\n", `"x2"`},
-		{"out of bounds", "x2,x1\n0,0.5\n6,0.5\n0,1.5\n", "2 query rows lie outside the public bounds"},
+		{"out of bounds", "x2,x1\n0,0.5\n6,0.5\n0,1.5\n", "2 rows cannot be evaluated (lines 3, 4)"},
 		{"not a number", "x1,x2\n0.5,abc\n", `"abc"`},
 	} {
 		p := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".csv")

@@ -17,15 +17,19 @@
 //     function in an RKHS by adding a Gaussian process with covariance
 //     c·K, c = 2·ln(2/δ)·Δ²/ε², Δ the RKHS-norm sensitivity; released as
 //     values on a public tensor grid of any dimension (per-axis Cholesky
-//     with jitter, Kronecker sampling), evaluated by multilinear
-//     interpolation (GPRelease, GPFactor, GPGrid; noise from a
-//     caller-supplied GaussianSource). File gp.go.
+//     with jitter, Kronecker sampling; GPNoiseScale, GPFactor.Sample with
+//     a caller-supplied GaussianSource). File gp.go. Adding the draw to
+//     the grid values and evaluating the result by multilinear
+//     interpolation (GPRelease, GPGrid) is exercised by the tests only and
+//     lives in gp_release_test.go until a GP release is a product path.
 //   - Chaudhuri & Vinterbo (NIPS 2013), Appendix, Algorithm 4: output
 //     perturbation of an L2-regularised linear classifier, w* + b with
 //     density ∝ exp(−(ε/Δ₂)‖b‖) and Δ₂ the L2 sensitivity of w*
-//     (OutputPerturbationNoise, from a caller-supplied NoiseSource), and
-//     the released function y ↦ ⟨w* + b, lift(y)⟩ or its sigmoid
-//     (LinearRelease). File output_perturbation.go.
+//     (OutputPerturbationScale, OutputPerturbationNoise, from a
+//     caller-supplied NoiseSource). File output_perturbation.go. The
+//     released function y ↦ ⟨w* + b, lift(y)⟩ or its sigmoid
+//     (LinearRelease) is exercised by the tests only
+//     (linear_release_test.go).
 //
 // Like package mechanism, this package is pure mathematics and knows
 // nothing of learners, files or the user interface. It computes the exact

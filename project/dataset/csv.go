@@ -65,7 +65,7 @@ type CSVOptions struct {
 	Delimiter rune
 
 	// stream, if set, receives the numeric columns in chunks instead of
-	// the Table keeping them (scanCSV); requires Columns.
+	// the Table keeping them (scanCSVFrom); requires Columns.
 	stream *csvStream
 }
 
@@ -103,17 +103,24 @@ type Table struct {
 // The whole file is streamed once: memory is bounded by the numeric columns
 // kept (8 bytes per value) plus MaxRecordBytes, whatever the file size.
 // A path that is not a regular file (directory, FIFO, device) is refused
-// without blocking: a *CSVError matching ErrNotRegular (OpenRegular).
+// without blocking: a *CSVError matching fileio.ErrNotRegular (OpenRegular).
 func ReadCSV(path string, opts CSVOptions) (*Table, error) {
 	f, err := fileio.OpenRegular(path)
-	if errors.Is(err, fileio.ErrNotRegular) { // a directory, FIFO or device: a *CSVError matching ErrNotRegular
-		return nil, &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: fileio.ErrNotRegular}
-	}
 	if err != nil {
-		return nil, err // *fs.PathError names the path
+		return nil, notRegularCSV(path, err)
 	}
 	defer f.Close()
 	return ParseCSV(f, path, opts)
+}
+
+// notRegularCSV turns OpenRegular's refusal of a directory, FIFO or device
+// into a *CSVError matching fileio.ErrNotRegular; other errors (*fs.PathError,
+// naming the path) pass unchanged.
+func notRegularCSV(path string, err error) error {
+	if errors.Is(err, fileio.ErrNotRegular) {
+		return &CSVError{File: path, Rule: strings.TrimPrefix(err.Error(), path+": "), Err: fileio.ErrNotRegular}
+	}
+	return err
 }
 
 // ParseCSV reads a CSV dataset from r; name is used in errors and as
@@ -414,6 +421,9 @@ func (p *csvParser) readRows(d *Table) error {
 				continue
 			}
 			ok = false
+			if p.opts.stream.skipInvalid(p.errAt(l, i, rule)) {
+				break // left out, reported to the stream
+			}
 			if p.firstBad == nil {
 				p.firstBad = p.errAt(l, i, rule)
 			}
@@ -432,7 +442,7 @@ func (p *csvParser) readRows(d *Table) error {
 			}
 		}
 		d.Rows++
-		if err := p.opts.stream.rowAdded(p, d.Rows); err != nil {
+		if err := p.opts.stream.rowAdded(p, d.Rows, line); err != nil {
 			return err
 		}
 	}
@@ -446,7 +456,7 @@ func (p *csvParser) readRows(d *Table) error {
 		e.Rule += "; fix the file, or keep the rows and declare public fill values for such values"
 		return e
 	}
-	if d.Rows == 0 {
+	if d.Rows == 0 && !p.opts.stream.skips() {
 		return &CSVError{File: p.name, Line: 1, Rule: "no data rows after the header"}
 	}
 	if err := p.opts.stream.flush(p); err != nil {

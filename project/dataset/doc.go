@@ -1,6 +1,8 @@
-// Package dataset reads the curator's CSV files into a Table of numeric
-// columns and maps them to what the learners take: points in the unit cube
-// under public bounds, binary labels under declared classes, real labels.
+// Package dataset reads CSV files into a Table of numeric columns and maps
+// them to what the learners take: points in the unit cube under public
+// bounds, binary labels under declared classes, real labels. It also
+// evaluates a verified synopsis at the points of a CSV file (EvalPointsCSV,
+// streamed through the parser's chunks; QueryPoints, EvalReleaseAt).
 //
 // Contract:
 //
@@ -24,6 +26,7 @@
 //   - Randomness is for demo data only (seeded math/rand/v2 in
 //     demo_seeded.go).
 //
-// Package dataset imports project/fileio and project/synopsis (for the text
-// rule of class labels, synopsis.CheckText).
+// Package dataset imports project/fileio, project/synopsis (the text rule of
+// class labels, synopsis.CheckText; the synopsis it evaluates) and learners
+// (output kinds).
 package dataset

@@ -1,4 +1,4 @@
-package project
+package dataset
 
 // The synopsis fixtures of project/synopsis's tests (synopsis_fixture_test.go
 // there) that the evaluation tests here need; test files of another package

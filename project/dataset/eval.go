@@ -1,4 +1,4 @@
-package project
+package dataset
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/gocarina/gocsv"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -20,6 +19,10 @@ const (
 	EvalColumnValue    = "value"
 	EvalColumnNoiseStd = "noise_std"
 	EvalColumnClass    = "class"
+	// EvalColumnClamped is the last column of results clamped to the
+	// output's public range ((*EvalResults).Clamp): true where the
+	// released value lay outside it and was moved to the nearer end.
+	EvalColumnClamped = "clamped"
 )
 
 // EvalResults is a verified release evaluated at query points given in data
@@ -36,16 +39,53 @@ type EvalResults struct {
 	// Class holds the predicted class label per point for classifiers
 	// (synopsis.Verified.Class); nil otherwise.
 	Class []string
+	// Clamped is nil unless the values were clamped to the output's public
+	// range (Clamp); then Clamped[i] says whether Value[i] was moved.
+	Clamped []bool
 }
 
 // Len returns the number of query points.
 func (r *EvalResults) Len() int { return len(r.Value) }
 
+// Clamp moves every value outside [lo, hi] (the output's public range,
+// synopsis.File.Output.Range) to the nearer end and records which ones it
+// moved in Clamped (the results then say so: Header and WriteCSV add the
+// column clamped). Noise can carry a released value outside the range;
+// clamping is post-processing of the release, so the privacy guarantee
+// holds. NoiseStd is left as it is: it describes the release before
+// clamping. It returns how many values it moved.
+func (r *EvalResults) Clamp(lo, hi float64) int {
+	if r.Clamped == nil {
+		r.Clamped = make([]bool, r.Len())
+	}
+	n := 0
+	for i, v := range r.Value {
+		c := min(hi, max(lo, v))
+		if c != v {
+			r.Value[i], r.Clamped[i] = c, true
+		}
+		if r.Clamped[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// Header returns the CSV header of r: EvalHeader, then clamped if the
+// values were clamped.
+func (r *EvalResults) Header() []string {
+	h := EvalHeader(r.Features, r.Class != nil)
+	if r.Clamped != nil {
+		h = append(h, EvalColumnClamped)
+	}
+	return h
+}
+
 // QueryPoints extracts query points from a dataset read with ReadCSV: the
 // columns named like the release's features (in any order, other columns
 // ignored), returned row-major in axis order, in data units. A missing
 // feature column is a *CSVError naming it.
-func QueryPoints(ds *dataset.Table, v *synopsis.Verified) ([]float64, error) {
+func QueryPoints(ds *Table, v *synopsis.Verified) ([]float64, error) {
 	feats := v.File.Domain.Features
 	l := len(feats)
 	cols := make([][]float64, l)
@@ -69,7 +109,7 @@ func QueryPoints(ds *dataset.Table, v *synopsis.Verified) ([]float64, error) {
 // (data units, row-major) with (*synopsis.Verified).EvalDataBatch: values
 // and noise standard deviations in the output's data units, and the class
 // for classifiers. Every point must lie within the public bounds (else an
-// *OutOfBoundsError naming the point and feature, nothing evaluated); ctx
+// *synopsis.OutOfBoundsError naming the point and feature, nothing evaluated); ctx
 // cancels. This is post-processing of the release: no privacy cost.
 func EvalReleaseAt(ctx context.Context, v *synopsis.Verified, x []float64) (*EvalResults, error) {
 	l := len(v.File.Domain.Features)
@@ -131,7 +171,7 @@ func EvalHeader(features []string, classifier bool) []string {
 // columns depend on the release, so the type is built with
 // reflect.StructOf; the header is written by EvalHeader because a feature
 // name may hold characters a gocsv struct tag cannot (a comma ends it).
-func evalRowType(dim int, classifier bool) reflect.Type {
+func evalRowType(dim int, classifier, clamped bool) reflect.Type {
 	ft := reflect.TypeFor[csvFloat]()
 	fields := make([]reflect.StructField, 0, dim+3)
 	for j := range dim {
@@ -143,15 +183,19 @@ func evalRowType(dim int, classifier bool) reflect.Type {
 	if classifier {
 		fields = append(fields, reflect.StructField{Name: "Class", Type: reflect.TypeFor[string](), Tag: `csv:"class"`})
 	}
+	if clamped {
+		fields = append(fields, reflect.StructField{Name: "Clamped", Type: reflect.TypeFor[bool](), Tag: `csv:"clamped"`})
+	}
 	return reflect.StructOf(fields)
 }
 
 // WriteCSV writes the results as CSV: the header of EvalHeader, then one
 // typed row per point marshalled with gocsv (feature values in data units,
 // value, noise_std, class), numbers in the shortest form that reads back
-// exactly. It streams in chunks, so memory stays bounded for 10^6 rows.
+// exactly, and clamped (true or false) if the values were clamped. It
+// streams in chunks, so memory stays bounded for 10^6 rows.
 func (r *EvalResults) WriteCSV(w io.Writer) error {
-	ew, err := newEvalCSVWriter(w, r.Features, r.Class != nil)
+	ew, err := newEvalCSVWriter(w, r.Features, r.Class != nil, r.Clamped != nil)
 	if err != nil {
 		return err
 	}
@@ -170,6 +214,7 @@ type evalCSVWriter struct {
 	rows       reflect.Value // evalWriteChunk typed rows, reused
 	dim        int
 	classifier bool
+	clamped    bool
 }
 
 // evalWriteChunk is how many rows evalCSVWriter marshals at once.
@@ -177,13 +222,17 @@ const evalWriteChunk = 4096
 
 // newEvalCSVWriter writes the header (EvalHeader) and returns the writer
 // of the rows.
-func newEvalCSVWriter(w io.Writer, features []string, classifier bool) (*evalCSVWriter, error) {
+func newEvalCSVWriter(w io.Writer, features []string, classifier, clamped bool) (*evalCSVWriter, error) {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(EvalHeader(features, classifier)); err != nil {
+	h := EvalHeader(features, classifier)
+	if clamped {
+		h = append(h, EvalColumnClamped)
+	}
+	if err := cw.Write(h); err != nil {
 		return nil, err
 	}
-	rt := evalRowType(len(features), classifier)
-	return &evalCSVWriter{cw: cw, gw: gocsv.NewSafeCSVWriter(cw), dim: len(features), classifier: classifier,
+	rt := evalRowType(len(features), classifier, clamped)
+	return &evalCSVWriter{cw: cw, gw: gocsv.NewSafeCSVWriter(cw), dim: len(features), classifier: classifier, clamped: clamped,
 		rows: reflect.MakeSlice(reflect.SliceOf(rt), evalWriteChunk, evalWriteChunk)}, nil
 }
 
@@ -200,8 +249,13 @@ func (e *evalCSVWriter) write(r *EvalResults) error {
 			}
 			row.Field(dim).SetFloat(r.Value[i])
 			row.Field(dim + 1).SetFloat(r.NoiseStd[i])
+			f := dim + 2
 			if e.classifier {
-				row.Field(dim + 2).SetString(r.Class[i])
+				row.Field(f).SetString(r.Class[i])
+				f++
+			}
+			if e.clamped {
+				row.Field(f).SetBool(r.Clamped[i])
 			}
 		}
 		if err := gocsv.MarshalCSVWithoutHeaders(rows.Slice(0, hi-lo).Interface(), e.gw); err != nil {
