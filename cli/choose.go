@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 type chooseFlags struct {
@@ -71,7 +72,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	req.Privacy.H, req.KAuto = 1, true
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultLedgerPath(); err != nil {
 			return err
 		}
 	}
@@ -83,14 +84,14 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
 		return err
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.OpenLedger(ledgerPath)
 	if err != nil {
 		return err
 	}
 	line := newProgressLine(e, "scoring candidates:")
 	res, err := project.ChooseSettings(ctx, req, project.ChooseOptions{
 		EpsilonSelect:       f.epsSelect.v,
-		Ledger:              ledger,
+		Ledger:              led,
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
 		Bandwidths:          f.bandwidths,

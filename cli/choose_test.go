@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func TestChooseCommand(t *testing.T) {
@@ -31,7 +31,7 @@ func TestChooseCommand(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, "score =") {
 		t.Errorf("a score was printed:\n%s%s", r.stdout, r.stderr)
 	}
-	l, err := project.OpenLedger(ledgerPath)
+	l, err := ledger.OpenLedger(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +39,12 @@ func TestChooseCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := project.IdentifyDataset(ds, []string{"x"})
+	id, err := ledger.IdentifyDataset(ds, []string{"x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	entries := l.Entries(id.Records)
-	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.1 {
+	if len(entries) != 1 || entries[0].Kind != ledger.KindValidation || entries[0].Epsilon != 0.1 {
 		t.Fatalf("ledger entries %+v, want one validation entry of ε 0.1", entries)
 	}
 	if !strings.Contains(r.stdout, "ledger entry "+entries[0].ID) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -121,7 +122,7 @@ func (e *verifyError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var ue *usageError
 	var ve *verifyError
-	var be *project.BudgetError
+	var be *ledger.BudgetError
 	var re *project.RequestError
 	var mpe *mechanism.ParamError
 	switch {

@@ -21,9 +21,9 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -779,11 +779,11 @@ func TestLedgerTornLine(t *testing.T) {
 	w.testKey(t)
 	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"))...)
-	ledgerPath, err := project.DefaultLedgerPath()
+	ledgerPath, err := ledger.DefaultLedgerPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger(ledgerPath)
+	l, err := ledger.OpenLedger(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

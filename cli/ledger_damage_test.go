@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // damageTestLedger writes a ledger with a release of ε 0.4 on each of three
@@ -18,7 +18,7 @@ func damageTestLedger(t *testing.T) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ledger.jsonl")
-	l, err := project.OpenLedger(p)
+	l, err := ledger.OpenLedger(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func damageTestLedger(t *testing.T) (string, []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Reserve(project.Entry{DatasetHash: h, Epsilon: 0.4}, false); err != nil {
+		if _, err := l.Reserve(ledger.Entry{DatasetHash: h, Epsilon: 0.4}, false); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, f)
@@ -161,21 +161,21 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "ledger.jsonl")
-			l, err := project.OpenLedger(p)
+			l, err := ledger.OpenLedger(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ha, hb := strings.Repeat("a", 64), strings.Repeat("b", 64)
-			must := func(_ project.Entry, err error) {
+			must := func(_ ledger.Entry, err error) {
 				t.Helper()
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			must(l.Reserve(project.Entry{DatasetHash: ha, Epsilon: 0.25}, false))
-			must(l.Reserve(project.Entry{DatasetHash: ha, Epsilon: 5}, true))
+			must(l.Reserve(ledger.Entry{DatasetHash: ha, Epsilon: 0.25}, false))
+			must(l.Reserve(ledger.Entry{DatasetHash: ha, Epsilon: 5}, true))
 			if !last {
-				must(l.Reserve(project.Entry{DatasetHash: hb, Epsilon: 0.1}, false))
+				must(l.Reserve(ledger.Entry{DatasetHash: hb, Epsilon: 0.1}, false))
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -202,7 +202,7 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 			if !strings.Contains(r.stdout, "repaired line 2: charged ε 5") {
 				t.Errorf("repair: %q; want line 2 charged ε 5 (the running totals)", r.stdout)
 			}
-			l2, err := project.OpenLedger(p)
+			l2, err := ledger.OpenLedger(p)
 			if err != nil || l2.Damaged() != nil {
 				t.Fatalf("after repair: %v, damaged %v", err, l2.Damaged())
 			}

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable.
@@ -49,8 +49,8 @@ func isHexHash(s string) bool {
 }
 
 // runLedgerRepair runs ledger --repair and prints each repair entry.
-func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
-	opt := project.RepairOptions{Attribute: map[int][]string{}}
+func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag) error {
+	opt := ledger.RepairOptions{Attribute: map[int][]string{}}
 	for line, v := range attribute {
 		h := v
 		if !isHexHash(v) {
@@ -72,7 +72,7 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 	for _, r := range reps {
 		to := "dataset " + dash(shortHash(r.DatasetHash))
 		if r.AllDatasets {
-			to = "every dataset, " + project.UnattributedNote(r.RepairsLine)
+			to = "every dataset, " + ledger.UnattributedNote(r.RepairsLine)
 		}
 		fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to %s\n", r.RepairsLine, r.Epsilon, r.Delta, to)
 	}

@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // openDefaultLedger opens the workspace's default ledger.
-func openDefaultLedger(t *testing.T) *project.Ledger {
+func openDefaultLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	p, err := project.DefaultLedgerPath()
+	p, err := ledger.DefaultLedgerPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger(p)
+	l, err := ledger.OpenLedger(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +57,11 @@ func TestReleaseBudgetAfterPassphrase(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := openDefaultLedger(t)
-	hash := project.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
+	hash := ledger.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
 	if b := l.Budget(hash); b != 3 {
 		t.Errorf("budget = %v after a release with --budget 3", b)
 	}
-	if es := l.Entries(hash); len(es) != 2 || es[0].Kind != project.KindBudget || es[1].Kind != project.KindRelease {
+	if es := l.Entries(hash); len(es) != 2 || es[0].Kind != ledger.KindBudget || es[1].Kind != ledger.KindRelease {
 		t.Errorf("entries = %+v, want budget then release", es)
 	}
 }

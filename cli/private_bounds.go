@@ -10,6 +10,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -123,7 +124,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	if !p.used() && p.entry == "" {
 		return nil
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.OpenLedger(ledgerPath)
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	for _, col := range p.estimated.order {
 		s := p.estimated.specs[col]
 		b := dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
-		pv, err := project.PrivateBoundsFromEntry(ledger, ds.Hash, p.entry, col, b)
+		pv, err := project.PrivateBoundsFromEntry(led, ds.Hash, p.entry, col, b)
 		if err != nil {
 			return err
 		}
@@ -143,15 +144,15 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	if !p.used() {
 		return nil
 	}
-	budget := ledger.Budget(ds.Hash)
+	budget := led.Budget(ds.Hash)
 	eps := project.DefaultBoundsShare * budget
 	share := "5% of the dataset's budget"
 	if p.epsilon.set {
 		eps, share = p.epsilon.v, "--bounds-epsilon"
 	}
-	spent, _ := ledger.Spent(ds.Hash)
+	spent, _ := led.Spent(ds.Hash)
 	if !allowOver && spent+eps+laterEps > budget*(1+1e-6) {
-		return &project.BudgetError{File: ledger.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
+		return &ledger.BudgetError{File: led.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
 	}
 	ranges := map[string]dataset.Bounds{}
 	for _, col := range p.ranges.order {
@@ -169,7 +170,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	}
 	res, err := project.EstimatePrivateBounds(ctx, project.PrivateBoundsRequest{
 		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
-		Ledger: ledger, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
+		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
 	})
 	if err != nil {
 		return err

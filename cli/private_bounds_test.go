@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -34,7 +34,7 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 		t.Errorf("the bounds spend is not reported:\n%s\n%s", r.stdout, r.stderr)
 	}
 	es := w.demoEntries(t)
-	if len(es) != 2 || es[0].Kind != project.KindBounds || es[0].Epsilon != 0.05 || es[1].Kind != project.KindRelease {
+	if len(es) != 2 || es[0].Kind != ledger.KindBounds || es[0].Epsilon != 0.05 || es[1].Kind != ledger.KindRelease {
 		t.Fatalf("ledger %+v, want a bounds entry of ε 0.05, then the release", es)
 	}
 	b := openTrusted(t, out).Domain.Features[0]
@@ -89,18 +89,18 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 }
 
 // demoEntries returns the default ledger's entries for the 1-D KDE demo.
-func (w *workspace) demoEntries(t *testing.T) []project.Entry {
+func (w *workspace) demoEntries(t *testing.T) []ledger.Entry {
 	t.Helper()
 	ds, err := dataset.ReadCSV(filepath.Join(w.demo, dataset.DemoKDE1DFile), dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger("")
+	l, err := ledger.OpenLedger("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var es []project.Entry
-	for _, h := range project.LedgerDatasetsOfFile(l, ds.Hash) {
+	var es []ledger.Entry
+	for _, h := range ledger.LedgerDatasetsOfFile(l, ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
 	return es
@@ -145,7 +145,7 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 		"--epsilon", "0.25", "--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}, reuse...)
 	te.mustRun(t, args...)
 	es := w.demoEntries(t)
-	if len(es) != 3 || es[0].Kind != project.KindBounds || es[1].Kind != project.KindValidation || es[2].Kind != project.KindRelease {
+	if len(es) != 3 || es[0].Kind != ledger.KindBounds || es[1].Kind != ledger.KindValidation || es[2].Kind != ledger.KindRelease {
 		t.Fatalf("ledger %+v, want bounds, validation, release", es)
 	}
 	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != synopsis.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {

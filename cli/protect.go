@@ -6,6 +6,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // checkOutputs refuses, before any work, an output path that is (by name,
@@ -74,7 +75,7 @@ func keygenOutputs(out string) []string {
 // replaced, each by its counterpart.
 func checkKeygenOutputs(out, allowed, passFile string) error {
 	var prot []project.ProtectedFile
-	if p, err := project.DefaultLedgerPath(); err == nil {
+	if p, err := ledger.DefaultLedgerPath(); err == nil {
 		prot = append(prot, project.LedgerProtected(p)...)
 	}
 	if p, err := keys.DefaultAllowedSignersPath(); err == nil {

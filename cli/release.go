@@ -12,6 +12,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 type releaseFlags struct {
@@ -197,7 +198,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	// checked (the key loaded) before anything is written to the ledger.
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultLedgerPath(); err != nil {
 			return err
 		}
 	}
@@ -246,7 +247,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
 		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.OpenLedger(ledgerPath)
 	if err != nil {
 		return err
 	}
@@ -254,14 +255,14 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	found, err := project.FindDataset(ledger, id, f.differentPopulation)
+	found, err := ledger.FindDataset(led, id, f.differentPopulation)
 	if err != nil {
 		return err
 	}
 	key := found.Charges[0].DatasetHash
 	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
 	for _, m := range found.Charges {
-		if err := budgetPrecheck(ledger, m.DatasetHash, f); err != nil {
+		if err := budgetPrecheck(led, m.DatasetHash, f); err != nil {
 			return err
 		}
 	}
@@ -269,7 +270,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := setReleaseBudgets(e, ledger, key, f); err != nil {
+	if err := setReleaseBudgets(e, led, key, f); err != nil {
 		return err
 	}
 	noiseLine := newProgressLine(e, "drawing secure noise:")
@@ -280,7 +281,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		Overwrite:           f.force,
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
-		Ledger:              ledger,
+		Ledger:              led,
 		Signer:              signer,
 		Protected:           project.KeyProtected(keyPath),
 		AppVersion:          e.Version,
@@ -298,8 +299,8 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	charged := res.Entry.DatasetHash
 	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(charged), res.Total, res.Budget)
 	if prep.Params.Delta > 0 {
-		_, totalDelta := ledger.Spent(charged)
-		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, ledger.DeltaBudget(charged))
+		_, totalDelta := led.Spent(charged)
+		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, led.DeltaBudget(charged))
 	}
 	if res.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
@@ -310,7 +311,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 // setReleaseBudgets records --budget and --delta-budget, if given. It runs
 // after every input, the passphrase included, has been checked, so that a
 // release refused for any other reason leaves the ledger unchanged.
-func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) error {
+func setReleaseBudgets(e *env, l *ledger.Ledger, hash string, f *releaseFlags) error {
 	if !f.budget.set && !f.deltaBudget.set {
 		return nil
 	}
@@ -343,7 +344,7 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 // more lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead
 // of the ledger's 1e-9), so it never refuses a release the ledger would
 // allow; Reserve remains the one authoritative check.
-func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
+func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
 	if d := l.Damaged(); d != nil {
 		return d
 	}
@@ -362,10 +363,10 @@ func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
 		deltaBudget = f.deltaBudget.v
 	}
 	if spent+f.epsilon.v > budget*(1+1e-6) {
-		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
 	}
 	if spentDelta+f.delta.v > deltaBudget*(1+1e-6) {
-		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
 	}
 	return nil
 }

@@ -47,11 +47,3 @@ func boundWithProvenance(col, unit string, b dataset.Bounds, p synopsis.BoundsPr
 	return synopsis.Bound{Name: col, Unit: unit, Lo: b.Lo, Hi: b.Hi, FromData: p.HasData(),
 		LoSource: p.Lo, HiSource: p.Hi, LoEstimate: p.LoEstimate, HiEstimate: p.HiEstimate}
 }
-
-// validateProvenance checks the per-end provenance of a project file's
-// bounds by the synopsis rules (Bound.validateProvenance).
-func (b ColumnBounds) validateProvenance(field string) error {
-	sb := synopsis.Bound{Name: b.Column, Lo: b.Lo, Hi: b.Hi, FromData: b.FromData,
-		LoSource: b.LoSource, HiSource: b.HiSource, LoEstimate: b.LoEstimate, HiEstimate: b.HiEstimate}
-	return sb.ValidateProvenance(field)
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // Defaults of the private choice of settings (ChooseSettings).
@@ -58,7 +59,7 @@ type ChooseOptions struct {
 	// EpsilonSelect is the ε the choice spends (pure ε-DP); required.
 	EpsilonSelect float64
 	// Ledger records the spend before the choice is made; required.
-	Ledger *Ledger
+	Ledger *ledger.Ledger
 	// AllowOverBudget lets the choice exceed the dataset's budget (the
 	// entry is marked over budget).
 	AllowOverBudget bool
@@ -97,7 +98,7 @@ type ChooseResult struct {
 	Candidates []Candidate
 	// Epsilon is the ε spent; Entry the ledger entry that records it.
 	Epsilon float64
-	Entry   Entry
+	Entry   ledger.Entry
 	// Beta is the score sensitivity β (max over candidates of the
 	// training- and validation-side bounds) and Scale = 2β/ε the Laplace
 	// scale of the selection noise.
@@ -117,7 +118,7 @@ type ChooseResult struct {
 	// private counts, for the curator only (never standard output).
 	Clipped, Filled map[string]int
 	// Identity says which ledger datasets were charged (private).
-	Identity *IdentityFinding
+	Identity *ledger.IdentityFinding
 }
 
 // ChooseSettings privately chooses the iterated Bernstein order h, the
@@ -577,9 +578,9 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 	if err != nil {
 		return nil, err
 	}
-	entries, found, err := reserveByIdentity(opt.Ledger, id, Entry{
+	entries, found, err := ledger.ReserveByIdentity(opt.Ledger, id, ledger.Entry{
 		Time:        now(),
-		Kind:        KindValidation,
+		Kind:        ledger.KindValidation,
 		DatasetPath: absPath(p.Request.Dataset.Path),
 		Epsilon:     opt.EpsilonSelect,
 		Learner:     string(p.Spec.Kind),

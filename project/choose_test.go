@@ -14,11 +14,12 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
-func chooseLedger(t *testing.T) *Ledger {
+func chooseLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	l, err := OpenLedger(filepath.Join(t.TempDir(), "ledger.jsonl"))
+	l, err := ledger.OpenLedger(filepath.Join(t.TempDir(), "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestChooseSettingsRecordsSpend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Entry.Kind != KindValidation || res.Entry.Epsilon != 0.1 || res.Entry.DatasetHash != recordsKey(t, ds, "x") || res.Entry.ID == "" {
+	if res.Entry.Kind != ledger.KindValidation || res.Entry.Epsilon != 0.1 || res.Entry.DatasetHash != recordsKey(t, ds, "x") || res.Entry.ID == "" {
 		t.Errorf("entry = %+v, want a validation entry of ε = 0.1 on the dataset", res.Entry)
 	}
 	entries := l.Entries(res.Entry.DatasetHash)
@@ -108,7 +109,7 @@ func TestChooseSettingsRefusedByLedger(t *testing.T) {
 	res, err := ChooseSettings(context.Background(), req, ChooseOptions{
 		EpsilonSelect: 0.1, Ledger: l, Progress: func(int, int) { scored = true },
 	})
-	var be *BudgetError
+	var be *ledger.BudgetError
 	if !errors.As(err, &be) || res != nil {
 		t.Fatalf("got %v, %v; want a *BudgetError and no result", res, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -38,7 +39,7 @@ type PrivateBoundsRequest struct {
 	// estimated ends (sequential composition).
 	Epsilon float64
 	// Ledger records the spend (KindBounds) before any estimate is drawn.
-	Ledger *Ledger
+	Ledger *ledger.Ledger
 	// AllowOverBudget lets the spend exceed the dataset's budget (recorded).
 	AllowOverBudget bool
 	// Columns are the columns that identify the dataset in the ledger
@@ -61,7 +62,7 @@ type PrivateBoundsResult struct {
 	Provenance map[string]synopsis.BoundsProvenance
 	// Entry is the ledger entry of the spend; Spent the dataset's ε spent
 	// after it; Budget its budget.
-	Entry  Entry
+	Entry  ledger.Entry
 	Spent  float64
 	Budget float64
 }
@@ -166,13 +167,13 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 	if len(idCols) == 0 {
 		idCols = cols
 	}
-	id, err := IdentifyDataset(ds, idCols)
+	id, err := ledger.IdentifyDataset(ds, idCols)
 	if err != nil {
 		return nil, err
 	}
-	entries, _, err := reserveByIdentity(req.Ledger, id, Entry{
+	entries, _, err := ledger.ReserveByIdentity(req.Ledger, id, ledger.Entry{
 		Time:        now(),
-		Kind:        KindBounds,
+		Kind:        ledger.KindBounds,
 		DatasetPath: absPath(ds.Path),
 		Epsilon:     req.Epsilon,
 		Params:      params,
@@ -245,9 +246,9 @@ const rangeParam = "range:"
 // range for col, and that b lies in that range; ε per end is the entry's
 // ε over twice its number of columns. The values themselves are the
 // curator's (the ledger does not store them).
-func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b dataset.Bounds) (synopsis.BoundsProvenance, error) {
+func PrivateBoundsFromEntry(l *ledger.Ledger, datasetHash, id, col string, b dataset.Bounds) (synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
-	var e *Entry
+	var e *ledger.Entry
 	for _, en := range l.Entries("") {
 		ofFile := en.DatasetHash == datasetHash || en.Identity != nil && en.Identity.FileHash == datasetHash
 		if en.ID == id && ofFile {
@@ -258,7 +259,7 @@ func PrivateBoundsFromEntry(l *Ledger, datasetHash, id, col string, b dataset.Bo
 	switch {
 	case e == nil:
 		return synopsis.BoundsProvenance{}, reqErr(field, "no ledger entry %q for this dataset in %s", id, l.Path())
-	case e.Kind != KindBounds:
+	case e.Kind != ledger.KindBounds:
 		return synopsis.BoundsProvenance{}, reqErr(field, "ledger entry %s is of kind %s, not bounds", id, e.Kind)
 	}
 	r, q := e.Params[rangeParam+col], e.Params["quantiles"]

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -30,7 +31,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Entry.Kind != KindBounds || res.Entry.Epsilon != 0.8 || res.Entry.Identity == nil || res.Entry.Identity.FileHash != ds.Hash {
+	if res.Entry.Kind != ledger.KindBounds || res.Entry.Epsilon != 0.8 || res.Entry.Identity == nil || res.Entry.Identity.FileHash != ds.Hash {
 		t.Errorf("entry %+v, want kind bounds, ε 0.8 on the dataset", res.Entry)
 	}
 	h := res.Entry.DatasetHash // the dataset of the records (IdentifyDataset)
@@ -41,7 +42,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 		t.Errorf("spent %g (result %g), want 0.8", eps, res.Spent)
 	}
 	// Reread from disk: the new kind is counted by a fresh reader too.
-	l2, err := OpenLedger(l.Path())
+	l2, err := ledger.OpenLedger(l.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestEstimatePrivateBoundsRefused(t *testing.T) {
 	}
 	good := PrivateBoundsRequest{Dataset: ds, Ranges: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 100}}, Epsilon: 0.05, Ledger: l}
 	res, err := EstimatePrivateBounds(context.Background(), good)
-	var be *BudgetError
+	var be *ledger.BudgetError
 	if !errors.As(err, &be) || res != nil {
 		t.Fatalf("got %v, %v; want a *BudgetError", res, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // Protected paths: files no output of the app may ever be.
@@ -71,8 +72,8 @@ func LedgerProtected(path string) []ProtectedFile {
 	out := []ProtectedFile{
 		{Path: path, Role: "the privacy-budget ledger"},
 		{Path: path + ".lock", Role: "the privacy-budget ledger's lock"},
-		{Path: SketchStorePath(path), Role: "the ledger's sketch store"},
-		{Path: SketchKeyPath(path), Role: "the ledger's sketch key"},
+		{Path: ledger.SketchStorePath(path), Role: "the ledger's sketch store"},
+		{Path: ledger.SketchKeyPath(path), Role: "the ledger's sketch key"},
 	}
 	if real := resolvePath(path); real != filepath.Clean(path) {
 		out = append(out, ProtectedFile{Path: real + ".lock", Role: "the privacy-budget ledger's lock"})
@@ -117,7 +118,7 @@ func PassphraseProtected(path string) []ProtectedFile {
 // left out.
 func DefaultProtected() []ProtectedFile {
 	var out []ProtectedFile
-	if p, err := DefaultLedgerPath(); err == nil {
+	if p, err := ledger.DefaultLedgerPath(); err == nil {
 		out = append(out, LedgerProtected(p)...)
 	}
 	if p, err := keys.DefaultKeyPath(); err == nil {

@@ -15,7 +15,7 @@ import (
 
 func TestCheckOutputPath(t *testing.T) {
 	dir := t.TempDir()
-	ledger := filepath.Join(dir, "cfg", "ledger.jsonl")
+	led := filepath.Join(dir, "cfg", "ledger.jsonl")
 	key := filepath.Join(dir, "cfg", "curator_ed25519")
 	data := filepath.Join(dir, "data.csv")
 	signers := filepath.Join(dir, "cfg", "allowed_signers")
@@ -26,34 +26,34 @@ func TestCheckOutputPath(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(os.MkdirAll(filepath.Dir(ledger), 0o700))
-	for _, p := range []string{ledger, key, key + keys.PublicKeySuffix, data, signers, other} {
+	must(os.MkdirAll(filepath.Dir(led), 0o700))
+	for _, p := range []string{led, key, key + keys.PublicKeySuffix, data, signers, other} {
 		must(os.WriteFile(p, []byte(filepath.Base(p)), 0o600))
 	}
-	must(os.Symlink(ledger, filepath.Join(dir, "link-to-ledger")))
+	must(os.Symlink(led, filepath.Join(dir, "link-to-ledger")))
 	must(os.Symlink("cfg", filepath.Join(dir, "cfglink")))
 	must(os.Link(data, filepath.Join(dir, "hardlink.csv")))
 	must(os.Link(key, filepath.Join(dir, "hardkey")))
 	// A dangling link to where the ledger's lock will be.
-	must(os.Symlink(ledger+".lock", filepath.Join(dir, "future-lock")))
+	must(os.Symlink(led+".lock", filepath.Join(dir, "future-lock")))
 	// A chain of links.
 	must(os.Symlink(filepath.Join(dir, "link-to-ledger"), filepath.Join(dir, "chain")))
 
-	protected := slicesConcat(LedgerProtected(ledger), KeyProtected(key), DatasetProtected(data),
+	protected := slicesConcat(LedgerProtected(led), KeyProtected(key), DatasetProtected(data),
 		AllowedSignersProtected(signers))
 	cases := []struct {
 		out  string
 		role string // "" = allowed
 	}{
-		{ledger, "ledger"},
+		{led, "ledger"},
 		{filepath.Join(dir, "cfg", ".", "..", "cfg", "ledger.jsonl"), "ledger"},
-		{ledger + ".lock", "lock"},
+		{led + ".lock", "lock"},
 		{filepath.Join(dir, "link-to-ledger"), "ledger"},
 		{filepath.Join(dir, "chain"), "ledger"},
 		{filepath.Join(dir, "cfglink", "ledger.jsonl"), "ledger"},
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.lock"), "lock"},
 		{filepath.Join(dir, "future-lock"), "lock"},
-		{ledger + ".sketches", "sketch store"},
+		{led + ".sketches", "sketch store"},
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.sketch-key"), "sketch key"},
 		{filepath.Join(dir, "hardlink.csv"), "dataset"},
 		{filepath.Join(dir, "hardkey"), "private key"},

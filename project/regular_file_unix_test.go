@@ -14,6 +14,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -84,7 +85,7 @@ func TestLedgerOnFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenLedger(fifo); !errors.Is(err, fileio.ErrNotRegular) {
+	if _, err := ledger.OpenLedger(fifo); !errors.Is(err, fileio.ErrNotRegular) {
 		t.Errorf("OpenLedger(fifo): %v; want ErrNotRegular", err)
 	}
 }

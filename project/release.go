@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -391,7 +392,7 @@ type ReleaseOptions struct {
 	// ledger entry records that it did.
 	AllowOverBudget bool
 	// Ledger records the spend before anything is published. Required.
-	Ledger *Ledger
+	Ledger *ledger.Ledger
 	// Signer signs the synopsis (keys.LoadSigner). Required.
 	Signer ssh.Signer
 	// Protected are further files Out must never be, such as the signing
@@ -428,11 +429,11 @@ type ReleaseResult struct {
 	// Entry is the ledger entry that records this release's spend (on the
 	// dataset whose Total and Budget are reported); Entries are all entries
 	// it recorded, one per ledger dataset charged (Identity.Charges).
-	Entry   Entry
-	Entries []Entry
+	Entry   ledger.Entry
+	Entries []ledger.Entry
 	// Identity says which ledger datasets the records were matched to
 	// (private: for the curator only).
-	Identity *IdentityFinding
+	Identity *ledger.IdentityFinding
 }
 
 // writeSynopsisFile is the synopsis writer used by Release; fault-injection
@@ -501,9 +502,9 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	if err != nil {
 		return nil, err
 	}
-	entries, found, err := reserveByIdentity(opt.Ledger, id, Entry{
+	entries, found, err := ledger.ReserveByIdentity(opt.Ledger, id, ledger.Entry{
 		Time:        created,
-		Kind:        KindRelease,
+		Kind:        ledger.KindRelease,
 		DatasetPath: absPath(p.Request.Dataset.Path),
 		Epsilon:     eps,
 		Delta:       p.Params.Delta,

@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -53,7 +54,7 @@ func ExamplePrepare() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	ledger, err := project.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	led, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func ExamplePrepare() {
 	}
 	res, err := p.Release(ctx, project.ReleaseOptions{
 		Out:        filepath.Join(dir, "heights.synopsis"),
-		Ledger:     ledger,
+		Ledger:     led,
 		Signer:     signer,
 		AppVersion: "1.0.0",
 	})

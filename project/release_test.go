@@ -23,6 +23,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -298,14 +299,14 @@ func TestPrepareDataBoundsAcknowledged(t *testing.T) {
 // releaseEnv is a temporary ledger, output path and signer.
 type releaseEnv struct {
 	dir    string
-	ledger *Ledger
+	ledger *ledger.Ledger
 	opt    ReleaseOptions
 }
 
 func newReleaseEnv(t *testing.T) *releaseEnv {
 	t.Helper()
 	dir := t.TempDir()
-	l, err := OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	l, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,8 +353,8 @@ func TestReleaseRoundTrip(t *testing.T) {
 	if noiseDone.Load() != 9 {
 		t.Errorf("noise progress ended at %d of 9", noiseDone.Load())
 	}
-	if res.Spent != 0.5 || res.Total != 0.5 || res.Budget != DefaultBudget || res.OverBudget {
-		t.Errorf("result spent %v total %v budget %v over %v; want 0.5 0.5 %v false", res.Spent, res.Total, res.Budget, res.OverBudget, DefaultBudget)
+	if res.Spent != 0.5 || res.Total != 0.5 || res.Budget != ledger.DefaultBudget || res.OverBudget {
+		t.Errorf("result spent %v total %v budget %v over %v; want 0.5 0.5 %v false", res.Spent, res.Total, res.Budget, res.OverBudget, ledger.DefaultBudget)
 	}
 	v, err := synopsis.Open(res.Path, e.trusted(t))
 	if err != nil {
@@ -406,7 +407,7 @@ func TestReleaseRoundTrip(t *testing.T) {
 		t.Fatalf("%d ledger entries", len(entries))
 	}
 	en := entries[0]
-	if en.Kind != KindRelease || en.Epsilon != 0.5 || en.Learner != "kde" || en.Noise != "laplace" ||
+	if en.Kind != ledger.KindRelease || en.Epsilon != 0.5 || en.Learner != "kde" || en.Noise != "laplace" ||
 		en.Output != absPath(e.opt.Out) || !slices.Equal(en.Params["k"], []float64{8}) || !slices.Equal(en.Params["h"], []float64{2}) {
 		t.Errorf("ledger entry %+v", en)
 	}
@@ -475,11 +476,11 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 		t.Fatal(err)
 	}
 	crash := errors.New("injected crash")
-	var ledgerAtWrite []Entry
+	var ledgerAtWrite []ledger.Entry
 	defer swapWriter(func(path string, f *synopsis.File, s ssh.Signer, overwrite bool) error {
 		// What a crash at this point would leave on disk: re-read the ledger
 		// from the file, as a new process would.
-		l, err := OpenLedger(e.ledger.Path())
+		l, err := ledger.OpenLedger(e.ledger.Path())
 		if err != nil {
 			return err
 		}
@@ -493,7 +494,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 	if len(ledgerAtWrite) != 1 || ledgerAtWrite[0].Epsilon != 0.5 {
 		t.Errorf("ledger on disk before the synopsis write: %+v; want the ε = 0.5 release", ledgerAtWrite)
 	}
-	l, err := OpenLedger(e.ledger.Path())
+	l, err := ledger.OpenLedger(e.ledger.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +618,7 @@ func TestReleaseBudget(t *testing.T) {
 	// Second release: 1.2 > 1 is refused, nothing recorded or written.
 	e.opt.Out = filepath.Join(e.dir, "second.synopsis")
 	_, err = p.Release(context.Background(), e.opt)
-	var be *BudgetError
+	var be *ledger.BudgetError
 	if !errors.As(err, &be) {
 		t.Fatalf("err = %v, want *BudgetError", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -194,7 +195,7 @@ type DatasetChangedError struct {
 
 func (e *DatasetChangedError) Error() string {
 	return fmt.Sprintf("%s: the dataset changed since the project was set up (SHA-256 %s, recorded %s): it counts as a different dataset in the privacy-budget ledger; check the bounds and columns and re-select the file to accept it",
-		e.Path, shortHash(e.Got), shortHash(e.Want))
+		e.Path, ledger.ShortHash(e.Got), ledger.ShortHash(e.Want))
 }
 
 // NewWorkspace returns a workspace for a dataset (its path made absolute,
@@ -257,7 +258,7 @@ func (w *Workspace) BoundsFor(cols []string) ([]dataset.Bounds, error) {
 }
 
 // AddRelease appends a release recorded in the ledger to the history.
-func (w *Workspace) AddRelease(e Entry) {
+func (w *Workspace) AddRelease(e ledger.Entry) {
 	w.Releases = append(w.Releases, ReleaseRecord{Output: e.Output, LedgerEntryID: e.ID, Time: e.Time, Epsilon: e.Epsilon, Delta: e.Delta})
 }
 
@@ -421,7 +422,7 @@ func (w *Workspace) validate(name string) error {
 	if w.Dataset.Path == "" {
 		return fail("dataset.path", "missing")
 	}
-	if !isSHA256Hex(w.Dataset.Hash) {
+	if !ledger.IsSHA256Hex(w.Dataset.Hash) {
 		return fail("dataset.hash", "%q is not a hex SHA-256 (64 lower-case hex digits)", w.Dataset.Hash)
 	}
 	for i, f := range w.Features {

@@ -17,6 +17,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func readTestdata(t testing.TB, parts ...string) []byte {
@@ -266,7 +267,7 @@ func TestWorkspaceAddRelease(t *testing.T) {
 	l := openTestLedger(t)
 	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
 	w := NewWorkspace(d)
-	e, err := l.Reserve(Entry{DatasetHash: d.Hash, Epsilon: w.Privacy.Epsilon, Output: "kde.bsyn"}, false)
+	e, err := l.Reserve(ledger.Entry{DatasetHash: d.Hash, Epsilon: w.Privacy.Epsilon, Output: "kde.bsyn"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

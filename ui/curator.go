@@ -24,6 +24,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -82,7 +83,7 @@ type curator struct {
 	themeChoice string
 
 	ledgerMu  sync.Mutex // guards ledger (opened lazily, used from release goroutines)
-	ledger    *project.Ledger
+	ledger    *ledger.Ledger
 	ledgerErr error
 	idKey     identityKey // ledger dataset of the loaded records (guarded by ledgerMu)
 
@@ -139,7 +140,7 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 		opts.ConfigDir = filepath.Join(dir, "bernstein")
 	}
 	if opts.LedgerPath == "" {
-		p, err := project.DefaultLedgerPath()
+		p, err := ledger.DefaultLedgerPath()
 		if err != nil {
 			return nil, err
 		}
@@ -378,14 +379,14 @@ func (c *curator) setStatus(format string, args ...any) {
 
 // openLedger returns the ledger, opening it on first use. Safe for
 // concurrent use.
-func (c *curator) openLedger() (*project.Ledger, error) {
+func (c *curator) openLedger() (*ledger.Ledger, error) {
 	c.ledgerMu.Lock()
 	defer c.ledgerMu.Unlock()
 	if c.ledger == nil && c.ledgerErr == nil {
 		if err := os.MkdirAll(filepath.Dir(c.opts.LedgerPath), 0o700); err != nil {
 			return nil, err
 		}
-		c.ledger, c.ledgerErr = project.OpenLedger(c.opts.LedgerPath)
+		c.ledger, c.ledgerErr = ledger.OpenLedger(c.opts.LedgerPath)
 	}
 	if c.ledger != nil {
 		return c.ledger, nil
@@ -559,7 +560,7 @@ func (c *curator) ledgerHistory() []releaseRecord {
 	}
 	var out []releaseRecord
 	for _, e := range l.Entries(c.ledgerKey(l)) {
-		if e.Kind == project.KindRelease {
+		if e.Kind == ledger.KindRelease {
 			out = append(out, releaseRecord{Time: e.Time, Path: e.Output, Epsilon: e.Epsilon, Delta: e.Delta, LedgerID: e.ID})
 		}
 	}

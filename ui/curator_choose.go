@@ -13,6 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // chooseFlow is one run of "Choose h and k privately…": the dialog that
@@ -201,7 +202,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err 
 	fl.dialog.Hide()
 	c.updateBudget()
 	if err != nil {
-		var be *project.BudgetError
+		var be *ledger.BudgetError
 		switch {
 		case errors.As(err, &be):
 			err = fmt.Errorf("nothing was chosen or spent: %w", err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -213,7 +214,7 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) error {
 	d.Hide()
 	c.updateBudget()
-	if be := (*project.BudgetError)(nil); errors.As(err, &be) {
+	if be := (*ledger.BudgetError)(nil); errors.As(err, &be) {
 		return fmt.Errorf("%s: %w", nothingSpent, err)
 	}
 	return err

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -162,11 +163,11 @@ func TestCuratorEstimatePrivately(t *testing.T) {
 	if err := l.Refresh(); err != nil {
 		t.Fatal(err)
 	}
-	var es []project.Entry // charged to the records' ledger dataset, which names the file
-	for _, h := range project.LedgerDatasetsOfFile(l, c.ds.Hash) {
+	var es []ledger.Entry // charged to the records' ledger dataset, which names the file
+	for _, h := range ledger.LedgerDatasetsOfFile(l, c.ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
-	if len(es) != 1 || es[0].Kind != project.KindBounds || es[0].Epsilon != 0.2 {
+	if len(es) != 1 || es[0].Kind != ledger.KindBounds || es[0].Epsilon != 0.2 {
 		t.Fatalf("ledger %+v, want one bounds entry of ε 0.2", es)
 	}
 	st := c.state.Bounds["x"]

@@ -24,6 +24,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -362,7 +363,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	order := widget.NewLabel("The spend is written to the ledger first, then the signed synopsis. The noise is drawn from a secure random source; this cannot be undone.")
 	order.Wrapping = fyne.TextWrapWord
 	order.TextStyle.Italic = true
-	c.checkIdentity(f, req, func(fd *project.IdentityFinding) {
+	c.checkIdentity(f, req, func(fd *ledger.IdentityFinding) {
 		l, err := c.openLedger()
 		if err != nil {
 			return
@@ -461,7 +462,7 @@ func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finishe
 	c.updateBudget()
 	if err != nil {
 		f.progress.Hide()
-		var be *project.BudgetError
+		var be *ledger.BudgetError
 		switch {
 		case errors.Is(err, keys.ErrWrongPassphrase):
 			f.stage.SetText("Wrong passphrase. Nothing was released or spent.")

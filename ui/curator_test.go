@@ -19,6 +19,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -285,8 +286,8 @@ func TestCuratorFlowKDE(t *testing.T) {
 	if err != nil || math.IsNaN(val) || !(std > 0) {
 		t.Fatalf("EvalData(0.75) = %v ± %v, %v", val, std, err)
 	}
-	if spent, _, budget, _ := c.budgetState(); spent != 0.5 || budget != project.DefaultBudget {
-		t.Errorf("ledger: spent %v of %v, want 0.5 of %v", spent, budget, project.DefaultBudget)
+	if spent, _, budget, _ := c.budgetState(); spent != 0.5 || budget != ledger.DefaultBudget {
+		t.Errorf("ledger: spent %v of %v, want 0.5 of %v", spent, budget, ledger.DefaultBudget)
 	}
 	if len(c.state.History) != 1 || c.state.History[0].Path != out || c.state.History[0].LedgerID == "" {
 		t.Errorf("release history %+v", c.state.History)
@@ -323,7 +324,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	f.do(func() { curatorType(fl.pass, "pw") })
 	f.do(func() { test.Tap(fl.dlg.button("Release")) })
 	o := f.waitRelease()
-	var be *project.BudgetError
+	var be *ledger.BudgetError
 	if !errors.As(o.err, &be) {
 		t.Fatalf("release over budget: %v, want a *project.BudgetError", o.err)
 	}

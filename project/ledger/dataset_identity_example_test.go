@@ -1,11 +1,11 @@
-package project_test
+package ledger_test
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // The ledger key of a dataset is the fingerprint of its records in the used
@@ -21,7 +21,7 @@ func ExampleIdentifyDataset() {
 		if err != nil {
 			panic(err)
 		}
-		id, err := project.IdentifyDataset(ds, []string{"age", "income"})
+		id, err := ledger.IdentifyDataset(ds, []string{"age", "income"})
 		if err != nil {
 			panic(err)
 		}

@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import "sync/atomic"
 

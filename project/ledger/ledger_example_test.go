@@ -1,4 +1,4 @@
-package project_test
+package ledger_test
 
 import (
 	"errors"
@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func ExampleLedger_Reserve() {
@@ -16,7 +16,7 @@ func ExampleLedger_Reserve() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	l, err := project.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	l, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		panic(err)
 	}
@@ -24,8 +24,8 @@ func ExampleLedger_Reserve() {
 
 	// Record the spend first; write the synopsis only if Reserve allows it.
 	for _, eps := range []float64{0.5, 0.4, 0.2} {
-		_, err := l.Reserve(project.Entry{DatasetHash: d.Hash, Epsilon: eps, Learner: "kde", Output: "kde.bsyn"}, false)
-		var be *project.BudgetError
+		_, err := l.Reserve(ledger.Entry{DatasetHash: d.Hash, Epsilon: eps, Learner: "kde", Output: "kde.bsyn"}, false)
+		var be *ledger.BudgetError
 		switch {
 		case errors.As(err, &be):
 			fmt.Printf("ε = %g refused: spent %g of %g\n", eps, be.Spent, be.Budget)

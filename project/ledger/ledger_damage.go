@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import (
 	"bytes"
@@ -301,7 +301,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			problems = append(problems, fmt.Sprintf("line %d is not a damaged line", line))
 		}
 		for _, h := range hs {
-			if !isSHA256Hex(h) {
+			if !IsSHA256Hex(h) {
 				problems = append(problems, fmt.Sprintf("line %d: %q is not a dataset hash", line, h))
 			}
 		}
@@ -354,7 +354,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			case k > 1:
 				what = "it may hold more than one entry (a line end lost)"
 			case d.rec.hash != "":
-				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", shortHash(d.rec.hash))
+				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", ShortHash(d.rec.hash))
 			}
 			problems = append(problems, fmt.Sprintf("line %d: %s; attribute it to its dataset(s) (ledger --repair --attribute %d=FILE.csv)", d.line, what, d.line))
 			continue
@@ -423,7 +423,7 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 		if !over {
 			why = "one of its damaged lines may have been a budget change, so nothing in the file bounds the others"
 		}
-		problem = fmt.Sprintf("line(s) %s of dataset %s: %s (no intact line with running totals follows them); restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(unbounded, ", "), shortHash(h), why)
+		problem = fmt.Sprintf("line(s) %s of dataset %s: %s (no intact line with running totals follows them); restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(unbounded, ", "), ShortHash(h), why)
 	}
 	// The cap charges of each span, to which its difference is added.
 	capOf := map[int][2]float64{}

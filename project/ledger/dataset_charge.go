@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import (
 	"errors"
@@ -70,15 +70,15 @@ func (f *IdentityFinding) Describe() string {
 	case MatchNew:
 		b.WriteString("These records are new to the ledger: they get a budget of their own.")
 	case MatchRecords:
-		fmt.Fprintf(&b, "The ledger already knows these records (dataset %s%s): the release is charged to its budget.", shortHash(main.DatasetHash), pathSuffix(main.Path))
+		fmt.Fprintf(&b, "The ledger already knows these records (dataset %s%s): the release is charged to its budget.", ShortHash(main.DatasetHash), pathSuffix(main.Path))
 	case MatchFile:
-		fmt.Fprintf(&b, "The ledger already knows this file (dataset %s%s): the release is charged to its budget.", shortHash(main.DatasetHash), pathSuffix(main.Path))
+		fmt.Fprintf(&b, "The ledger already knows this file (dataset %s%s): the release is charged to its budget.", ShortHash(main.DatasetHash), pathSuffix(main.Path))
 	case MatchNearDuplicate:
 		fmt.Fprintf(&b, "About %.0f %% of these rows are also in ledger dataset %s%s: the release is charged to its budget, unless you declare this a different population.",
-			100*main.Share, shortHash(main.DatasetHash), pathSuffix(main.Path))
+			100*main.Share, ShortHash(main.DatasetHash), pathSuffix(main.Path))
 	}
 	for _, m := range f.Charges[1:] {
-		fmt.Fprintf(&b, " It is also charged to dataset %s%s (%s", shortHash(m.DatasetHash), pathSuffix(m.Path), m.Match)
+		fmt.Fprintf(&b, " It is also charged to dataset %s%s (%s", ShortHash(m.DatasetHash), pathSuffix(m.Path), m.Match)
 		if m.Match == MatchNearDuplicate {
 			fmt.Fprintf(&b, ", about %.0f %% of rows in common", 100*m.Share)
 		}
@@ -86,7 +86,7 @@ func (f *IdentityFinding) Describe() string {
 	}
 	for _, m := range f.DifferentPopulation {
 		fmt.Fprintf(&b, " About %.0f %% of these rows are also in dataset %s%s, declared a different population: not charged there (recorded in the ledger).",
-			100*m.Share, shortHash(m.DatasetHash), pathSuffix(m.Path))
+			100*m.Share, ShortHash(m.DatasetHash), pathSuffix(m.Path))
 	}
 	return b.String()
 }
@@ -119,15 +119,15 @@ type DatasetOverlap struct {
 }
 
 // validate checks an entry's identity (nil is valid). Errors name the field.
-func (x *EntryIdentity) validate() error {
+func (x *EntryIdentity) Validate() error {
 	if x == nil {
 		return nil
 	}
 	validShare := func(s float64) bool { return isFinite(s) && s >= 0 && s <= 1 }
 	switch {
-	case !isSHA256Hex(x.Records):
+	case !IsSHA256Hex(x.Records):
 		return fmt.Errorf("identity.records: %q is not a hex SHA-256", shortQuote(x.Records))
-	case x.FileHash != "" && !isSHA256Hex(x.FileHash):
+	case x.FileHash != "" && !IsSHA256Hex(x.FileHash):
 		return fmt.Errorf("identity.file_hash: %q is not a hex SHA-256", shortQuote(x.FileHash))
 	case len(x.Columns) == 0 || !slices.IsSorted(x.Columns):
 		return errors.New("identity.columns: want a non-empty sorted list")
@@ -140,7 +140,7 @@ func (x *EntryIdentity) validate() error {
 		return fmt.Errorf("identity.match: %q is not one of new, records, file, near-duplicate", x.Match)
 	}
 	for _, d := range x.DifferentPopulation {
-		if !isSHA256Hex(d.DatasetHash) || !validShare(d.Share) {
+		if !IsSHA256Hex(d.DatasetHash) || !validShare(d.Share) {
 			return fmt.Errorf("identity.different_population: %q (share %v) is not a hex SHA-256 with a share in [0, 1]", shortQuote(d.DatasetHash), d.Share)
 		}
 	}
@@ -289,7 +289,7 @@ func findDataset(entries []Entry, st *sketchStore, id *DatasetIdentity, differen
 // the first fails (a race with a program that does not take the sketch
 // lock), the spends already recorded stay. It returns the entries
 // recorded, Charges[0]'s first.
-func reserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, differentPopulation bool) ([]Entry, *IdentityFinding, error) {
+func ReserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, differentPopulation bool) ([]Entry, *IdentityFinding, error) {
 	if id == nil {
 		return nil, nil, errors.New("ledger: the release has no dataset identity")
 	}
@@ -341,7 +341,7 @@ func reserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, diffe
 		rec, err := l.Reserve(x, allowOver)
 		if err != nil {
 			if len(out) > 0 {
-				err = fmt.Errorf("%w (already charged to dataset %s; that spend stays recorded)", err, shortHash(out[0].DatasetHash))
+				err = fmt.Errorf("%w (already charged to dataset %s; that spend stays recorded)", err, ShortHash(out[0].DatasetHash))
 			}
 			return out, f, err
 		}

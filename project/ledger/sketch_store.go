@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import (
 	"bytes"
@@ -84,9 +84,9 @@ func (r SketchRecord) validate() error {
 	switch {
 	case r.Version != SketchStoreVersion:
 		return fmt.Errorf("v: version %d is not supported (this program reads version %d)", r.Version, SketchStoreVersion)
-	case !isSHA256Hex(r.DatasetHash):
+	case !IsSHA256Hex(r.DatasetHash):
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256", shortQuote(r.DatasetHash))
-	case !isSHA256Hex(r.Records):
+	case !IsSHA256Hex(r.Records):
 		return fmt.Errorf("records: %q is not a hex SHA-256", shortQuote(r.Records))
 	case len(r.Columns) == 0 || !slices.IsSorted(r.Columns):
 		return errors.New("columns: want a non-empty sorted list")

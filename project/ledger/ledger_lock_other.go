@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package project
+package ledger
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import (
 	"bufio"
@@ -70,13 +70,13 @@ type DatasetIdentity struct {
 // one sort of the rows.
 func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, error) {
 	if ds == nil {
-		return nil, reqErr("dataset", "no dataset given")
+		return nil, errors.New("dataset: no dataset given")
 	}
 	cols := slices.Clone(columns)
 	slices.Sort(cols)
 	cols = slices.Compact(cols)
 	if len(cols) == 0 {
-		return nil, reqErr("features", "no columns to identify the dataset by")
+		return nil, errors.New("features: no columns to identify the dataset by")
 	}
 	vals := make([][]float64, len(cols))
 	for j, c := range cols {
@@ -263,35 +263,4 @@ func (a Sketch) Overlap(b Sketch) float64 {
 	jac := float64(both) / float64(union)
 	inter := jac * float64(a.N+b.N) / (1 + jac)
 	return min(1, inter/float64(min(a.N, b.N)))
-}
-
-// usedColumns returns the columns a release request uses: its features and
-// its label (if any).
-func usedColumns(req ReleaseRequest) []string {
-	cols := slices.Clone(req.Features)
-	if req.Label != "" {
-		cols = append(cols, req.Label)
-	}
-	return cols
-}
-
-// lazyIdentity computes a Prepared's DatasetIdentity once, on first use.
-type lazyIdentity struct {
-	ds      *dataset.Table
-	columns []string
-	once    sync.Once
-	id      *DatasetIdentity
-	err     error
-}
-
-// Identity returns the identity of the records the release uses (its
-// features and label), computed on the first call (one sort of the rows).
-// It is private data, for the local ledger and sketch store only.
-func (p *Prepared) Identity() (*DatasetIdentity, error) {
-	if p.identity == nil {
-		return nil, errors.New("release: nothing prepared; call Prepare first")
-	}
-	li := p.identity
-	li.once.Do(func() { li.id, li.err = IdentifyDataset(li.ds, li.columns) })
-	return li.id, li.err
 }

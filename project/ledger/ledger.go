@@ -1,4 +1,4 @@
-package project
+package ledger
 
 import (
 	"bytes"
@@ -538,10 +538,10 @@ func (e *Entry) validate() error {
 	if e.AllDatasets && (e.Kind != KindRepair || e.DatasetHash != "") {
 		return errors.New("all_datasets: only an unattributed repair (kind repair, no dataset_hash) charges every dataset")
 	}
-	if !(e.Kind == KindRepair && e.DatasetHash == "") && !isSHA256Hex(e.DatasetHash) {
+	if !(e.Kind == KindRepair && e.DatasetHash == "") && !IsSHA256Hex(e.DatasetHash) {
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256 (64 lower-case hex digits)", e.DatasetHash)
 	}
-	if err := e.Identity.validate(); err != nil {
+	if err := e.Identity.Validate(); err != nil {
 		return err
 	}
 	if err := e.Totals.validate(e); err != nil {
@@ -582,7 +582,7 @@ func (e *Entry) validate() error {
 	return nil
 }
 
-func isSHA256Hex(s string) bool {
+func IsSHA256Hex(s string) bool {
 	if len(s) != 64 {
 		return false
 	}

@@ -1,7 +1,8 @@
-package project
+package ledger
 
 import (
 	"fmt"
+	"math"
 )
 
 // LedgerError reports a damaged ledger: a complete line that is not a valid
@@ -52,9 +53,9 @@ func (e *TornError) Error() string {
 	what := "no charge can be attributed (the tear came before the dataset hash)"
 	switch {
 	case e.Charged:
-		what = fmt.Sprintf("counted as spent: ε = %g, δ = %g on dataset %s", e.Epsilon, e.Delta, shortHash(e.DatasetHash))
+		what = fmt.Sprintf("counted as spent: ε = %g, δ = %g on dataset %s", e.Epsilon, e.Delta, ShortHash(e.DatasetHash))
 	case e.DatasetHash != "":
-		what = fmt.Sprintf("it names dataset %s, but the tear came before its ε: no charge can be read", shortHash(e.DatasetHash))
+		what = fmt.Sprintf("it names dataset %s, but the tear came before its ε: no charge can be read", ShortHash(e.DatasetHash))
 	}
 	return fmt.Sprintf("%s:%d: the last ledger entry is torn (%d bytes; a release was interrupted while being recorded); %s; repair the ledger to record it and continue", e.File, e.Line, len(e.Fragment), what)
 }
@@ -76,13 +77,16 @@ func (e *BudgetError) Error() string {
 		sym, flag = "δ", "--delta-budget"
 	}
 	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
-		e.File, sym, e.Requested, shortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag)
+		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag)
 }
 
 // shortHash abbreviates a SHA-256 for messages.
-func shortHash(h string) string {
+func ShortHash(h string) string {
 	if len(h) > 12 {
 		return h[:12] + "…"
 	}
 	return h
 }
+
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
