@@ -15,11 +15,12 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                       {"cli", "ui", "project/ledger"},
-	"cli":                    {"project", "project/ledger", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
-	"ui":                     {"project", "project/ledger", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
+	"cli":                    {"project", "project/release", "project/ledger", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "learners", "mechanism", "mechanism/peers", "plotting", "study"},
+	"ui":                     {"project", "project/release", "project/ledger", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study"},
 	"study":                  {"learners", "mechanism", "mechanism/peers"},
 	"plotting":               {},
-	"project":                {"project/ledger", "project/internal/fsops", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "learners", "mechanism"},
+	"project":                {"project/ledger", "project/dataset", "project/synopsis", "project/fileio", "learners", "mechanism"},
+	"project/release":        {"project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism"},
 	"project/ledger":         {"project/dataset", "project/fileio", "project/internal/fsops"},
 	"project/internal/fsops": {},
 	"project/fileio":         {"project/internal/fsops"},

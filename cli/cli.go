@@ -14,8 +14,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -123,13 +123,13 @@ func exitCode(err error) int {
 	var ue *usageError
 	var ve *verifyError
 	var be *ledger.BudgetError
-	var re *project.RequestError
+	var re *release.RequestError
 	var mpe *mechanism.ParamError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &mpe),
-		errors.Is(err, project.ErrProtectedPath):
+		errors.Is(err, release.ErrProtectedPath):
 		return exitUsage
 	case errors.As(err, &be):
 		return exitBudget

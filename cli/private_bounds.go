@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -120,7 +120,7 @@ func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSe
 // this spend and the later one (laterEps: the release's ε, or the choice's)
 // fit the dataset's budget together, unless allowOver. The estimates are
 // differentially private, so they are printed on standard output.
-func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.ReleaseRequest, ledgerPath string, allowOver bool, laterEps float64) error {
+func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.Request, ledgerPath string, allowOver bool, laterEps float64) error {
 	if !p.used() && p.entry == "" {
 		return nil
 	}
@@ -135,7 +135,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	for _, col := range p.estimated.order {
 		s := p.estimated.specs[col]
 		b := dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
-		pv, err := project.PrivateBoundsFromEntry(led, ds.Hash, p.entry, col, b)
+		pv, err := release.PrivateBoundsFromEntry(led, ds.Hash, p.entry, col, b)
 		if err != nil {
 			return err
 		}
@@ -145,7 +145,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 		return nil
 	}
 	budget := led.Budget(ds.Hash)
-	eps := project.DefaultBoundsShare * budget
+	eps := release.DefaultBoundsShare * budget
 	share := "5% of the dataset's budget"
 	if p.epsilon.set {
 		eps, share = p.epsilon.v, "--bounds-epsilon"
@@ -168,7 +168,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 			idCols = append(idCols, req.Label)
 		}
 	}
-	res, err := project.EstimatePrivateBounds(ctx, project.PrivateBoundsRequest{
+	res, err := release.EstimatePrivateBounds(ctx, release.PrivateBoundsRequest{
 		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
 		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
 	})

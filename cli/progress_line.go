@@ -32,7 +32,7 @@ func newProgressLine(e *env, label string) *progressLine {
 }
 
 // report has the signature of the progress callbacks of project.Prepare
-// and project.ReleaseOptions.NoiseProgress. Calls with total ≤ 0 are
+// and release.Options.NoiseProgress. Calls with total ≤ 0 are
 // ignored.
 func (p *progressLine) report(done, total int) {
 	if p == nil || total <= 0 {

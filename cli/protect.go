@@ -3,10 +3,10 @@ package cli
 import (
 	"path/filepath"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // checkOutputs refuses, before any work, an output path that is (by name,
@@ -15,13 +15,13 @@ import (
 // default allowed_signers file (project.DefaultProtected) and the files in
 // extra (the command's own dataset, ledger, key, inputs). The refusal is a
 // *project.ProtectedPathError, which exits with exitUsage.
-func checkOutputs(outs []string, extra ...[]project.ProtectedFile) error {
-	prot := project.DefaultProtected()
+func checkOutputs(outs []string, extra ...[]release.ProtectedFile) error {
+	prot := release.DefaultProtected()
 	for _, e := range extra {
 		prot = append(prot, e...)
 	}
 	for _, out := range outs {
-		if err := project.CheckOutputPath(out, prot); err != nil {
+		if err := release.CheckOutputPath(out, prot); err != nil {
 			return err
 		}
 	}
@@ -32,19 +32,19 @@ func checkOutputs(outs []string, extra ...[]project.ProtectedFile) error {
 // written by a release) that is one of the files in inputs (the dataset,
 // the key, the passphrase file) or an allowed_signers file, by name,
 // symbolic link or hard link: appending to them would damage them.
-func checkLedgerPath(ledger string, inputs ...[]project.ProtectedFile) error {
-	var prot []project.ProtectedFile
+func checkLedgerPath(ledger string, inputs ...[]release.ProtectedFile) error {
+	var prot []release.ProtectedFile
 	for _, in := range inputs {
 		prot = append(prot, in...)
 	}
 	if p, err := keys.DefaultKeyPath(); err == nil {
-		prot = append(prot, project.KeyProtected(p)...)
+		prot = append(prot, release.KeyProtected(p)...)
 	}
 	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
-		prot = append(prot, project.AllowedSignersProtected(p)...)
+		prot = append(prot, release.AllowedSignersProtected(p)...)
 	}
 	for _, p := range []string{ledger, ledger + ".lock"} {
-		if err := project.CheckOutputPath(p, prot); err != nil {
+		if err := release.CheckOutputPath(p, prot); err != nil {
 			return err
 		}
 	}
@@ -74,31 +74,31 @@ func keygenOutputs(out string) []string {
 // job: when out is the default key, the default key's own files may be
 // replaced, each by its counterpart.
 func checkKeygenOutputs(out, allowed, passFile string) error {
-	var prot []project.ProtectedFile
+	var prot []release.ProtectedFile
 	if p, err := ledger.DefaultLedgerPath(); err == nil {
-		prot = append(prot, project.LedgerProtected(p)...)
+		prot = append(prot, release.LedgerProtected(p)...)
 	}
 	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
-		prot = append(prot, project.AllowedSignersProtected(p)...)
+		prot = append(prot, release.AllowedSignersProtected(p)...)
 	}
-	prot = append(prot, project.AllowedSignersProtected(allowed)...)
-	prot = append(prot, project.PassphraseProtected(passFile)...)
+	prot = append(prot, release.AllowedSignersProtected(allowed)...)
+	prot = append(prot, release.PassphraseProtected(passFile)...)
 	outs := keygenOutputs(out)
 	if p, err := keys.DefaultKeyPath(); err == nil {
-		own := project.KeyProtected(p)
+		own := release.KeyProtected(p)
 		for j, o := range outs {
 			for i, f := range own {
-				if i == j && project.SamePath(o, f.Path) {
+				if i == j && release.SamePath(o, f.Path) {
 					continue // the default key's file, replaced by its counterpart
 				}
-				if err := project.CheckOutputPath(o, []project.ProtectedFile{f}); err != nil {
+				if err := release.CheckOutputPath(o, []release.ProtectedFile{f}); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	for _, o := range outs {
-		if err := project.CheckOutputPath(o, prot); err != nil {
+		if err := release.CheckOutputPath(o, prot); err != nil {
 			return err
 		}
 	}
@@ -120,11 +120,11 @@ func demoOutputs(dir string) []string {
 }
 
 // evalProtected are eval's inputs, which its --out must not replace.
-func evalProtected(synopsis, points, allowed string) []project.ProtectedFile {
-	prot := project.AllowedSignersProtected(allowed)
-	prot = append(prot, project.ProtectedFile{Path: synopsis, Role: "the synopsis being evaluated"})
+func evalProtected(synopsis, points, allowed string) []release.ProtectedFile {
+	prot := release.AllowedSignersProtected(allowed)
+	prot = append(prot, release.ProtectedFile{Path: synopsis, Role: "the synopsis being evaluated"})
 	if points != "" {
-		prot = append(prot, project.ProtectedFile{Path: points, Role: "the query points file"})
+		prot = append(prot, release.ProtectedFile{Path: points, Role: "the query points file"})
 	}
 	return prot
 }

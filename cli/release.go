@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 type releaseFlags struct {
@@ -60,7 +60,7 @@ Learners (--learner) and their parameters (--param NAME=V or NAME=V1,V2,… for
 one value per feature):
 ` + learnerHelp(),
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			f := &releaseFlags{h: project.DefaultH}
+			f := &releaseFlags{h: release.DefaultH}
 			f.k.auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)
@@ -208,13 +208,13 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return err
 		}
 	}
-	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
-		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath),
-		project.PassphraseProtected(f.passphraseFile)); err != nil {
+	if err := checkOutputs([]string{f.out}, release.DatasetProtected(f.data),
+		release.LedgerProtected(ledgerPath), release.KeyProtected(keyPath),
+		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
-	if err := checkLedgerPath(ledgerPath, project.DatasetProtected(f.data), project.KeyProtected(keyPath),
-		project.PassphraseProtected(f.passphraseFile)); err != nil {
+	if err := checkLedgerPath(ledgerPath, release.DatasetProtected(f.data), release.KeyProtected(keyPath),
+		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
 	if f.private.used() {
@@ -231,13 +231,13 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
-	prep, err := project.Prepare(ctx, req, fitLine.callback())
+	prep, err := release.Prepare(ctx, req, fitLine.callback())
 	fitLine.finish()
 	if err != nil {
 		return err
 	}
 	if k := prep.Params.K; f.k.auto {
-		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
+		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
 	}
 	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	keyEncrypted, err := checkSigningKey(e, keyPath)
@@ -275,7 +275,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	noiseLine := newProgressLine(e, "drawing secure noise:")
 	defer noiseLine.finish()
-	res, err := prep.Release(ctx, project.ReleaseOptions{
+	res, err := prep.Release(ctx, release.Options{
 		NoiseProgress:       noiseLine.callback(),
 		Out:                 f.out,
 		Overwrite:           f.force,
@@ -283,7 +283,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		DifferentPopulation: f.differentPopulation,
 		Ledger:              led,
 		Signer:              signer,
-		Protected:           project.KeyProtected(keyPath),
+		Protected:           release.KeyProtected(keyPath),
 		AppVersion:          e.Version,
 		Now:                 e.Now,
 	})

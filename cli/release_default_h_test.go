@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // TestReleaseDefaultH (issue 18 item 13): bernstein release's --h
@@ -20,7 +20,7 @@ func TestReleaseDefaultH(t *testing.T) {
 	if f == nil {
 		t.Fatal("release has no --h flag")
 	}
-	if f.DefValue != strconv.Itoa(project.DefaultH) {
-		t.Errorf("--h defaults to %s, want project.DefaultH = %d", f.DefValue, project.DefaultH)
+	if f.DefValue != strconv.Itoa(release.DefaultH) {
+		t.Errorf("--h defaults to %s, want project.DefaultH = %d", f.DefValue, release.DefaultH)
 	}
 }

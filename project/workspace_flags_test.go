@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // Test flags of package project. They are defined here, in a file that
@@ -47,4 +49,14 @@ func checkGolden(t *testing.T, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("output differs from %s (run go test -update after checking the change):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
+}
+
+// openTestLedger opens a new ledger in a temporary directory.
+func openTestLedger(t *testing.T) *ledger.Ledger {
+	t.Helper()
+	l, err := ledger.OpenLedger(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

@@ -21,10 +21,10 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -108,7 +108,7 @@ type curator struct {
 
 	// Test hooks (nil in the app).
 	onPreviewDone  func(res *previewResult, err error)
-	onReleaseDone  func(res *project.ReleaseResult, err error)
+	onReleaseDone  func(res *release.Result, err error)
 	onDatasetReady func(err error)
 	chooseFolder   func(cb func(dir string)) // default: a folder dialog
 	openViewer     func(path string)         // default: OpenViewer

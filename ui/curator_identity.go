@@ -7,9 +7,9 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // identityKey remembers which ledger dataset the loaded dataset's records
@@ -70,7 +70,7 @@ func (w *identityWidgets) current() *ledger.IdentityFinding {
 // shows the finding in the dialog and calls show with it (UI goroutine). If
 // the curator releases before the check ends, the release matches anyway
 // (project.Prepared.Release) without a declaration: the safe default.
-func (c *curator) checkIdentity(f *releaseFlow, req project.ReleaseRequest, show func(*ledger.IdentityFinding)) {
+func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*ledger.IdentityFinding)) {
 	w := f.identity
 	cols := slices.Clone(req.Features)
 	if req.Label != "" {
@@ -143,7 +143,7 @@ func identityBudgetText(l *ledger.Ledger, fd *ledger.IdentityFinding, eps float6
 
 // rememberLedgerKey records the ledger dataset a release of the loaded
 // dataset (the release dialog is modal) was charged to.
-func (c *curator) rememberLedgerKey(res *project.ReleaseResult) {
+func (c *curator) rememberLedgerKey(res *release.Result) {
 	c.ledgerMu.Lock()
 	defer c.ledgerMu.Unlock()
 	c.idKey = identityKey{ds: c.ds, key: res.Entry.DatasetHash}

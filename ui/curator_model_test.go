@@ -13,8 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -509,10 +509,10 @@ func TestCuratorSummaryMissingBounds(t *testing.T) {
 // TestDefaultHOneHome (issue 18 item 13): the app's default h is the
 // command line's (project.DefaultH).
 func TestDefaultHOneHome(t *testing.T) {
-	if s := newCuratorState(); s.H != project.DefaultH {
-		t.Errorf("new project h = %d, want project.DefaultH = %d", s.H, project.DefaultH)
+	if s := newCuratorState(); s.H != release.DefaultH {
+		t.Errorf("new project h = %d, want project.DefaultH = %d", s.H, release.DefaultH)
 	}
-	if s := newCuratorState().forNewDataset(); s.H != project.DefaultH {
+	if s := newCuratorState().forNewDataset(); s.H != release.DefaultH {
 		t.Errorf("new dataset h = %d", s.H)
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -30,7 +30,7 @@ type privateBoundsFlow struct {
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
 	done chan struct{}
-	res  *project.PrivateBoundsResult
+	res  *release.PrivateBoundsResult
 	err  error
 }
 
@@ -76,10 +76,10 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl := &privateBoundsFlow{col: col, done: make(chan struct{})}
 	spent, _, budget, berr := c.budgetState()
 	budgetText := "Budget: unknown (the ledger cannot be read)."
-	defEps := project.DefaultBoundsShare
+	defEps := release.DefaultBoundsShare
 	if berr == nil {
 		budgetText = fmt.Sprintf("Budget of this dataset: ε %s spent of %s.", fmtBudget(spent), fmtBudget(budget))
-		defEps = project.DefaultBoundsShare * budget
+		defEps = release.DefaultBoundsShare * budget
 	}
 	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
 	fl.lo.SetPlaceHolder("e.g. 0")
@@ -90,8 +90,8 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 			fl.hi.SetText(st.Hi)
 		}
 	}
-	fl.qlo.SetText(formatValue(project.DefaultBoundsQuantiles[0] * 100))
-	fl.qhi.SetText(formatValue(project.DefaultBoundsQuantiles[1] * 100))
+	fl.qlo.SetText(formatValue(release.DefaultBoundsQuantiles[0] * 100))
+	fl.qhi.SetText(formatValue(release.DefaultBoundsQuantiles[1] * 100))
 	fl.eps.SetText(formatValue(roundSig(defEps, 3)))
 	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.forecast = widget.NewLabel("")
@@ -173,12 +173,12 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 		idCols = append(idCols, fl.col)
 	}
 	go func() {
-		res, err := func() (*project.PrivateBoundsResult, error) {
+		res, err := func() (*release.PrivateBoundsResult, error) {
 			ledger, err := c.openLedger()
 			if err != nil {
 				return nil, err
 			}
-			return project.EstimatePrivateBounds(context.Background(), project.PrivateBoundsRequest{
+			return release.EstimatePrivateBounds(context.Background(), release.PrivateBoundsRequest{
 				Dataset: ds, Ranges: map[string]dataset.Bounds{fl.col: in.rng}, Quantiles: in.q,
 				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
 			})
@@ -189,7 +189,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 
 // privateBoundsFinished fills the estimates into the form, marked as
 // estimated privately, and reports the spend (UI goroutine).
-func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.PrivateBoundsResult, err error) {
+func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *release.PrivateBoundsResult, err error) {
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {

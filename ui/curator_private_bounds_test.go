@@ -9,6 +9,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -53,7 +54,7 @@ func TestCuratorPartialEditKeepsDataEnd(t *testing.T) {
 	if pv := req.BoundsProvenance["x"]; pv.Lo != synopsis.EndTyped || pv.Hi != synopsis.EndFromData || !req.BoundsFromData["x"] {
 		t.Fatalf("request provenance %+v, from data %v", pv, req.BoundsFromData)
 	}
-	p, err := project.Prepare(context.Background(), req, nil)
+	p, err := release.Prepare(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

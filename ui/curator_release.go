@@ -21,10 +21,10 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -327,7 +327,7 @@ func (c *curator) startRelease() {
 }
 
 // showReleaseDialog shows the summary and asks for the key passphrase.
-func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
+func (c *curator) showReleaseDialog(req release.Request) {
 	rp := c.pages[stepRelease].(*releasePage)
 	f := &releaseFlow{pass: newKeyEntry(true), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
 	c.release = f
@@ -413,13 +413,13 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 
 // runRelease prepares and publishes in the background: project.Prepare
 // then (*Prepared).Release — the same pipeline as the command line.
-func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
+func (c *curator) runRelease(req release.Request, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
 	f.stage.SetText("Unlocking the key …")
 	go func() {
-		res, err := func() (*project.ReleaseResult, error) {
+		res, err := func() (*release.Result, error) {
 			signer, err := keys.LoadSigner(keyPath, pass)
 			if err != nil {
 				return nil, err
@@ -429,7 +429,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 				return nil, err
 			}
 			uiDo(func() { f.stage.SetText("Fitting and evaluating F_D on the lattice …") })
-			prep, err := project.Prepare(context.Background(), req, func(done, total int) {
+			prep, err := release.Prepare(context.Background(), req, func(done, total int) {
 				if total > 0 {
 					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				}
@@ -441,10 +441,10 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 				f.stage.SetText("Recording the spend in the ledger, adding noise, signing, writing …")
 				f.progress.SetValue(0)
 			})
-			return prep.Release(context.Background(), project.ReleaseOptions{
+			return prep.Release(context.Background(), release.Options{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver, DifferentPopulation: differentPopulation,
 				Ledger: ledger, Signer: signer, AppVersion: version,
-				Protected: project.KeyProtected(keyPath),
+				Protected: release.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
 					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				},
@@ -457,7 +457,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 }
 
 // releaseFinished reports a release (UI goroutine).
-func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finished func(ok bool)) {
+func (c *curator) releaseFinished(res *release.Result, err error, finished func(ok bool)) {
 	f := c.release
 	c.updateBudget()
 	if err != nil {
@@ -605,7 +605,7 @@ func defaultPrincipal() string {
 
 // requestSummary lists the values a release will use, read from the very
 // request the release runs with (the confirmation shows nothing else).
-func requestSummary(req project.ReleaseRequest, s *curatorState) string {
+func requestSummary(req release.Request, s *curatorState) string {
 	var b strings.Builder
 	title := string(req.Learner)
 	if l, err := learners.Lookup(req.Learner); err == nil {

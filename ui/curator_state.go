@@ -11,8 +11,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -90,7 +90,7 @@ func newCuratorState() *curatorState {
 		Epsilon: 1,
 		Delta:   1e-6,
 		Noise:   mechanism.NoiseLaplace,
-		H:       project.DefaultH,
+		H:       release.DefaultH,
 		KAuto:   true,
 		K:       20,
 	}
@@ -271,8 +271,8 @@ func (s *curatorState) setParamText(name, text string) {
 // checks what the form can check (choices made, numbers parse); project.
 // Prepare validates everything else, with the same rules for the window and
 // the command line.
-func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error) {
-	var req project.ReleaseRequest
+func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
+	var req release.Request
 	if ds == nil {
 		return req, &fieldError{Step: stepData, Field: "dataset", Rule: "open a CSV file or a demo dataset"}
 	}
@@ -283,7 +283,7 @@ func (s *curatorState) request(ds *dataset.Table) (project.ReleaseRequest, error
 	if spec.Label != learners.LabelNone && s.Label == "" {
 		return req, &fieldError{Step: stepData, Field: "label", Rule: fmt.Sprintf("%s needs a label column", spec.Title)}
 	}
-	req = project.ReleaseRequest{
+	req = release.Request{
 		Dataset:  ds,
 		Features: slices.Clone(s.Features),
 		Bounds:   map[string]dataset.Bounds{},

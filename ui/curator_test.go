@@ -20,6 +20,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -36,7 +37,7 @@ type curatorFixture struct {
 }
 
 type curatorReleaseOutcome struct {
-	res *project.ReleaseResult
+	res *release.Result
 	err error
 }
 
@@ -61,7 +62,7 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	f := &curatorFixture{t: t, c: c, dir: dir, datasets: make(chan error, 4),
 		releases: make(chan curatorReleaseOutcome, 4), viewed: make(chan string, 4)}
 	c.onDatasetReady = func(err error) { f.datasets <- err }
-	c.onReleaseDone = func(res *project.ReleaseResult, err error) { f.releases <- curatorReleaseOutcome{res, err} }
+	c.onReleaseDone = func(res *release.Result, err error) { f.releases <- curatorReleaseOutcome{res, err} }
 	c.openViewer = func(path string) { f.viewed <- path }
 	// Resizing lays the window out, which the preview worker (woken by
 	// the plots' new size) may be updating: under uiMu like any widget

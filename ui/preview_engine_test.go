@@ -9,14 +9,14 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // twoClassKDE is a 2-D KDE request on the bundled two-class demo data
 // (ℓ = 2, k = 20, the benchmark setting).
 func twoClassKDE(eps float64) previewInput {
-	return previewInput{Request: project.ReleaseRequest{
+	return previewInput{Request: release.Request{
 		Dataset: dataset.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
 		Bounds:  map[string]dataset.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
@@ -72,7 +72,7 @@ func TestPreviewEngineErrors(t *testing.T) {
 	in := twoClassKDE(1)
 	delete(in.Request.Bounds, "x2")
 	_, err := e.compute(context.Background(), in, nil)
-	var re *project.RequestError
+	var re *release.RequestError
 	if !errors.As(err, &re) || re.Field != "bounds[x2]" {
 		t.Errorf("missing bounds: %v, want a *project.RequestError for bounds[x2]", err)
 	}

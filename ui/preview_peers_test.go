@@ -10,14 +10,14 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // kde1DInput is the Figure 1 demo (ℓ = 1 KDE, k = 20) with the peers on.
 func kde1DInput(eps float64) previewInput {
-	return previewInput{Request: project.ReleaseRequest{
+	return previewInput{Request: release.Request{
 		Dataset: dataset.DemoKDE1D(1), Features: []string{"x"},
 		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // What the preview runs on (issue 13 item 7): the private data, whose
@@ -124,7 +124,7 @@ func (p *previewPanel) usePublicCSV(ds *dataset.Table) {
 
 // applyStandIn replaces the private dataset of req by the chosen stand-in
 // and returns the label marking the plots ("" for the private data).
-func (p *previewPanel) applyStandIn(req project.ReleaseRequest) (project.ReleaseRequest, string, error) {
+func (p *previewPanel) applyStandIn(req release.Request) (release.Request, string, error) {
 	s := p.standIn
 	switch s.mode {
 	case previewOnUniform:
@@ -132,7 +132,7 @@ func (p *previewPanel) applyStandIn(req project.ReleaseRequest) (project.Release
 		if err != nil {
 			return req, "", err
 		}
-		ds, err := project.UniformStandIn(req, l.Spec(), standInSeed)
+		ds, err := release.UniformStandIn(req, l.Spec(), standInSeed)
 		if err != nil {
 			return req, "", fmt.Errorf("the uniform stand-in: %w", err)
 		}

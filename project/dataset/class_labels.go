@@ -14,7 +14,7 @@ import (
 // learner label −1, Positive +1 (Aldà & Rubinstein 2017, Section 6 use
 // labels ±1). The synopsis records them as output.class_labels, in this
 // order. Any other value in the column is invalid and is replaced by the
-// declared fill class (ReleaseRequest.FillClass); so whether one or both
+// declared fill class (release.Request.FillClass); so whether one or both
 // classes occur in the data changes nothing that is published.
 type Classes struct {
 	Negative, Positive string

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -64,7 +64,7 @@ type ChooseOptions struct {
 	// entry is marked over budget).
 	AllowOverBudget bool
 	// DifferentPopulation declares the dataset a different population from
-	// its near-duplicates in the ledger (see ReleaseOptions).
+	// its near-duplicates in the ledger (see Options).
 	DifferentPopulation bool
 	// Candidates to choose from; nil means DefaultCandidates.
 	Candidates []Candidate
@@ -149,7 +149,7 @@ type ChooseResult struct {
 // Only i* is released, and it is ε_sel-DP (C&V Theorem 1 with δ = 0, since
 // the bounds hold for every noise draw). Errors before step 5 spend
 // nothing; errors after it keep the spend (over-counting is the safe side).
-func ChooseSettings(ctx context.Context, req ReleaseRequest, opt ChooseOptions) (*ChooseResult, error) {
+func ChooseSettings(ctx context.Context, req Request, opt ChooseOptions) (*ChooseResult, error) {
 	if err := opt.validate(); err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (c *ChoicePreview) UtilityBound(epsilonSelect float64) float64 {
 // ledger entry, no score. opt.EpsilonSelect and opt.Ledger are not used.
 // The split used is the identity order; β does not depend on which records
 // are held out, only on how many.
-func PreviewChoice(ctx context.Context, req ReleaseRequest, opt ChooseOptions) (*ChoicePreview, error) {
+func PreviewChoice(ctx context.Context, req Request, opt ChooseOptions) (*ChoicePreview, error) {
 	if err := opt.validatePlan(); err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -83,7 +83,7 @@ func prepareRaw(t *testing.T, c fillAuditCase, rows []string) *Prepared {
 		fill[col] = 2.5
 	}
 	opts := dataset.CSVOptions{KeepInvalid: true}
-	req := ReleaseRequest{
+	req := Request{
 		Features: append([]string(nil), hdr...), Bounds: bounds, Fill: fill, Learner: c.kind, Params: c.params,
 		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
 	}

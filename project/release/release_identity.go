@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 
 // usedColumns returns the columns a release request uses: its features and
 // its label (if any).
-func usedColumns(req ReleaseRequest) []string {
+func usedColumns(req Request) []string {
 	cols := slices.Clone(req.Features)
 	if req.Label != "" {
 		cols = append(cols, req.Label)

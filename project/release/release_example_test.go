@@ -1,4 +1,4 @@
-package project_test
+package release_test
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -34,7 +34,7 @@ func ExamplePrepare() {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
-	p, err := project.Prepare(ctx, project.ReleaseRequest{
+	p, err := release.Prepare(ctx, release.Request{
 		Dataset:  ds,
 		Features: []string{"height"},
 		Bounds:   map[string]dataset.Bounds{"height": {Lo: 140, Hi: 210}}, // public, from domain knowledge
@@ -66,7 +66,7 @@ func ExamplePrepare() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := p.Release(ctx, project.ReleaseOptions{
+	res, err := p.Release(ctx, release.Options{
 		Out:        filepath.Join(dir, "heights.synopsis"),
 		Ledger:     led,
 		Signer:     signer,

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -160,14 +160,14 @@ func TestChooseSettingsRejects(t *testing.T) {
 // neighbour search is quick; the density has a wide and a narrow bandwidth
 // (the narrow one is where the lattice-L1 bound is far below the sup-norm
 // one).
-func neighbourRequests(ds *dataset.Table) map[string]ReleaseRequest {
+func neighbourRequests(ds *dataset.Table) map[string]Request {
 	base := mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{6}, H: 1}
 	kde := kdeRequest(ds)
 	kde.Privacy = base
 	narrow := kdeRequest(ds)
 	narrow.Privacy = base
 	narrow.Params = learners.Values{"bandwidth": {0.02}}
-	return map[string]ReleaseRequest{
+	return map[string]Request{
 		"kde (density)":        kde,
 		"kde narrow (density)": narrow,
 		"ridge (regression)": {Dataset: ds, Features: []string{"x", "y"}, Label: "r",
@@ -385,7 +385,7 @@ func TestChooseBetaDemoKDE(t *testing.T) {
 	const epsSel = 0.1
 	for _, bw := range []float64{0.025, 0.05} {
 		for _, withBW := range []bool{false, true} {
-			req := ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
+			req := Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
 				Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {bw}},
 				Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{20}, H: 1}}
 			p, err := Prepare(ctx, req, nil)

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -61,7 +61,7 @@ func TestFillNeighboursSameNAndS(t *testing.T) {
 		t.Run(string(kind), func(t *testing.T) {
 			var preps []*Prepared
 			for _, csv := range []string{validCSV, invalidCSV} {
-				req := ReleaseRequest{
+				req := Request{
 					Dataset: readKeep(t, csv, dataset.CSVOptions{Columns: []string{"x", "r"}}), Features: []string{"x"},
 					Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 					Learner: kind, Fill: map[string]float64{"x": 2.5},
@@ -149,7 +149,7 @@ func TestDeclaredClasses(t *testing.T) {
 			ds := readKeep(t, rows(tc.labels), tc.read)
 			e := newReleaseEnv(t)
 			classes := tc.classes
-			req := ReleaseRequest{
+			req := Request{
 				Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &classes, FillClass: tc.fillClass,
 				Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
 				Learner: learners.KindNaiveBayes,
@@ -203,8 +203,8 @@ func TestDeclaredClassesReread(t *testing.T) {
 		}
 		return ds
 	}
-	req := func(ds *dataset.Table, c dataset.Classes, fill string) ReleaseRequest {
-		return ReleaseRequest{
+	req := func(ds *dataset.Table, c dataset.Classes, fill string) Request {
+		return Request{
 			Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &c, FillClass: fill,
 			Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes,
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1},
@@ -286,37 +286,6 @@ func TestSynopsisFillRules(t *testing.T) {
 		var fe *synopsis.FormatError
 		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Field, "fill") {
 			t.Errorf("%s: Validate = %v; want a *FormatError on fill", name, err)
-		}
-	}
-}
-
-// TestWorkspaceFillChoices: project files keep the fill values and the
-// declared classes; older files (drop_invalid, positive_label) still load;
-// bad choices are refused naming the field.
-func TestWorkspaceFillChoices(t *testing.T) {
-	valid := string(readTestdata(t, "workspace", "valid.bernstein"))
-	if _, err := ParseWorkspace([]byte(valid), "old.bernstein"); err != nil {
-		t.Fatalf("an older project file (drop_invalid, positive_label) no longer loads: %v", err)
-	}
-	withFill := strings.Replace(valid, `"unit": "cm"}`, `"unit": "cm", "fill": 0.25}`, 1)
-	withFill = strings.Replace(withFill, `"positive_label": 1`, `"classes": ["no", "yes"], "fill_class": "yes"`, 1)
-	w, err := ParseWorkspace([]byte(withFill), "new.bernstein")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f := w.Bounds[0].Fill; f == nil || *f != 0.25 || !slices.Equal(w.Learner.Classes, []string{"no", "yes"}) || w.Learner.FillClass != "yes" {
-		t.Errorf("parsed fill %v, classes %q, fill class %q", w.Bounds[0].Fill, w.Learner.Classes, w.Learner.FillClass)
-	}
-	for _, tc := range []struct{ old, new, field string }{
-		{`"fill": 0.25`, `"fill": 2`, "bounds[0].fill"},
-		{`"classes": ["no", "yes"]`, `"classes": ["no"]`, "learner.classes"},
-		{`"classes": ["no", "yes"]`, `"classes": ["1", "1.0"]`, "learner.classes"},
-		{`"fill_class": "yes"`, `"fill_class": "maybe"`, "learner.fill_class"},
-	} {
-		_, err := ParseWorkspace([]byte(strings.Replace(withFill, tc.old, tc.new, 1)), "bad.bernstein")
-		var we *WorkspaceError
-		if !errors.As(err, &we) || we.Field != tc.field {
-			t.Errorf("%s → %s: err = %v; want a *WorkspaceError on %s", tc.old, tc.new, err, tc.field)
 		}
 	}
 }

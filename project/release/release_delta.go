@@ -1,4 +1,4 @@
-package project
+package release
 
 import "github.com/bernsteinrelease/bernstein/project/ledger"
 

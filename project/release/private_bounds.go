@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -48,7 +48,7 @@ type PrivateBoundsRequest struct {
 	// release; empty means the estimated columns.
 	Columns []string
 	// DifferentPopulation declares near-duplicate ledger datasets a
-	// different population (recorded), as ReleaseOptions.DifferentPopulation.
+	// different population (recorded), as Options.DifferentPopulation.
 	DifferentPopulation bool
 	// Now is the clock of the ledger entry (time.Now if nil).
 	Now func() time.Time

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ const UniformStandInPath = "public stand-in: uniform within the public bounds"
 //
 // Errors: no dataset, or a used column without valid public bounds (data
 // bounds not yet filled in cannot serve: they come from the data).
-func UniformStandIn(req ReleaseRequest, spec learners.Spec, seed uint64) (*dataset.Table, error) {
+func UniformStandIn(req Request, spec learners.Spec, seed uint64) (*dataset.Table, error) {
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}

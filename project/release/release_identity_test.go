@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -21,8 +21,8 @@ import (
 
 // identityRequest is a KDE release of ε on columns x (feature) and y (a
 // second feature), so both columns are used.
-func identityRequest(ds *dataset.Table, eps float64) ReleaseRequest {
-	return ReleaseRequest{
+func identityRequest(ds *dataset.Table, eps float64) Request {
+	return Request{
 		Dataset:  ds,
 		Features: []string{"x", "y"},
 		Bounds:   map[string]dataset.Bounds{"x": {Lo: -4, Hi: 4}, "y": {Lo: 0, Hi: 1}},
@@ -33,7 +33,7 @@ func identityRequest(ds *dataset.Table, eps float64) ReleaseRequest {
 	}
 }
 
-func releaseDataset(t *testing.T, e *releaseEnv, ds *dataset.Table, eps float64, differentPopulation bool) (*ReleaseResult, error) {
+func releaseDataset(t *testing.T, e *releaseEnv, ds *dataset.Table, eps float64, differentPopulation bool) (*Result, error) {
 	t.Helper()
 	p, err := Prepare(context.Background(), identityRequest(ds, eps), nil)
 	if err != nil {
@@ -306,7 +306,7 @@ func TestPreUpgradeFileBudgetStillCounts(t *testing.T) {
 		t.Fatalf("reformatted copy: err = %v, want the old file's budget refusing", err)
 	}
 	// Another column set of the same file: the same file budget.
-	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"y"}, Bounds: map[string]dataset.Bounds{"y": {Lo: 0, Hi: 1}},
+	p, err := Prepare(context.Background(), Request{Dataset: ds, Features: []string{"y"}, Bounds: map[string]dataset.Bounds{"y": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
 		Privacy: mechanism.Params{Epsilon: 0.3, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
 	must(t, err)
@@ -322,7 +322,7 @@ func TestColumnSubsetIsSameRecords(t *testing.T) {
 	e := newReleaseEnv(t)
 	variants := identityVariants(identityTestRows(100, 9))
 	ds := parseTestCSV(t, "orig.csv", variants["original"])
-	p, err := Prepare(context.Background(), ReleaseRequest{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: -4, Hi: 4}},
+	p, err := Prepare(context.Background(), Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: -4, Hi: 4}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.2}},
 		Privacy: mechanism.Params{Epsilon: 0.6, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}}, nil)
 	must(t, err)
@@ -456,14 +456,4 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// openTestLedger opens a new ledger in a temporary directory.
-func openTestLedger(t *testing.T) *ledger.Ledger {
-	t.Helper()
-	l, err := ledger.OpenLedger(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }

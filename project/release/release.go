@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 )
 
 // DefaultBeta is the failure probability β used for the automatic cover size
-// k* when ReleaseRequest.Beta is 0 (mechanism.DefaultBeta).
+// k* when Request.Beta is 0 (mechanism.DefaultBeta).
 const DefaultBeta = mechanism.DefaultBeta
 
 // DefaultH is the order h of the iterated Bernstein polynomial used when the
@@ -34,10 +34,10 @@ const DefaultBeta = mechanism.DefaultBeta
 // bernstein choose compare.
 const DefaultH = 1
 
-// ReleaseRequest is everything the curator decided for one release. It is
+// Request is everything the curator decided for one release. It is
 // filled by the command line (bernstein release) or the curator window and
 // validated once, by Prepare.
-type ReleaseRequest struct {
+type Request struct {
 	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
 	// listing at least the features and the label, and KeepInvalid so that
 	// every row is kept; the label may be read with CSVOptions.Classes).
@@ -102,7 +102,7 @@ type ReleaseRequest struct {
 // written, logged or shown as such; only (*Prepared).Release turns them
 // into a publishable, noisy synopsis.
 type Prepared struct {
-	Request ReleaseRequest
+	Request Request
 	// Data is the dataset as the learner saw it (mapped to [0,1]^ℓ).
 	Data learners.Dataset
 	// Fitted is the learner's result (oracle, sensitivity, output range).
@@ -171,7 +171,7 @@ func reqErr(field, format string, args ...any) *RequestError {
 // release read that way.
 //
 // progress (may be nil) reports the lattice evaluation; ctx cancels it.
-func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total int)) (*Prepared, error) {
+func Prepare(ctx context.Context, req Request, progress func(done, total int)) (*Prepared, error) {
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
@@ -315,7 +315,7 @@ func Prepare(ctx context.Context, req ReleaseRequest, progress func(done, total 
 }
 
 // checkColumns validates the feature and label columns against the learner.
-func checkColumns(req ReleaseRequest, spec learners.Spec) error {
+func checkColumns(req Request, spec learners.Spec) error {
 	dim := len(req.Features)
 	maxDim := min(spec.MaxDim, mechanism.MaxDim)
 	if dim < spec.MinDim || dim > maxDim {
@@ -354,7 +354,7 @@ func checkColumns(req ReleaseRequest, spec learners.Spec) error {
 // columnBounds returns the public bounds of a used column and their
 // provenance per end, suggesting them from the data only when the request
 // marks them so and acknowledges it.
-func columnBounds(req ReleaseRequest, col string) (dataset.Bounds, synopsis.BoundsProvenance, error) {
+func columnBounds(req Request, col string) (dataset.Bounds, synopsis.BoundsProvenance, error) {
 	field := "bounds[" + col + "]"
 	b, ok := req.Bounds[col]
 	prov, err := provenanceOf(req, col)
@@ -382,8 +382,8 @@ func columnBounds(req ReleaseRequest, col string) (dataset.Bounds, synopsis.Boun
 	return b, prov, nil
 }
 
-// ReleaseOptions says where and how a prepared release is published.
-type ReleaseOptions struct {
+// Options says where and how a prepared release is published.
+type Options struct {
 	// Out is the synopsis file to write.
 	Out string
 	// Overwrite allows replacing an existing Out (--force).
@@ -414,8 +414,8 @@ type ReleaseOptions struct {
 	NoiseProgress func(done, total int)
 }
 
-// ReleaseResult reports a published release.
-type ReleaseResult struct {
+// Result reports a published release.
+type Result struct {
 	// Path is the synopsis file written.
 	Path string
 	// Synopsis is its content (noisy values and public metadata only).
@@ -424,7 +424,7 @@ type ReleaseResult struct {
 	// ledger, this release included; Budget the dataset's total budget.
 	Spent, Total, Budget float64
 	// OverBudget reports that the release exceeded the budget (allowed by
-	// ReleaseOptions.AllowOverBudget).
+	// Options.AllowOverBudget).
 	OverBudget bool
 	// Entry is the ledger entry that records this release's spend (on the
 	// dataset whose Total and Budget are reported); Entries are all entries
@@ -459,7 +459,7 @@ var writeSynopsisFile = synopsis.Write
 // A failure or crash after step 2 leaves the spend recorded and no
 // synopsis: the ledger never under-counts (sequential composition over all
 // recorded entries). Each call is a new release and spends again.
-func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseResult, error) {
+func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 	if p == nil || p.Fitted == nil || p.Exact == nil {
 		return nil, errors.New("release: nothing prepared; call Prepare first")
 	}
@@ -537,7 +537,7 @@ func (p *Prepared) Release(ctx context.Context, opt ReleaseOptions) (*ReleaseRes
 	for _, e := range entries {
 		over = over || e.OverBudget
 	}
-	return &ReleaseResult{
+	return &Result{
 		Path:       opt.Out,
 		Synopsis:   file,
 		Spent:      eps,

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -8,7 +8,7 @@ import (
 // provenanceOf returns the provenance of col's bounds in req:
 // req.BoundsProvenance if it names the column, else both ends from the data
 // if req.BoundsFromData marks it, else both typed.
-func provenanceOf(req ReleaseRequest, col string) (synopsis.BoundsProvenance, error) {
+func provenanceOf(req Request, col string) (synopsis.BoundsProvenance, error) {
 	p, ok := req.BoundsProvenance[col]
 	if !ok {
 		if req.BoundsFromData[col] {

@@ -1,6 +1,7 @@
-package project
+package release
 
 import (
+	"math"
 	"slices"
 
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -10,7 +11,7 @@ import (
 // fillValue returns the public fill value of a numeric used column: the
 // curator's (req.Fill) or the midpoint of its bounds b. It must be finite
 // and within b, so a filled value is never clipped.
-func fillValue(req ReleaseRequest, col string, b dataset.Bounds) (float64, error) {
+func fillValue(req Request, col string, b dataset.Bounds) (float64, error) {
 	v, ok := req.Fill[col]
 	if !ok {
 		return b.Lo/2 + b.Hi/2, nil
@@ -24,7 +25,7 @@ func fillValue(req ReleaseRequest, col string, b dataset.Bounds) (float64, error
 // checkFillColumns refuses fill values for columns that have none: a
 // fill value is for a feature or a real label; a class label's fill is
 // FillClass.
-func checkFillColumns(req ReleaseRequest, used []string) error {
+func checkFillColumns(req Request, used []string) error {
 	for col := range req.Fill {
 		if !slices.Contains(used, col) {
 			if col == req.Label && req.Label != "" {
@@ -39,7 +40,7 @@ func checkFillColumns(req ReleaseRequest, used []string) error {
 // fillClass resolves the fill class of a binary label: req.FillClass,
 // or the negative class if empty. It returns the learner label (−1/+1)
 // and the class as declared.
-func fillClass(req ReleaseRequest) (float64, string, error) {
+func fillClass(req Request) (float64, string, error) {
 	c := *req.Classes
 	if req.FillClass == "" {
 		return -1, c.Negative, nil
@@ -57,7 +58,7 @@ func fillClass(req ReleaseRequest) (float64, string, error) {
 // is the bound of used[j]) and returns the dataset with missing values
 // replaced, their rules in the synopsis's order, and the private count of
 // values filled per column.
-func fillData(req ReleaseRequest, used []string, bounds []dataset.Bounds) (*dataset.Table, []synopsis.FillRule, map[string]int, error) {
+func fillData(req Request, used []string, bounds []dataset.Bounds) (*dataset.Table, []synopsis.FillRule, map[string]int, error) {
 	if err := checkFillColumns(req, used); err != nil {
 		return nil, nil, nil, err
 	}
@@ -77,7 +78,7 @@ func fillData(req ReleaseRequest, used []string, bounds []dataset.Bounds) (*data
 
 // checkClasses checks that classes are declared exactly for a binary
 // label (public settings only).
-func checkClasses(req ReleaseRequest, binary bool) error {
+func checkClasses(req Request, binary bool) error {
 	switch {
 	case binary && req.Classes == nil:
 		return reqErr("classes", "declare the two values of the label column %q (negative first, positive second, e.g. 0,1 or no,yes); they are public and recorded in the synopsis", req.Label)
@@ -92,3 +93,6 @@ func checkClasses(req ReleaseRequest, binary bool) error {
 	}
 	return nil
 }
+
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"bytes"
@@ -68,8 +68,8 @@ func releaseTestDataset(t testing.TB, n int) *dataset.Table {
 }
 
 // kdeRequest is a valid KDE request on column x.
-func kdeRequest(ds *dataset.Table) ReleaseRequest {
-	return ReleaseRequest{
+func kdeRequest(ds *dataset.Table) Request {
+	return Request{
 		Dataset:  ds,
 		Features: []string{"x"},
 		Bounds:   map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
@@ -84,53 +84,53 @@ func TestPrepareRejects(t *testing.T) {
 	ds := releaseTestDataset(t, 50)
 	cases := []struct {
 		name  string
-		edit  func(r *ReleaseRequest)
+		edit  func(r *Request)
 		field string // substring the error must contain
 	}{
-		{"no dataset", func(r *ReleaseRequest) { r.Dataset = nil }, "dataset"},
-		{"unknown learner", func(r *ReleaseRequest) { r.Learner = "forest" }, "forest"},
-		{"no features", func(r *ReleaseRequest) { r.Features = nil }, "features"},
-		{"too many features", func(r *ReleaseRequest) { r.Features = []string{"x", "y", "r", "c", "x2"} }, "features"},
-		{"duplicate feature", func(r *ReleaseRequest) {
+		{"no dataset", func(r *Request) { r.Dataset = nil }, "dataset"},
+		{"unknown learner", func(r *Request) { r.Learner = "forest" }, "forest"},
+		{"no features", func(r *Request) { r.Features = nil }, "features"},
+		{"too many features", func(r *Request) { r.Features = []string{"x", "y", "r", "c", "x2"} }, "features"},
+		{"duplicate feature", func(r *Request) {
 			r.Features = []string{"x", "x"}
 		}, "twice"},
-		{"missing column", func(r *ReleaseRequest) {
+		{"missing column", func(r *Request) {
 			r.Features = []string{"age"}
 			r.Bounds = map[string]dataset.Bounds{"age": {Lo: 0, Hi: 1}}
 		}, `"age"`},
-		{"label for unsupervised", func(r *ReleaseRequest) { r.Label = "r" }, "label"},
-		{"missing bounds", func(r *ReleaseRequest) { r.Bounds = nil }, "bounds[x]"},
-		{"inverted bounds", func(r *ReleaseRequest) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 10, Hi: 0}} }, "bounds[x]"},
-		{"infinite bounds", func(r *ReleaseRequest) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 0, Hi: math.Inf(1)}} }, "bounds[x]"},
-		{"data bounds without acknowledgement", func(r *ReleaseRequest) {
+		{"label for unsupervised", func(r *Request) { r.Label = "r" }, "label"},
+		{"missing bounds", func(r *Request) { r.Bounds = nil }, "bounds[x]"},
+		{"inverted bounds", func(r *Request) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 10, Hi: 0}} }, "bounds[x]"},
+		{"infinite bounds", func(r *Request) { r.Bounds = map[string]dataset.Bounds{"x": {Lo: 0, Hi: math.Inf(1)}} }, "bounds[x]"},
+		{"data bounds without acknowledgement", func(r *Request) {
 			r.Bounds = nil
 			r.BoundsFromData = map[string]bool{"x": true}
 		}, "acknowledge"},
-		{"data bounds given without acknowledgement", func(r *ReleaseRequest) {
+		{"data bounds given without acknowledgement", func(r *Request) {
 			r.BoundsFromData = map[string]bool{"x": true}
 		}, "acknowledge"},
-		{"bad parameter", func(r *ReleaseRequest) { r.Params = learners.Values{"bandwidth": {-1}} }, "bandwidth"},
-		{"unknown parameter", func(r *ReleaseRequest) { r.Params = learners.Values{"gamma": {1}} }, "gamma"},
-		{"epsilon zero", func(r *ReleaseRequest) { r.Privacy.Epsilon = 0 }, "epsilon"},
-		{"epsilon NaN", func(r *ReleaseRequest) { r.Privacy.Epsilon = math.NaN() }, "epsilon"},
-		{"delta with laplace", func(r *ReleaseRequest) { r.Privacy.Delta = 1e-6 }, "delta"},
-		{"gaussian without delta", func(r *ReleaseRequest) { r.Privacy.Noise = mechanism.NoiseGaussian }, "delta"},
-		{"unknown noise", func(r *ReleaseRequest) { r.Privacy.Noise = "cauchy" }, "noise"},
-		{"h zero", func(r *ReleaseRequest) { r.Privacy.H = 0 }, "h"},
-		{"k count", func(r *ReleaseRequest) { r.Privacy.K = []int{3, 4} }, "k"},
-		{"k zero", func(r *ReleaseRequest) { r.Privacy.K = []int{0} }, "k"},
-		{"k too large", func(r *ReleaseRequest) { r.Privacy.K = []int{9999} }, "k"},
-		{"too many coefficients", func(r *ReleaseRequest) {
+		{"bad parameter", func(r *Request) { r.Params = learners.Values{"bandwidth": {-1}} }, "bandwidth"},
+		{"unknown parameter", func(r *Request) { r.Params = learners.Values{"gamma": {1}} }, "gamma"},
+		{"epsilon zero", func(r *Request) { r.Privacy.Epsilon = 0 }, "epsilon"},
+		{"epsilon NaN", func(r *Request) { r.Privacy.Epsilon = math.NaN() }, "epsilon"},
+		{"delta with laplace", func(r *Request) { r.Privacy.Delta = 1e-6 }, "delta"},
+		{"gaussian without delta", func(r *Request) { r.Privacy.Noise = mechanism.NoiseGaussian }, "delta"},
+		{"unknown noise", func(r *Request) { r.Privacy.Noise = "cauchy" }, "noise"},
+		{"h zero", func(r *Request) { r.Privacy.H = 0 }, "h"},
+		{"k count", func(r *Request) { r.Privacy.K = []int{3, 4} }, "k"},
+		{"k zero", func(r *Request) { r.Privacy.K = []int{0} }, "k"},
+		{"k too large", func(r *Request) { r.Privacy.K = []int{9999} }, "k"},
+		{"too many coefficients", func(r *Request) {
 			r.Features = []string{"x", "y", "r"}
 			r.Bounds["y"], r.Bounds["r"] = dataset.Bounds{Lo: 0, Hi: 10}, dataset.Bounds{Lo: -5, Hi: 5}
 			r.Privacy.K = []int{300, 300, 300}
 		}, "k"},
-		{"auto k with bad epsilon", func(r *ReleaseRequest) { r.KAuto, r.Privacy.Epsilon = true, -1 }, "epsilon"},
-		{"auto k with bad h", func(r *ReleaseRequest) { r.KAuto, r.Privacy.H = true, 11 }, "h"},
-		{"title with a line break", func(r *ReleaseRequest) { r.Title = "a\nb" }, "title"},
-		{"title too long", func(r *ReleaseRequest) { r.Title = strings.Repeat("t", 201) }, "title"},
-		{"unit with a line break", func(r *ReleaseRequest) { r.Units = map[string]string{"x": "c\nm"} }, "unit"},
-		{"beta out of range", func(r *ReleaseRequest) { r.KAuto, r.Beta = true, 1.5 }, "beta"},
+		{"auto k with bad epsilon", func(r *Request) { r.KAuto, r.Privacy.Epsilon = true, -1 }, "epsilon"},
+		{"auto k with bad h", func(r *Request) { r.KAuto, r.Privacy.H = true, 11 }, "h"},
+		{"title with a line break", func(r *Request) { r.Title = "a\nb" }, "title"},
+		{"title too long", func(r *Request) { r.Title = strings.Repeat("t", 201) }, "title"},
+		{"unit with a line break", func(r *Request) { r.Units = map[string]string{"x": "c\nm"} }, "unit"},
+		{"beta out of range", func(r *Request) { r.KAuto, r.Beta = true, 1.5 }, "beta"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -150,8 +150,8 @@ func TestPrepareRejects(t *testing.T) {
 
 func TestPrepareSupervisedRejects(t *testing.T) {
 	ds := releaseTestDataset(t, 50)
-	base := func() ReleaseRequest {
-		return ReleaseRequest{
+	base := func() Request {
+		return Request{
 			Dataset: ds, Features: []string{"x"}, Label: "r", Learner: learners.KindRidge,
 			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -5, Hi: 5}},
 			Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{1}, H: 1},
@@ -159,28 +159,28 @@ func TestPrepareSupervisedRejects(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		edit  func(r *ReleaseRequest)
+		edit  func(r *Request)
 		field string
 	}{
-		{"no label", func(r *ReleaseRequest) { r.Label = "" }, "label"},
-		{"label is a feature", func(r *ReleaseRequest) { r.Label = "x" }, "both"},
-		{"label missing", func(r *ReleaseRequest) { r.Label = "z" }, `"z"`},
-		{"label without bounds", func(r *ReleaseRequest) { delete(r.Bounds, "r") }, "bounds[r]"},
-		{"binary label without declared classes", func(r *ReleaseRequest) {
+		{"no label", func(r *Request) { r.Label = "" }, "label"},
+		{"label is a feature", func(r *Request) { r.Label = "x" }, "both"},
+		{"label missing", func(r *Request) { r.Label = "z" }, `"z"`},
+		{"label without bounds", func(r *Request) { delete(r.Bounds, "r") }, "bounds[r]"},
+		{"binary label without declared classes", func(r *Request) {
 			r.Learner = learners.KindNaiveBayes
 			r.Label = "c"
 		}, "classes"},
-		{"declared classes the same value", func(r *ReleaseRequest) {
+		{"declared classes the same value", func(r *Request) {
 			r.Learner = learners.KindNaiveBayes
 			r.Label, r.Classes = "c", &dataset.Classes{Negative: "7", Positive: "7.0"}
 		}, "same value"},
-		{"fill class not declared", func(r *ReleaseRequest) {
+		{"fill class not declared", func(r *Request) {
 			r.Learner = learners.KindNaiveBayes
 			r.Label, r.Classes, r.FillClass = "c", &dataset.Classes{Negative: "3", Positive: "7"}, "5"
 		}, "fill class"},
-		{"classes for a regression", func(r *ReleaseRequest) { r.Classes = &dataset.Classes{Negative: "3", Positive: "7"} }, "classes"},
-		{"fill outside the bounds", func(r *ReleaseRequest) { r.Fill = map[string]float64{"x": 11} }, "fill[x]"},
-		{"fill of an unused column", func(r *ReleaseRequest) { r.Fill = map[string]float64{"c": 1} }, "fill[c]"},
+		{"classes for a regression", func(r *Request) { r.Classes = &dataset.Classes{Negative: "3", Positive: "7"} }, "classes"},
+		{"fill outside the bounds", func(r *Request) { r.Fill = map[string]float64{"x": 11} }, "fill[x]"},
+		{"fill of an unused column", func(r *Request) { r.Fill = map[string]float64{"c": 1} }, "fill[c]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -300,7 +300,7 @@ func TestPrepareDataBoundsAcknowledged(t *testing.T) {
 type releaseEnv struct {
 	dir    string
 	ledger *ledger.Ledger
-	opt    ReleaseOptions
+	opt    Options
 }
 
 func newReleaseEnv(t *testing.T) *releaseEnv {
@@ -311,7 +311,7 @@ func newReleaseEnv(t *testing.T) *releaseEnv {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	return &releaseEnv{dir: dir, ledger: l, opt: ReleaseOptions{
+	return &releaseEnv{dir: dir, ledger: l, opt: Options{
 		Out: filepath.Join(dir, "out.synopsis"), Ledger: l, Signer: releaseTestSigner(t),
 		AppVersion: "test", Now: func() time.Time { return now },
 	}}
@@ -654,7 +654,7 @@ func TestReleaseClassifier(t *testing.T) {
 	}{{7, []string{"3", "7"}}, {3, []string{"7", "3"}}} {
 		classes := dataset.Classes{Negative: tc.labels[0], Positive: tc.labels[1]}
 		e := newReleaseEnv(t)
-		req := ReleaseRequest{
+		req := Request{
 			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &classes,
 			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindNaiveBayes,
@@ -697,7 +697,7 @@ func TestPrepareOutputFollowsFit(t *testing.T) {
 		mode float64
 		want learners.OutputKind
 	}{{0, learners.OutputClassScore}, {1, learners.OutputProbability}} {
-		req := ReleaseRequest{
+		req := Request{
 			Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
 			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {tc.mode}},
@@ -716,7 +716,7 @@ func TestPrepareOutputFollowsFit(t *testing.T) {
 func TestReleaseRegressionUnits(t *testing.T) {
 	ds := releaseTestDataset(t, 100)
 	e := newReleaseEnv(t)
-	req := ReleaseRequest{
+	req := Request{
 		Dataset: ds, Features: []string{"x"}, Label: "r", Learner: learners.KindRidge,
 		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "r": {Lo: -4, Hi: 6}},
 		Units:   map[string]string{"r": "kg"},

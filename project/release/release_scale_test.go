@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"bufio"
@@ -53,7 +53,7 @@ func TestReleaseScale(t *testing.T) {
 		t.Fatalf("read %d rows, want %d", ds.Rows, scaleRows)
 	}
 
-	req := ReleaseRequest{
+	req := Request{
 		Dataset: ds, Features: []string{"a", "b"},
 		Bounds:  map[string]dataset.Bounds{"a": {Lo: -4, Hi: 4}, "b": {Lo: -4, Hi: 4}},
 		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.05}},

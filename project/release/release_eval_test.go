@@ -1,4 +1,4 @@
-package project
+package release
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func releasedClassifier(t *testing.T) *synopsis.Verified {
 	t.Helper()
 	ds := releaseTestDataset(t, 80)
 	e := newReleaseEnv(t)
-	req := ReleaseRequest{
+	req := Request{
 		Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
 		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: -5, Hi: 15}},
 		Learner: learners.KindNaiveBayes,
