@@ -169,13 +169,6 @@ func identityOf(t *testing.T, rows []string) *DatasetIdentity {
 	return id
 }
 
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestEntryIdentityValidation(t *testing.T) {
 	h := strings.Repeat("ab", 32)
 	good := EntryIdentity{Records: h, FileHash: h, Columns: []string{"a", "b"}, Match: MatchNearDuplicate, Share: 0.9,

@@ -1,46 +1,11 @@
 package ledger
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
-)
 
-// Test flags of package ledger (the same as package project's, defined
-// once through testFlag).
-var (
-	// update rewrites golden files under testdata/.
-	update = testFlag("update", "rewrite golden files under testdata/")
+	"github.com/bernsteinrelease/bernstein/project/internal/golden"
 )
-
-// testFlag defines a boolean test flag once and returns its reader.
-func testFlag(name, usage string) func() bool {
-	if flag.Lookup(name) == nil {
-		flag.Bool(name, false, usage)
-	}
-	return func() bool { return flag.Lookup(name).Value.String() == "true" }
-}
 
 // checkGolden compares got with the golden file (or rewrites it under
 // -update).
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if update() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (run go test -update after checking the change):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
-}
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got) }

@@ -1,12 +1,6 @@
 package release
 
-import "flag"
+import "github.com/bernsteinrelease/bernstein/project/internal/golden"
 
-// testFlag defines a boolean test flag once and returns its reader (the
-// same helper as package project's).
-func testFlag(name, usage string) func() bool {
-	if flag.Lookup(name) == nil {
-		flag.Bool(name, false, usage)
-	}
-	return func() bool { return flag.Lookup(name).Value.String() == "true" }
-}
+// testFlag defines a boolean test flag once and returns its reader.
+var testFlag = golden.Flag
