@@ -22,10 +22,10 @@ import (
 type chooseFlow struct {
 	dialog *curatorDialog
 	eps    *keyEntry
-	over   *widget.Check
+	over   *keyCheck
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (project.ChooseOptions.Bandwidths).
-	bandwidths *widget.Check
+	bandwidths *keyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
@@ -69,8 +69,8 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	fl.eps = newKeyEntry(false) // Enter chooses, Escape cancels
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
-	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
-	fl.bandwidths = widget.NewCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
+	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.bandwidths = newKeyCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
 	if !learnerHasBandwidth(req.Learner) {
 		fl.bandwidths.Hide()
 	}

@@ -40,7 +40,7 @@ type identityWidgets struct {
 	finding *widget.Label
 	// diffPop declares the data a different population from the
 	// near-duplicates found; shown only when there are some.
-	diffPop *widget.Check
+	diffPop *keyCheck
 	// same and diff are the findings without and with the declaration
 	// (diff nil without near-duplicates); nil until the check finishes.
 	same, diff *ledger.IdentityFinding
@@ -49,7 +49,7 @@ type identityWidgets struct {
 func newIdentityWidgets() *identityWidgets {
 	w := &identityWidgets{
 		finding: widget.NewLabel("Checking the ledger for these records …"),
-		diffPop: widget.NewCheck("These records are a different population from the dataset(s) named above: do not charge their budget (the declaration is recorded in the ledger)", nil),
+		diffPop: newKeyCheck("These records are a different population from the dataset(s) named above: do not charge their budget (the declaration is recorded in the ledger)", nil),
 	}
 	w.finding.Wrapping = fyne.TextWrapWord
 	w.diffPop.Hide()

@@ -432,6 +432,13 @@ func TestCuratorSpendDialogsEscape(t *testing.T) {
 	if fl.dialog.Visible() {
 		t.Error("Escape does not cancel the choose dialog")
 	}
+	_, fl = f.openChoose()
+	f.waitPlanned(fl)
+	f.do(func() { c.win.Canvas().Focus(fl.over) })
+	f.pressKey(fyne.KeyEscape)
+	if fl.dialog.Visible() {
+		t.Error("Escape does not cancel the choose dialog while its check box has the focus")
+	}
 	f.do(func() { c.showStep(stepBounds) })
 	bp := c.pages[stepBounds].(*boundsPage)
 	f.do(func() { test.Tap(bp.editors["x"].estimate) })
@@ -439,10 +446,14 @@ func TestCuratorSpendDialogsEscape(t *testing.T) {
 	if pf == nil || !f.onTop(pf.dialog) {
 		t.Fatal("no Estimate privately dialog")
 	}
-	f.do(func() { c.win.Canvas().Focus(pf.eps) })
+	f.do(func() { c.win.Canvas().Focus(pf.over) }) // a check box has the focus
+	f.pressKey(fyne.KeySpace)
+	if !pf.over.Checked {
+		t.Error("Space does not toggle a dialog's check box")
+	}
 	f.pressKey(fyne.KeyEscape)
 	if pf.dialog.Visible() {
-		t.Error("Escape does not cancel the Estimate privately dialog")
+		t.Error("Escape does not cancel the Estimate privately dialog while its check box has the focus")
 	}
 	if spent, _, _, _ := c.budgetState(); spent != 0 {
 		t.Errorf("cancelled dialogs spent ε = %v", spent)

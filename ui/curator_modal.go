@@ -54,6 +54,34 @@ type keyEntry struct {
 	onEscape func()
 }
 
+// keyCheck is a check box of a curator dialog: Escape dismisses the dialog
+// and Enter runs its default action while the box has the focus (Space
+// still toggles it); a plain check box swallows both.
+type keyCheck struct {
+	widget.Check
+	onEscape, onEnter func()
+}
+
+// newKeyCheck returns a dialog check box with the label and change handler
+// of widget.NewCheck.
+func newKeyCheck(label string, changed func(bool)) *keyCheck {
+	c := &keyCheck{}
+	c.Text, c.OnChanged = label, changed
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
+	switch {
+	case ev.Name == fyne.KeyEscape && c.onEscape != nil:
+		c.onEscape()
+	case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && c.onEnter != nil:
+		c.onEnter()
+	default:
+		c.Check.TypedKey(ev)
+	}
+}
+
 // newKeyEntry returns a single-line dialog entry (password: concealed).
 func newKeyEntry(password bool) *keyEntry {
 	e := &keyEntry{}
@@ -105,6 +133,9 @@ func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, l
 	d.pop.Resize(fyne.NewSize(max(min.Width+32, 480), min.Height+32).Min(fyne.NewSize(max(size.Width-16, 480), max(size.Height-16, 200))))
 	var first fyne.Focusable
 	for _, o := range allObjects(content) {
+		if ch, ok := o.(*keyCheck); ok {
+			ch.onEscape, ch.onEnter = d.dismiss, d.activate
+		}
 		if e, ok := o.(*keyEntry); ok {
 			e.onEscape = d.dismiss
 			if e.OnSubmitted == nil && !e.MultiLine {

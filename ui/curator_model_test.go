@@ -557,3 +557,23 @@ func TestApproxText(t *testing.T) {
 		}
 	}
 }
+
+// TestCuratorTotalBudgetMarkedAsTyped: the total-budget field is marked
+// while typed and its button cannot set an invalid total (issue 18, item 1,
+// as for ε, δ and k).
+func TestCuratorTotalBudgetMarkedAsTyped(t *testing.T) {
+	f := newIrisFixture(t, stepPrivacy)
+	pp := f.c.pages[stepPrivacy].(*privacyPage)
+	for _, tc := range []struct {
+		text, mark string
+		enabled    bool
+	}{{"abc", "error", false}, {"0", "error", false}, {"-2", "error", false}, {"", "error", false}, {"2", "ok", true}, {"0.5", "ok", true}} {
+		f.typeIn(pp.total, tc.text)
+		if m := f.mark(pp.total); m != tc.mark {
+			t.Errorf("total %q: mark %q, want %q", tc.text, m, tc.mark)
+		}
+		if got := !pp.setTotal.Disabled(); got != tc.enabled {
+			t.Errorf("total %q: Set enabled %v, want %v", tc.text, got, tc.enabled)
+		}
+	}
+}

@@ -153,7 +153,17 @@ func newPrivacyPage(c *curator) *privacyPage {
 	p.total = widget.NewEntry()
 	p.total.SetPlaceHolder("total ε for this dataset")
 	p.total.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
+	p.total.AlwaysShowValidationError = true
 	p.setTotal = widget.NewButton("Set total budget", p.setBudget)
+	// An invalid total is marked as typed and cannot be set (issue 18,
+	// item 1: invalid input marks itself and blocks).
+	p.total.OnChanged = func(s string) {
+		if _, err := parseEpsilon(s); err != nil {
+			p.setTotal.Disable()
+		} else {
+			p.setTotal.Enable()
+		}
+	}
 
 	help := func(s string) *widget.Label {
 		l := widget.NewLabel(s)

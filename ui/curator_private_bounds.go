@@ -25,7 +25,7 @@ type privateBoundsFlow struct {
 	col                   string
 	dialog                *curatorDialog
 	lo, hi, qlo, qhi, eps *keyEntry
-	over                  *widget.Check
+	over                  *keyCheck
 	forecast, stage       *widget.Label
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
@@ -93,7 +93,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl.qlo.SetText(formatValue(release.DefaultBoundsQuantiles[0] * 100))
 	fl.qhi.SetText(formatValue(release.DefaultBoundsQuantiles[1] * 100))
 	fl.eps.SetText(formatValue(roundSig(defEps, 3)))
-	fl.over = widget.NewCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.forecast = widget.NewLabel("")
 	fl.forecast.Wrapping = fyne.TextWrapWord
 	fl.stage = widget.NewLabel("")

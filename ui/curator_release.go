@@ -287,7 +287,7 @@ func (c *curator) pickFolder(cb func(dir string)) {
 type releaseFlow struct {
 	dlg       *curatorDialog
 	pass      *keyEntry
-	overBudge *widget.Check
+	overBudge *keyCheck
 	identity  *identityWidgets
 	progress  *widget.ProgressBar
 	stage     *widget.Label
@@ -347,7 +347,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 			fmtBudget(spent), fmtBudget(budget), formatValue(req.Privacy.Epsilon), fmtBudget(left-req.Privacy.Epsilon))
 	}
 	over := berr == nil && req.Privacy.Epsilon > left*(1+1e-9)+1e-12
-	f.overBudge = widget.NewCheck("Release anyway, over the budget (the ledger records that it exceeded the budget)", nil)
+	f.overBudge = newKeyCheck("Release anyway, over the budget (the ledger records that it exceeded the budget)", nil)
 	budgetLabel := widget.NewLabel(budgetText)
 	budgetLabel.Wrapping = fyne.TextWrapWord
 	if over {

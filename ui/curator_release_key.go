@@ -48,12 +48,12 @@ const (
 // agreement.
 type ownKeyTrust struct {
 	widget.BaseWidget
-	check *widget.Check
+	check *keyCheck
 	note  *widget.Label
 }
 
 func newOwnKeyTrust() *ownKeyTrust {
-	o := &ownKeyTrust{check: widget.NewCheck(ownKeyTrustText, nil), note: widget.NewLabel(ownKeyTrustNote)}
+	o := &ownKeyTrust{check: newKeyCheck(ownKeyTrustText, nil), note: widget.NewLabel(ownKeyTrustNote)}
 	o.check.Checked = true
 	o.note.Wrapping = fyne.TextWrapWord
 	o.ExtendBaseWidget(o)

@@ -91,10 +91,10 @@ func TestCuratorOwnKeyTrustedInViewer(t *testing.T) {
 			if fl == nil || !f.onTop(fl.keyDlg) {
 				t.Fatal("no key-creation dialog")
 			}
-			var box *widget.Check
+			var box *keyCheck
 			f.do(func() {
 				for _, o := range test.LaidOutObjects(fl.keyDlg.pop) {
-					if ch, ok := o.(*widget.Check); ok && ch.Text == ownKeyTrustText {
+					if ch, ok := o.(*keyCheck); ok && ch.Text == ownKeyTrustText {
 						box = ch
 					}
 				}
