@@ -265,7 +265,7 @@ func leftFigure(spent, budget float64, damaged []ledger.DamagedLine) string {
 // budgetLeft says what is left of a budget, or by how much it is overspent
 // ("0.3 over budget"); differences within twice the ledger's rounding
 // slack (10⁻⁹ of the budget for the budget check, and as much again for the
-// margin a repair adds to its charge, project.Ledger.Repair) count as 0
+// margin a repair adds to its charge, ledger.Ledger.Repair) count as 0
 // left. This is display only: the charges themselves stay as recorded.
 func budgetLeft(spent, budget float64) string {
 	left := budget - spent

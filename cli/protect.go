@@ -12,9 +12,9 @@ import (
 // checkOutputs refuses, before any work, an output path that is (by name,
 // symbolic link or hard link) a file no command may write: the default
 // ledger and its lock, the default curator key and its companions, the
-// default allowed_signers file (project.DefaultProtected) and the files in
+// default allowed_signers file (release.DefaultProtected) and the files in
 // extra (the command's own dataset, ledger, key, inputs). The refusal is a
-// *project.ProtectedPathError, which exits with exitUsage.
+// *release.ProtectedPathError, which exits with exitUsage.
 func checkOutputs(outs []string, extra ...[]release.ProtectedFile) error {
 	prot := release.DefaultProtected()
 	for _, e := range extra {

@@ -341,7 +341,7 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 
 // budgetPrecheck refuses, before the passphrase prompt, a release that the
 // ledger will certainly refuse (ε or δ over budget). It is deliberately
-// more lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead
+// more lenient than (*ledger.Ledger).Reserve (relative slack 1e-6 instead
 // of the ledger's 1e-9), so it never refuses a release the ledger would
 // allow; Reserve remains the one authoritative check.
 func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestReleaseDefaultH (issue 18 item 13): bernstein release's --h
-// defaults to project.DefaultH, the curator window's default too (the UI
+// defaults to release.DefaultH, the curator window's default too (the UI
 // test TestDefaultHOneHome checks that side).
 func TestReleaseDefaultH(t *testing.T) {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
@@ -21,6 +21,6 @@ func TestReleaseDefaultH(t *testing.T) {
 		t.Fatal("release has no --h flag")
 	}
 	if f.DefValue != strconv.Itoa(release.DefaultH) {
-		t.Errorf("--h defaults to %s, want project.DefaultH = %d", f.DefValue, release.DefaultH)
+		t.Errorf("--h defaults to %s, want release.DefaultH = %d", f.DefValue, release.DefaultH)
 	}
 }

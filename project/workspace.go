@@ -108,7 +108,7 @@ type LearnerSettings struct {
 	// classes); Classes replaces it.
 	PositiveLabel *float64 `json:"positive_label,omitempty"`
 	// Classes are the declared values of a binary label column, negative
-	// first and positive second (project.Classes).
+	// first and positive second (dataset.Classes).
 	Classes []string `json:"classes,omitempty"`
 	// FillClass is the declared class replacing other or missing label
 	// values; empty means the negative class.

@@ -44,7 +44,7 @@ type CuratorOptions struct {
 	// os.UserConfigDir()/bernstein.
 	ConfigDir string
 	// LedgerPath is the privacy-budget ledger; default
-	// project.DefaultLedgerPath().
+	// ledger.DefaultLedgerPath().
 	LedgerPath string
 	// KeyPath is the curator's signing key; default keys.DefaultKeyPath().
 	KeyPath string

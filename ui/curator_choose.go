@@ -24,14 +24,14 @@ type chooseFlow struct {
 	eps    *keyEntry
 	over   *keyCheck
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
-	// the candidates (project.ChooseOptions.Bandwidths).
+	// the candidates (release.ChooseOptions.Bandwidths).
 	bandwidths *keyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
 	stage    *widget.Label
 	// forecast states, before anything is spent, the selection noise and
-	// the utility bound for the ε typed (from project.PreviewChoice, run
+	// the utility bound for the ε typed (from release.PreviewChoice, run
 	// off the UI goroutine when the dialog opens).
 	forecast *widget.Label
 	preview  *release.ChoicePreview
@@ -126,7 +126,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 }
 
 // planChoice works out the candidates and β of the choice as the dialog
-// stands (project.PreviewChoice, nothing spent) off the UI goroutine and
+// stands (release.PreviewChoice, nothing spent) off the UI goroutine and
 // shows the forecast; a newer plan supersedes an older one (UI goroutine).
 func (c *curator) planChoice(fl *chooseFlow, req release.Request) {
 	fl.planGen++
@@ -171,7 +171,7 @@ func (fl *chooseFlow) showForecast() {
 		pv.UtilityBound(eps)))
 }
 
-// runChoose runs project.ChooseSettings off the UI goroutine; widgets are
+// runChoose runs release.ChooseSettings off the UI goroutine; widgets are
 // touched only through uiDo.
 func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver, bandwidths bool) {
 	ctx, cancel := context.WithCancel(context.Background())

@@ -96,7 +96,7 @@ func (f *classForm) refresh(c *curator) {
 }
 
 // previewValues returns up to limit distinct trimmed values of column col
-// in the preview rows (the first project.PreviewRows rows), sorted.
+// in the preview rows (the first dataset.PreviewRows rows), sorted.
 func previewValues(ds *dataset.Table, col string, limit int) []string {
 	if ds == nil || col == "" {
 		return nil

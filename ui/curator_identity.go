@@ -22,7 +22,7 @@ type identityKey struct {
 
 // ledgerKey returns the ledger dataset whose budget the curator sees for
 // the loaded dataset: the one the release dialog last matched its records
-// to, else the first the file was charged to (project.LedgerDatasetsOfFile;
+// to, else the first the file was charged to (ledger.LedgerDatasetsOfFile;
 // the file hash for a file new to the ledger).
 func (c *curator) ledgerKey(l *ledger.Ledger) string {
 	c.ledgerMu.Lock()
@@ -69,7 +69,7 @@ func (w *identityWidgets) current() *ledger.IdentityFinding {
 // background (fingerprint and keyed sketches of the private data), then
 // shows the finding in the dialog and calls show with it (UI goroutine). If
 // the curator releases before the check ends, the release matches anyway
-// (project.Prepared.Release) without a declaration: the safe default.
+// (release.Prepared.Release) without a declaration: the safe default.
 func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*ledger.IdentityFinding)) {
 	w := f.identity
 	cols := slices.Clone(req.Features)

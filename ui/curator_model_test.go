@@ -507,10 +507,10 @@ func TestCuratorSummaryMissingBounds(t *testing.T) {
 }
 
 // TestDefaultHOneHome (issue 18 item 13): the app's default h is the
-// command line's (project.DefaultH).
+// command line's (release.DefaultH).
 func TestDefaultHOneHome(t *testing.T) {
 	if s := newCuratorState(); s.H != release.DefaultH {
-		t.Errorf("new project h = %d, want project.DefaultH = %d", s.H, release.DefaultH)
+		t.Errorf("new project h = %d, want release.DefaultH = %d", s.H, release.DefaultH)
 	}
 	if s := newCuratorState().forNewDataset(); s.H != release.DefaultH {
 		t.Errorf("new dataset h = %d", s.H)

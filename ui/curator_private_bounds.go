@@ -66,7 +66,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 
 // showPrivateBoundsDialog opens "Estimate privately…" for col (UI
 // goroutine). It states, before anything is spent, the ε it will spend
-// (default project.DefaultBoundsShare of the dataset's budget, editable)
+// (default release.DefaultBoundsShare of the dataset's budget, editable)
 // and that it is recorded in the ledger first.
 func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	if c.ds == nil {
@@ -157,7 +157,7 @@ func (fl *privateBoundsFlow) showForecast(n int) {
 		formatValue(roundSig(each, 3)), n, formatValue(q*100), margin, math.Log(1e6)))
 }
 
-// runPrivateBounds runs project.EstimatePrivateBounds off the UI
+// runPrivateBounds runs release.EstimatePrivateBounds off the UI
 // goroutine; widgets are touched only through uiDo.
 func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs, allowOver bool) {
 	ds := c.ds

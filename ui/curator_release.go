@@ -411,7 +411,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 	c.win.Canvas().Focus(f.pass) // Enter in it releases (keyEntry)
 }
 
-// runRelease prepares and publishes in the background: project.Prepare
+// runRelease prepares and publishes in the background: release.Prepare
 // then (*Prepared).Release — the same pipeline as the command line.
 func (c *curator) runRelease(req release.Request, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
 	f := c.release

@@ -80,7 +80,7 @@ type releaseRecord struct {
 }
 
 // newCuratorState returns the defaults: KDE, ε = 1, pure Laplace noise,
-// h = project.DefaultH (shared with the command line), k chosen
+// h = release.DefaultH (shared with the command line), k chosen
 // automatically.
 func newCuratorState() *curatorState {
 	return &curatorState{

@@ -52,7 +52,7 @@ func TestParseParam(t *testing.T) {
 }
 
 // TestRequestFieldErrors: incomplete settings name the wizard step and the
-// field; complete settings give the request project.Prepare validates.
+// field; complete settings give the request release.Prepare validates.
 func TestRequestFieldErrors(t *testing.T) {
 	ds := dataset.DemoTwoClass2D(1)
 	base := func() *curatorState {

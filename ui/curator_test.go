@@ -327,7 +327,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	o := f.waitRelease()
 	var be *ledger.BudgetError
 	if !errors.As(o.err, &be) {
-		t.Fatalf("release over budget: %v, want a *project.BudgetError", o.err)
+		t.Fatalf("release over budget: %v, want a *ledger.BudgetError", o.err)
 	}
 	if !strings.Contains(fl.stage.Text, "Refused") {
 		t.Errorf("dialog says %q, want the refusal", fl.stage.Text)
@@ -389,7 +389,7 @@ func TestCuratorAcknowledgementGate(t *testing.T) {
 	if err != nil || len(w.Bounds) != 1 || !w.Bounds[0].FromData || w.Bounds[0].AcknowledgedAt == nil {
 		t.Fatalf("workspace bounds %+v, %v", w.Bounds, err)
 	}
-	// Withdrawing the acknowledgement: project.Prepare refuses.
+	// Withdrawing the acknowledgement: release.Prepare refuses.
 	f.do(func() { test.Tap(bp.ack) })
 	f.waitIdle()
 	if msg := c.preview.tradeoff.msg.Text; !strings.Contains(msg, "acknowledge") {

@@ -5,8 +5,8 @@
 // # Contract
 //
 // The package implements no privacy logic. Every release goes through the
-// one pipeline shared with the command line, project.Prepare and
-// (*project.Prepared).Release (ledger entry first, secure noise from the
+// one pipeline shared with the command line, release.Prepare and
+// (*release.Prepared).Release (ledger entry first, secure noise from the
 // mechanism package, signed synopsis last); budgets come from the project
 // ledger; bounds, columns and parameters are validated by project and the
 // learners' specs. The curator's preview only simulates releases with seeded

@@ -20,12 +20,12 @@ import (
 
 // The preview engine turns the curator's current settings into the data of
 // the two preview plots. It never releases anything: the fit goes through
-// project.Prepare (the one pipeline shared with the release), and every
+// release.Prepare (the one pipeline shared with the release), and every
 // "release" it shows is a mechanism.SimulatedRelease made with seeded
 // simulation noise.
 //
 // Caching (what does not change is computed once):
-//   - the fit (project.Prepare: mapping, learner fit) per fit key — data,
+//   - the fit (release.Prepare: mapping, learner fit) per fit key — data,
 //     columns, bounds, learner and parameters;
 //   - F_D on the lattice per k (mechanism.EvaluateLattice on the cached
 //     oracle), F_D on the preview grid per fit;
@@ -228,7 +228,7 @@ func kKey(k []int) string {
 
 // compute returns the preview for in. It returns ctx.Err() when cancelled
 // and request errors (missing bounds, invalid parameters, …) as they come
-// from project.Prepare or mechanism validation.
+// from release.Prepare or mechanism validation.
 func (e *previewEngine) compute(ctx context.Context, in previewInput, progress previewProgress) (*previewResult, error) {
 	e.run.Lock()
 	defer e.run.Unlock()

@@ -65,7 +65,7 @@ func TestPreviewEngineCaches(t *testing.T) {
 	}
 }
 
-// TestPreviewEngineErrors: request errors come from project.Prepare and
+// TestPreviewEngineErrors: request errors come from release.Prepare and
 // mechanism validation unchanged; cancellation returns context.Canceled.
 func TestPreviewEngineErrors(t *testing.T) {
 	e := newPreviewEngine()
@@ -74,7 +74,7 @@ func TestPreviewEngineErrors(t *testing.T) {
 	_, err := e.compute(context.Background(), in, nil)
 	var re *release.RequestError
 	if !errors.As(err, &re) || re.Field != "bounds[x2]" {
-		t.Errorf("missing bounds: %v, want a *project.RequestError for bounds[x2]", err)
+		t.Errorf("missing bounds: %v, want a *release.RequestError for bounds[x2]", err)
 	}
 	in = twoClassKDE(1)
 	in.Request.Privacy.Noise = mechanism.NoiseGaussian // needs δ

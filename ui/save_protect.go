@@ -8,7 +8,7 @@ import (
 // the app must not overwrite: the dataset, the privacy-budget ledger or its
 // lock, a curator key (private, .pub, .allowed_signers) or an
 // allowed_signers file, whether by name, symbolic link or hard link. The
-// rule lives in project.CheckOutputPath; this file only says which files
+// rule lives in release.CheckOutputPath; this file only says which files
 // each window protects.
 
 // saveTargetFunc checks a folder and a file name typed into a save form and
@@ -16,7 +16,7 @@ import (
 type saveTargetFunc func(dir, name string) (string, bool, error)
 
 // protectTarget wraps target so that it also refuses any path that
-// resolves to one of protected() (project.CheckOutputPath).
+// resolves to one of protected() (release.CheckOutputPath).
 func protectTarget(target saveTargetFunc, protected func() []release.ProtectedFile) saveTargetFunc {
 	return func(dir, name string) (string, bool, error) {
 		path, exists, err := target(dir, name)
@@ -32,7 +32,7 @@ func protectTarget(target saveTargetFunc, protected func() []release.ProtectedFi
 
 // protectedFiles are the files no output of the curator may be: the loaded
 // dataset, the ledger and its lock, the curator key and its companions, and
-// the defaults (project.DefaultProtected).
+// the defaults (release.DefaultProtected).
 func (c *curator) protectedFiles() []release.ProtectedFile {
 	var out []release.ProtectedFile
 	if c.state != nil {
@@ -51,7 +51,7 @@ func (c *curator) checkSynopsisOut(path string) error {
 
 // protectedFiles are the files no export of the viewer may be: the
 // analyst's allowed_signers file and the defaults
-// (project.DefaultProtected). The open synopsis is protected by
+// (release.DefaultProtected). The open synopsis is protected by
 // viewerSaveTarget itself.
 func (v *viewer) protectedFiles() []release.ProtectedFile {
 	return append(release.AllowedSignersProtected(v.cfg.trustPath), release.DefaultProtected()...)
