@@ -72,7 +72,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	req.Privacy.H, req.KAuto = 1, true
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = ledger.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultPath(); err != nil {
 			return err
 		}
 	}
@@ -84,7 +84,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
 		return err
 	}
-	led, err := ledger.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func TestChooseCommand(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, "score =") {
 		t.Errorf("a score was printed:\n%s%s", r.stdout, r.stderr)
 	}
-	l, err := ledger.OpenLedger(ledgerPath)
+	l, err := ledger.Open(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -779,11 +779,11 @@ func TestLedgerTornLine(t *testing.T) {
 	w.testKey(t)
 	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"))...)
-	ledgerPath, err := ledger.DefaultLedgerPath()
+	ledgerPath, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ledger.OpenLedger(ledgerPath)
+	l, err := ledger.Open(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ Keep a copy of the file before repairing.`,
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
 				}
-				l, err := ledger.OpenLedger(ledgerPath)
+				l, err := ledger.Open(ledgerPath)
 				if err != nil {
 					return err
 				}
@@ -101,7 +101,7 @@ Keep a copy of the file before repairing.`,
 				if err != nil {
 					return err
 				}
-				keys := ledger.LedgerDatasetsOfFile(l, hash)
+				keys := ledger.DatasetsOfFile(l, hash)
 				for i, key := range keys {
 					if budget.set || deltaBudget.set {
 						if err := l.SetBudgets(key, budget.v, deltaBudget.v); err != nil {

@@ -18,7 +18,7 @@ func damageTestLedger(t *testing.T) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ledger.jsonl")
-	l, err := ledger.OpenLedger(p)
+	l, err := ledger.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "ledger.jsonl")
-			l, err := ledger.OpenLedger(p)
+			l, err := ledger.Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +202,7 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 			if !strings.Contains(r.stdout, "repaired line 2: charged ε 5") {
 				t.Errorf("repair: %q; want line 2 charged ε 5 (the running totals)", r.stdout)
 			}
-			l2, err := ledger.OpenLedger(p)
+			l2, err := ledger.Open(p)
 			if err != nil || l2.Damaged() != nil {
 				t.Fatalf("after repair: %v, damaged %v", err, l2.Damaged())
 			}

@@ -14,11 +14,11 @@ import (
 // openDefaultLedger opens the workspace's default ledger.
 func openDefaultLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	p, err := ledger.DefaultLedgerPath()
+	p, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ledger.OpenLedger(p)
+	l, err := ledger.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestReleaseBudgetAfterPassphrase(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := openDefaultLedger(t)
-	hash := ledger.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
+	hash := ledger.DatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
 	if b := l.Budget(hash); b != 3 {
 		t.Errorf("budget = %v after a release with --budget 3", b)
 	}

@@ -124,7 +124,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.
 	if !p.used() && p.entry == "" {
 		return nil
 	}
-	led, err := ledger.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}

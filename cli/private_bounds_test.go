@@ -95,12 +95,12 @@ func (w *workspace) demoEntries(t *testing.T) []ledger.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ledger.OpenLedger("")
+	l, err := ledger.Open("")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var es []ledger.Entry
-	for _, h := range ledger.LedgerDatasetsOfFile(l, ds.Hash) {
+	for _, h := range ledger.DatasetsOfFile(l, ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
 	return es

@@ -75,7 +75,7 @@ func keygenOutputs(out string) []string {
 // replaced, each by its counterpart.
 func checkKeygenOutputs(out, allowed, passFile string) error {
 	var prot []release.ProtectedFile
-	if p, err := ledger.DefaultLedgerPath(); err == nil {
+	if p, err := ledger.DefaultPath(); err == nil {
 		prot = append(prot, release.LedgerProtected(p)...)
 	}
 	if p, err := keys.DefaultAllowedSignersPath(); err == nil {

@@ -21,7 +21,7 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	te := newTestEnv()
 	w.testKey(t)
 	te.mustRun(t, w.kdeRelease(w.path("first.synopsis"))...)
-	led, err := ledger.DefaultLedgerPath()
+	led, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -198,7 +198,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	// checked (the key loaded) before anything is written to the ledger.
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = ledger.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultPath(); err != nil {
 			return err
 		}
 	}
@@ -247,7 +247,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
 		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
-	led, err := ledger.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}

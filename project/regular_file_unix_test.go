@@ -85,7 +85,7 @@ func TestLedgerOnFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ledger.OpenLedger(fifo); !errors.Is(err, fileio.ErrNotRegular) {
+	if _, err := ledger.Open(fifo); !errors.Is(err, fileio.ErrNotRegular) {
 		t.Errorf("OpenLedger(fifo): %v; want ErrNotRegular", err)
 	}
 }

@@ -18,7 +18,7 @@ func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, 
 // openTestLedger opens a new ledger in a temporary directory.
 func openTestLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	l, err := ledger.OpenLedger(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
+	l, err := ledger.Open(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ type CuratorOptions struct {
 	// os.UserConfigDir()/bernstein.
 	ConfigDir string
 	// LedgerPath is the privacy-budget ledger; default
-	// ledger.DefaultLedgerPath().
+	// ledger.DefaultPath().
 	LedgerPath string
 	// KeyPath is the curator's signing key; default keys.DefaultKeyPath().
 	KeyPath string
@@ -140,7 +140,7 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 		opts.ConfigDir = filepath.Join(dir, "bernstein")
 	}
 	if opts.LedgerPath == "" {
-		p, err := ledger.DefaultLedgerPath()
+		p, err := ledger.DefaultPath()
 		if err != nil {
 			return nil, err
 		}
@@ -386,7 +386,7 @@ func (c *curator) openLedger() (*ledger.Ledger, error) {
 		if err := os.MkdirAll(filepath.Dir(c.opts.LedgerPath), 0o700); err != nil {
 			return nil, err
 		}
-		c.ledger, c.ledgerErr = ledger.OpenLedger(c.opts.LedgerPath)
+		c.ledger, c.ledgerErr = ledger.Open(c.opts.LedgerPath)
 	}
 	if c.ledger != nil {
 		return c.ledger, nil

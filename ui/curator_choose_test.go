@@ -79,7 +79,7 @@ func TestCuratorChooseHK(t *testing.T) {
 			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
 		}
 	})
-	if l, err := ledger.OpenLedger(c.opts.LedgerPath); err != nil {
+	if l, err := ledger.Open(c.opts.LedgerPath); err != nil {
 		t.Fatal(err)
 	} else if n := len(l.Entries("")); n != 0 {
 		t.Fatalf("%d ledger entries after the preview, want 0", n)
@@ -101,11 +101,11 @@ func TestCuratorChooseHK(t *testing.T) {
 	if !f.onTop(fl.result) {
 		t.Error("the result dialog is not shown")
 	}
-	l, err := ledger.OpenLedger(c.opts.LedgerPath)
+	l, err := ledger.Open(c.opts.LedgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := ledger.LedgerDatasetsOfFile(l, c.ds.Hash)[0] // the ledger dataset of the records
+	key := ledger.DatasetsOfFile(l, c.ds.Hash)[0] // the ledger dataset of the records
 	entries := l.Entries(key)
 	if len(entries) != 1 || entries[0].Kind != ledger.KindValidation || entries[0].Epsilon != 0.05 {
 		t.Fatalf("ledger %+v, want one validation entry of ε 0.05", entries)
@@ -219,7 +219,7 @@ func TestCuratorChooseCancel(t *testing.T) {
 	if c.state.H != h || c.state.K != k {
 		t.Error("a cancelled choice changed the form")
 	}
-	l, err := ledger.OpenLedger(c.opts.LedgerPath)
+	l, err := ledger.Open(c.opts.LedgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

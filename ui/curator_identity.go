@@ -22,7 +22,7 @@ type identityKey struct {
 
 // ledgerKey returns the ledger dataset whose budget the curator sees for
 // the loaded dataset: the one the release dialog last matched its records
-// to, else the first the file was charged to (ledger.LedgerDatasetsOfFile;
+// to, else the first the file was charged to (ledger.DatasetsOfFile;
 // the file hash for a file new to the ledger).
 func (c *curator) ledgerKey(l *ledger.Ledger) string {
 	c.ledgerMu.Lock()
@@ -31,7 +31,7 @@ func (c *curator) ledgerKey(l *ledger.Ledger) string {
 	if k.ds != nil && k.ds == c.ds {
 		return k.key
 	}
-	return ledger.LedgerDatasetsOfFile(l, c.ds.Hash)[0]
+	return ledger.DatasetsOfFile(l, c.ds.Hash)[0]
 }
 
 // identityWidgets are the release dialog's statement of which ledger

@@ -165,7 +165,7 @@ func TestCuratorEstimatePrivately(t *testing.T) {
 		t.Fatal(err)
 	}
 	var es []ledger.Entry // charged to the records' ledger dataset, which names the file
-	for _, h := range ledger.LedgerDatasetsOfFile(l, c.ds.Hash) {
+	for _, h := range ledger.DatasetsOfFile(l, c.ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
 	if len(es) != 1 || es[0].Kind != ledger.KindBounds || es[0].Epsilon != 0.2 {

@@ -350,14 +350,14 @@ func ReserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, diffe
 	return out, f, nil
 }
 
-// LedgerDatasetsOfFile returns the ledger datasets (Entry.DatasetHash) a
+// DatasetsOfFile returns the ledger datasets (Entry.DatasetHash) a
 // CSV file with the given file hash was charged to: those of entries keyed
 // on the file hash (older ledgers, budgets set by file) and of entries
 // whose identity names it, in order of first appearance; the file hash
 // itself if there are none. Without the used columns the file's records
 // cannot be fingerprinted, so a reformatted copy of the file is not found
 // here (a release finds it).
-func LedgerDatasetsOfFile(l *Ledger, fileHash string) []string {
+func DatasetsOfFile(l *Ledger, fileHash string) []string {
 	var out []string
 	for _, e := range l.Entries("") {
 		if e.DatasetHash == "" || slices.Contains(out, e.DatasetHash) {

@@ -26,7 +26,7 @@
 //     population. Identities and sketches are private: they stay in the
 //     curator's files and are never published.
 //   - Reading is bounded and never panics on any file: errors name the
-//     file, line and rule (*LedgerError). Every write goes through the
+//     file, line and rule (*Error). Every write goes through the
 //     project/internal/fsops seam, which tests fail or "crash" at every
 //     step (TestLedgerReserveFaults).
 //

@@ -23,10 +23,10 @@ import (
 // another budget.
 const DefaultBudget = 1.0
 
-// LedgerVersion is the format version written in every ledger line ("v"):
+// Version is the format version written in every ledger line ("v"):
 // 2 since lines carry running totals (Entry.Totals). Lines of version 1
 // (without totals) are still read; see docs/ledger.md.
-const LedgerVersion = 2
+const Version = 2
 
 // budgetSlack is the relative tolerance of the budget check, so that ten
 // releases of ε = 0.1 fit a budget of 1 despite floating-point rounding of
@@ -66,7 +66,7 @@ type Entry struct {
 	Epsilon     float64   `json:"epsilon"`      // ε spent (0 for KindBudget)
 	Delta       float64   `json:"delta"`        // δ spent (0 for pure ε-DP and KindBudget)
 	Kind        EntryKind `json:"kind"`
-	Version     int       `json:"v"`    // LedgerVersion; set by the ledger
+	Version     int       `json:"v"`    // Version; set by the ledger
 	ID          string    `json:"id"`   // unique; set by the ledger; workspaces refer to it
 	Time        time.Time `json:"time"` // set by the ledger if zero
 	// Budget is the new total ε of a KindBudget entry (0: unchanged).
@@ -135,8 +135,8 @@ type ledgerState struct {
 	longest int            // length of the longest valid line (singleEntryBound)
 }
 
-// DefaultLedgerPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
-func DefaultLedgerPath() (string, error) {
+// DefaultPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
+func DefaultPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return "", fmt.Errorf("ledger: no user configuration directory: %w", err)
@@ -144,16 +144,16 @@ func DefaultLedgerPath() (string, error) {
 	return filepath.Join(dir, "bernstein", "ledger.jsonl"), nil
 }
 
-// OpenLedger opens the ledger at path (DefaultLedgerPath if path is empty)
+// Open opens the ledger at path (DefaultPath if path is empty)
 // and reads it. A missing file is an empty ledger; it is created by the
 // first write. A ledger with a torn last line (see Torn) or damaged lines
 // (see Damaged) opens, so that it can be shown and repaired, and counts
 // what they reveal; every write but Repair is refused until it is
 // repaired: a budget record that cannot be read must not be mistaken for
 // an unspent one.
-func OpenLedger(path string) (*Ledger, error) {
+func Open(path string) (*Ledger, error) {
 	if path == "" {
-		p, err := DefaultLedgerPath()
+		p, err := DefaultPath()
 		if err != nil {
 			return nil, err
 		}
@@ -231,9 +231,9 @@ func (l *Ledger) Notes() []string {
 }
 
 // Damaged returns, if the ledger was damaged when last read (a complete
-// line that does not parse, see docs/ledger.md), the *LedgerError that
+// line that does not parse, see docs/ledger.md), the *Error that
 // Reserve and SetBudget refuse with until Repair; otherwise nil.
-func (l *Ledger) Damaged() *LedgerError {
+func (l *Ledger) Damaged() *Error {
 	return l.state().damageError(l.path)
 }
 
@@ -347,7 +347,7 @@ func cloneParams(p map[string][]float64) map[string][]float64 {
 //
 // It returns the entry as recorded. Errors: invalid entry fields (naming the
 // field and rule), a torn last line (*TornError), a damaged ledger
-// (*LedgerError), the budget (*BudgetError), or I/O errors.
+// (*Error), the budget (*BudgetError), or I/O errors.
 func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if e.Kind == "" {
 		e.Kind = KindRelease
@@ -493,7 +493,7 @@ func appendDurably(path string, size int64, line []byte) (err error) {
 
 // prepare fills the fields the ledger owns.
 func (e *Entry) prepare() error {
-	e.Version = LedgerVersion
+	e.Version = Version
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
@@ -524,8 +524,8 @@ func marshalEntry(e Entry) ([]byte, error) {
 // Reserve. Errors name the field.
 func (e *Entry) validate() error {
 	switch {
-	case e.Version != LedgerVersion && e.Version != 1:
-		return fmt.Errorf("v: version %d is not supported (this program reads versions 1 and %d)", e.Version, LedgerVersion)
+	case e.Version != Version && e.Version != 1:
+		return fmt.Errorf("v: version %d is not supported (this program reads versions 1 and %d)", e.Version, Version)
 	case e.ID == "":
 		return errors.New("id: missing")
 	case e.Time.IsZero():

@@ -474,12 +474,12 @@ func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool)
 }
 
 // damageError is the refusal of writes while lines are damaged.
-func (st *ledgerState) damageError(path string) *LedgerError {
+func (st *ledgerState) damageError(path string) *Error {
 	if len(st.damaged) == 0 {
 		return nil
 	}
 	d := st.damaged[0]
-	return &LedgerError{File: path, Line: d.line, Rule: "damaged entry: " + d.reason, Damaged: len(st.damaged)}
+	return &Error{File: path, Line: d.line, Rule: "damaged entry: " + d.reason, Damaged: len(st.damaged)}
 }
 
 // refuseWrites returns the error that blocks Reserve and SetBudget: damage

@@ -19,7 +19,7 @@ import (
 func realLedger(t *testing.T, names ...string) (string, []byte) {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "ledger.jsonl")
-	l, err := OpenLedger(p)
+	l, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 			if err := os.WriteFile(p, bad, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			l, err := OpenLedger(p)
+			l, err := Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +202,7 @@ func TestLedgerBudgetReorder(t *testing.T) {
 	}
 	// A budget set while the clock is behind the last budget entry is
 	// dated at that entry, so that it reads back intact.
-	future := Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, Version: LedgerVersion, ID: strings.Repeat("0", 16), Time: time.Now().Add(time.Hour).UTC(),
+	future := Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, Version: Version, ID: strings.Repeat("0", 16), Time: time.Now().Add(time.Hour).UTC(),
 		Totals: &Totals{Entries: 1}}
 	line, err := marshalEntry(future)
 	if err != nil {

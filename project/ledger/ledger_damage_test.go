@@ -32,7 +32,7 @@ func ledgerBytesFrom(t testing.TB, run Totals, entries ...Entry) []byte {
 		if e.Kind == "" {
 			e.Kind = KindRelease
 		}
-		e.Version = LedgerVersion
+		e.Version = Version
 		e.ID = strings.Repeat("0", 15) + string(rune('a'+i%6))
 		e.Time = time.Date(2026, 1, 2, 3, 4, 5+i, 0, time.UTC)
 		run = run.after(e)
@@ -56,7 +56,7 @@ func ledgerFile(t *testing.T, data []byte) *Ledger {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, err := OpenLedger(p)
+	l, err := Open(p)
 	if err != nil {
 		t.Fatalf("a damaged ledger must open (to be shown and repaired): %v", err)
 	}
@@ -97,7 +97,7 @@ func TestLedgerDamageRepro(t *testing.T) {
 				t.Errorf("the error lacks the repair procedure: %v", le)
 			}
 			before, _ := os.ReadFile(l.Path())
-			var got *LedgerError
+			var got *Error
 			for _, h := range []string{hashA, hashB, hashC} {
 				if _, err := l.Reserve(Entry{DatasetHash: h, Epsilon: 0.01}, true); !errors.As(err, &got) {
 					t.Errorf("Reserve on %s…: err = %v, want *LedgerError", h[:8], err)
@@ -123,7 +123,7 @@ func TestLedgerDamageRepro(t *testing.T) {
 			if err != nil || len(reps) != len(tc.damaged) {
 				t.Fatalf("Repair = %v, %v", reps, err)
 			}
-			l2, err := OpenLedger(l.Path())
+			l2, err := Open(l.Path())
 			if err != nil || l2.Damaged() != nil || l2.Torn() != nil {
 				t.Fatalf("reopened after repair: %v, damaged %v, torn %v", err, l2.Damaged(), l2.Torn())
 			}

@@ -5,11 +5,11 @@ import (
 	"math"
 )
 
-// LedgerError reports a damaged ledger: a complete line that is not a valid
+// Error reports a damaged ledger: a complete line that is not a valid
 // entry (a crash can only tear the last line, so this is damage or an
 // edit). Every release and budget change is refused until Repair, which
 // never lowers what a dataset has spent (docs/ledger.md, "Damage").
-type LedgerError struct {
+type Error struct {
 	File string
 	Line int // the first damaged line
 	Rule string
@@ -17,7 +17,7 @@ type LedgerError struct {
 	Damaged int
 }
 
-func (e *LedgerError) Error() string {
+func (e *Error) Error() string {
 	more := ""
 	if e.Damaged > 1 {
 		more = fmt.Sprintf(" (%d damaged lines in all)", e.Damaged)

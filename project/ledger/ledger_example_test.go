@@ -16,7 +16,7 @@ func ExampleLedger_Reserve() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	l, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	l, err := ledger.Open(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		panic(err)
 	}

@@ -50,7 +50,7 @@ func TestLedgerGapCharged(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := ledgerFile(t, tc.data)
-			var le *LedgerError
+			var le *Error
 			if _, err := l.Reserve(Entry{DatasetHash: hashNew, Epsilon: 0.01}, true); !errors.As(err, &le) {
 				t.Fatalf("Reserve before the repair: err = %v, want *LedgerError", err)
 			}
@@ -73,7 +73,7 @@ func TestLedgerGapCharged(t *testing.T) {
 			if charged != tc.charge {
 				t.Errorf("repair entries %+v: charged = %v, want %v", reps, charged, tc.charge)
 			}
-			l2, err := OpenLedger(l.Path())
+			l2, err := Open(l.Path())
 			if err != nil || l2.Damaged() != nil {
 				t.Fatalf("after the repair: %v, damaged %v", err, l2.Damaged())
 			}
@@ -105,7 +105,7 @@ func TestLedgerGapCharged(t *testing.T) {
 // (fail closed) rather than ignore the charge. The field is refused on any
 // entry but an unattributed repair.
 func TestLedgerUnattributedOlderProgram(t *testing.T) {
-	rep := Entry{Kind: KindRepair, AllDatasets: true, Epsilon: 0.5, RepairsLine: 2, Version: LedgerVersion, ID: "x", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	rep := Entry{Kind: KindRepair, AllDatasets: true, Epsilon: 0.5, RepairsLine: 2, Version: Version, ID: "x", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	if err := rep.validate(); err != nil {
 		t.Fatalf("unattributed repair refused: %v", err)
 	}
@@ -113,7 +113,7 @@ func TestLedgerUnattributedOlderProgram(t *testing.T) {
 		{Kind: KindRepair, DatasetHash: hashA, AllDatasets: true, Epsilon: 0.5, RepairsLine: 2},
 		{Kind: KindRelease, DatasetHash: hashA, AllDatasets: true, Epsilon: 0.5},
 	} {
-		e.Version, e.ID, e.Time = LedgerVersion, "x", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		e.Version, e.ID, e.Time = Version, "x", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 		if err := e.validate(); err == nil || !strings.Contains(err.Error(), "all_datasets") {
 			t.Errorf("%s with all_datasets and hash %q: err = %v, want all_datasets refused", e.Kind, e.DatasetHash, err)
 		}

@@ -21,7 +21,7 @@ func TestLedgerHelperProcess(t *testing.T) {
 	if path == "" {
 		return
 	}
-	l, err := OpenLedger(path)
+	l, err := Open(path)
 	if err != nil {
 		os.Exit(2)
 	}
@@ -62,7 +62,7 @@ func TestLedgerKilledBeforeSynopsis(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "synopsis.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("synopsis exists (%v): the helper was not killed in time", err)
 	}
-	l, err := OpenLedger(path)
+	l, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

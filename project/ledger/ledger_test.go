@@ -30,7 +30,7 @@ var (
 
 func openTestLedger(t *testing.T) *Ledger {
 	t.Helper()
-	l, err := OpenLedger(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
+	l, err := Open(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestLedgerReserve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Kind != KindRelease || e.ID == "" || e.Time.IsZero() || e.Version != LedgerVersion || e.OverBudget {
+	if e.Kind != KindRelease || e.ID == "" || e.Time.IsZero() || e.Version != Version || e.OverBudget {
 		t.Errorf("recorded entry = %+v", e)
 	}
 	if _, err := l.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindValidation}, false); err != nil {
@@ -86,7 +86,7 @@ func TestLedgerReserve(t *testing.T) {
 		t.Fatalf("allowOver: %+v, %v", e, err)
 	}
 	// Persistence: a fresh open sees the same spend.
-	l2, err := OpenLedger(l.Path())
+	l2, err := Open(l.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestLedgerRead(t *testing.T) {
 	for _, f := range files {
 		base := filepath.Base(f)
 		fmt.Fprintf(&out, "%s\n", base)
-		l, err := OpenLedger(f)
+		l, err := Open(f)
 		if err != nil {
 			t.Errorf("%s: %v (a damaged ledger must open, to be shown and repaired)", base, err)
 			continue
@@ -227,7 +227,7 @@ func TestLedgerRead(t *testing.T) {
 			if le.Line < 1 || le.File != f {
 				t.Errorf("%s: error %v lacks file and line", base, le)
 			}
-			var got *LedgerError
+			var got *Error
 			if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.01}, true); !errors.As(err, &got) {
 				t.Errorf("%s: Reserve on a damaged ledger: err = %v, want *LedgerError", base, err)
 			}
@@ -258,7 +258,7 @@ func copyLedger(t *testing.T, name string) *Ledger {
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, err := OpenLedger(p)
+	l, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestLedgerRepair(t *testing.T) {
 				t.Fatalf("still torn after repair: %v", l.Torn())
 			}
 			check("repaired")
-			l2, err := OpenLedger(l.Path())
+			l2, err := Open(l.Path())
 			if err != nil || l2.Torn() != nil {
 				t.Fatalf("reopen after repair: %v, torn %v", err, l2.Torn())
 			}
@@ -335,7 +335,7 @@ func TestLedgerRepairInterrupted(t *testing.T) {
 		if err := os.WriteFile(p, data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		l, err := OpenLedger(p)
+		l, err := Open(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func TestLedgerRepairInterrupted(t *testing.T) {
 			t.Errorf("fault at %s not reported", f.Faulted())
 		}
 		fsops.Current = fsops.OS{}
-		l, err = OpenLedger(p)
+		l, err = Open(p)
 		if err != nil {
 			t.Fatalf("ledger refused after an interrupted repair: %v", err)
 		}
@@ -380,7 +380,7 @@ func TestLedgerReserveFaults(t *testing.T) {
 		t.Run(fmt.Sprintf("fresh=%v", fresh), func(t *testing.T) {
 			fsops.ForEach(t, func(t *testing.T, dir string, f *fsops.Faults) {
 				p := filepath.Join(dir, "ledger.jsonl")
-				l, err := OpenLedger(p)
+				l, err := Open(p)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -399,7 +399,7 @@ func TestLedgerReserveFaults(t *testing.T) {
 				}
 				fsops.Current = fsops.OS{}
 
-				l2, err := OpenLedger(p)
+				l2, err := Open(p)
 				if err != nil {
 					t.Fatalf("ledger refused after interrupted append: %v", err)
 				}
@@ -450,7 +450,7 @@ func TestLedgerConcurrent(t *testing.T) {
 	errs := make([]error, workers)
 	for i := range workers {
 		wg.Go(func() {
-			l, err := OpenLedger(p)
+			l, err := Open(p)
 			if err != nil {
 				errs[i] = err
 				return
@@ -474,7 +474,7 @@ func TestLedgerConcurrent(t *testing.T) {
 	if ok != 10 || refused != 10 {
 		t.Errorf("%d allowed, %d refused; want 10, 10", ok, refused)
 	}
-	l, err := OpenLedger(p)
+	l, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,7 +486,7 @@ func TestLedgerConcurrent(t *testing.T) {
 func TestDefaultLedgerPath(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", "/tmp/cfg")
 	t.Setenv("HOME", "/tmp/home")
-	p, err := DefaultLedgerPath()
+	p, err := DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +503,7 @@ func TestDefaultLedgerPath(t *testing.T) {
 func TestLedgerConcurrentLinks(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ledger.jsonl")
-	l, err := OpenLedger(p)
+	l, err := Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,7 +526,7 @@ func TestLedgerConcurrentLinks(t *testing.T) {
 	errs := make([]error, workers)
 	for i := range workers {
 		wg.Go(func() {
-			l, err := OpenLedger(names[i%len(names)])
+			l, err := Open(names[i%len(names)])
 			if err != nil {
 				errs[i] = err
 				return
@@ -545,7 +545,7 @@ func TestLedgerConcurrentLinks(t *testing.T) {
 			t.Errorf("unexpected error: %v", err)
 		}
 	}
-	l, err = OpenLedger(hard)
+	l, err = Open(hard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func TestLedgerOverBudgetMarkerLost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l2, err := OpenLedger(l.Path())
+			l2, err := Open(l.Path())
 			if err != nil || l2.Damaged() != nil {
 				t.Fatalf("after repair: %v, damaged %v", err, l2.Damaged())
 			}

@@ -19,7 +19,7 @@ import (
 
 func chooseLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	l, err := ledger.OpenLedger(filepath.Join(t.TempDir(), "ledger.jsonl"))
+	l, err := ledger.Open(filepath.Join(t.TempDir(), "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

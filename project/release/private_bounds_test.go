@@ -42,7 +42,7 @@ func TestEstimatePrivateBoundsCharges(t *testing.T) {
 		t.Errorf("spent %g (result %g), want 0.8", eps, res.Spent)
 	}
 	// Reread from disk: the new kind is counted by a fresh reader too.
-	l2, err := ledger.OpenLedger(l.Path())
+	l2, err := ledger.Open(l.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,13 +112,13 @@ func PassphraseProtected(path string) []ProtectedFile {
 }
 
 // DefaultProtected returns the files at their default places: the ledger
-// (DefaultLedgerPath) and its lock, the curator key (keys.DefaultKeyPath) and its
+// (ledger.DefaultPath) and its lock, the curator key (keys.DefaultKeyPath) and its
 // companions, and the allowed_signers file (keys.DefaultAllowedSignersPath). A
 // default that cannot be determined (no user configuration directory) is
 // left out.
 func DefaultProtected() []ProtectedFile {
 	var out []ProtectedFile
-	if p, err := ledger.DefaultLedgerPath(); err == nil {
+	if p, err := ledger.DefaultPath(); err == nil {
 		out = append(out, LedgerProtected(p)...)
 	}
 	if p, err := keys.DefaultKeyPath(); err == nil {

@@ -54,7 +54,7 @@ func ExamplePrepare() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	led, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	led, err := ledger.Open(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -167,7 +167,7 @@ func TestNearDuplicateOneRowChanged(t *testing.T) {
 		t.Errorf("declared dataset spent %g, want 0.9", eps)
 	}
 	// The declaration was recorded: reopening the ledger keeps it.
-	l, err := ledger.OpenLedger(e.ledger.Path())
+	l, err := ledger.Open(e.ledger.Path())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -306,7 +306,7 @@ type releaseEnv struct {
 func newReleaseEnv(t *testing.T) *releaseEnv {
 	t.Helper()
 	dir := t.TempDir()
-	l, err := ledger.OpenLedger(filepath.Join(dir, "ledger.jsonl"))
+	l, err := ledger.Open(filepath.Join(dir, "ledger.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 	defer swapWriter(func(path string, f *synopsis.File, s ssh.Signer, overwrite bool) error {
 		// What a crash at this point would leave on disk: re-read the ledger
 		// from the file, as a new process would.
-		l, err := ledger.OpenLedger(e.ledger.Path())
+		l, err := ledger.Open(e.ledger.Path())
 		if err != nil {
 			return err
 		}
@@ -494,7 +494,7 @@ func TestReleaseCrashAfterLedger(t *testing.T) {
 	if len(ledgerAtWrite) != 1 || ledgerAtWrite[0].Epsilon != 0.5 {
 		t.Errorf("ledger on disk before the synopsis write: %+v; want the ε = 0.5 release", ledgerAtWrite)
 	}
-	l, err := ledger.OpenLedger(e.ledger.Path())
+	l, err := ledger.Open(e.ledger.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
