@@ -36,13 +36,15 @@ conservatively: the torn entry's ε counts as spent, and further releases are
 refused until --repair terminates the line (charging what it reveals).
 
 Any other line that does not parse is damage: every release is refused until
---repair, which charges each damaged line at least its dataset's largest
-budget, and at least what the running totals of the next intact line show
-the damaged lines spent (it never lowers what a dataset has spent). A
+--repair, which charges the damaged lines what the running totals of the
+next intact line show they spent, and at least their dataset's largest
+budget where the totals cannot tell (no totals follow, or a line may have
+been a budget change); it never lowers what a dataset has spent. A
 damaged line whose dataset cannot be read with certainty, or that no intact
 line follows (it may have been a release past its budget), must be
-attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256); if it was
-a release past its budget, restore it by hand instead (docs/ledger.md).
+attributed: --attribute LINE=FILE.csv (or the dataset's SHA-256), once per
+dataset the line may hold; if it was a release past its budget, restore it
+by hand instead (docs/ledger.md).
 Lines deleted before an intact line N are charged what its running totals
 show they spent, to every dataset, including datasets first seen later
 ("unattributed (lines missing before line N)"), unless --attribute N=FILE.csv
@@ -58,7 +60,7 @@ Keep a copy of the file before repairing.`,
 			fs.StringVar(&ledgerPath, "ledger", "", "ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			fs.Var(&deltaBudget, "delta-budget", "set the total δ budget of the --data dataset to `D` in (0, 1) (recorded as an entry)")
 			fs.BoolVar(&repair, "repair", false, "repair a torn last line or damaged lines (each is charged, never less than it spent)")
-			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset; repeatable")
+			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset (every ledger dataset of the file); repeatable, also for one line")
 			return func(context.Context, []string) error {
 				if budget.set && data == "" {
 					return usagef("--budget needs --data FILE.csv: budgets are per dataset")

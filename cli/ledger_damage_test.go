@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -268,5 +269,112 @@ func TestLedgerRepairDeletedLine(t *testing.T) {
 				t.Errorf("a dataset first seen after the repair: want %q in\n%s", wantFresh, r.stdout)
 			}
 		})
+	}
+}
+
+// TestLedgerRepairAttribution is the regression test of review findings 3
+// and 8 (issue 14): --attribute LINE=FILE.csv charged the SHA-256 of the
+// file's bytes while releases are keyed on their records (the dataset's own
+// key was not charged), and a line that joined entries of two datasets
+// could be attributed to one only (a second --attribute for the line was
+// refused; the other dataset was charged nothing). Each case damages a
+// ledger, repairs it with the flags given, and checks every dataset's
+// spent ε.
+func TestLedgerRepairAttribution(t *testing.T) {
+	// recordsLedger: two releases of ε 0.4 keyed on the records of c.csv
+	// (linked to the file by identity.file_hash), the hash of the second
+	// damaged; the last line, so it needs the curator.
+	recordsLedger := func(t *testing.T) (string, []string, map[string]float64) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "ledger.jsonl")
+		l, err := ledger.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, "c.csv")
+		if err := os.WriteFile(f, []byte("x\n1\n2\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fh, err := dataset.HashFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := strings.Repeat("5e", 32) // the records' fingerprint, not the file's hash
+		id := &ledger.EntryIdentity{Records: rec, FileHash: fh, Columns: []string{"x"}, Match: ledger.MatchNew}
+		for range 2 {
+			if _, err := l.Reserve(ledger.Entry{DatasetHash: rec, Epsilon: 0.4, Identity: id}, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[bytes.IndexByte(data, '\n')+1+len(`{"dataset_hash":"`)] = 'z'
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p, []string{f}, map[string]float64{rec: 0.8}
+	}
+	// joinedLedger: damageTestLedger with lines 1 (a) and 2 (b) joined.
+	joinedLedger := func(t *testing.T) (string, []string, map[string]float64) {
+		p, files := damageTestLedger(t)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[bytes.IndexByte(data, '\n')] = ' '
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]float64{}
+		for _, f := range files {
+			h, err := dataset.HashFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[h] = 0.4
+		}
+		return p, files, want
+	}
+	for _, tc := range []struct {
+		name   string
+		ledger func(t *testing.T) (path string, files []string, spent map[string]float64)
+		attr   []string // LINE=FILE, FILE the index of the file
+	}{
+		{"a file is charged under the records its releases were keyed on", recordsLedger, []string{"2=0"}},
+		{"a joined line attributed to both its datasets", joinedLedger, []string{"1=0", "1=1"}},
+		{"a joined line attributed to one of its datasets", joinedLedger, []string{"1=0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, files, want := tc.ledger(t)
+			args := []string{"ledger", "--ledger", p, "--repair"}
+			for _, a := range tc.attr {
+				line, i, _ := strings.Cut(a, "=")
+				n, err := strconv.Atoi(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "--attribute", line+"="+files[n])
+			}
+			newTestEnv().mustRun(t, args...)
+			l, err := ledger.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Damaged() != nil {
+				t.Fatalf("still damaged: %v", l.Damaged())
+			}
+			for h, eps := range want {
+				if got, _ := l.Spent(h); got < eps {
+					t.Errorf("dataset %s: spent ε %g after the repair, truly %g", shortHash(h), got, eps)
+				}
+			}
+		})
+	}
+	// The same dataset twice for one line is a mistake worth naming.
+	r := newTestEnv().run("ledger", "--ledger", "x", "--repair", "--attribute", "1="+strings.Repeat("a", 64), "--attribute", "1="+strings.Repeat("a", 64))
+	if r.code == 0 || !strings.Contains(r.stderr, "attributed to "+strings.Repeat("a", 64)+" twice") {
+		t.Errorf("a line attributed twice to one dataset: code %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,13 +11,17 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
-// attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable.
-type attributeFlag map[int]string
+// attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable; a
+// line may be attributed to several datasets (a line that joined entries
+// of several), one flag each.
+type attributeFlag map[int][]string
 
 func (a attributeFlag) String() string {
 	var parts []string
-	for line, v := range a {
-		parts = append(parts, fmt.Sprintf("%d=%s", line, v))
+	for line, vs := range a {
+		for _, v := range vs {
+			parts = append(parts, fmt.Sprintf("%d=%s", line, v))
+		}
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
@@ -28,10 +33,10 @@ func (a attributeFlag) Set(s string) error {
 	if !ok || err != nil || line < 1 || strings.TrimSpace(v) == "" {
 		return fmt.Errorf("%q: want LINE=FILE.csv or LINE=SHA256, LINE a line number ≥ 1", s)
 	}
-	if _, dup := a[line]; dup {
-		return fmt.Errorf("line %d is attributed twice", line)
+	if v = strings.TrimSpace(v); slices.Contains(a[line], v) {
+		return fmt.Errorf("line %d is attributed to %s twice", line, v)
 	}
-	a[line] = strings.TrimSpace(v)
+	a[line] = append(a[line], v)
 	return nil
 }
 
@@ -51,15 +56,25 @@ func isHexHash(s string) bool {
 // runLedgerRepair runs ledger --repair and prints each repair entry.
 func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag) error {
 	opt := ledger.RepairOptions{Attribute: map[int][]string{}}
-	for line, v := range attribute {
-		h := v
-		if !isHexHash(v) {
-			var err error
-			if h, err = dataset.HashFile(v); err != nil {
-				return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
+	for line, vs := range attribute {
+		for _, v := range vs {
+			hs := []string{v}
+			if !isHexHash(v) {
+				// Releases are keyed on their records, linked to the
+				// file by identity.file_hash: charge every ledger
+				// dataset of the file, as --data shows them.
+				h, err := dataset.HashFile(v)
+				if err != nil {
+					return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
+				}
+				hs = ledger.DatasetsOfFile(l, h)
+			}
+			for _, h := range hs {
+				if !slices.Contains(opt.Attribute[line], h) {
+					opt.Attribute[line] = append(opt.Attribute[line], h)
+				}
 			}
 		}
-		opt.Attribute[line] = []string{h}
 	}
 	reps, err := l.Repair(opt)
 	if err != nil {

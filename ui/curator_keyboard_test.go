@@ -460,3 +460,21 @@ func TestCuratorSpendDialogsEscape(t *testing.T) {
 	}
 	f.waitIdle()
 }
+
+// TestMultiLineFieldsLeaveTab: Tab leaves the Release step's note (and the
+// other multi-line fields) instead of typing a tab into published text.
+// Fyne's drivers give Tab to a focused widget only when it is a
+// fyne.Tabbable that AcceptsTab; a plain multi-line entry does, which
+// trapped keyboard users in the note (found by the installed-app test).
+func TestMultiLineFieldsLeaveTab(t *testing.T) {
+	f := newCuratorFixture(t)
+	rp := f.c.pages[stepRelease].(*releasePage)
+	for name, w := range map[string]fyne.Focusable{"the release note": rp.note, "a new tab entry": newTabEntry()} {
+		if tb, ok := w.(fyne.Tabbable); ok && tb.AcceptsTab() {
+			t.Errorf("%s keeps Tab as text", name)
+		}
+	}
+	if !newTabEntry().MultiLine {
+		t.Error("newTabEntry is not multi-line")
+	}
+}

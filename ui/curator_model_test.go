@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -575,5 +576,40 @@ func TestCuratorTotalBudgetMarkedAsTyped(t *testing.T) {
 		if got := !pp.setTotal.Disabled(); got != tc.enabled {
 			t.Errorf("total %q: Set enabled %v, want %v", tc.text, got, tc.enabled)
 		}
+	}
+}
+
+// TestCuratorSaveWithInvalidFieldSaysSo: saving while ε's typed text is
+// invalid keeps the project marked unsaved and says that the file holds
+// the last valid ε (what the window shows is not what was saved).
+func TestCuratorSaveWithInvalidFieldSaysSo(t *testing.T) {
+	f := newIrisFixture(t, stepPrivacy)
+	c := f.c
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.typeIn(pp.epsEntry, "0.5")
+	f.typeIn(pp.epsEntry, "-1")
+	path := filepath.Join(f.dir, "p.bernstein")
+	var ok bool
+	f.do(func() { ok = c.writeProject(path, false) })
+	if !ok {
+		t.Fatal("save failed")
+	}
+	if !c.dirty || !strings.Contains(c.win.Title(), " * ") {
+		t.Errorf("after saving with an invalid ε: dirty %v, title %q; want still unsaved", c.dirty, c.win.Title())
+	}
+	if st := c.status.Text; !strings.Contains(st, "invalid") || !strings.Contains(st, "last valid value") {
+		t.Errorf("status %q does not say the invalid ε was not saved", st)
+	}
+	w, err := project.LoadWorkspace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Privacy.Epsilon != 0.5 {
+		t.Errorf("saved ε = %v, want the last valid 0.5", w.Privacy.Epsilon)
+	}
+	f.typeIn(pp.epsEntry, "0.25")
+	f.do(func() { ok = c.writeProject(path, true) })
+	if !ok || c.dirty || !strings.HasPrefix(c.status.Text, "Saved ") || strings.Contains(c.status.Text, "invalid") {
+		t.Errorf("after fixing ε and saving: ok %v dirty %v status %q", ok, c.dirty, c.status.Text)
 	}
 }

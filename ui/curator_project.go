@@ -231,9 +231,18 @@ func (c *curator) writeProject(path string, overwrite bool) bool {
 		return false
 	}
 	c.projectPath = path
+	c.addRecent(path)
+	if terr := c.state.typedError(); terr != nil {
+		// The file keeps the last valid value of a field whose typed text
+		// does not parse: what the window shows is not what was saved, so
+		// the project stays marked unsaved and the status says so.
+		c.dirty = true
+		c.updateTitle()
+		c.setStatus("Saved %s, except an invalid field (%v): the file keeps its last valid value; fix the field to save it", path, terr)
+		return true
+	}
 	c.dirty = false
 	c.updateTitle()
-	c.addRecent(path)
 	c.setStatus("Saved %s", path)
 	return true
 }

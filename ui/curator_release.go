@@ -32,7 +32,7 @@ type releasePage struct {
 	c         *curator
 	box       fyne.CanvasObject
 	title     *widget.Entry
-	note      *widget.Entry
+	note      *tabEntry
 	summary   *widget.Label
 	out       *widget.Entry
 	overwrite *widget.Check
@@ -53,7 +53,7 @@ func newReleasePage(c *curator) *releasePage {
 		c.state.Title = s
 		c.changed()
 	}
-	p.note = widget.NewMultiLineEntry()
+	p.note = newTabEntry()
 	p.note.SetPlaceHolder("public note for analysts (optional): what the data are, how to read the output")
 	p.note.SetMinRowsVisible(3)
 	p.note.Wrapping = fyne.TextWrapWord
@@ -546,7 +546,7 @@ func (c *curator) createKey(then func()) {
 // showPublicKey shows the key's fingerprint and allowed_signers line.
 func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 	f := c.release
-	entry := widget.NewMultiLineEntry()
+	entry := newTabEntry()
 	entry.SetText(line)
 	entry.Wrapping = fyne.TextWrapBreak
 	entry.SetMinRowsVisible(4)

@@ -162,7 +162,7 @@ func (m *trustManager) addText(principal, keyText string) error {
 func (m *trustManager) showAdd() { m.showAddWith("") }
 
 func (m *trustManager) showAddWith(text string) {
-	keyEntry := widget.NewMultiLineEntry()
+	keyEntry := newTabEntry()
 	keyEntry.SetPlaceHolder("ssh-ed25519 AAAA…   or   alice@example.org namespaces=\"bernstein-synopsis\" ssh-ed25519 AAAA…")
 	keyEntry.Wrapping = fyne.TextWrapBreak
 	keyEntry.SetMinRowsVisible(3)

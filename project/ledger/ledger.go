@@ -441,11 +441,40 @@ func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) err
 	if err != nil {
 		return err
 	}
+	// A blank tail (harmless, docs/ledger.md) holds no entry; left in
+	// place, it would become a blank line between entries (damage) or, if
+	// unterminated, be glued to the entry appended now.
+	if keep := blankTail(data); keep < len(data) {
+		if err := truncateLedger(l.path, int64(keep)); err != nil {
+			return err
+		}
+		data = data[:keep]
+	}
 	if err := appendDurably(l.path, int64(len(data)), line); err != nil {
 		return err
 	}
 	// Under the lock the file now holds exactly data+line.
 	return l.load(append(data, line...))
+}
+
+// truncateLedger cuts the ledger back to size bytes (its blank tail) and
+// syncs it. The caller holds the lock.
+func truncateLedger(path string, size int64) error {
+	f, err := fsops.Current.OpenFile(path, os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("ledger: open to remove the blank tail: %w", err)
+	}
+	err = f.Truncate(size)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("ledger: %s: remove the blank tail: %w", path, err)
+	}
+	return nil
 }
 
 // appendDurably appends line to path in a single write and fsyncs it; on
@@ -643,6 +672,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 	var damaged []damagedLine // every damaged line, resolved or not
 	validLine := 0            // number of the last valid line
 	pending := 0              // damaged[pending:] follow the last valid line
+	sinceTotals := 0          // damaged[sinceTotals:] follow the last valid line with totals
 	lastOutOfOrder := 0       // the last intact line whose totals do not follow
 	budgetAt := map[string]budgetLine{}
 	// Blank lines are harmless only after the last entry (an editor's final
@@ -669,7 +699,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair {
-			err = resolveRepair(damaged, n, validLine, e)
+			err = resolveRepair(damaged, n, validLine, e, st.run)
 		}
 		if err == nil && e.Kind == KindBudget {
 			err = checkBudgetOrder(budgetAt, n, e)
@@ -679,7 +709,10 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		var order error // totals that do not follow: lines removed, added or reordered
 		if err == nil {
-			order = checkTotals(st.run, e, pending == len(damaged))
+			// Clean only if no damaged line lies since the last line with
+			// totals: the valid lines without totals (version 1) after a
+			// damaged line do not show what it held.
+			order = checkTotals(st.run, e, sinceTotals == len(damaged))
 		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
@@ -688,12 +721,16 @@ func parseLedger(data []byte, path string) *ledgerState {
 		if e.Sum != "" {
 			st.summed = true
 		}
-		var bound *spanBound
-		if e.Totals != nil && order == nil && pending < len(damaged) {
-			bound = newSpanBound(n, st.run, e)
-		}
 		for i := pending; i < len(damaged); i++ {
-			damaged[i].followed, damaged[i].bound = true, bound
+			damaged[i].followed = true
+		}
+		if e.Totals != nil && order == nil && sinceTotals < len(damaged) {
+			// Its totals bound every damaged line since the last line
+			// with totals, together (one span).
+			bound := newSpanBound(n, st.run, e)
+			for i := sinceTotals; i < len(damaged); i++ {
+				damaged[i].bound = bound
+			}
 		}
 		if order != nil {
 			// The line itself is intact (its checksum holds): it counts as
@@ -710,6 +747,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 			validLine = n
 		}
 		pending = len(damaged)
+		if e.Totals != nil {
+			sinceTotals = len(damaged)
+		}
 		st.run, st.totaled = st.run.advance(e), st.totaled || e.Totals != nil
 		st.longest = max(st.longest, len(line))
 		st.entries = append(st.entries, e)
@@ -726,6 +766,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 	}
 	st.notes = tol.notes()
+	markJoined(damaged, st.longest)
 	for _, d := range damaged {
 		if d.line < lastOutOfOrder {
 			// Lines were moved, removed or added before it: the totals

@@ -61,9 +61,13 @@ func checkLineBytes(line []byte, e Entry, requireSum bool) error {
 
 // Patterns recovering what a torn or damaged line still shows. A number
 // must be followed by ',' or '}' so that a number cut short is not read as
-// a smaller one.
+// a smaller one. The dataset hash is read only where every line begins
+// with it: an entry's identity may name other datasets (a declared
+// different population, "dataset_hash" too), which must never stand in
+// for the line's own.
 var (
-	reHash       = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`)
+	reHash       = regexp.MustCompile(`^\{"dataset_hash":"([0-9a-f]{64})"`)
+	reAnyHash    = regexp.MustCompile(`"dataset_hash":"([0-9a-f]{64})"`) // anywhere: every dataset a joined line shows
 	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
@@ -124,6 +128,14 @@ type damagedLine struct {
 	// nothing resolves it.
 	outOfOrder bool
 	gap        *spanBound
+	// long is set if the line is longer than singleEntryBound: it may
+	// hold several entries whatever its keys show.
+	long bool
+	// joined is, if the running totals that bound the line's span count
+	// more entries than the span has lines, how many entries at least the
+	// line may hold (else 0): a line end was lost with the keys around it,
+	// or whole lines are missing (damageCharges).
+	joined int
 }
 
 func newDamagedLine(n int, data []byte, err error) damagedLine {
@@ -132,21 +144,69 @@ func newDamagedLine(n int, data []byte, err error) damagedLine {
 
 // confirmedHash returns the dataset hash read from the line if an intact
 // entry names the same hash (known) and the line holds a single entry
-// (entriesIn), so no second entry's hash can hide in it; else "".
+// (entriesIn, joined), so no second entry's hash can hide in it; else "".
 func (d damagedLine) confirmedHash(known map[string]bool) string {
-	if d.rec.hash != "" && known[d.rec.hash] && entriesIn(d.data) == 1 {
+	if d.rec.hash != "" && known[d.rec.hash] && d.entries() == 1 && d.joined == 0 {
 		return d.rec.hash
 	}
 	return ""
 }
 
+// entries returns how many entries the damaged line may hold by its keys
+// and length: the keys it shows twice (entriesIn), 2 if it is long; if
+// more than one, at least one per minEntryLen bytes.
+func (d damagedLine) entries() int {
+	k := entriesIn(d.data)
+	if k == 1 && d.long {
+		k = 2 // too long for one entry: line ends and keys may both be damaged
+	}
+	if k > 1 {
+		k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
+	}
+	return k
+}
+
+// markJoined sets long and joined on the damaged lines (all of them,
+// resolved or not, in file order) that may hold more entries than their
+// keys show: a line longer than singleEntryBound (long), and every line of
+// a span whose running totals count more entries than the span has
+// damaged lines (joined: the lines of a span held at least one entry
+// each, or none, when the totals were written; fewer lines now means line
+// ends were lost, or whole lines).
+func markJoined(damaged []damagedLine, longest int) {
+	lines := map[int]int{} // damaged lines per span, by the line that bounds it
+	for _, d := range damaged {
+		if d.bound != nil && !d.outOfOrder && !isBlankLine(d.data) { // a blank line holds no entry
+			lines[d.bound.next]++
+		}
+	}
+	for i := range damaged {
+		d := &damaged[i]
+		d.long = len(d.data) > singleEntryBound(longest)
+		if b := d.bound; b != nil && !d.outOfOrder && b.entries > lines[b.next] {
+			d.joined = max(d.joined, b.entries-lines[b.next]+1)
+		}
+	}
+}
+
 // resolveRepair checks the repair entry e on line n against the damaged
-// lines before it and marks the ones it resolves. A repair names either a
-// damaged line, which it resolves, together with an unbroken run of
-// damaged lines between that line and itself (the form earlier versions
-// wrote after a crash during a repair); or the valid line just before it
-// (a complete entry whose line end was missing), charging nothing.
-func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
+// lines before it and marks the ones it resolves; run is the running
+// totals after the last valid line before it. A repair names either a
+// damaged line, which it resolves; or the valid line just before it (a
+// complete entry whose line end was missing), charging nothing.
+//
+// A repair with running totals that charges nothing resolves a damaged
+// line only if they show that the line held no entry (a torn fragment, a
+// line the totals showed empty; an out-of-order line is intact and counts
+// as written): a line that held an entry, such as a terminated tear or an
+// out-of-order line damaged since, is not resolved by it, so that later
+// damage cannot hide behind a repair written for something else. A repair
+// from an earlier version (no totals) also resolves the unbroken run of
+// damaged lines between the line it names and itself (what those versions
+// wrote after a crash during a repair); a repair of this version resolves
+// only the line it names, so that a damaged repair entry is never
+// swallowed by the next one.
+func resolveRepair(damaged []damagedLine, n, validLine int, e Entry, run Totals) error {
 	want := e.RepairsLine
 	if want == n-1 && validLine == n-1 {
 		if e.Epsilon != 0 || e.Delta != 0 {
@@ -158,8 +218,17 @@ func resolveRepair(damaged []damagedLine, n, validLine int, e Entry) error {
 	if i < 0 {
 		return fmt.Errorf("repair entry names line %d, which is not a damaged line before it", want)
 	}
+	if d := damaged[i]; e.Totals != nil && e.Epsilon == 0 && e.Delta == 0 && !d.outOfOrder {
+		b := d.bound
+		if b == nil && !d.followed {
+			b = newSpanBound(n, run, e) // this repair is the first valid line after it
+		}
+		if b == nil || b.entries != 0 {
+			return fmt.Errorf("repair entry charges nothing for line %d, but the running totals do not show that the line held no entry (it was valid when the repair was written, or was damaged since)", want)
+		}
+	}
 	damaged[i].resolved = true
-	if len(damaged)-i == n-want { // lines want … n-1 are all damaged
+	if e.Totals == nil && len(damaged)-i == n-want { // lines want … n-1 are all damaged
 		for j := i; j < len(damaged); j++ {
 			damaged[j].resolved = true
 		}
@@ -230,8 +299,8 @@ const minEntryLen = 120
 // destroy the line ends and the repeated keys together): twice the longest
 // valid line of the ledger, and at least 8·minEntryLen. A longer single
 // entry (a long note) only makes the repair fail closed.
-func singleEntryBound(st *ledgerState) int {
-	return max(2*st.longest, 8*minEntryLen)
+func singleEntryBound(longest int) int {
+	return max(2*longest, 8*minEntryLen)
 }
 
 // entryKeys are the keys every entry the ledger writes has, once each.
@@ -246,11 +315,18 @@ var entryKeys = [][]byte{
 // leaves the others doubled. (Inside a string, such as a note, a key's
 // quotes are escaped and do not count.) Counting keys rather than digits
 // keeps the digits of a time, an ε or an id from looking like a second
-// entry's dataset hash.
+// entry's dataset hash. The datasets an identity declares a different
+// population ([{"dataset_hash":…},{"dataset_hash":…}]) are not entries:
+// a "dataset_hash" key opening an element of a list does not count (a
+// joined entry still doubles the other keys).
 func entriesIn(b []byte) int {
 	k := 1
 	for _, key := range entryKeys {
-		k = max(k, bytes.Count(b, key))
+		n := bytes.Count(b, key)
+		if bytes.Equal(key, entryKeys[0]) {
+			n -= bytes.Count(b, []byte(`[{"dataset_hash":`)) + bytes.Count(b, []byte(`},{"dataset_hash":`))
+		}
+		k = max(k, n)
 	}
 	return k
 }
@@ -265,7 +341,8 @@ func entriesIn(b []byte) int {
 //     damaged hash cannot be told from a real one otherwise), plus
 //     the curator's attribution (attribute: line → hashes); if guess is
 //     set (for Spent while damaged), an unconfirmed hash read from the line
-//     stands in for a missing attribution;
+//     stands in for a missing attribution; a line that may hold several
+//     entries is charged, besides, to every dataset hash it shows;
 //   - a line no valid line follows has no running totals after it: it may
 //     have been a release past its budget whose over_budget marker is
 //     damaged too, so it needs the curator's attribution even when its
@@ -277,11 +354,14 @@ func entriesIn(b []byte) int {
 //   - its charge on each dataset: ε = k·cap, where cap is the largest of
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹); likewise δ;
-//   - if the next intact line carries running totals (spanBound), the
-//     damaged lines between it and the valid line before them spent
-//     together at most the difference of the totals: each dataset of the
-//     span is charged at least that difference in all, whatever the
-//     lines' ε was (an over-budget release included);
+//   - if a line with running totals follows (spanBound: the first one
+//     after it, version 1 lines between included), the damaged lines
+//     since the line with totals before them spent together at most the
+//     difference of the totals: each dataset of the span is charged at
+//     least that difference in all, whatever the lines' ε was (an
+//     over-budget release included); if each of its lines there shows a
+//     spending kind, an ε > 0 and one entry, only that (its share per
+//     line), not the cap;
 //   - otherwise no charge can be bounded, and the curator must restore the
 //     lines, if the dataset has a release past its budget (intact, or read
 //     from such a damaged line, or such a line reads an ε above cap), or
@@ -322,20 +402,15 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 				why: fmt.Sprintf("damaged line %d (%s) held no entry, by the running totals of line %d", d.line, d.reason, d.bound.next)})
 			continue
 		}
-		k := entriesIn(d.data)
-		if k == 1 && len(d.data) > singleEntryBound(st) {
-			k = 2 // too long for one entry: line ends and keys may both be damaged
-		}
-		if k > 1 {
-			k = max(k, (len(d.data)+minEntryLen-1)/minEntryLen)
-		}
+		k := d.entries()
 		if b := d.bound; b != nil {
 			if spans[b] == nil {
 				spans[b] = &spanEntries{first: d.line}
 				spanOrder = append(spanOrder, b)
 			}
-			spans[b].k += k
+			spans[b].k += k // what its keys and length show
 		}
+		k = max(k, d.joined)
 		var hs []string
 		if h := d.confirmedHash(known); h != "" {
 			hs = append(hs, h)
@@ -348,11 +423,23 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		if len(hs) == 0 && guess && d.rec.hash != "" {
 			hs = append(hs, d.rec.hash)
 		}
+		if k > 1 && len(hs) > 0 {
+			// A line that may hold several entries is charged to every
+			// dataset it shows too: an attribution that misses one of
+			// them cannot lower its charge.
+			for _, m := range reAnyHash.FindAllSubmatch(d.data, -1) {
+				if h := string(m[1]); !slices.Contains(hs, h) {
+					hs = append(hs, h)
+				}
+			}
+		}
 		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
 			switch {
+			case d.joined > 0 && d.entries() == 1:
+				what = "it may hold more than one entry (the running totals after it count more entries than the damaged lines there: a line end lost, or whole lines missing): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case k > 1:
-				what = "it may hold more than one entry (a line end lost)"
+				what = "it may hold more than one entry (a line end lost): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case d.rec.hash != "":
 				what = fmt.Sprintf("it names dataset %s, which no intact entry confirms (the hash itself may be damaged)", ShortHash(d.rec.hash))
 			}
@@ -413,24 +500,29 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 		n += lc.k
 		mayBeBudget = mayBeBudget || lc.mayBeBud
 		if lc.d.bound == nil {
-			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap
+			over = over || lc.d.rec.overBudget || lc.d.rec.eps > epsCap || lc.d.rec.delta > deltaCap
 			unbounded = append(unbounded, strconv.Itoa(lc.d.line))
 		}
 	}
 	problem := ""
 	if len(unbounded) > 0 && (over || (n > 1 && mayBeBudget)) {
-		why := "the dataset has a release past its budget, whose ε nothing in the file bounds"
+		why := "the dataset has a release past its budget, whose ε and δ nothing in the file bounds"
 		if !over {
 			why = "one of its damaged lines may have been a budget change, so nothing in the file bounds the others"
 		}
 		problem = fmt.Sprintf("line(s) %s of dataset %s: %s (no intact line with running totals follows them); restore the lines from a backup or from the ε and δ the synopses record (docs/ledger.md)", strings.Join(unbounded, ", "), ShortHash(h), why)
 	}
-	// The cap charges of each span, to which its difference is added.
+	// The cap charges of each span, to which its difference is added;
+	// the dataset's lines in each span, and whether one may have been a
+	// budget change.
 	capOf := map[int][2]float64{}
+	linesOf, budgetIn := map[int]int{}, map[int]bool{}
 	for _, lc := range lines {
 		if b := lc.d.bound; b != nil {
 			c := capOf[b.next]
 			capOf[b.next] = [2]float64{c[0] + float64(lc.k)*epsCap, c[1] + float64(lc.k)*deltaCap}
+			linesOf[b.next]++
+			budgetIn[b.next] = budgetIn[b.next] || lc.mayBeBud || !lc.d.rec.hasEps || lc.d.rec.eps == 0
 		}
 	}
 	var out []damageCharge
@@ -438,6 +530,15 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 	for _, lc := range lines {
 		b := lc.d.bound
 		if b == nil && problem != "" {
+			continue
+		}
+		if b != nil && !budgetIn[b.next] {
+			// Single spending entries the totals bound: together they
+			// spent at most b, so each line's share of it is enough.
+			// (The 10⁻¹² covers the rounding of the division.)
+			m := float64(linesOf[b.next])
+			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: b.eps / m * (1 + 1e-12), delta: min(b.delta/m*(1+1e-12), 1-1e-12),
+				why: fmt.Sprintf("damaged line %d (%s) charged its share (1/%d) of the ε %g, δ %g the damaged lines before line %d spent together by its running totals", lc.d.line, lc.d.reason, linesOf[b.next], b.eps, b.delta, b.next)})
 			continue
 		}
 		k := float64(lc.k)
@@ -564,8 +665,8 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 			run = run.advance(e)
 		}
 	}
-	// Damaged lines last to first, so that no repair follows an unbroken
-	// run of damaged lines from the line it names (resolveRepair).
+	// Damaged lines last to first (a repair of this version resolves only
+	// the line it names, whatever the order; see resolveRepair).
 	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
 	for _, c := range charges {
 		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })

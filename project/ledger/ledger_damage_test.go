@@ -164,17 +164,23 @@ func TestLedgerDamageRules(t *testing.T) {
 		wantErr string             // NeedsCuratorError substring, or ""
 		spent   map[string]float64 // ε spent after the repair
 	}{
-		// Lines between intact lines: the running totals bound them.
-		{"confirmed hash: charged at the default budget", []Entry{relA, relA, relA}, -1, breakLine(2), nil, "",
+		// Lines between intact lines: the running totals bound them. A
+		// line that shows a spending kind and an ε is charged what they
+		// show (its share, if the dataset has several in the span);
+		// one that may have been a budget change, at least the largest
+		// budget.
+		{"confirmed hash: charged what the totals show", []Entry{relA, relA, relA}, -1, breakLine(2), nil, "",
+			map[string]float64{hashA: 0.3 + 0.3 + 0.3}},
+		{"raised budget: charged what the totals show", []Entry{budA, relA, relA, relA}, -1, breakLine(3), nil, "",
+			map[string]float64{hashA: 0.3 + 0.3 + 0.3}},
+		{"ε unreadable: charged at the default budget", []Entry{relA, relA, relA}, -1, func(ls []string) { ls[1] = strings.Replace(ls[1], `"epsilon":0.3`, `"epsilon":0.3x`, 1) }, nil, "",
 			map[string]float64{hashA: 0.3 + 1 + 0.3}},
-		{"raised budget: charged at it", []Entry{budA, relA, relA, relA}, -1, breakLine(3), nil, "",
-			map[string]float64{hashA: 0.3 + 2 + 0.3}},
-		{"two damaged releases: each charged", []Entry{relA, relA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
-			map[string]float64{hashA: 0.3 + 2 + 0.3}},
+		{"two damaged releases: the totals shared", []Entry{relA, relA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
+			map[string]float64{hashA: 0.3 + 0.6 + 0.3}},
 		{"damaged budget and release, bounded by totals", []Entry{relA, budA, relA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) }, nil, "",
 			map[string]float64{hashA: 0.3 + 2 + 0.3}},
 		{"over-budget release, bounded by totals", []Entry{relA, relA, overA, relA}, 2, breakLine(2), nil, "",
-			map[string]float64{hashA: 0.3 + 1 + 0.5 + 0.3}},
+			map[string]float64{hashA: 0.3 + 0.3 + 0.5 + 0.3}},
 		{"over-budget release damaged, bounded by totals", []Entry{relA, {DatasetHash: hashA, Epsilon: 7}, relA}, 1, breakLine(2), nil, "",
 			map[string]float64{hashA: 0.3 + 7 + 0.3}},
 		{"line end lost, bounded, attributed to both", []Entry{relA, {DatasetHash: hashB, Epsilon: 0.2}, relA}, -1, func(ls []string) {
@@ -185,6 +191,8 @@ func TestLedgerDamageRules(t *testing.T) {
 		{"last line: the curator confirms it", []Entry{relA, relA}, -1, breakLine(2), nil, "no intact line follows it", nil},
 		{"last line confirmed: charged at the default budget", []Entry{relA, relA}, -1, breakLine(2), map[int][]string{2: {hashA}}, "",
 			map[string]float64{hashA: 0.3 + 1}},
+		{"last line's closing brace damaged into a line end: the blank tail goes", []Entry{relA, relA}, -1, func(ls []string) { ls[1] = strings.TrimSuffix(ls[1], "}\n") + "\n\n" },
+			map[int][]string{2: {hashA}}, "", map[string]float64{hashA: 0.3 + 1}},
 		{"last lines confirmed, raised budget", []Entry{budA, relA, relA, relA}, -1, func(ls []string) { breakLine(3)(ls); breakLine(4)(ls) },
 			map[int][]string{3: {hashA}, 4: {hashA}}, "", map[string]float64{hashA: 0.3 + 2 + 2}},
 		{"damaged budget and release at the end: curator", []Entry{relA, budA, relA}, -1, func(ls []string) { breakLine(2)(ls); breakLine(3)(ls) },
@@ -250,26 +258,31 @@ func spentIn(es []Entry, h string) float64 {
 // issue's three releases, budgets (ε and δ) with releases and a
 // validation, a repaired tear, and releases made with --allow-over-budget
 // whose ε (up to 10⁶) no budget bounds, in the middle and at the end,
-// followed by ledger lines of version 1 (without totals) and of version 2.
+// followed by ledger lines of version 1 (without totals) and of version 2;
+// a complete entry that missed its line end, repaired at no charge; and
+// entries whose identity declares other datasets a different population.
 func fuzzLedgerBases(t testing.TB) [][]byte {
 	torn := []byte(`{"dataset_hash":"` + hashA + `","epsilon":0.5,"de` + "\n")
 	repaired := ledgerBytesFrom(t, Totals{Epsilon: 0.25, Entries: 1}, Entry{DatasetHash: hashA, Epsilon: 0.5, Kind: KindRepair, RepairsLine: 2, Note: "torn"})
 	over := func(h string, eps, delta float64) Entry {
 		return Entry{DatasetHash: h, Epsilon: eps, Delta: delta, OverBudget: true}
 	}
-	v1 := func(es ...Entry) []byte { // version 1 lines, with checksums
-		var out []byte
-		for i, e := range es {
-			e.Version, e.ID, e.Time = 1, strings.Repeat("1", 15)+string(rune('a'+i)), time.Date(2025, 1, 2, 3, 4, 5+i, 0, time.UTC)
-			line, err := marshalEntry(e)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, line...)
-		}
-		return out
-	}
 	oldA, oldB := Entry{DatasetHash: hashA, Epsilon: 0.125, Kind: KindRelease}, Entry{DatasetHash: hashB, Epsilon: 0.25, Kind: KindRelease}
+	// A complete entry that missed its line end, terminated by a repair
+	// charging nothing (which must not resolve the line once damaged).
+	completeTear := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.3}, Entry{DatasetHash: hashB, Epsilon: 0.1}, Entry{DatasetHash: hashB, Epsilon: 0.7})
+	completeTear = slices.Concat(completeTear, ledgerBytesFrom(t, Totals{Epsilon: 1.1, Entries: 3},
+		Entry{DatasetHash: hashB, Kind: KindRepair, RepairsLine: 3, Note: "line 3 was a complete entry missing its line end; it counts as written"},
+		Entry{DatasetHash: hashC, Epsilon: 0.2}))
+	// An entry whose identity names a dataset declared a different
+	// population (a second "dataset_hash" in the line).
+	diffPop := func(others ...string) *EntryIdentity {
+		id := &EntryIdentity{Records: hashA, Columns: []string{"x"}, Match: MatchNew}
+		for _, h := range others {
+			id.DifferentPopulation = append(id.DifferentPopulation, DatasetOverlap{DatasetHash: h, Share: 0.6})
+		}
+		return id
+	}
 	return [][]byte{
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashC, Epsilon: 0.4}),
 		ledgerBytes(t, Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 2, DeltaBudget: 1e-5},
@@ -279,7 +292,10 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 		slices.Concat(ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}), torn, repaired),
 		ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, over(hashB, 1e6, 0), Entry{DatasetHash: hashA, Epsilon: 0.3},
 			over(hashA, 3, 0.5), Entry{DatasetHash: hashB, Epsilon: 0.2}, over(hashC, 40, 1e-3)),
-		slices.Concat(v1(oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
+		slices.Concat(v1Ledger(t, oldA, oldB), ledgerBytesFrom(t, Totals{Epsilon: 0.375, Entries: 2}, over(hashA, 250, 0), Entry{DatasetHash: hashB, Epsilon: 0.5}, over(hashB, 9, 0))),
+		completeTear,
+		ledgerBytes(t, Entry{DatasetHash: hashB, Epsilon: 0.2}, Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop(hashB)},
+			Entry{DatasetHash: hashC, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 0.1, Identity: diffPop(hashB, hashC)}, Entry{DatasetHash: hashB, Epsilon: 0.1}),
 	}
 }
 
@@ -320,6 +336,11 @@ func FuzzLedgerRepair(f *testing.F) {
 	f.Add(uint8(1), []byte{0, 0, 0})
 	f.Add(uint8(1), []byte{0x00, 0x10, 0, 0x02, 0x00, 0x08})
 	f.Add(uint8(3), []byte{0x01, 0x66, 0, 0x04, 0x00, 0})
+	// A byte of a complete entry terminated by a repair charging nothing,
+	// and of the dataset_hash key of an entry declaring a different
+	// population (each an under-count before the review's fixes).
+	f.Add(uint8(5), []byte{0x02, 0x30, 0x01}) // a byte of the terminated tear (line 3)
+	f.Add(uint8(6), []byte{0x01, 0x16, 0x10}) // a byte of line 2's own dataset_hash key
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data, starts, after := damageLedger(base, damage)
@@ -347,7 +368,7 @@ func FuzzLedgerRepair(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data = append(data, out...)
+			data = append(data[:blankTail(data)], out...) // as appendChecked writes it
 			if st = parseLedger(data, "repaired"); len(st.damaged) > 0 || st.torn != nil {
 				t.Fatalf("still damaged after repair: %v", st.damageError("repaired"))
 			}

@@ -22,7 +22,7 @@ func (e *Error) Error() string {
 	if e.Damaged > 1 {
 		more = fmt.Sprintf(" (%d damaged lines in all)", e.Damaged)
 	}
-	return fmt.Sprintf("%s:%d: %s%s; the privacy-budget ledger is damaged and every release is refused. To repair it: keep a copy of the file, then run 'bernstein ledger --repair', which charges each damaged line at least its dataset's largest budget and at least what the running totals of the intact line after it show, and lines missing before an intact line to every dataset (it never lowers what a dataset has spent), and asks you to attribute lines whose dataset cannot be read or that no intact line follows; or restore the lines from a backup (see docs/ledger.md, \"Damage\")",
+	return fmt.Sprintf("%s:%d: %s%s; the privacy-budget ledger is damaged and every release is refused. To repair it: keep a copy of the file, then run 'bernstein ledger --repair', which charges the damaged lines what the running totals of the intact line after them show they spent (and at least their dataset's largest budget where the totals cannot tell), and lines missing before an intact line to every dataset (it never lowers what a dataset has spent), and asks you to attribute lines whose dataset cannot be read or that no intact line follows; or restore the lines from a backup (see docs/ledger.md, \"Damage\")",
 		e.File, e.Line, e.Rule, more)
 }
 

@@ -39,6 +39,26 @@ func isBlankLine(b []byte) bool {
 	return len(b) < minEntryLen && len(bytes.TrimLeft(b, " \t\r\v\f")) == 0
 }
 
+// blankTail returns the length of data without its blank tail: the blank
+// lines after the last line that is not blank, and blank bytes without a
+// line end after them. They hold no entry (isBlankLine), and the next write
+// removes them: an entry appended after them would make them blank lines
+// between entries (damage), or be glued to unterminated ones.
+func blankTail(data []byte) int {
+	cut := bytes.LastIndexByte(data, '\n') + 1
+	if !isBlankLine(data[cut:]) {
+		return len(data) // a torn or damaged last line: not ours to remove
+	}
+	for cut > 0 {
+		start := bytes.LastIndexByte(data[:cut-1], '\n') + 1
+		if !isBlankLine(data[start : cut-1]) {
+			break
+		}
+		cut = start
+	}
+	return cut
+}
+
 // notes returns one sentence per kind of irregularity.
 func (t *tolerated) notes() []string {
 	var out []string
