@@ -369,7 +369,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	r = te.mustRun(t, "inspect", out)
-	for _, want := range []string{"Figure 1 mixture", "k = [12], h = 2", "ε = 0.25", "kde, n = 5000", "x in [0, 1]", "13 noisy lattice values"} {
+	for _, want := range []string{"Figure 1 mixture", "k = [12], h = 2", "ε = 0.25", "kde, n = 5000", "x in [0, 1]", "13 noisy lattice values",
+		"in words:        Strong privacy. For any one person in the data", "at most 1.28×"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, r.stdout)
 		}

@@ -9,7 +9,10 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -70,6 +73,7 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 		priv += fmt.Sprintf(", δ = %g", m.Delta)
 	}
 	field("privacy", "%s", priv)
+	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
 	field("noise", "%s, scale %g per lattice value", m.Noise, m.Scale)
 	field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	names := make([]string, 0, len(f.Learner.Params))
@@ -124,4 +128,27 @@ func joinFloats(v []float64) string {
 		s[i] = fmt.Sprintf("%g", x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// wrapText breaks s at spaces into lines of at most width runes (a longer
+// word stays whole) and indents every line after the first by indent
+// spaces, for a value in inspect's two-column layout.
+func wrapText(s string, width, indent int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		l := utf8.RuneCountInString(w)
+		switch {
+		case i == 0:
+		case n+1+l > width:
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
@@ -225,6 +226,9 @@ func writeLedgerDataset(w io.Writer, l *ledger.Ledger, path, hash string) {
 	writeDamageBanner(w, damaged)
 	fmt.Fprintf(w, "spent ε %s of budget ε %.6g; %s\n", spentFigure(eps, damaged), b, leftFigure(eps, b, damaged))
 	fmt.Fprintf(w, "spent δ %s of budget δ %.6g; %s\n", spentFigure(delta, damaged), db, leftFigure(delta, db, damaged))
+	if len(damaged) == 0 { // what is left is unknown while the ledger is damaged
+		fmt.Fprintln(w, privacywords.BudgetLeft(b-eps))
+	}
 }
 
 // writeDamageBanner says, if the ledger is damaged, which lines, and that

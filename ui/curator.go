@@ -95,8 +95,11 @@ type curator struct {
 	current string
 	pageBox *fyne.Container
 	split   *container.Split // steps | preview
-	status  *widget.Label
-	budget  *widget.Label
+	// pageScroll holds the step pages; it scrolls sideways only when
+	// the divider is dragged narrower than a page.
+	pageScroll *container.Scroll
+	status     *widget.Label
+	budget     *widget.Label
 	// The dataset's budget as last read from the ledger (updateBudget).
 	budgetKnown              bool
 	budgetSpent, budgetTotal float64
@@ -197,7 +200,7 @@ func (c *curator) shutdown() {
 // build creates the window content.
 func (c *curator) build() {
 	c.status = widget.NewLabel("")
-	c.status.Truncation = fyne.TextTruncateEllipsis
+	c.status.Wrapping = fyne.TextWrapWord // a long error wraps, never cut off
 	c.budget = widget.NewLabel("")
 	c.budget.Alignment = fyne.TextAlignTrailing
 	c.budget.TextStyle = fyne.TextStyle{Bold: true}
@@ -233,8 +236,12 @@ func (c *curator) build() {
 		}
 	}
 	c.pageBox = container.NewStack()
-	left := container.NewBorder(nil, nil, container.NewPadded(c.nav), widget.NewSeparator(), c.pageBox)
-	split := container.NewHSplit(left, c.preview.content())
+	// Each side scrolls sideways when the divider is dragged narrower
+	// than its content: the divider stays where the curator left it on
+	// every step, whatever a step's content needs (issue 17 item 4).
+	c.pageScroll = container.NewHScroll(c.pageBox)
+	left := container.NewBorder(nil, nil, container.NewPadded(c.nav), widget.NewSeparator(), c.pageScroll)
+	split := container.NewHSplit(left, container.NewHScroll(c.preview.content()))
 	split.Offset = 0.5
 	c.split = split
 	statusBar := container.NewBorder(widget.NewSeparator(), nil, nil, c.budget, c.status)

@@ -83,7 +83,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	spent, _, budget, berr := c.budgetState()
 	budgetText := "Budget: unknown (no dataset ledger yet)."
 	if berr == nil {
-		budgetText = fmt.Sprintf("Budget of this dataset: ε %s spent of %s.", fmtBudget(spent), fmtBudget(budget))
+		budgetText = budgetSentence(spent, budget)
 	}
 	intro := widget.NewLabel(fmt.Sprintf(
 		"Compares h = 1…5 and k around k* by private validation: 30%% of the records are held out at random, each setting is "+
@@ -93,7 +93,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 			"the release later spends its own ε. %s", formatValue(req.Privacy.Epsilon), budgetText))
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
-		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps),
+		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
 		fl.bandwidths, fl.forecast, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
@@ -103,7 +103,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		}
 		return true
 	}
-	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", container.NewGridWrap(fyne.NewSize(560, content.MinSize().Height+170), content),
+	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", dialogBody(fyne.NewSize(560, content.MinSize().Height+170), content),
 		labels, []func() bool{cancelRun, func() bool {
 			eps, err := parseEpsilon(fl.eps.Text)
 			if err != nil {
@@ -238,7 +238,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
-	fl.result = showCuratorDialog(c.win, "h and k chosen privately", container.NewGridWrap(fyne.NewSize(560, 260), l),
+	fl.result = showCuratorDialog(c.win, "h and k chosen privately", dialogBody(fyne.NewSize(560, 260), l),
 		[]string{"OK"}, []func() bool{nil})
 	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
 }

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
@@ -131,13 +131,12 @@ func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*
 
 // identityBudgetText is the release dialog's budget sentence for the
 // ledger dataset the release is charged to.
-func identityBudgetText(l *ledger.Ledger, fd *ledger.IdentityFinding, eps float64) (text string, over bool) {
+func identityBudgetText(l *ledger.Ledger, fd *ledger.IdentityFinding, eps, delta float64, kind mechanism.NoiseKind) (text string, over bool) {
 	key := fd.Charges[0].DatasetHash
 	spent, _ := l.Spent(key)
 	budget := l.Budget(key)
 	left := budget - spent
-	text = fmt.Sprintf("ε spent on this dataset so far: %s of %s. This release spends ε = %s, leaving %s.",
-		fmtBudget(spent), fmtBudget(budget), formatValue(eps), fmtBudget(left-eps))
+	text = releaseBudgetText(spent, budget, eps, delta, kind)
 	return text, eps > left*(1+1e-9)+1e-12
 }
 

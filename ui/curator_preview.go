@@ -88,7 +88,7 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.function = newPlotView(fyne.NewSize(320, 320), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
-	p.stage.Truncation = fyne.TextTruncateEllipsis
+	p.stage.Wrapping = fyne.TextWrapWord
 	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.cancelRunning)
 	p.cancel.Disable()
 	p.info = widget.NewLabel("")

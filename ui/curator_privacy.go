@@ -10,9 +10,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
 )
 
 // privacyPage sets ε (log slider + entry), δ where it applies, the noise
@@ -113,7 +115,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		}
 		c.changed()
 	}
-	deltaHelp := widget.NewLabel("δ is the probability that the ε guarantee fails. Keep it far below 1/n (e.g. 1e-6).")
+	deltaHelp := widget.NewLabel("δ is the probability that the ε guarantee fails. Keep it far below 1/n (e.g. 1e-6). " + privacywords.FieldDirection("δ") + ".")
 	deltaHelp.Wrapping = fyne.TextWrapWord
 	deltaHelp.TextStyle.Italic = true
 	p.deltaRow = container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("δ"), nil, p.delta), deltaHelp)
@@ -176,7 +178,8 @@ func newPrivacyPage(c *curator) *privacyPage {
 	}
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
-		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry), p.epsSlide),
+		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry),
+			container.NewVBox(p.epsSlide, sliderDirection())),
 		p.epsErr, p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
 		bold("Noise"), container.New(capWidth(300), p.noise),
@@ -192,12 +195,22 @@ func newPrivacyPage(c *curator) *privacyPage {
 		widget.NewSeparator(),
 		bold("Privacy budget of this dataset"), p.budget,
 		container.NewBorder(nil, nil, nil, p.setTotal, p.total),
-		help("Every release spends its ε from the dataset's total budget (sequential composition: the ε of all releases add up). The ledger records each release before its file is written."),
+		help("Every release spends its ε from the dataset's total budget (sequential composition: the ε of all releases add up). The ledger records each release before its file is written. "+
+			privacywords.FieldDirection("total")+"."),
 	)))
 	return p
 }
 
 func (p *privacyPage) content() fyne.CanvasObject { return p.box }
+
+// sliderDirection is the direction mark under a privacy slider: its left
+// end is more private, its right end more accurate.
+func sliderDirection() fyne.CanvasObject {
+	l := widget.NewLabel(privacywords.DirectionPrivate)
+	r := widget.NewLabel(privacywords.DirectionAccurate)
+	l.SizeName, r.SizeName = theme.SizeNameCaptionText, theme.SizeNameCaptionText
+	return container.NewBorder(nil, nil, l, r)
+}
 
 // refresh fills the inputs from the state (typed text that does not
 // parse is shown as typed).
@@ -251,7 +264,7 @@ func (p *privacyPage) derive() {
 		p.reading.SetText("")
 		p.reading.Hide()
 	} else {
-		p.reading.SetText(epsilonReading(s.Epsilon, s.Delta, s.Noise))
+		p.reading.SetText(privacywords.Reading(s.Epsilon, s.Delta, s.Noise))
 		p.reading.Show()
 		if c.budgetKnown && s.Epsilon > c.budgetLeft()+1e-12 {
 			problems = append(problems, fmt.Sprintf("ε = %s exceeds the budget left for this dataset (%s): the release will be refused unless you raise the budget below or release over it explicitly.",
@@ -298,7 +311,7 @@ func kInUseText(s *curatorState, r *previewResult) string {
 // showBudget shows the dataset's spent and remaining budget.
 func (p *privacyPage) showBudget(spent, budget float64) {
 	left := budget - spent
-	s := fmt.Sprintf("Spent ε = %s of %s; %s left.", fmtBudget(spent), fmtBudget(budget), fmtBudget(math.Max(left, 0)))
+	s := fmt.Sprintf("Spent ε = %s of %s; %s left. %s", fmtBudget(spent), fmtBudget(budget), fmtBudget(math.Max(left, 0)), privacywords.BudgetLeft(left))
 	if _, typed := p.c.state.Typed[fieldEpsilon]; !typed && p.c.state.Epsilon > left+1e-12 {
 		s += fmt.Sprintf(" A release with ε = %s would exceed it.", formatValue(p.c.state.Epsilon))
 	}

@@ -78,7 +78,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	budgetText := "Budget: unknown (the ledger cannot be read)."
 	defEps := release.DefaultBoundsShare
 	if berr == nil {
-		budgetText = fmt.Sprintf("Budget of this dataset: ε %s spent of %s.", fmtBudget(spent), fmtBudget(budget))
+		budgetText = budgetSentence(spent, budget)
 		defEps = release.DefaultBoundsShare * budget
 	}
 	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
@@ -116,11 +116,11 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		container.NewGridWithColumns(2,
 			container.NewBorder(nil, nil, widget.NewLabel("lower percentile"), nil, fl.qlo),
 			container.NewBorder(nil, nil, widget.NewLabel("upper percentile"), nil, fl.qhi)),
-		container.NewBorder(nil, nil, widget.NewLabel("ε spent on these bounds:"), nil, fl.eps),
+		container.NewBorder(nil, nil, widget.NewLabel("ε spent on these bounds:"), nil, fl.eps), splitNote(),
 		fl.forecast, fl.over, fl.stage)
 	labels := []string{"Cancel", "Spend ε and estimate"}
 	fl.dialog = showCuratorDialog(c.win, "Estimate the bounds of "+col+" privately",
-		container.NewGridWrap(fyne.NewSize(580, form.MinSize().Height+160), form),
+		dialogBody(fyne.NewSize(580, form.MinSize().Height+160), form),
 		labels, []func() bool{nil, func() bool {
 			in, err := fl.parse()
 			if err != nil {

@@ -343,8 +343,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 	if berr != nil {
 		budgetText = "The privacy budget could not be read: " + berr.Error()
 	} else {
-		budgetText = fmt.Sprintf("ε spent on this dataset so far: %s of %s. This release spends ε = %s, leaving %s.",
-			fmtBudget(spent), fmtBudget(budget), formatValue(req.Privacy.Epsilon), fmtBudget(left-req.Privacy.Epsilon))
+		budgetText = releaseBudgetText(spent, budget, req.Privacy.Epsilon, req.Privacy.Delta, req.Privacy.Noise)
 	}
 	over := berr == nil && req.Privacy.Epsilon > left*(1+1e-9)+1e-12
 	f.overBudge = newKeyCheck("Release anyway, over the budget (the ledger records that it exceeded the budget)", nil)
@@ -368,7 +367,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 		if err != nil {
 			return
 		}
-		text, over := identityBudgetText(l, fd, req.Privacy.Epsilon)
+		text, over := identityBudgetText(l, fd, req.Privacy.Epsilon, req.Privacy.Delta, req.Privacy.Noise)
 		budgetLabel.Importance = widget.MediumImportance
 		if over {
 			budgetLabel.Importance = widget.DangerImportance

@@ -153,34 +153,6 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	}
 }
 
-func TestEpsilonReading(t *testing.T) {
-	tests := []struct {
-		eps, delta float64
-		kind       mechanism.NoiseKind
-		want       []string
-	}{
-		{0.05, 0, mechanism.NoiseLaplace, []string{"Very strong privacy", "1.05×"}},
-		{1, 0, mechanism.NoiseLaplace, []string{"Strong privacy", "2.72×"}},
-		{2, 1e-6, mechanism.NoiseGaussian, []string{"Moderate privacy", "7.39×", "probability 1 in a million that the ε guarantee fails"}},
-		{2, 1e-9, mechanism.NoiseGaussian, []string{"probability 1 in a billion that the ε guarantee fails"}},
-		{2, 4e-7, mechanism.NoiseLaplaceApprox, []string{"probability 1 in 2.5 million that the ε guarantee fails"}},
-		{8, 1e-6, mechanism.NoiseLaplace, []string{"Weak privacy", "2981×"}},
-		{50, 0, mechanism.NoiseLaplace, []string{"Very weak privacy", "5.2e+21×"}},
-		{-1, 0, mechanism.NoiseLaplace, []string{"must be a positive number"}},
-	}
-	for _, tt := range tests {
-		got := epsilonReading(tt.eps, tt.delta, tt.kind)
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("ε = %g: %q lacks %q", tt.eps, got, w)
-			}
-		}
-		if tt.kind == mechanism.NoiseLaplace && strings.Contains(got, "δ") {
-			t.Errorf("ε = %g, pure Laplace: %q mentions δ", tt.eps, got)
-		}
-	}
-}
-
 func TestBudgetLine(t *testing.T) {
 	if got := budgetLine(0.25, 0, 1); got != "Privacy budget for this dataset: ε spent 0.25 of 1, 0.75 left" {
 		t.Errorf("got %q", got)
@@ -201,12 +173,4 @@ func TestSuggestedFileName(t *testing.T) {
 			t.Errorf("suggestedFileName(%q) = %q, want %q", title, got, want)
 		}
 	}
-}
-
-func Example_epsilonReading() {
-	fmt.Println(epsilonReading(0.5, 0, mechanism.NoiseLaplace))
-	fmt.Println(epsilonReading(1, 1e-6, mechanism.NoiseGaussian))
-	// Output:
-	// Strong privacy: adding or changing any one person's record makes any published result at most 1.65× more or less likely.
-	// Strong privacy: adding or changing any one person's record makes any published result at most 2.72× more or less likely. δ = 1e-06: probability 1 in a million that the ε guarantee fails.
 }

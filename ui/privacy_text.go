@@ -5,67 +5,16 @@ import (
 	"math"
 	"strconv"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
 )
 
-// epsilonReading is the one-line, plain-language reading of ε (and δ) shown
-// under the privacy slider. It states the definition of differential
-// privacy in words: for any two datasets that differ in one person's
-// record, every published result is at most e^ε times more (or less)
-// likely under one than under the other — plus, for (ε, δ), a small
-// probability δ that this fails.
-func epsilonReading(eps, delta float64, kind mechanism.NoiseKind) string {
-	if !(eps > 0) || math.IsInf(eps, 0) {
-		return "ε must be a positive number."
-	}
-	f := math.Exp(eps)
-	var factor string
-	switch {
-	case f < 10:
-		factor = strconv.FormatFloat(f, 'f', 2, 64)
-	case f < 1e6:
-		factor = strconv.FormatFloat(f, 'f', 0, 64)
-	default:
-		factor = strconv.FormatFloat(f, 'g', 2, 64)
-	}
-	var strength string
-	switch {
-	case eps <= 0.1:
-		strength = "Very strong privacy"
-	case eps <= 1:
-		strength = "Strong privacy"
-	case eps <= 3:
-		strength = "Moderate privacy"
-	case eps <= 10:
-		strength = "Weak privacy"
-	default:
-		strength = "Very weak privacy"
-	}
-	s := fmt.Sprintf("%s: adding or changing any one person's record makes any published result at most %s× more or less likely.", strength, factor)
-	if kind != mechanism.NoiseLaplace && delta > 0 {
-		s += fmt.Sprintf(" δ = %s: probability %s that the ε guarantee fails.", strconv.FormatFloat(delta, 'g', 3, 64), oneIn(delta))
-	}
-	return s
-}
-
-// oneIn writes a small probability as "1 in N" ("1 in a million").
-func oneIn(p float64) string {
-	if !(p > 0) || p >= 1 {
-		return strconv.FormatFloat(p, 'g', 3, 64)
-	}
-	n := 1 / p
-	switch {
-	case math.Abs(n-1e9) < 1e-6*1e9:
-		return "1 in a billion"
-	case math.Abs(n-1e6) < 1e-6*1e6:
-		return "1 in a million"
-	case n >= 1e9:
-		return fmt.Sprintf("1 in %s billion", strconv.FormatFloat(n/1e9, 'g', 3, 64))
-	case n >= 1e6:
-		return fmt.Sprintf("1 in %s million", strconv.FormatFloat(n/1e6, 'g', 3, 64))
-	}
-	return fmt.Sprintf("1 in %s", strconv.FormatFloat(n, 'f', 0, 64))
-}
+// The wording of ε and δ (readings, direction marks, the split sentence)
+// lives in package privacywords, shared with the command line; this file
+// holds only the curator's status-bar budget line.
 
 // budgetLine is the status-bar text for the dataset's privacy budget.
 func budgetLine(spent, delta, budget float64) string {
@@ -82,3 +31,29 @@ func budgetLine(spent, delta, budget float64) string {
 }
 
 func fmtBudget(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+
+// budgetSentence is the budget sentence of the dialogs that spend ε (the
+// private choice, the private bounds): spent, total and what is left
+// still allows.
+func budgetSentence(spent, budget float64) string {
+	return fmt.Sprintf("Budget of this dataset: ε %s spent of %s. %s", fmtBudget(spent), fmtBudget(budget), privacywords.BudgetLeft(budget-spent))
+}
+
+// splitNote is the wrapped note under the ε field of a step that takes a
+// share of the dataset's ε: the field's direction and why a larger share
+// protects no column or person more.
+func splitNote() *widget.Label {
+	l := widget.NewLabel(privacywords.FieldDirection("ε") + ". " + privacywords.SplitShare)
+	l.Wrapping = fyne.TextWrapWord
+	l.TextStyle.Italic = true
+	return l
+}
+
+// releaseBudgetText is the release dialog's budget sentence: spent, total,
+// what this release spends and leaves, and both in words.
+func releaseBudgetText(spent, budget, eps, delta float64, kind mechanism.NoiseKind) string {
+	left := budget - spent
+	return fmt.Sprintf("ε spent on this dataset so far: %s of %s. This release spends ε = %s, leaving %s.\nThis release: %s\nAfter it: %s",
+		fmtBudget(spent), fmtBudget(budget), formatValue(eps), fmtBudget(left-eps),
+		privacywords.Reading(eps, delta, kind), privacywords.BudgetLeft(left-eps))
+}

@@ -124,7 +124,7 @@ func newViewer(a fyne.App, cfg viewerConfig) *viewer {
 	v.body = container.NewStack()
 	v.root = container.NewBorder(v.banner, nil, nil, nil, v.body)
 	v.win.SetContent(v.root)
-	v.win.Resize(fyne.NewSize(1100, 760))
+	v.win.Resize(defaultWindowSize) // fits a 1024×700 screen, like the curator
 	v.win.SetMainMenu(v.menu())
 	v.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { v.dropped(uris) })
 	v.win.SetOnClosed(v.cancelAll)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -246,6 +247,7 @@ func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 		{Label: "Parameters", Value: viewerFmtParams(f.Learner.Params, spec)},
 		{Label: "Privacy ε", Value: viewerNum(m.Epsilon)},
 		{Label: "δ", Value: viewerFmtDelta(m)},
+		{Label: "For one person", Value: privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise))},
 		{Label: "Noise", Value: viewerFmtNoise(m)},
 		{Label: "Cover size k", Value: viewerFmtK(m.K)},
 		{Label: "Bernstein order h", Value: fmt.Sprint(m.H)},

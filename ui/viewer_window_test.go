@@ -124,6 +124,7 @@ func TestViewerTrustedFlow(t *testing.T) {
 		"Title": "Test release kde-1d", "Learner": "Kernel density estimate (kde)", "Privacy ε": "1",
 		"Cover size k": "20 (21 lattice values)", "Bernstein order h": "2", "Records n": "1234",
 		"App version": "test", "Created": "2026-01-02T03:04:05Z",
+		"For one person": "at most 2.72× more or less likely",
 	} {
 		if !strings.Contains(rows[label], want) {
 			t.Errorf("details %s = %q, want it to contain %q", label, rows[label], want)
