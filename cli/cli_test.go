@@ -760,14 +760,16 @@ func TestKAuto(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := v.File.Mechanism.K[0]
-	if !strings.Contains(r.stderr, fmt.Sprintf("k = %d per axis (k* of Section 4.1, β = 0.01)", k)) {
+	if !strings.Contains(r.stderr, fmt.Sprintf("k = %d per axis (automatic: least predicted error", k)) {
 		t.Errorf("stderr %q does not report k = %d", r.stderr, k)
 	}
-	// k* = (ε/(S·ln(1/β)))^{1/(h+ℓ)} of Section 4.1, rounded: check the order.
+	// The paper's k* = (ε/(S·ln(1/β)))^{1/(h+ℓ)} of Section 4.1 ignores how
+	// finely a KDE of bandwidth 0.05 varies; the automatic k (the KDE's
+	// public stand-in, docs/sensitivity.md) is finer here.
 	s := v.File.Learner.Sensitivity
 	kStar := math.Pow(0.25/(s*math.Log(100)), 1.0/3)
-	if math.Abs(float64(k)-kStar) > 1 {
-		t.Errorf("k = %d, k* = %.2f", k, kStar)
+	if float64(k) < kStar {
+		t.Errorf("k = %d below the paper's k* = %.2f", k, kStar)
 	}
 }
 

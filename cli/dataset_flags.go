@@ -46,7 +46,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
 	fs.Var(&f.epsilon, "epsilon", epsilonUsage)
 	fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
 	fs.StringVar(&f.noise, "noise", f.noise, "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
-	fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) for --k auto (default 0.05)")
+	fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) of the paper's k* for --k auto, used only for a learner with no public stand-in (default 0.05)")
 	fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "removed: rows are never dropped (n is public); see --fill (refused with a message)")
 }
 

@@ -65,7 +65,7 @@ one value per feature):
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
-			fs.Var(&f.k, "k", "lattice cover size: `auto` (k* of Section 4.1), one K for every axis, or K1,K2,… per axis")
+			fs.Var(&f.k, "k", "lattice cover size: `auto` (least predicted error, docs/sensitivity.md), one K for every axis, or K1,K2,… per axis")
 			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
@@ -237,7 +237,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	if k := prep.Params.K; f.k.auto {
-		fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
+		if prep.Fitted.StandIn.Known(len(k)) {
+			fmt.Fprintf(e.Stderr, "k = %d per axis (automatic: least predicted error for the learner's public stand-in, docs/sensitivity.md)\n", k[0])
+		} else {
+			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
+		}
 	}
 	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	keyEncrypted, err := checkSigningKey(e, keyPath)

@@ -98,6 +98,7 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 		N:               n,
 
 		LatticeL1Sensitivity: kdeLatticeL1(bw, n),
+		StandIn:              densityStandIn(bw, 1),
 	}, nil
 }
 

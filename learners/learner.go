@@ -136,6 +136,12 @@ type Fitted struct {
 	// nil means no such bound is stated (the sup-norm Sensitivity is used).
 	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
 	LatticeL1Sensitivity func(k []int) float64
+	// StandIn is a public stand-in for F_D (mechanism.StandIn): how finely
+	// F_D can vary, from the parameters, n and the public bounds only,
+	// never from data values. The automatic cover size (mechanism.ResolveK,
+	// mechanism.AutoK) minimises the predicted error of releasing it. The
+	// zero value means "unknown" (the paper's k* is used instead).
+	StandIn mechanism.StandIn
 }
 
 // Learner fits one of the paper's target functions.

@@ -170,6 +170,7 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 		OutputRange:     rng,
 		N:               n,
 		Output:          logisticOutput(prob),
+		StandIn:         logisticStandIn(prob, math.Sqrt(c*math.Ln2), b, rng, data.Dim),
 	}, nil
 }
 

@@ -100,6 +100,7 @@ func (naiveBayes) Fit(ctx context.Context, data Dataset, values Values) (*Fitted
 			factor, peak, n),
 		OutputRange: [2]float64{-peak, peak},
 		N:           n,
+		StandIn:     densityStandIn(bw, 0.5),
 	}, nil
 }
 

@@ -104,6 +104,7 @@ func (priestleyChao) Fit(ctx context.Context, data Dataset, values Values) (*Fit
 		SensitivityNote: fmt.Sprintf("S = 2κ·min(2c/n, 1), κ = 1/(√(2π)·b) = %.6g, c/n = %g/%d (replace-one, every dataset: each gap weight is capped at c/n)", kappa, c, n),
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
+		StandIn:         kernelStandIn(math.Min(r, 1)/2, []float64{b}),
 	}, nil
 }
 

@@ -119,5 +119,6 @@ func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, 
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-rng, rng},
 		N:               n,
+		StandIn:         linearStandIn(rng, data.Dim),
 	}, nil
 }

@@ -132,5 +132,6 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
+		StandIn:         svmStandIn(r, sigma, data.Dim),
 	}, nil
 }

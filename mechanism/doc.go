@@ -84,6 +84,14 @@
 // docs/sensitivity.md, "Privately estimated bounds"). Its seeded twin
 // SimulatePrivateQuantile returns a SimulatedQuantile, a distinct type.
 //
+// # Automatic cover size
+//
+// ResolveK with auto uses AutoCoverSize: the k minimising PredictedError,
+// the mean sup-norm error of seeded simulated releases of the learner's
+// public StandIn (autok.go; docs/sensitivity.md, "The automatic cover
+// size"), or the paper's OptimalK when no stand-in is known. Its inputs are
+// public: ε, δ, the noise kind, h, ℓ, S and the stand-in.
+//
 // # Errors and panics
 //
 // Parameters are validated once, where they enter (Params.Validate,
@@ -94,7 +102,7 @@
 // programmer misuse panics, and the functions that may panic say so
 // (BernsteinBasis, NewIteratedBasis, IteratedBasis.At, Lattice.Point and
 // Lattice.Index with out-of-range arguments, and the theory helpers
-// OptimalK, NoiseTailBound, UniformNoiseTailBound,
+// OptimalK, AutoCoverSize, NoiseTailBound, UniformNoiseTailBound,
 // UniformGaussianNoiseTailBound, LowerBound, NoisyMaxUtilityBound on
 // invalid numbers).
 //

@@ -158,23 +158,28 @@ func LowerBound(sensitivity, epsilon float64) float64 {
 	return sensitivity / epsilon
 }
 
-// DefaultBeta is the failure probability β of the automatic cover size k*
-// (ResolveK) when none is given: the (α, β)-accuracy of Theorem 3 holds
-// with probability ≥ 1 − β = 95%.
+// DefaultBeta is the failure probability β of the paper's cover size k*
+// (OptimalK), which ResolveK uses when no stand-in is known: the
+// (α, β)-accuracy of Theorem 3 holds with probability ≥ 1 − β = 95%.
 const DefaultBeta = 0.05
 
 // ResolveK returns p with its cover sizes resolved for dim query
 // coordinates and validated by Params.Validate: the one rule for the k of a
 // release, used by the release pipeline and the curator's preview alike.
 //
-// With auto, every axis gets k* = OptimalK(ε, S, β, h, dim) (Section 4.1,
-// proof of Theorem 3) with β = beta, or DefaultBeta when beta is 0; β, S
-// and ε, δ, the noise kind, h and dim are validated before they enter the
-// formula. Otherwise p.K is used as given, a single k repeated on every
-// axis when dim > 1, and any other count than 1 or dim is refused.
-// Assumptions: sensitivity is the proven S(F) of the release (only auto
-// uses it). Errors are *ParamError values; p.K is never modified.
-func ResolveK(p Params, dim int, auto bool, beta, sensitivity float64) (Params, error) {
+// With auto and a known stand-in f (StandIn.Known), every axis gets
+// AutoK(p, dim, S, f): the k minimising the predicted error of a function
+// as smooth as the learner's public stand-in (docs/sensitivity.md, "The
+// automatic cover size"). With auto and the zero stand-in, every axis gets
+// the paper's k* = OptimalK(ε, S, β, h, dim) (Section 4.1, proof of
+// Theorem 3) with β = beta, or DefaultBeta when beta is 0. β, S, f and ε,
+// δ, the noise kind, h and dim are validated before they enter either
+// rule. Otherwise p.K is used as given, a single k repeated on every axis
+// when dim > 1, and any other count than 1 or dim is refused.
+// Assumptions: sensitivity is the proven S(F) of the release and f the
+// learner's public stand-in (only auto uses them). Errors are *ParamError
+// values; p.K is never modified.
+func ResolveK(p Params, dim int, auto bool, beta, sensitivity float64, f StandIn) (Params, error) {
 	if !auto {
 		p.K = slices.Clone(p.K)
 		if len(p.K) == 1 && dim > 1 {
@@ -195,11 +200,35 @@ func ResolveK(p Params, dim int, auto bool, beta, sensitivity float64) (Params, 
 		return p, err
 	}
 	// Validate ε, δ, the noise kind, h and dim (with a placeholder k)
-	// before they enter the formula for k*.
+	// before they enter the formula for k.
 	p.K = slices.Repeat([]int{1}, max(dim, 0))
 	if err := p.Validate(); err != nil {
 		return p, err
 	}
-	p.K = slices.Repeat([]int{OptimalK(p.Epsilon, sensitivity, beta, p.H, dim)}, dim)
+	if f.Known(dim) {
+		if err := f.validate(dim); err != nil {
+			return p, err
+		}
+	}
+	p.K = slices.Repeat([]int{AutoCoverSize(p, p.H, dim, sensitivity, beta, f)}, dim)
 	return p, p.Validate()
+}
+
+// AutoCoverSize is the one rule for the automatic cover size of order h
+// (p supplies ε, δ and the noise kind; p.H and p.K are ignored):
+// AutoK(p with h, dim, S, f) when the stand-in f is known
+// (StandIn.Known), else the paper's OptimalK(ε, S, β, h, dim). ResolveK
+// uses it for a release and the curator's preview; `choose` centres its
+// candidate list on it. When AutoK refuses the arguments (no valid k for
+// them, an invalid stand-in) it returns OptimalK's k, which the caller's
+// Params.Validate then judges; OptimalK panics on invalid ε, S, β, h or
+// dim (theory-helper style: callers pass validated values).
+func AutoCoverSize(p Params, h, dim int, sensitivity, beta float64, f StandIn) int {
+	if f.Known(dim) {
+		p.H = h
+		if k, err := AutoK(p, dim, sensitivity, f); err == nil {
+			return k
+		}
+	}
+	return OptimalK(p.Epsilon, sensitivity, beta, h, dim)
 }

@@ -224,7 +224,7 @@ func TestResolveK(t *testing.T) {
 		{"given k too large", Params{Epsilon: 1, Noise: NoiseLaplace, H: 2, K: []int{MaxK + 1}}, 1, false, 0, nil, "k[0]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ResolveK(tc.p, tc.dim, tc.auto, tc.beta, 1e-3)
+			got, err := ResolveK(tc.p, tc.dim, tc.auto, tc.beta, 1e-3, StandIn{})
 			if tc.field != "" {
 				var pe *ParamError
 				if !errors.As(err, &pe) || pe.Field != tc.field {

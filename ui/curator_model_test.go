@@ -61,6 +61,7 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 	pp := c.pages[stepPrivacy].(*privacyPage)
 	rp := c.pages[stepRelease].(*releasePage)
 	f.do(func() { curatorType(pp.epsEntry, "1e9") })
+	f.waitIdle() // the preview worker updates the labels read below
 	if c.state.Epsilon != 1e9 || rp.release.Disabled() {
 		t.Fatalf("ε = 1e9: state %v, release disabled %v", c.state.Epsilon, rp.release.Disabled())
 	}
@@ -102,13 +103,16 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 	}
 	f.pressKey(fyne.KeyEscape)
 	f.do(func() { curatorType(pp.epsEntry, "0.5") })
+	f.waitIdle() // the preview worker updates the labels read below
 	if _, err := c.state.request(c.ds); err != nil || rp.release.Disabled() {
 		t.Fatalf("ε = 0.5: %v, release disabled %v", err, rp.release.Disabled())
 	}
 
 	// Manual k = 0.
 	f.do(func() { pp.kMode.SetSelected(kManText) })
+	f.waitIdle() // the preview worker updates the labels read below
 	f.do(func() { curatorType(pp.kEntry, "0") })
+	f.waitIdle() // the preview worker updates the labels read below
 	if !strings.Contains(pp.kInUse.Text, "none") || strings.Contains(pp.kInUse.Text, "20") {
 		t.Errorf("k = 0: %q", pp.kInUse.Text)
 	}
@@ -116,17 +120,21 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 		t.Error("k = 0 does not block the release")
 	}
 	f.do(func() { curatorType(pp.kEntry, "7") })
+	f.waitIdle() // the preview worker updates the labels read below
 	if !strings.Contains(pp.kInUse.Text, "7") || rp.release.Disabled() {
 		t.Errorf("k = 7: %q, release disabled %v", pp.kInUse.Text, rp.release.Disabled())
 	}
 	// δ = 2 under Gaussian noise.
 	f.do(func() { pp.noise.SetSelected(noiseChoices[2].label) })
+	f.waitIdle() // the preview worker updates the labels read below
 	f.do(func() { curatorType(pp.delta, "2") })
+	f.waitIdle() // the preview worker updates the labels read below
 	if !rp.release.Disabled() || !strings.Contains(rp.summary.Text, "δ INVALID") {
 		t.Errorf("δ = 2: release disabled %v, summary %q", rp.release.Disabled(), rp.summary.Text)
 	}
 	// The invalid δ does not matter under pure Laplace noise.
 	f.do(func() { pp.noise.SetSelected(noiseChoices[0].label) })
+	f.waitIdle() // the preview worker updates the labels read below
 	if rp.release.Disabled() {
 		t.Errorf("δ is not used by pure Laplace noise, yet the release is blocked: %q", rp.notReady.Text)
 	}

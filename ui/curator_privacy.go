@@ -48,7 +48,7 @@ type privacyPage struct {
 const (
 	epsLogMin = -3
 	epsLogMax = 2
-	kAutoText = "Automatic (k* of Section 4.1)"
+	kAutoText = "Automatic (least predicted error)"
 	kManText  = "Manual"
 )
 
@@ -189,7 +189,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		help("Higher h approximates smooth functions better (error ∝ k^−h) but amplifies noise (by up to (2^h−1)^ℓ). The tradeoff plot compares h = 1…5."),
 		bold("Lattice size k (points per axis minus one)"), p.kMode,
 		container.NewBorder(nil, nil, widget.NewLabel("k ="), nil, p.kEntry), p.kInUse,
-		help("Larger k follows F_D more closely but spreads ε over (k+1)^ℓ noisy values. Automatic k balances the two (k* = (ε/(S·ln(1/β)))^(1/(h+ℓ)), β = 0.05)."),
+		help("Larger k follows F_D more closely but spreads ε over (k+1)^ℓ noisy values. Automatic k balances the two: it takes the k with the least predicted error for a function as smooth as the learner's parameters allow (public quantities only; the preview draws it at every ε)."),
 		p.choose,
 		help("Recommended: chooses h and k from the data by private validation (docs/validation.md), so the choice is covered by DP; it spends its own ε from the budget, shown before you confirm. Settings picked by looking at the preview of the private data are not covered by ε."),
 		widget.NewSeparator(),

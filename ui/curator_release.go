@@ -638,7 +638,7 @@ func requestSummary(req release.Request, s *curatorState) string {
 	if req.Classes != nil {
 		fmt.Fprintf(&b, "• Classes of %q: %s (−1) and %s (+1)\n", req.Label, req.Classes.Negative, req.Classes.Positive)
 	}
-	kText := "automatic (k* of Section 4.1)"
+	kText := "automatic (least predicted error)"
 	if !req.KAuto && len(req.Privacy.K) > 0 {
 		kText = kLabel(req.Privacy.K)
 	}

@@ -161,6 +161,7 @@ type previewEngine struct {
 	// peerSims (per k) and peerCurves (per curve key) cache the overlay.
 	peerSims   map[string]*peerBuild
 	peerCurves map[string][]study.PeerCurve
+	autoK      map[string]*autoKCurve // automatic-k curves (preview_autok.go)
 	sliceKey   string
 	slice      []float64
 }
@@ -177,6 +178,7 @@ func (e *previewEngine) resetLocked() {
 	e.curves = map[string]*study.Result{}
 	e.peerSims = map[string]*peerBuild{}
 	e.peerCurves = map[string][]study.PeerCurve{}
+	e.autoK = map[string]*autoKCurve{}
 }
 
 // peerBuild is the peers prepared for one fit and k.
@@ -247,6 +249,11 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 		}
 	}
 	res.Tradeoff = tradeoffPlot(st.curves, st.model, st.params, res, st.prep.Fitted.Sensitivity)
+	if in.Request.KAuto {
+		if err := e.addAutoKCurve(ctx, in.Request, st, res); err != nil {
+			return nil, err
+		}
+	}
 	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
 		return nil, err
 	}
@@ -318,7 +325,7 @@ func (e *previewEngine) simulate(ctx context.Context, req release.Request, progr
 	}
 	fit := st.prep.Fitted
 	dim := len(req.Features)
-	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity); err != nil {
+	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity, fit.StandIn); err != nil {
 		return nil, err
 	}
 	if st.scale, err = mechanism.NoiseScale(fit.Sensitivity, st.params); err != nil {

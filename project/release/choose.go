@@ -264,8 +264,9 @@ func (o *ChooseOptions) validatePlan() error {
 }
 
 // DefaultCandidates returns h ∈ {1..5} × k ∈ {k*/2, k*, 2k*} with
-// k* = mechanism.OptimalK(ε, S, β, h, ℓ) of the prepared release (S its
-// sensitivity, β its failure probability), clamped to [1, MaxK] and
+// k* = mechanism.AutoCoverSize(ε, h, ℓ, S, β, stand-in) of the prepared
+// release (S its sensitivity, β its failure probability, the stand-in its
+// fit's), clamped to [1, MaxK] and
 // deduplicated; with bandwidths, h ∈ {1..3} × the same k × bandwidth
 // ∈ {b/2, b, 2b} (capped at the parameter's range). sensFor returns the
 // full-data sensitivity for a bandwidth (nil: the prepared one).
@@ -310,7 +311,7 @@ func DefaultCandidates(p *Prepared, bandwidths bool, sensFor func(bw []float64) 
 			}
 		}
 		for _, h := range hs {
-			ks := mechanism.OptimalK(p.Params.Epsilon, s, beta, h, dim)
+			ks := mechanism.AutoCoverSize(p.Params, h, dim, s, beta, p.Fitted.StandIn)
 			seen := map[int]bool{}
 			for _, k := range []int{max(1, ks/2), ks, min(mechanism.MaxK, 2*ks)} {
 				if seen[k] {

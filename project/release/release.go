@@ -83,11 +83,10 @@ type Request struct {
 	// Privacy holds ε, δ, the noise kind, h and (unless KAuto) k. A single
 	// k is used on every axis.
 	Privacy mechanism.Params
-	// KAuto chooses k* of Section 4.1 (mechanism.OptimalK) with failure
-	// probability Beta (DefaultBeta if 0), the same k on every axis. The
-	// formula is the paper's for pure ε-DP Laplace noise; it is used for
-	// every noise kind (for laplace-approx and gaussian, whose noise grows
-	// more slowly with k, it errs towards a smaller k).
+	// KAuto chooses k by mechanism.ResolveK's rule (mechanism.AutoCoverSize:
+	// the smallest predicted error for the learner's public stand-in, or the
+	// paper's k* with failure probability Beta, DefaultBeta if 0, when the
+	// learner states none), the same k on every axis.
 	KAuto bool
 	Beta  float64
 	// Title and Note are the curator's public description of the release.
@@ -290,7 +289,7 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 	if n := len(req.Privacy.K); !req.KAuto && n != 1 && n != dim {
 		return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", n, dim)
 	}
-	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity)
+	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity, p.Fitted.StandIn)
 	if err != nil {
 		return nil, err
 	}

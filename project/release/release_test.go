@@ -210,9 +210,9 @@ func TestPrepareKAuto(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := mechanism.OptimalK(50, p.Fitted.Sensitivity, tc.want, 2, 2)
+		k := mechanism.AutoCoverSize(p.Params, 2, 2, p.Fitted.Sensitivity, tc.want, p.Fitted.StandIn)
 		if !slices.Equal(p.Params.K, []int{k, k}) {
-			t.Errorf("β = %v: K = %v, want [%d %d] (mechanism.OptimalK)", tc.beta, p.Params.K, k, k)
+			t.Errorf("β = %v: K = %v, want [%d %d] (mechanism.AutoCoverSize)", tc.beta, p.Params.K, k, k)
 		}
 		if len(p.Exact) != (k+1)*(k+1) {
 			t.Errorf("%d exact values for K = %v", len(p.Exact), p.Params.K)
