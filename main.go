@@ -18,7 +18,7 @@ import (
 	"os/signal"
 
 	"github.com/bernsteinrelease/bernstein/cli"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // version is the application version; release builds override it with
@@ -27,7 +27,7 @@ var version = "0.1.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	project.SetLockWaitNotice(func() {
+	ledger.SetLockWaitNotice(func() {
 		fmt.Fprintln(os.Stderr, "bernstein: waiting for the ledger lock (another release is running)…")
 	})
 	code := cli.Main(ctx, os.Args[1:], cli.Options{Version: version, GUI: runGUI})

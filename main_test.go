@@ -11,7 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // The tests in this file run the real binary, built once per test run with
@@ -25,7 +27,7 @@ const (
 	exitVerify = 3 // verification failed
 	exitBudget = 4 // privacy budget refused the release
 
-	passphraseEnv = project.PassphraseEnv
+	passphraseEnv = keys.PassphraseEnv
 )
 
 // binResult is the outcome of one run of the binary.
@@ -156,11 +158,11 @@ func TestBinaryRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same rows through the project API.
-	v, err := project.OpenSynopsis(filepath.Join(b.dir, "lr.synopsis"), nil)
+	v, err := synopsis.Open(filepath.Join(b.dir, "lr.synopsis"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := project.EvalReleaseAt(t.Context(), v, []float64{0.3, 0.5, 0.6, 0.4})
+	res, err := dataset.EvalReleaseAt(t.Context(), v, []float64{0.3, 0.5, 0.6, 0.4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 type chooseFlags struct {
@@ -44,7 +45,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			f.private.register(fs)
 			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
-			wholeVar(fs, &f.draws, "draws", project.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
+			wholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
@@ -71,7 +72,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	req.Privacy.H, req.KAuto = 1, true
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultPath(); err != nil {
 			return err
 		}
 	}
@@ -83,14 +84,14 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
 		return err
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}
 	line := newProgressLine(e, "scoring candidates:")
-	res, err := project.ChooseSettings(ctx, req, project.ChooseOptions{
+	res, err := release.ChooseSettings(ctx, req, release.ChooseOptions{
 		EpsilonSelect:       f.epsSelect.v,
-		Ledger:              ledger,
+		Ledger:              led,
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
 		Bandwidths:          f.bandwidths,

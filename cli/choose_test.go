@@ -6,14 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func TestChooseCommand(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	ledgerPath := w.path("ledger.jsonl")
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	args := []string{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 		"--param", "bandwidth=0.05", "--epsilon", "0.5", "--epsilon-select", "0.1", "--ledger", ledgerPath}
 	r := te.mustRun(t, args...)
@@ -30,20 +31,20 @@ func TestChooseCommand(t *testing.T) {
 	if strings.Contains(r.stdout+r.stderr, "score =") {
 		t.Errorf("a score was printed:\n%s%s", r.stdout, r.stderr)
 	}
-	l, err := project.OpenLedger(ledgerPath)
+	l, err := ledger.Open(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := project.ReadCSV(data, project.CSVOptions{Columns: []string{"x"}})
+	ds, err := dataset.ReadCSV(data, dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := project.IdentifyDataset(ds, []string{"x"})
+	id, err := ledger.IdentifyDataset(ds, []string{"x"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	entries := l.Entries(id.Records)
-	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.1 {
+	if len(entries) != 1 || entries[0].Kind != ledger.KindValidation || entries[0].Epsilon != 0.1 {
 		t.Fatalf("ledger entries %+v, want one validation entry of ε 0.1", entries)
 	}
 	if !strings.Contains(r.stdout, "ledger entry "+entries[0].ID) {

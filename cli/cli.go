@@ -14,7 +14,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // Exit codes of the bernstein command (documented in `bernstein help` and
@@ -120,24 +122,24 @@ func (e *verifyError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var ue *usageError
 	var ve *verifyError
-	var be *project.BudgetError
-	var re *project.RequestError
+	var be *ledger.BudgetError
+	var re *release.RequestError
 	var mpe *mechanism.ParamError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ue), errors.As(err, &re), errors.As(err, &mpe),
-		errors.Is(err, project.ErrProtectedPath):
+		errors.Is(err, release.ErrProtectedPath):
 		return exitUsage
 	case errors.As(err, &be):
 		return exitBudget
-	case errors.Is(err, project.ErrUntrusted):
+	case errors.Is(err, synopsis.ErrUntrusted):
 		return exitTrust
 	case errors.As(err, &ve),
-		errors.Is(err, project.ErrBadSignature),
-		errors.Is(err, project.ErrMalformed),
-		errors.Is(err, project.ErrUnsupportedFormat),
-		errors.Is(err, project.ErrTooLarge):
+		errors.Is(err, synopsis.ErrBadSignature),
+		errors.Is(err, synopsis.ErrMalformed),
+		errors.Is(err, synopsis.ErrUnsupportedFormat),
+		errors.Is(err, synopsis.ErrTooLarge):
 		return exitVerify
 	}
 	return exitRuntime

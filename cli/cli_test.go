@@ -21,7 +21,10 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // cliResult is the outcome of one in-process command.
@@ -95,7 +98,7 @@ func newWorkspace(t *testing.T) *workspace {
 	if err := os.WriteFile(w.pass, []byte("correct horse battery staple\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := project.WriteDemoData(w.demo, false); err != nil {
+	if _, err := dataset.WriteDemoData(w.demo, false); err != nil {
 		t.Fatal(err)
 	}
 	return w
@@ -111,7 +114,7 @@ func (w *workspace) keygen(t *testing.T, te *testEnv) {
 
 // testKey installs a fixed, unencrypted TEST key as the default curator key
 // and trusts it. Unencrypted keys load without the (deliberately slow)
-// bcrypt key derivation, which keeps the tests fast; LoadSigner accepts
+// bcrypt key derivation, which keeps the tests fast; keys.LoadSigner accepts
 // them (ssh-keygen -N "" keys) and bernstein keygen never writes them.
 func (w *workspace) testKey(t *testing.T) {
 	t.Helper()
@@ -120,7 +123,7 @@ func (w *workspace) testKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, err := project.DefaultKeyPath()
+	path, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,14 +137,14 @@ func (w *workspace) testKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := project.ParseAllowedSigners(strings.NewReader(""))
+	a, err := keys.ParseAllowedSigners(strings.NewReader(""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Add("curator@example.org", pub); err != nil {
 		t.Fatal(err)
 	}
-	trust, err := project.DefaultAllowedSignersPath()
+	trust, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +154,7 @@ func (w *workspace) testKey(t *testing.T) {
 }
 
 func (w *workspace) kdeRelease(out string, extra ...string) []string {
-	args := []string{"release", "--data", filepath.Join(w.demo, project.DemoKDE1DFile), "--features", "x",
+	args := []string{"release", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile), "--features", "x",
 		"--bounds", "x=0:1", "--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25",
 		"--k", "12", "--h", "2", "--title", "Figure 1 mixture", "--passphrase-file", w.pass, "--out", out}
 	return append(args, extra...)
@@ -263,7 +266,7 @@ func TestGUIDispatch(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	w := newWorkspace(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	rel := func(extra ...string) []string {
 		args := []string{"release", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 			"--epsilon", "0.5", "--out", w.path("o.synopsis"), "--passphrase-file", w.pass}
@@ -357,7 +360,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 
 	r = te.mustRun(t, "verify", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,8 +381,8 @@ func TestRoundTrip(t *testing.T) {
 			Valid, Trusted bool
 			Fingerprint    string
 		}
-		Mechanism    project.MechanismInfo
-		Learner      project.LearnerInfo
+		Mechanism    synopsis.MechanismInfo
+		Learner      synopsis.LearnerInfo
 		LatticeOrder string    `json:"lattice_order"`
 		Values       []float64 `json:"values"`
 	}
@@ -388,7 +391,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if !doc.Signature.Valid || !doc.Signature.Trusted || doc.Signature.Fingerprint != v.Fingerprint ||
 		!slices.Equal(doc.Values, v.File.Values) || doc.Mechanism.Epsilon != 0.25 || doc.Learner.Kind != "kde" ||
-		doc.LatticeOrder != project.LatticeOrder {
+		doc.LatticeOrder != synopsis.LatticeOrder {
 		t.Errorf("inspect --json: %+v", doc)
 	}
 
@@ -421,14 +424,14 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 
-	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, project.DemoKDE1DFile))
+	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile))
 	for _, want := range []string{"release", "0.25", "kde", out, "spent ε 0.25 of budget ε 1; 0.75 left"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("ledger output lacks %q:\n%s", want, r.stdout)
 		}
 	}
 	r = te.mustRun(t, "ledger")
-	if !strings.Contains(r.stdout, filepath.Join(w.demo, project.DemoKDE1DFile)) || !strings.Contains(r.stdout, "0.75") {
+	if !strings.Contains(r.stdout, filepath.Join(w.demo, dataset.DemoKDE1DFile)) || !strings.Contains(r.stdout, "0.75") {
 		t.Errorf("ledger summary:\n%s", r.stdout)
 	}
 }
@@ -465,11 +468,11 @@ func TestClassifierEval(t *testing.T) {
 	te := newTestEnv()
 	w.testKey(t)
 	out := w.path("nb.synopsis")
-	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
+	te.mustRun(t, "release", "--data", filepath.Join(w.demo, dataset.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--classes", "0,1", "--bounds", "x1=0:1", "--bounds", "x2=0:1", "--learner", "naive-bayes",
 		"--param", "bandwidth=0.1,0.2", "--epsilon", "0.5", "--noise", "laplace-approx", "--delta", "1e-6",
 		"--k", "6,5", "--units", "x1=m,x2=s", "--passphrase-file", w.pass, "--out", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,10 +494,10 @@ func TestClassifierEval(t *testing.T) {
 	}
 	// --classes 1,0 swaps the classes.
 	out2 := w.path("nb0.synopsis")
-	te.mustRun(t, "release", "--data", filepath.Join(w.demo, project.DemoTwoClass2DFile), "--features", "x1,x2",
+	te.mustRun(t, "release", "--data", filepath.Join(w.demo, dataset.DemoTwoClass2DFile), "--features", "x1,x2",
 		"--label", "label", "--classes", "1,0", "--bounds", "x1=0:1,x2=0:1", "--learner", "naive-bayes",
 		"--epsilon", "0.1", "--k", "3", "--passphrase-file", w.pass, "--out", out2)
-	v2, err := project.OpenSynopsis(out2, nil)
+	v2, err := synopsis.Open(out2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +516,7 @@ func TestBudget(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	rel := func(eps, out string, extra ...string) []string {
 		args := []string{"release", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde",
 			"--epsilon", eps, "--k", "5", "--passphrase-file", w.pass, "--out", w.path(out)}
@@ -631,7 +634,7 @@ func TestNothingOverwrittenWithoutForce(t *testing.T) {
 	if after, _ := os.ReadFile(out); !bytes.Equal(before, after) {
 		t.Error("synopsis changed without --force")
 	}
-	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, project.DemoKDE1DFile))
+	r = te.mustRun(t, "ledger", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile))
 	if !strings.Contains(r.stdout, "spent ε 0.25 ") {
 		t.Errorf("a refused release was charged:\n%s", r.stdout)
 	}
@@ -668,7 +671,7 @@ func TestPassphraseSources(t *testing.T) {
 	if r.code != exitRuntime || !strings.Contains(r.stderr, "--passphrase-file") || !strings.Contains(r.stderr, passphraseEnv) {
 		t.Errorf("keygen without a passphrase: exit %d %q", r.code, r.stderr)
 	}
-	key, _ := project.DefaultKeyPath()
+	key, _ := keys.DefaultKeyPath()
 	if _, err := os.Stat(key); !errors.Is(err, os.ErrNotExist) {
 		t.Error("keygen without a passphrase wrote a key")
 	}
@@ -685,7 +688,7 @@ func TestPassphraseSources(t *testing.T) {
 	}
 	answers = []string{"tty secret", "tty secret"}
 	te.mustRun(t, "keygen")
-	if _, err := project.LoadSigner(key, []byte("tty secret")); err != nil {
+	if _, err := keys.LoadSigner(key, []byte("tty secret")); err != nil {
 		t.Errorf("key from the prompt: %v", err)
 	}
 	// The environment variable, then a wrong passphrase file.
@@ -722,15 +725,15 @@ func TestDataErrorsAndBounds(t *testing.T) {
 		t.Errorf("invalid value: stdout %q stderr %q", r.stdout, r.stderr)
 	}
 	// Data-derived bounds with the acknowledgement: recorded in the synopsis.
-	data2 := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data2 := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	out := w.path("b.synopsis")
 	r = te.mustRun(t, "release", "--data", data2, "--features", "x", "--bounds", "x=data", "--acknowledge-data-bounds",
 		"--learner", "kde", "--epsilon", "0.1", "--k", "4", "--passphrase-file", w.pass, "--out", out)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ds, err := project.ReadCSV(data2, project.CSVOptions{})
+	ds, err := dataset.ReadCSV(data2, dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -752,7 +755,7 @@ func TestKAuto(t *testing.T) {
 	args := w.kdeRelease(out)
 	args[slices.Index(args, "--k")+1] = "auto"
 	r := te.mustRun(t, append(args, "--beta", "0.01")...)
-	v, err := project.OpenSynopsis(out, nil)
+	v, err := synopsis.Open(out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -777,13 +780,13 @@ func TestLedgerTornLine(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"))...)
-	ledgerPath, err := project.DefaultLedgerPath()
+	ledgerPath, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger(ledgerPath)
+	l, err := ledger.Open(ledgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // datasetFlags are the flags that say which private data a command fits
@@ -78,51 +79,51 @@ func (f *datasetFlags) columns() []string {
 // columns, bounds, learner and parameters, positive class, ε, δ, noise
 // kind, β, declared classes and fill rules set; the caller sets K, H and
 // the rest. Every data row is kept: invalid values are filled (public n).
-func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, error) {
+func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	if err := f.checkRequired(); err != nil {
-		return project.ReleaseRequest{}, learners.Spec{}, err
+		return release.Request{}, learners.Spec{}, err
 	}
 	learner, err := learners.Lookup(learners.Kind(f.learner))
 	if err != nil {
-		return project.ReleaseRequest{}, learners.Spec{}, usagef("--learner %s: %v", f.learner, err)
+		return release.Request{}, learners.Spec{}, usagef("--learner %s: %v", f.learner, err)
 	}
 	spec := learner.Spec()
 	noise := mechanism.NoiseKind(f.noise)
 	switch noise {
 	case mechanism.NoiseLaplace:
 		if f.delta.set && f.delta.v != 0 {
-			return project.ReleaseRequest{}, spec, usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
+			return release.Request{}, spec, usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
 		}
 	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
 		if !f.delta.set {
-			return project.ReleaseRequest{}, spec, usagef("--noise %s needs --delta D in (0,1)", noise)
+			return release.Request{}, spec, usagef("--noise %s needs --delta D in (0,1)", noise)
 		}
 	default:
-		return project.ReleaseRequest{}, spec, usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
+		return release.Request{}, spec, usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
 	}
 	cols := f.columns()
 	for _, name := range f.bounds.order {
 		if !slices.Contains(cols, name) {
-			return project.ReleaseRequest{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
+			return release.Request{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
 		}
 	}
 	binary := spec.Label == learners.LabelBinary
 	if err := f.checkFillFlags(binary); err != nil {
-		return project.ReleaseRequest{}, spec, err
+		return release.Request{}, spec, err
 	}
-	opts := project.CSVOptions{Columns: cols, KeepInvalid: true}
+	opts := dataset.CSVOptions{Columns: cols, KeepInvalid: true}
 	if binary && f.label != "" {
-		opts.Classes = map[string]project.Classes{f.label: f.classes.c}
+		opts.Classes = map[string]dataset.Classes{f.label: f.classes.c}
 	}
-	ds, err := project.ReadCSV(f.data, opts)
+	ds, err := dataset.ReadCSV(f.data, opts)
 	if err != nil {
-		return project.ReleaseRequest{}, spec, err
+		return release.Request{}, spec, err
 	}
-	req := project.ReleaseRequest{
+	req := release.Request{
 		Dataset:                ds,
 		Features:               f.features,
 		Label:                  f.label,
-		Bounds:                 map[string]project.Bounds{},
+		Bounds:                 map[string]dataset.Bounds{},
 		BoundsFromData:         map[string]bool{},
 		AcknowledgedDataBounds: f.ackDataBounds,
 		Learner:                spec.Kind,
@@ -142,7 +143,7 @@ func (f *datasetFlags) request(e *env) (project.ReleaseRequest, learners.Spec, e
 			req.BoundsFromData[name] = true
 			continue
 		}
-		req.Bounds[name] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		req.Bounds[name] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
 	return req, spec, nil
 }

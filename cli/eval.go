@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 func evalCommand() *command {
@@ -80,7 +82,7 @@ spends no privacy budget.`,
 					return err
 				}
 				// write writes the result CSV and returns its number of rows;
-				// --points streams (project.EvalPointsCSV).
+				// --points streams (dataset.EvalPointsCSV).
 				var write func(w io.Writer) (int, error)
 				if len(at) > 0 {
 					if d := len(v.File.Domain.Features); len(at) != d {
@@ -90,7 +92,7 @@ spends no privacy budget.`,
 						return usagef("--at: %v", err)
 					}
 					write = func(w io.Writer) (int, error) {
-						res, err := project.EvalReleaseAt(ctx, v, at)
+						res, err := dataset.EvalReleaseAt(ctx, v, at)
 						if err != nil {
 							return 0, err
 						}
@@ -101,13 +103,13 @@ spends no privacy budget.`,
 					}
 				} else {
 					write = func(w io.Writer) (int, error) {
-						sum, err := project.EvalPointsCSV(ctx, v, points, w, project.EvalPointsOptions{
-							QueryOptions: project.QueryOptions{SkipInvalid: skipInvalid}, Clamp: clamp, Stdin: e.Stdin})
-						var bad *project.InvalidPointsError
+						sum, err := dataset.EvalPointsCSV(ctx, v, points, w, dataset.EvalPointsOptions{
+							QueryOptions: dataset.QueryOptions{SkipInvalid: skipInvalid}, Clamp: clamp, Stdin: e.Stdin})
+						var bad *dataset.InvalidPointsError
 						if errors.As(err, &bad) {
 							return 0, fmt.Errorf("%w; fix the file, or give --skip-invalid to evaluate the other rows", err)
 						}
-						if errors.Is(err, project.ErrNotRegular) {
+						if errors.Is(err, fileio.ErrNotRegular) {
 							return 0, fmt.Errorf("%w; to read query points from a pipe, give --points - and send them to standard input", err)
 						}
 						if err != nil {
@@ -127,7 +129,7 @@ spends no privacy budget.`,
 					return err
 				}
 				var rows int
-				if err := project.WriteFileAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
+				if err := fileio.WriteAtomicFunc(out, 0o644, force, func(w io.Writer) (err error) {
 					rows, err = write(w)
 					return err
 				}); err != nil {
@@ -140,7 +142,7 @@ spends no privacy budget.`,
 	}
 }
 
-func featureNames(v *project.VerifiedSynopsis) string {
+func featureNames(v *synopsis.Verified) string {
 	s := ""
 	for i, b := range v.File.Domain.Features {
 		if i > 0 {

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // evalPointsFixture releases the KDE demo (x in [0, 1]) and returns the
@@ -86,7 +87,7 @@ func TestEvalPointsStdin(t *testing.T) {
 		t.Errorf("--points -:\n%s\nwant\n%s", got, want)
 	}
 	te.Stdin = strings.NewReader("x\n0.5\nabc\n")
-	if r := te.run("eval", syn, "--points", "-"); r.code != exitRuntime || !strings.Contains(r.stderr, project.StdinName+`:3:1 (column "x"): "abc" is not a number`) {
+	if r := te.run("eval", syn, "--points", "-"); r.code != exitRuntime || !strings.Contains(r.stderr, dataset.StdinName+`:3:1 (column "x"): "abc" is not a number`) {
 		t.Errorf("bad row on standard input: exit %d %q", r.code, r.stderr)
 	}
 }
@@ -105,7 +106,7 @@ func TestEvalClamp(t *testing.T) {
 	if err := os.WriteFile(q, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	v, err := project.OpenSynopsis(syn, nil)
+	v, err := synopsis.Open(syn, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

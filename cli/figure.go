@@ -14,7 +14,7 @@ import (
 	"strconv"
 
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Output file names of `bernstein figure 1`.
@@ -130,7 +130,7 @@ type figureFile struct {
 }
 
 // writeFigureFiles creates dir if missing and writes the files into it in
-// order, atomically (project.WriteFileAtomic; existing files are refused
+// order, atomically (fileio.WriteAtomic; existing files are refused
 // unless overwrite). It returns the paths written, also on error.
 func writeFigureFiles(dir string, overwrite bool, files ...figureFile) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -139,7 +139,7 @@ func writeFigureFiles(dir string, overwrite bool, files ...figureFile) ([]string
 	var paths []string
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
-		if err := project.WriteFileAtomic(p, f.data, 0o644, overwrite); err != nil {
+		if err := fileio.WriteAtomic(p, f.data, 0o644, overwrite); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

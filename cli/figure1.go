@@ -8,7 +8,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
@@ -16,7 +16,7 @@ import (
 // Estimation"): the mean sup-norm error of the Bernstein mechanism (k = 20,
 // h = 1..5) and of the nearest-lattice baseline (Section 4.2) for a Gaussian
 // KDE of 5000 points from 0.4·N(0.5, 0.02) + 0.6·N(0.75, 0.005), where the
-// second parameter of N is read as the VARIANCE (project.DemoKDE1D), against
+// second parameter of N is read as the VARIANCE (dataset.DemoKDE1D), against
 // ε, averaged over repeats.
 //
 // This is a SIMULATION STUDY: the releases are simulated with the seeded
@@ -104,11 +104,11 @@ type figure1Setup struct {
 // newFigure1Setup fits the KDE to the demo data (bounds [0,1], records
 // outside are clipped like the app does), evaluates it on the lattice and
 // the grid, and builds the study model and peers. The data set is the
-// fixed demo (project.DemoKDE1DSeed); the seed only drives the simulation
+// fixed demo (dataset.DemoKDE1DSeed); the seed only drives the simulation
 // noise.
 func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, error) {
-	d := project.DemoKDE1D(project.DemoKDE1DSeed)
-	x, _, err := d.MapToUnit([]string{"x"}, []project.Bounds{{Lo: 0, Hi: 1}})
+	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
+	x, _, err := d.MapToUnit([]string{"x"}, []dataset.Bounds{{Lo: 0, Hi: 1}})
 	if err != nil {
 		return nil, err
 	}

@@ -20,13 +20,14 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // Figure 2 of Aldà & Rubinstein (2017, Section 6, "Regularized Empirical
 // Risk Minimization"): an RBF SVM (C = σ = 1, learners.NewSVM) fitted to
-// project.DemoTwoClass2D (1500 points per class; columns mapped to [0,1]²
+// dataset.DemoTwoClass2D (1500 points per class; columns mapped to [0,1]²
 // with bounds [0,1] like the app does), its non-private decision boundary
 // and that of Bernstein releases. The CSV reports, per (k, h) and ε, the
 // mean fraction of a 200×200 grid on [0,1]² where the released classifier
@@ -98,8 +99,8 @@ type figure2Setup struct {
 // [0,1]² with bounds [0,1] (records outside are clipped, as in the app), and
 // evaluates it with mechanism.EvaluateLattice on the grid and the lattices.
 func newFigure2Setup(ctx context.Context) (*figure2Setup, error) {
-	d := project.DemoTwoClass2D(project.DemoTwoClass2DSeed)
-	x, _, err := d.MapToUnit([]string{"x1", "x2"}, []project.Bounds{{Lo: 0, Hi: 1}, {Lo: 0, Hi: 1}})
+	d := dataset.DemoTwoClass2D(dataset.DemoTwoClass2DSeed)
+	x, _, err := d.MapToUnit([]string{"x1", "x2"}, []dataset.Bounds{{Lo: 0, Hi: 1}, {Lo: 0, Hi: 1}})
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +251,7 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 	if !overwrite { // fail before the computation; WriteFileAtomic checks again
 		for _, name := range []string{figure2CSVFile, figure2PNGFile} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-				return nil, &project.ExistsError{Path: filepath.Join(dir, name)}
+				return nil, &fileio.ExistsError{Path: filepath.Join(dir, name)}
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 var regenFigure2 = flag.Bool("figure2.regen", false, "rewrite docs/reproduction/figure2.{csv,png} with the default protocol (100 repeats)")
@@ -113,8 +113,8 @@ func TestFigure2Refusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := runFigureCmd(t, "2", "--out", dir, "--repeats", "1")
-	if !errors.Is(err, project.ErrExists) {
-		t.Fatalf("error %v, want project.ErrExists", err)
+	if !errors.Is(err, fileio.ErrExists) {
+		t.Fatalf("error %v, want fileio.ErrExists", err)
 	}
 	if b, _ := os.ReadFile(csvPath); string(b) != "keep" {
 		t.Errorf("existing CSV overwritten without --force")

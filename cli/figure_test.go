@@ -13,7 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 var regenFigure1 = flag.Bool("figure1.regen", false, "rewrite docs/reproduction/figure1.{csv,png} with the default protocol (1000 repeats)")
@@ -189,7 +189,7 @@ func TestFigure1GPSeries(t *testing.T) {
 			t.Errorf("ε = %g: error·ε / error(1) = %.15g, want 1", eps, r)
 		}
 	}
-	x, _, err := project.DemoKDE1D(project.DemoKDE1DSeed).MapToUnit([]string{"x"}, []project.Bounds{{Lo: 0, Hi: 1}})
+	x, _, err := dataset.DemoKDE1D(dataset.DemoKDE1DSeed).MapToUnit([]string{"x"}, []dataset.Bounds{{Lo: 0, Hi: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // fillFlag is --fill COL=V,COL=V: the public fill value per used numeric
@@ -53,7 +54,7 @@ func (f *fillFlag) Set(s string) error {
 
 // classesFlag is --classes NEG,POS: the declared values of a binary label.
 type classesFlag struct {
-	c   project.Classes
+	c   dataset.Classes
 	set bool
 }
 
@@ -65,7 +66,7 @@ func (f *classesFlag) String() string {
 }
 
 func (f *classesFlag) Set(s string) error {
-	c, err := project.ParseClasses(s)
+	c, err := dataset.ParseClasses(s)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func plural(n int, word string) string {
 
 // describeFill is a synopsis's fill rules in words, for inspect:
 // "age → 60, outcome → class no".
-func describeFill(rules []project.FillRule) string {
+func describeFill(rules []synopsis.FillRule) string {
 	parts := make([]string, len(rules))
 	for i, r := range rules {
 		if r.Value != nil {

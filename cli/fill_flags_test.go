@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestReleaseDeclaredTextClasses is the command-line reproduction of issue
@@ -45,13 +45,13 @@ func TestReleaseDeclaredTextClasses(t *testing.T) {
 			if strings.Contains(r.stdout, "private") || strings.Contains(r.stdout, "filled") || strings.Contains(r.stdout, "clipped") {
 				t.Errorf("private counts on standard output: %q", r.stdout)
 			}
-			v, err := project.OpenSynopsis(out, nil)
+			v, err := synopsis.Open(out, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := v.File
 			if !slices.Equal(f.Output.ClassLabels, []string{"no", "yes"}) || f.Learner.N != 8 ||
-				len(f.Fill) != 2 || f.Fill[1] != (project.FillRule{Column: "y", Class: "no"}) || *f.Fill[0].Value != 0.5 {
+				len(f.Fill) != 2 || f.Fill[1] != (synopsis.FillRule{Column: "y", Class: "no"}) || *f.Fill[0].Value != 0.5 {
 				t.Errorf("class_labels %q, n %d, fill %+v", f.Output.ClassLabels, f.Learner.N, f.Fill)
 			}
 			r = te.mustRun(t, "inspect", out)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // Flag value types of the command line. Each parses and validates its own
@@ -56,13 +56,13 @@ func (f *floatFlag) Set(s string) error {
 }
 
 // parseFinite parses a finite float64 in the one number syntax of CSV
-// values and flags (project.ParseNumber: plain decimal with an optional
+// values and flags (dataset.ParseNumber: plain decimal with an optional
 // exponent; no "1_0", "0x1p-2", "Inf" or "NaN").
 //
 // A number too small for a float64 is refused, not silently read as 0:
 // "1e-400 underflows to 0".
 func parseFinite(s string) (float64, error) {
-	v, err := project.ParseNumber(s)
+	v, err := dataset.ParseNumber(s)
 	if err == nil && v == 0 && strings.ContainsAny(mantissa(s), "123456789") {
 		return 0, fmt.Errorf("%s underflows to 0: it is below the smallest positive float64 (about 4.9e-324)", strings.TrimSpace(s))
 	}
@@ -97,7 +97,7 @@ func (f numberFlag) Set(s string) error {
 }
 
 // wholeFlag is a whole-number flag with a default, parsed by
-// project.ParseWholeNumber (the flag package's IntVar and Uint64Var would
+// dataset.ParseWholeNumber (the flag package's IntVar and Uint64Var would
 // take "0x10", "0b11" and "1_000").
 type wholeFlag[T int | uint64] struct{ p *T }
 
@@ -113,7 +113,7 @@ func (f wholeFlag[T]) Set(s string) error {
 	if _, wide := any(f.p).(*uint64); wide {
 		max = math.MaxUint64
 	}
-	v, err := project.ParseWholeNumber(s, max)
+	v, err := dataset.ParseWholeNumber(s, max)
 	if err == nil {
 		*f.p = T(v)
 	}
@@ -270,7 +270,7 @@ func (k *kFlag) Set(s string) error {
 	}
 	var ks []int
 	for _, part := range strings.Split(s, ",") {
-		v, err := project.ParseWholeNumber(part, math.MaxInt32)
+		v, err := dataset.ParseWholeNumber(part, math.MaxInt32)
 		if err != nil || v < 1 {
 			return fmt.Errorf("%q: want auto, a whole number ≥ 1, or one per feature (K1,K2,…)", s)
 		}

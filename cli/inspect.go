@@ -13,7 +13,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 func inspectCommand() *command {
@@ -53,7 +53,7 @@ given.`,
 	}
 }
 
-func writeInspect(w io.Writer, path string, v *project.VerifiedSynopsis) {
+func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	f := v.File
 	m := f.Mechanism
 	fmt.Fprintf(w, "%s: valid signature; %s\n\n", path, trustLine(v))
@@ -108,15 +108,15 @@ func writeInspect(w io.Writer, path string, v *project.VerifiedSynopsis) {
 	}
 }
 
-func describeBound(b project.Bound) string {
+func describeBound(b synopsis.Bound) string {
 	s := fmt.Sprintf("%s in [%g, %g]", b.Name, b.Lo, b.Hi)
 	if b.Unit != "" {
 		s += " " + b.Unit
 	}
 	switch lo, hi := b.Ends(); {
-	case lo == project.EndFromData && hi == project.EndFromData:
+	case lo == synopsis.EndFromData && hi == synopsis.EndFromData:
 		s += " (from data)"
-	case lo != project.EndTyped || hi != project.EndTyped:
+	case lo != synopsis.EndTyped || hi != synopsis.EndTyped:
 		s += " (" + b.DescribeEnds() + ")"
 	}
 	return s

@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // signatureJSON is the verdict part of inspect --json.
@@ -26,7 +26,7 @@ type signatureJSON struct {
 type inspectJSON struct {
 	Path      string        `json:"path"`
 	Signature signatureJSON `json:"signature"`
-	*project.SynopsisFile
+	*synopsis.File
 	LatticeOrder string    `json:"lattice_order"`
 	Values       []float64 `json:"values"`
 }
@@ -40,13 +40,13 @@ type inspectJSON struct {
 // a float64 (appendJSONFloat), so the bytes are those of encoding the whole
 // document at once (TestInspectJSONStreamsIdentically). Memory: the
 // metadata and the buffer; no garbage per value.
-func writeInspectJSON(w io.Writer, path string, v *project.VerifiedSynopsis) error {
+func writeInspectJSON(w io.Writer, path string, v *synopsis.Verified) error {
 	doc := inspectJSON{
 		Path: path,
 		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal,
 			Fingerprint: v.Fingerprint, Note: v.TrustNote},
-		SynopsisFile: v.File,
-		LatticeOrder: project.LatticeOrder,
+		File:         v.File,
+		LatticeOrder: synopsis.LatticeOrder,
 		Values:       []float64{},
 	}
 	var head bytes.Buffer

@@ -2,14 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/user"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 func keygenCommand() *command {
@@ -37,7 +37,7 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 					return err
 				}
 				if out == "" {
-					if out, err = project.DefaultKeyPath(); err != nil {
+					if out, err = keys.DefaultKeyPath(); err != nil {
 						return err
 					}
 				}
@@ -49,9 +49,9 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 				}
 				if !force {
 					// Fail before asking for a passphrase.
-					for _, p := range []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix} {
+					for _, p := range []string{out, out + keys.PublicKeySuffix, out + keys.AllowedSignersSuffix} {
 						if _, err := os.Lstat(p); err == nil {
-							return &project.ExistsError{Path: p}
+							return &fileio.ExistsError{Path: p}
 						}
 					}
 				}
@@ -59,7 +59,7 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 				if err != nil {
 					return err
 				}
-				kp, err := project.WriteKeyPair(out, pass, principal, force)
+				kp, err := keys.WriteKeyPair(out, pass, principal, force)
 				clear(pass)
 				if err != nil {
 					return err
@@ -83,17 +83,14 @@ passphrase comes from --passphrase-file, else $` + passphraseEnv + `, else a pro
 }
 
 // trustKey adds a new key to the allowed signers file (given or default).
-func trustKey(path string, kp *project.KeyPair) (string, error) {
+func trustKey(path string, kp *keys.KeyPair) (string, error) {
 	var err error
 	if path == "" {
-		if path, err = project.DefaultAllowedSignersPath(); err != nil {
+		if path, err = keys.DefaultAllowedSignersPath(); err != nil {
 			return "", err
 		}
 	}
-	a, err := project.LoadAllowedSigners(path)
-	if errors.Is(err, os.ErrNotExist) {
-		a, err = project.ParseAllowedSigners(strings.NewReader(""))
-	}
+	a, err := keys.LoadTrust(path)
 	if err != nil {
 		return "", err
 	}

@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/privacywords"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func ledgerCommand() *command {
@@ -77,7 +78,7 @@ Keep a copy of the file before repairing.`,
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
 				}
-				l, err := project.OpenLedger(ledgerPath)
+				l, err := ledger.Open(ledgerPath)
 				if err != nil {
 					return err
 				}
@@ -99,11 +100,11 @@ Keep a copy of the file before repairing.`,
 					writeLedgerSummary(e.Stdout, l)
 					return nil
 				}
-				hash, err := project.HashFile(data)
+				hash, err := dataset.HashFile(data)
 				if err != nil {
 					return err
 				}
-				keys := project.LedgerDatasetsOfFile(l, hash)
+				keys := ledger.DatasetsOfFile(l, hash)
 				for i, key := range keys {
 					if budget.set || deltaBudget.set {
 						if err := l.SetBudgets(key, budget.v, deltaBudget.v); err != nil {
@@ -122,14 +123,14 @@ Keep a copy of the file before repairing.`,
 }
 
 // writeLedgerSummary prints one line per dataset in the ledger.
-func writeLedgerSummary(w io.Writer, l *project.Ledger) {
+func writeLedgerSummary(w io.Writer, l *ledger.Ledger) {
 	entries := l.Entries("")
 	fmt.Fprintf(w, "ledger %s\n", l.Path())
 	damaged := l.DamagedLines()
 	writeDamageBanner(w, damaged)
 	for _, d := range damaged {
 		if d.DatasetHash != "" { // list a dataset seen only on a damaged line
-			entries = append(entries, project.Entry{DatasetHash: d.DatasetHash})
+			entries = append(entries, ledger.Entry{DatasetHash: d.DatasetHash})
 		}
 	}
 	if len(entries) == 0 {
@@ -142,7 +143,7 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 		last       time.Time
 	}
 	byHash := map[string]*summary{}
-	var unattributed []project.Entry
+	var unattributed []ledger.Entry
 	for _, en := range entries {
 		if en.AllDatasets {
 			unattributed = append(unattributed, en)
@@ -156,7 +157,7 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 		if en.DatasetPath != "" {
 			s.path = en.DatasetPath
 		}
-		if en.Kind == project.KindRelease || en.Kind == project.KindValidation || en.Kind == project.KindBounds {
+		if en.Kind == ledger.KindRelease || en.Kind == ledger.KindValidation || en.Kind == ledger.KindBounds {
 			s.releases++
 		}
 		if en.Time.After(s.last) {
@@ -184,12 +185,12 @@ func writeLedgerSummary(w io.Writer, l *project.Ledger) {
 	tw.Flush()
 	for _, en := range unattributed {
 		fmt.Fprintf(w, "%s: ε %g, δ %g charged to every dataset, including datasets first seen later (counted above)\n",
-			project.UnattributedNote(en.RepairsLine), en.Epsilon, en.Delta)
+			ledger.UnattributedNote(en.RepairsLine), en.Epsilon, en.Delta)
 	}
 }
 
 // writeLedgerDataset prints every entry of one dataset and its totals.
-func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
+func writeLedgerDataset(w io.Writer, l *ledger.Ledger, path, hash string) {
 	eps, delta := l.Spent(hash)
 	b := l.Budget(hash)
 	fmt.Fprintf(w, "dataset %s\nsha256  %s\nledger  %s\n\n", path, hash, l.Path())
@@ -201,10 +202,10 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 		fmt.Fprintln(tw, "TIME\tKIND\tε\tδ\tLEARNER\tOUTPUT\tNOTE")
 		for _, en := range entries {
 			var notes []string
-			if en.Kind == project.KindBudget && en.Budget > 0 {
+			if en.Kind == ledger.KindBudget && en.Budget > 0 {
 				notes = append(notes, fmt.Sprintf("budget set to ε %g", en.Budget))
 			}
-			if en.Kind == project.KindBudget && en.DeltaBudget > 0 {
+			if en.Kind == ledger.KindBudget && en.DeltaBudget > 0 {
 				notes = append(notes, fmt.Sprintf("δ budget set to %g", en.DeltaBudget))
 			}
 			if en.OverBudget {
@@ -233,7 +234,7 @@ func writeLedgerDataset(w io.Writer, l *project.Ledger, path, hash string) {
 // writeDamageBanner says, if the ledger is damaged, which lines, and that
 // every figure is a lower bound until the repair: a damaged line's dataset
 // hash may itself be damaged, so any dataset may be affected.
-func writeDamageBanner(w io.Writer, damaged []project.DamagedLine) {
+func writeDamageBanner(w io.Writer, damaged []ledger.DamagedLine) {
 	if len(damaged) == 0 {
 		return
 	}
@@ -247,7 +248,7 @@ func writeDamageBanner(w io.Writer, damaged []project.DamagedLine) {
 
 // spentFigure shows a spent ε or δ, as a lower bound while the ledger is
 // damaged.
-func spentFigure(v float64, damaged []project.DamagedLine) string {
+func spentFigure(v float64, damaged []ledger.DamagedLine) string {
 	if len(damaged) > 0 {
 		return fmt.Sprintf("≥ %.6g", v)
 	}
@@ -256,7 +257,7 @@ func spentFigure(v float64, damaged []project.DamagedLine) string {
 
 // leftFigure shows what is left of a budget; unknown while the ledger is
 // damaged (an overspend already visible is still shown).
-func leftFigure(spent, budget float64, damaged []project.DamagedLine) string {
+func leftFigure(spent, budget float64, damaged []ledger.DamagedLine) string {
 	left := budgetLeft(spent, budget)
 	if len(damaged) > 0 && !strings.HasSuffix(left, "over budget") {
 		return "unknown (ledger damaged)"
@@ -270,7 +271,7 @@ func leftFigure(spent, budget float64, damaged []project.DamagedLine) string {
 // budgetLeft says what is left of a budget, or by how much it is overspent
 // ("0.3 over budget"); differences within twice the ledger's rounding
 // slack (10⁻⁹ of the budget for the budget check, and as much again for the
-// margin a repair adds to its charge, project.Ledger.Repair) count as 0
+// margin a repair adds to its charge, ledger.Ledger.Repair) count as 0
 // left. This is display only: the charges themselves stay as recorded.
 func budgetLeft(spent, budget float64) string {
 	left := budget - spent
@@ -289,15 +290,15 @@ func dash(s string) string {
 
 // identityNotes describes how an entry's records were matched to its
 // dataset (curator only: derived from the private records).
-func identityNotes(x *project.EntryIdentity) []string {
+func identityNotes(x *ledger.EntryIdentity) []string {
 	if x == nil {
 		return nil
 	}
 	var notes []string
 	switch x.Match {
-	case project.MatchFile:
+	case ledger.MatchFile:
 		notes = append(notes, "same file")
-	case project.MatchNearDuplicate:
+	case ledger.MatchNearDuplicate:
 		notes = append(notes, fmt.Sprintf("near-duplicate (about %.0f %% of rows in common)", 100*x.Share))
 	}
 	for _, d := range x.DifferentPopulation {

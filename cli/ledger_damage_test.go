@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // damageTestLedger writes a ledger with a release of ε 0.4 on each of three
@@ -18,7 +19,7 @@ func damageTestLedger(t *testing.T) (string, []string) {
 	t.Helper()
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ledger.jsonl")
-	l, err := project.OpenLedger(p)
+	l, err := ledger.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +29,11 @@ func damageTestLedger(t *testing.T) (string, []string) {
 		if err := os.WriteFile(f, []byte("x\n"+name+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		h, err := project.HashFile(f)
+		h, err := dataset.HashFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.Reserve(project.Entry{DatasetHash: h, Epsilon: 0.4}, false); err != nil {
+		if _, err := l.Reserve(ledger.Entry{DatasetHash: h, Epsilon: 0.4}, false); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, f)
@@ -56,7 +57,7 @@ func TestLedgerDisplayWhileDamaged(t *testing.T) {
 	if err := os.WriteFile(p, bytes.Join(lines, nil), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	hc, err := project.HashFile(files[2])
+	hc, err := dataset.HashFile(files[2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,21 +162,21 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, "ledger.jsonl")
-			l, err := project.OpenLedger(p)
+			l, err := ledger.Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ha, hb := strings.Repeat("a", 64), strings.Repeat("b", 64)
-			must := func(_ project.Entry, err error) {
+			must := func(_ ledger.Entry, err error) {
 				t.Helper()
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			must(l.Reserve(project.Entry{DatasetHash: ha, Epsilon: 0.25}, false))
-			must(l.Reserve(project.Entry{DatasetHash: ha, Epsilon: 5}, true))
+			must(l.Reserve(ledger.Entry{DatasetHash: ha, Epsilon: 0.25}, false))
+			must(l.Reserve(ledger.Entry{DatasetHash: ha, Epsilon: 5}, true))
 			if !last {
-				must(l.Reserve(project.Entry{DatasetHash: hb, Epsilon: 0.1}, false))
+				must(l.Reserve(ledger.Entry{DatasetHash: hb, Epsilon: 0.1}, false))
 			}
 			data, err := os.ReadFile(p)
 			if err != nil {
@@ -202,7 +203,7 @@ func TestLedgerRepairOverBudgetMarkerLost(t *testing.T) {
 			if !strings.Contains(r.stdout, "repaired line 2: charged ε 5") {
 				t.Errorf("repair: %q; want line 2 charged ε 5 (the running totals)", r.stdout)
 			}
-			l2, err := project.OpenLedger(p)
+			l2, err := ledger.Open(p)
 			if err != nil || l2.Damaged() != nil {
 				t.Fatalf("after repair: %v, damaged %v", err, l2.Damaged())
 			}
@@ -243,7 +244,7 @@ func TestLedgerRepairDeletedLine(t *testing.T) {
 			want := "repaired line 2: charged ε 0.4 to every dataset, unattributed (lines missing before line 2)"
 			round := regexp.MustCompile(`ε 0\.4000000[0-9]*, δ 1e-09`) // the rounding margin, docs/ledger.md
 			if attributed {
-				hb, err := project.HashFile(files[1])
+				hb, err := dataset.HashFile(files[1])
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -286,7 +287,7 @@ func TestLedgerRepairAttribution(t *testing.T) {
 	recordsLedger := func(t *testing.T) (string, []string, map[string]float64) {
 		dir := t.TempDir()
 		p := filepath.Join(dir, "ledger.jsonl")
-		l, err := project.OpenLedger(p)
+		l, err := ledger.Open(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,14 +295,14 @@ func TestLedgerRepairAttribution(t *testing.T) {
 		if err := os.WriteFile(f, []byte("x\n1\n2\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		fh, err := project.HashFile(f)
+		fh, err := dataset.HashFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		rec := strings.Repeat("5e", 32) // the records' fingerprint, not the file's hash
-		id := &project.EntryIdentity{Records: rec, FileHash: fh, Columns: []string{"x"}, Match: project.MatchNew}
+		id := &ledger.EntryIdentity{Records: rec, FileHash: fh, Columns: []string{"x"}, Match: ledger.MatchNew}
 		for range 2 {
-			if _, err := l.Reserve(project.Entry{DatasetHash: rec, Epsilon: 0.4, Identity: id}, false); err != nil {
+			if _, err := l.Reserve(ledger.Entry{DatasetHash: rec, Epsilon: 0.4, Identity: id}, false); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -328,7 +329,7 @@ func TestLedgerRepairAttribution(t *testing.T) {
 		}
 		want := map[string]float64{}
 		for _, f := range files {
-			h, err := project.HashFile(f)
+			h, err := dataset.HashFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -357,7 +358,7 @@ func TestLedgerRepairAttribution(t *testing.T) {
 				args = append(args, "--attribute", line+"="+files[n])
 			}
 			newTestEnv().mustRun(t, args...)
-			l, err := project.OpenLedger(p)
+			l, err := ledger.Open(p)
 			if err != nil {
 				t.Fatal(err)
 			}

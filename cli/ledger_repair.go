@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // attributeFlag is ledger --attribute LINE=FILE.csv|SHA256, repeatable; a
@@ -53,8 +54,8 @@ func isHexHash(s string) bool {
 }
 
 // runLedgerRepair runs ledger --repair and prints each repair entry.
-func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
-	opt := project.RepairOptions{Attribute: map[int][]string{}}
+func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag) error {
+	opt := ledger.RepairOptions{Attribute: map[int][]string{}}
 	for line, vs := range attribute {
 		for _, v := range vs {
 			hs := []string{v}
@@ -62,11 +63,11 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 				// Releases are keyed on their records, linked to the
 				// file by identity.file_hash: charge every ledger
 				// dataset of the file, as --data shows them.
-				h, err := project.HashFile(v)
+				h, err := dataset.HashFile(v)
 				if err != nil {
 					return fmt.Errorf("--attribute %d=%s: %w", line, v, err)
 				}
-				hs = project.LedgerDatasetsOfFile(l, h)
+				hs = ledger.DatasetsOfFile(l, h)
 			}
 			for _, h := range hs {
 				if !slices.Contains(opt.Attribute[line], h) {
@@ -86,7 +87,7 @@ func runLedgerRepair(e *env, l *project.Ledger, attribute attributeFlag) error {
 	for _, r := range reps {
 		to := "dataset " + dash(shortHash(r.DatasetHash))
 		if r.AllDatasets {
-			to = "every dataset, " + project.UnattributedNote(r.RepairsLine)
+			to = "every dataset, " + ledger.UnattributedNote(r.RepairsLine)
 		}
 		fmt.Fprintf(e.Stdout, "repaired line %d: charged ε %g, δ %g to %s\n", r.RepairsLine, r.Epsilon, r.Delta, to)
 	}

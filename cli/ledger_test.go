@@ -7,17 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // openDefaultLedger opens the workspace's default ledger.
-func openDefaultLedger(t *testing.T) *project.Ledger {
+func openDefaultLedger(t *testing.T) *ledger.Ledger {
 	t.Helper()
-	p, err := project.DefaultLedgerPath()
+	p, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger(p)
+	l, err := ledger.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,17 +51,17 @@ func TestReleaseBudgetAfterPassphrase(t *testing.T) {
 	}
 	// The right passphrase records the budget, then the release.
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--budget", "3")...)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
-	fileHash, err := project.HashFile(data)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	fileHash, err := dataset.HashFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := openDefaultLedger(t)
-	hash := project.LedgerDatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
+	hash := ledger.DatasetsOfFile(l, fileHash)[0] // the ledger dataset of the records
 	if b := l.Budget(hash); b != 3 {
 		t.Errorf("budget = %v after a release with --budget 3", b)
 	}
-	if es := l.Entries(hash); len(es) != 2 || es[0].Kind != project.KindBudget || es[1].Kind != project.KindRelease {
+	if es := l.Entries(hash); len(es) != 2 || es[0].Kind != ledger.KindBudget || es[1].Kind != ledger.KindRelease {
 		t.Errorf("entries = %+v, want budget then release", es)
 	}
 }
@@ -71,7 +72,7 @@ func TestLedgerShowsOverspend(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--epsilon", "0.8")...)
 	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.5", "--allow-over-budget")...)
 	r := te.mustRun(t, "ledger", "--data", data)
@@ -92,7 +93,7 @@ func TestReleaseDeltaRefusals(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	gauss := func(out, eps, delta string, extra ...string) []string {
 		return w.kdeRelease(w.path(out), append([]string{"--epsilon", eps, "--noise", "gaussian", "--delta", delta}, extra...)...)
 	}

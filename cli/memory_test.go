@@ -24,7 +24,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/internal/memprobe"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 const (
@@ -55,16 +55,16 @@ func writeTestSynopsis(t testing.TB, path string, k []int, values []float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta := project.SynopsisMeta{
+	meta := synopsis.Meta{
 		AppVersion: "0.1.0-test", Title: "memory test", Learner: learners.KindKDE,
 		Params: learners.Resolved{"bandwidth": {0.1}}, N: 1000,
 		Output:      learners.OutputSpec{Name: "density", Meaning: "test", Kind: learners.OutputDensity},
 		OutputRange: [2]float64{0, 4},
 	}
 	for j := range k {
-		meta.Domain.Features = append(meta.Domain.Features, project.Bound{Name: fmt.Sprintf("x%d", j), Lo: 0, Hi: 1})
+		meta.Domain.Features = append(meta.Domain.Features, synopsis.Bound{Name: fmt.Sprintf("x%d", j), Lo: 0, Hi: 1})
 	}
-	f, err := project.NewSynopsisFile(rel, meta)
+	f, err := synopsis.NewFile(rel, meta)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func writeTestSynopsis(t testing.TB, path string, k []int, values []float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := project.EncodeSynopsis(f, signer)
+	data, err := synopsis.Encode(f, signer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,8 +113,8 @@ func TestInspectJSONStreamsIdentically(t *testing.T) {
 	enc := json.NewEncoder(&want)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(inspectJSON{Path: path,
-		Signature:    signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal, Fingerprint: v.Fingerprint, Note: v.TrustNote},
-		SynopsisFile: v.File, LatticeOrder: project.LatticeOrder, Values: v.File.Values}); err != nil {
+		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal, Fingerprint: v.Fingerprint, Note: v.TrustNote},
+		File:      v.File, LatticeOrder: synopsis.LatticeOrder, Values: v.File.Values}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got.Bytes(), want.Bytes()) {

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // TestNonRegularInputsRefused: a FIFO or a device as --data, --key or
@@ -60,7 +60,7 @@ func TestNonRegularInputsRefused(t *testing.T) {
 // TestOutputRefusesNonRegularTargets (adversarial review, item 1): no
 // writer replaces an existing FIFO, a symbolic link to a FIFO or a
 // directory with a regular file — not with --force either
-// (project.CheckReplaceable). Only paths under t.TempDir() are used; a FIFO
+// (fileio.CheckReplaceable). Only paths under t.TempDir() are used; a FIFO
 // stands in for a device node.
 func TestOutputRefusesNonRegularTargets(t *testing.T) {
 	w := newWorkspace(t)
@@ -94,9 +94,9 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 	mkdir(figDir)
 	mkfifo(filepath.Join(figDir, figure1CSVFile))
 	mkdir(demoDir)
-	mkfifo(filepath.Join(demoDir, project.DemoKDE1DFile))
+	mkfifo(filepath.Join(demoDir, dataset.DemoKDE1DFile))
 	mkdir(demoDir2)
-	link(fifo, filepath.Join(demoDir2, project.DemoKDE1DFile))
+	link(fifo, filepath.Join(demoDir2, dataset.DemoKDE1DFile))
 
 	for _, c := range []struct {
 		args []string
@@ -117,12 +117,12 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want a 'not a regular file' error naming %s", c.args, r.code, r.stderr, c.what)
 		}
 	}
-	for _, p := range []string{fifo, filepath.Join(figDir, figure1CSVFile), filepath.Join(demoDir, project.DemoKDE1DFile)} {
+	for _, p := range []string{fifo, filepath.Join(figDir, figure1CSVFile), filepath.Join(demoDir, dataset.DemoKDE1DFile)} {
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 			t.Errorf("%s: no longer a FIFO (%v, %v)", p, st, err)
 		}
 	}
-	for _, p := range []string{w.path("fifo-link"), filepath.Join(demoDir2, project.DemoKDE1DFile)} {
+	for _, p := range []string{w.path("fifo-link"), filepath.Join(demoDir2, dataset.DemoKDE1DFile)} {
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink == 0 {
 			t.Errorf("%s: no longer a symbolic link (%v, %v)", p, st, err)
 		}

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // passphraseEnv is the environment variable read when --passphrase-file is
 // not given (for automation; a prompt is safer on a shared machine).
-const passphraseEnv = project.PassphraseEnv
+const passphraseEnv = keys.PassphraseEnv
 
 // readPassphrase returns the key passphrase, from (in this order)
 // --passphrase-file, $BERNSTEIN_PASSPHRASE, or a prompt without echo when
@@ -18,7 +18,7 @@ const passphraseEnv = project.PassphraseEnv
 // any of these it returns an error saying how to provide one.
 func readPassphrase(e *env, file, purpose string, confirm bool) ([]byte, error) {
 	if file != "" {
-		return project.ReadPassphraseFile(file)
+		return keys.ReadPassphraseFile(file)
 	}
 	if e.Getenv != nil {
 		if v := e.Getenv(passphraseEnv); v != "" {

@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // privateBoundsFlags are the flags of privately estimated bounds, shared by
@@ -117,22 +120,22 @@ func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSe
 // this spend and the later one (laterEps: the release's ε, or the choice's)
 // fit the dataset's budget together, unless allowOver. The estimates are
 // differentially private, so they are printed on standard output.
-func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.ReleaseRequest, ledgerPath string, allowOver bool, laterEps float64) error {
+func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.Request, ledgerPath string, allowOver bool, laterEps float64) error {
 	if !p.used() && p.entry == "" {
 		return nil
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}
 	ds := req.Dataset
 	if req.BoundsProvenance == nil {
-		req.BoundsProvenance = map[string]project.BoundsProvenance{}
+		req.BoundsProvenance = map[string]synopsis.BoundsProvenance{}
 	}
 	for _, col := range p.estimated.order {
 		s := p.estimated.specs[col]
-		b := project.Bounds{Lo: s.Lo, Hi: s.Hi}
-		pv, err := project.PrivateBoundsFromEntry(ledger, ds.Hash, p.entry, col, b)
+		b := dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
+		pv, err := release.PrivateBoundsFromEntry(led, ds.Hash, p.entry, col, b)
 		if err != nil {
 			return err
 		}
@@ -141,20 +144,20 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 	if !p.used() {
 		return nil
 	}
-	budget := ledger.Budget(ds.Hash)
-	eps := project.DefaultBoundsShare * budget
+	budget := led.Budget(ds.Hash)
+	eps := release.DefaultBoundsShare * budget
 	share := "5% of the dataset's budget"
 	if p.epsilon.set {
 		eps, share = p.epsilon.v, "--bounds-epsilon"
 	}
-	spent, _ := ledger.Spent(ds.Hash)
+	spent, _ := led.Spent(ds.Hash)
 	if !allowOver && spent+eps+laterEps > budget*(1+1e-6) {
-		return &project.BudgetError{File: ledger.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
+		return &ledger.BudgetError{File: led.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
 	}
-	ranges := map[string]project.Bounds{}
+	ranges := map[string]dataset.Bounds{}
 	for _, col := range p.ranges.order {
 		s := p.ranges.specs[col]
-		ranges[col] = project.Bounds{Lo: s.Lo, Hi: s.Hi}
+		ranges[col] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
 	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.order, ", "), eps, share)
 	// The spend is charged to the ledger datasets of the release's records
@@ -165,9 +168,9 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *project.
 			idCols = append(idCols, req.Label)
 		}
 	}
-	res, err := project.EstimatePrivateBounds(ctx, project.PrivateBoundsRequest{
+	res, err := release.EstimatePrivateBounds(ctx, release.PrivateBoundsRequest{
 		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
-		Ledger: ledger, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
+		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
 	})
 	if err != nil {
 		return err

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestReleaseBoundsPrivate: --bounds-private spends 5 % of the budget in a
@@ -19,7 +22,7 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 	w.testKey(t)
 	te := newTestEnv()
 	out := w.path("private.synopsis")
-	args := []string{"release", "--data", filepath.Join(w.demo, project.DemoKDE1DFile), "--features", "x",
+	args := []string{"release", "--data", filepath.Join(w.demo, dataset.DemoKDE1DFile), "--features", "x",
 		"--bounds-private", "x=-1:2", "--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25",
 		"--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}
 	r := te.mustRun(t, args...)
@@ -31,13 +34,13 @@ func TestReleaseBoundsPrivate(t *testing.T) {
 		t.Errorf("the bounds spend is not reported:\n%s\n%s", r.stdout, r.stderr)
 	}
 	es := w.demoEntries(t)
-	if len(es) != 2 || es[0].Kind != project.KindBounds || es[0].Epsilon != 0.05 || es[1].Kind != project.KindRelease {
+	if len(es) != 2 || es[0].Kind != ledger.KindBounds || es[0].Epsilon != 0.05 || es[1].Kind != ledger.KindRelease {
 		t.Fatalf("ledger %+v, want a bounds entry of ε 0.05, then the release", es)
 	}
 	b := openTrusted(t, out).Domain.Features[0]
 	lo, _ := strconv.ParseFloat(m[1], 64)
 	hi, _ := strconv.ParseFloat(m[2], 64)
-	if b.LoSource != project.EndPrivate || b.HiSource != project.EndPrivate || b.Lo != lo || b.Hi != hi ||
+	if b.LoSource != synopsis.EndPrivate || b.HiSource != synopsis.EndPrivate || b.Lo != lo || b.Hi != hi ||
 		b.LoEstimate == nil || b.LoEstimate.Epsilon != 0.025 || b.FromData {
 		t.Errorf("synopsis bound %+v, want both ends private at [%v, %v]", b, lo, hi)
 	}
@@ -58,7 +61,7 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 	if err := os.WriteFile(w.path("exists.synopsis"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	base := []string{"release", "--data", data, "--features", "x", "--learner", "kde", "--epsilon", "0.25", "--out", w.path("o.synopsis")}
 	for _, tc := range []struct {
 		name  string
@@ -86,35 +89,35 @@ func TestBoundsPrivateFlagErrors(t *testing.T) {
 }
 
 // demoEntries returns the default ledger's entries for the 1-D KDE demo.
-func (w *workspace) demoEntries(t *testing.T) []project.Entry {
+func (w *workspace) demoEntries(t *testing.T) []ledger.Entry {
 	t.Helper()
-	ds, err := project.ReadCSV(filepath.Join(w.demo, project.DemoKDE1DFile), project.CSVOptions{Columns: []string{"x"}})
+	ds, err := dataset.ReadCSV(filepath.Join(w.demo, dataset.DemoKDE1DFile), dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := project.OpenLedger("")
+	l, err := ledger.Open("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var es []project.Entry
-	for _, h := range project.LedgerDatasetsOfFile(l, ds.Hash) {
+	var es []ledger.Entry
+	for _, h := range ledger.DatasetsOfFile(l, ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
 	return es
 }
 
 // openTrusted reads a synopsis signed by the default trusted key.
-func openTrusted(t *testing.T, path string) *project.SynopsisFile {
+func openTrusted(t *testing.T, path string) *synopsis.File {
 	t.Helper()
-	signers, err := project.DefaultAllowedSignersPath()
+	signers, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	trusted, err := project.LoadAllowedSigners(signers)
+	trusted, err := keys.LoadAllowedSigners(signers)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := project.OpenSynopsis(path, trusted)
+	v, err := synopsis.Open(path, trusted)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +132,7 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 	w := newWorkspace(t)
 	w.testKey(t)
 	te := newTestEnv()
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	r := te.mustRun(t, "choose", "--data", data, "--features", "x", "--bounds-private", "x=-1:2", "--bounds-epsilon", "0.2",
 		"--learner", "kde", "--param", "bandwidth=0.05", "--epsilon", "0.25", "--epsilon-select", "0.1")
 	m := regexp.MustCompile(`reuse without spending again: (--bounds-estimated \S+ --bounds-entry \S+)\n`).FindStringSubmatch(r.stdout)
@@ -142,10 +145,10 @@ func TestChooseBoundsPrivateThenRelease(t *testing.T) {
 		"--epsilon", "0.25", "--k", "12", "--h", "2", "--passphrase-file", w.pass, "--out", out}, reuse...)
 	te.mustRun(t, args...)
 	es := w.demoEntries(t)
-	if len(es) != 3 || es[0].Kind != project.KindBounds || es[1].Kind != project.KindValidation || es[2].Kind != project.KindRelease {
+	if len(es) != 3 || es[0].Kind != ledger.KindBounds || es[1].Kind != ledger.KindValidation || es[2].Kind != ledger.KindRelease {
 		t.Fatalf("ledger %+v, want bounds, validation, release", es)
 	}
-	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != project.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
+	if b := openTrusted(t, out).Domain.Features[0]; b.LoSource != synopsis.EndPrivate || b.HiEstimate == nil || b.HiEstimate.Epsilon != 0.1 {
 		t.Errorf("synopsis bound %+v, want private ends of ε 0.1", b)
 	}
 	// A wrong entry, or bounds outside the searched range, are refused.

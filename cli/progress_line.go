@@ -31,8 +31,8 @@ func newProgressLine(e *env, label string) *progressLine {
 	return &progressLine{w: e.Stderr, label: label, last: -1}
 }
 
-// report has the signature of the progress callbacks of project.Prepare
-// and project.ReleaseOptions.NoiseProgress. Calls with total ≤ 0 are
+// report has the signature of the progress callbacks of release.Prepare
+// and release.Options.NoiseProgress. Calls with total ≤ 0 are
 // ignored.
 func (p *progressLine) report(done, total int) {
 	if p == nil || total <= 0 {

@@ -3,22 +3,25 @@ package cli
 import (
 	"path/filepath"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // checkOutputs refuses, before any work, an output path that is (by name,
 // symbolic link or hard link) a file no command may write: the default
 // ledger and its lock, the default curator key and its companions, the
-// default allowed_signers file (project.DefaultProtected) and the files in
+// default allowed_signers file (release.DefaultProtected) and the files in
 // extra (the command's own dataset, ledger, key, inputs). The refusal is a
-// *project.ProtectedPathError, which exits with exitUsage.
-func checkOutputs(outs []string, extra ...[]project.ProtectedFile) error {
-	prot := project.DefaultProtected()
+// *release.ProtectedPathError, which exits with exitUsage.
+func checkOutputs(outs []string, extra ...[]release.ProtectedFile) error {
+	prot := release.DefaultProtected()
 	for _, e := range extra {
 		prot = append(prot, e...)
 	}
 	for _, out := range outs {
-		if err := project.CheckOutputPath(out, prot); err != nil {
+		if err := release.CheckOutputPath(out, prot); err != nil {
 			return err
 		}
 	}
@@ -29,19 +32,19 @@ func checkOutputs(outs []string, extra ...[]project.ProtectedFile) error {
 // written by a release) that is one of the files in inputs (the dataset,
 // the key, the passphrase file) or an allowed_signers file, by name,
 // symbolic link or hard link: appending to them would damage them.
-func checkLedgerPath(ledger string, inputs ...[]project.ProtectedFile) error {
-	var prot []project.ProtectedFile
+func checkLedgerPath(ledger string, inputs ...[]release.ProtectedFile) error {
+	var prot []release.ProtectedFile
 	for _, in := range inputs {
 		prot = append(prot, in...)
 	}
-	if p, err := project.DefaultKeyPath(); err == nil {
-		prot = append(prot, project.KeyProtected(p)...)
+	if p, err := keys.DefaultKeyPath(); err == nil {
+		prot = append(prot, release.KeyProtected(p)...)
 	}
-	if p, err := project.DefaultAllowedSignersPath(); err == nil {
-		prot = append(prot, project.AllowedSignersProtected(p)...)
+	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
+		prot = append(prot, release.AllowedSignersProtected(p)...)
 	}
 	for _, p := range []string{ledger, ledger + ".lock"} {
-		if err := project.CheckOutputPath(p, prot); err != nil {
+		if err := release.CheckOutputPath(p, prot); err != nil {
 			return err
 		}
 	}
@@ -62,7 +65,7 @@ func refuseDashOut(out, what string) error {
 
 // keygenOutputs are the three files keygen writes for the private key out.
 func keygenOutputs(out string) []string {
-	return []string{out, out + project.PublicKeySuffix, out + project.AllowedSignersSuffix}
+	return []string{out, out + keys.PublicKeySuffix, out + keys.AllowedSignersSuffix}
 }
 
 // checkKeygenOutputs refuses a keygen whose files would replace the
@@ -71,31 +74,31 @@ func keygenOutputs(out string) []string {
 // job: when out is the default key, the default key's own files may be
 // replaced, each by its counterpart.
 func checkKeygenOutputs(out, allowed, passFile string) error {
-	var prot []project.ProtectedFile
-	if p, err := project.DefaultLedgerPath(); err == nil {
-		prot = append(prot, project.LedgerProtected(p)...)
+	var prot []release.ProtectedFile
+	if p, err := ledger.DefaultPath(); err == nil {
+		prot = append(prot, release.LedgerProtected(p)...)
 	}
-	if p, err := project.DefaultAllowedSignersPath(); err == nil {
-		prot = append(prot, project.AllowedSignersProtected(p)...)
+	if p, err := keys.DefaultAllowedSignersPath(); err == nil {
+		prot = append(prot, release.AllowedSignersProtected(p)...)
 	}
-	prot = append(prot, project.AllowedSignersProtected(allowed)...)
-	prot = append(prot, project.PassphraseProtected(passFile)...)
+	prot = append(prot, release.AllowedSignersProtected(allowed)...)
+	prot = append(prot, release.PassphraseProtected(passFile)...)
 	outs := keygenOutputs(out)
-	if p, err := project.DefaultKeyPath(); err == nil {
-		own := project.KeyProtected(p)
+	if p, err := keys.DefaultKeyPath(); err == nil {
+		own := release.KeyProtected(p)
 		for j, o := range outs {
 			for i, f := range own {
-				if i == j && project.SamePath(o, f.Path) {
+				if i == j && release.SamePath(o, f.Path) {
 					continue // the default key's file, replaced by its counterpart
 				}
-				if err := project.CheckOutputPath(o, []project.ProtectedFile{f}); err != nil {
+				if err := release.CheckOutputPath(o, []release.ProtectedFile{f}); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	for _, o := range outs {
-		if err := project.CheckOutputPath(o, prot); err != nil {
+		if err := release.CheckOutputPath(o, prot); err != nil {
 			return err
 		}
 	}
@@ -113,15 +116,15 @@ func figureOutputs(dir string) []string {
 
 // demoOutputs are the files demo-data writes into dir.
 func demoOutputs(dir string) []string {
-	return []string{filepath.Join(dir, project.DemoKDE1DFile), filepath.Join(dir, project.DemoTwoClass2DFile)}
+	return []string{filepath.Join(dir, dataset.DemoKDE1DFile), filepath.Join(dir, dataset.DemoTwoClass2DFile)}
 }
 
 // evalProtected are eval's inputs, which its --out must not replace.
-func evalProtected(synopsis, points, allowed string) []project.ProtectedFile {
-	prot := project.AllowedSignersProtected(allowed)
-	prot = append(prot, project.ProtectedFile{Path: synopsis, Role: "the synopsis being evaluated"})
+func evalProtected(synopsis, points, allowed string) []release.ProtectedFile {
+	prot := release.AllowedSignersProtected(allowed)
+	prot = append(prot, release.ProtectedFile{Path: synopsis, Role: "the synopsis being evaluated"})
 	if points != "" {
-		prot = append(prot, project.ProtectedFile{Path: points, Role: "the query points file"})
+		prot = append(prot, release.ProtectedFile{Path: points, Role: "the query points file"})
 	}
 	return prot
 }

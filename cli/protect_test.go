@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // TestOutputRefusesProtectedFiles (issue 14 item 6): no command writes over
@@ -19,23 +21,23 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	te := newTestEnv()
 	w.testKey(t)
 	te.mustRun(t, w.kdeRelease(w.path("first.synopsis"))...)
-	ledger, err := project.DefaultLedgerPath()
+	led, err := ledger.DefaultPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	key, err := project.DefaultKeyPath()
+	key, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	signers, err := project.DefaultAllowedSignersPath()
+	signers, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
-	if err := os.Symlink(ledger, w.path("ledger-link.synopsis")); err != nil {
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	if err := os.Symlink(led, w.path("ledger-link.synopsis")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(ledger, w.path("ledger-hard.synopsis")); err != nil {
+	if err := os.Link(led, w.path("ledger-hard.synopsis")); err != nil {
 		t.Fatal(err)
 	}
 	otherLedger := w.path("other-ledger.jsonl")
@@ -43,7 +45,7 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 
 	snapshot := func() map[string][]byte {
 		m := map[string][]byte{}
-		for _, p := range []string{ledger, key, signers, data, otherLedger} {
+		for _, p := range []string{led, key, signers, data, otherLedger} {
 			b, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
@@ -58,14 +60,14 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	if err := os.MkdirAll(figDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(ledger, filepath.Join(figDir, figure1CSVFile)); err != nil {
+	if err := os.Symlink(led, filepath.Join(figDir, figure1CSVFile)); err != nil {
 		t.Fatal(err)
 	}
 	demoDir := w.path("demo2")
 	if err := os.MkdirAll(demoDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Link(signers, filepath.Join(demoDir, project.DemoTwoClass2DFile)); err != nil {
+	if err := os.Link(signers, filepath.Join(demoDir, dataset.DemoTwoClass2DFile)); err != nil {
 		t.Fatal(err)
 	}
 	first := w.path("first.synopsis")
@@ -74,8 +76,8 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"release --out LEDGER --force", w.kdeRelease(ledger, "--force"), "ledger"},
-		{"release --out the lock", w.kdeRelease(ledger+".lock", "--force"), "lock"},
+		{"release --out LEDGER --force", w.kdeRelease(led, "--force"), "ledger"},
+		{"release --out the lock", w.kdeRelease(led+".lock", "--force"), "lock"},
 		{"release --out a symlink to the ledger", w.kdeRelease(w.path("ledger-link.synopsis"), "--force"), "ledger"},
 		{"release --out a hard link to the ledger", w.kdeRelease(w.path("ledger-hard.synopsis"), "--force"), "ledger"},
 		{"release --out --ledger FILE", w.kdeRelease(otherLedger, "--force", "--ledger", otherLedger), "ledger"},
@@ -84,9 +86,9 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 		{"release --out the public key", w.kdeRelease(key+".pub", "--force"), "public key"},
 		{"release --out allowed_signers", w.kdeRelease(signers, "--force"), "allowed_signers"},
 		{"keygen --out allowed_signers", []string{"keygen", "--out", signers, "--force", "--passphrase-file", w.pass}, "allowed_signers"},
-		{"keygen --out LEDGER", []string{"keygen", "--out", ledger, "--force", "--passphrase-file", w.pass}, "ledger"},
+		{"keygen --out LEDGER", []string{"keygen", "--out", led, "--force", "--passphrase-file", w.pass}, "ledger"},
 		{"keygen --out KEY.pub", []string{"keygen", "--out", key + ".pub", "--force", "--passphrase-file", w.pass}, "public key"},
-		{"eval --out LEDGER", []string{"eval", first, "--at", "0.5", "--out", ledger, "--force"}, "ledger"},
+		{"eval --out LEDGER", []string{"eval", first, "--at", "0.5", "--out", led, "--force"}, "ledger"},
 		{"eval --out its synopsis", []string{"eval", first, "--at", "0.5", "--out", first, "--force"}, "synopsis being evaluated"},
 		{"figure into a symlink to the ledger", []string{"figure", "1", "--out", figDir, "--force", "--repeats", "1"}, "ledger"},
 		{"demo-data onto a hard link to allowed_signers", []string{"demo-data", "--out", demoDir, "--force"}, "allowed_signers"},
@@ -143,7 +145,7 @@ func TestKeygenForceKeepsOldKey(t *testing.T) {
 	if err != nil || !bytes.Equal(now, old) {
 		t.Fatalf("the old private key was lost or changed (%v)", err)
 	}
-	if _, err := project.LoadSigner(fk, []byte("correct horse battery staple")); err != nil {
+	if _, err := keys.LoadSigner(fk, []byte("correct horse battery staple")); err != nil {
 		t.Errorf("the old key no longer loads: %v", err)
 	}
 }
@@ -156,11 +158,11 @@ func TestOutputRefusesPassphraseAndLedgerOnInputs(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	key, err := project.DefaultKeyPath()
+	key, err := keys.DefaultKeyPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := filepath.Join(w.demo, project.DemoKDE1DFile)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
 	pf := w.path("pf.txt")
 	if err := os.WriteFile(pf, []byte("correct horse battery staple\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,10 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 type releaseFlags struct {
@@ -57,7 +60,7 @@ Learners (--learner) and their parameters (--param NAME=V or NAME=V1,V2,… for
 one value per feature):
 ` + learnerHelp(),
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			f := &releaseFlags{h: project.DefaultH}
+			f := &releaseFlags{h: release.DefaultH}
 			f.k.auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)
@@ -195,23 +198,23 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	// checked (the key loaded) before anything is written to the ledger.
 	ledgerPath := f.ledger
 	if ledgerPath == "" {
-		if ledgerPath, err = project.DefaultLedgerPath(); err != nil {
+		if ledgerPath, err = ledger.DefaultPath(); err != nil {
 			return err
 		}
 	}
 	keyPath := f.key
 	if keyPath == "" {
-		if keyPath, err = project.DefaultKeyPath(); err != nil {
+		if keyPath, err = keys.DefaultKeyPath(); err != nil {
 			return err
 		}
 	}
-	if err := checkOutputs([]string{f.out}, project.DatasetProtected(f.data),
-		project.LedgerProtected(ledgerPath), project.KeyProtected(keyPath),
-		project.PassphraseProtected(f.passphraseFile)); err != nil {
+	if err := checkOutputs([]string{f.out}, release.DatasetProtected(f.data),
+		release.LedgerProtected(ledgerPath), release.KeyProtected(keyPath),
+		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
-	if err := checkLedgerPath(ledgerPath, project.DatasetProtected(f.data), project.KeyProtected(keyPath),
-		project.PassphraseProtected(f.passphraseFile)); err != nil {
+	if err := checkLedgerPath(ledgerPath, release.DatasetProtected(f.data), release.KeyProtected(keyPath),
+		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
 	if f.private.used() {
@@ -228,7 +231,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
-	prep, err := project.Prepare(ctx, req, fitLine.callback())
+	prep, err := release.Prepare(ctx, req, fitLine.callback())
 	fitLine.finish()
 	if err != nil {
 		return err
@@ -237,7 +240,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		if prep.Fitted.StandIn.Known(len(k)) {
 			fmt.Fprintf(e.Stderr, "k = %d per axis (automatic: least predicted error for the learner's public stand-in, docs/sensitivity.md)\n", k[0])
 		} else {
-			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, project.DefaultBeta))
+			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
 		}
 	}
 	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
@@ -246,9 +249,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
-		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
-	ledger, err := project.OpenLedger(ledgerPath)
+	led, err := ledger.Open(ledgerPath)
 	if err != nil {
 		return err
 	}
@@ -256,14 +259,14 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	found, err := project.FindDataset(ledger, id, f.differentPopulation)
+	found, err := ledger.FindDataset(led, id, f.differentPopulation)
 	if err != nil {
 		return err
 	}
 	key := found.Charges[0].DatasetHash
 	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
 	for _, m := range found.Charges {
-		if err := budgetPrecheck(ledger, m.DatasetHash, f); err != nil {
+		if err := budgetPrecheck(led, m.DatasetHash, f); err != nil {
 			return err
 		}
 	}
@@ -271,20 +274,20 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := setReleaseBudgets(e, ledger, key, f); err != nil {
+	if err := setReleaseBudgets(e, led, key, f); err != nil {
 		return err
 	}
 	noiseLine := newProgressLine(e, "drawing secure noise:")
 	defer noiseLine.finish()
-	res, err := prep.Release(ctx, project.ReleaseOptions{
+	res, err := prep.Release(ctx, release.Options{
 		NoiseProgress:       noiseLine.callback(),
 		Out:                 f.out,
 		Overwrite:           f.force,
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
-		Ledger:              ledger,
+		Ledger:              led,
 		Signer:              signer,
-		Protected:           project.KeyProtected(keyPath),
+		Protected:           release.KeyProtected(keyPath),
 		AppVersion:          e.Version,
 		Now:                 e.Now,
 	})
@@ -300,8 +303,8 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	charged := res.Entry.DatasetHash
 	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(charged), res.Total, res.Budget)
 	if prep.Params.Delta > 0 {
-		_, totalDelta := ledger.Spent(charged)
-		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, ledger.DeltaBudget(charged))
+		_, totalDelta := led.Spent(charged)
+		fmt.Fprintf(e.Stdout, "ledger total for dataset %s: δ %.6g of budget %.6g\n", shortHash(charged), totalDelta, led.DeltaBudget(charged))
 	}
 	if res.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this release exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
@@ -312,7 +315,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 // setReleaseBudgets records --budget and --delta-budget, if given. It runs
 // after every input, the passphrase included, has been checked, so that a
 // release refused for any other reason leaves the ledger unchanged.
-func setReleaseBudgets(e *env, l *project.Ledger, hash string, f *releaseFlags) error {
+func setReleaseBudgets(e *env, l *ledger.Ledger, hash string, f *releaseFlags) error {
 	if !f.budget.set && !f.deltaBudget.set {
 		return nil
 	}
@@ -335,17 +338,17 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 		return fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
 	}
 	if _, err := os.Lstat(f.out); err == nil && !f.force {
-		return &project.ExistsError{Path: f.out} // checked again, authoritatively, by Release
+		return &fileio.ExistsError{Path: f.out} // checked again, authoritatively, by Release
 	}
 	return nil
 }
 
 // budgetPrecheck refuses, before the passphrase prompt, a release that the
 // ledger will certainly refuse (ε or δ over budget). It is deliberately
-// more lenient than (*project.Ledger).Reserve (relative slack 1e-6 instead
+// more lenient than (*ledger.Ledger).Reserve (relative slack 1e-6 instead
 // of the ledger's 1e-9), so it never refuses a release the ledger would
 // allow; Reserve remains the one authoritative check.
-func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
+func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
 	if d := l.Damaged(); d != nil {
 		return d
 	}
@@ -364,10 +367,10 @@ func budgetPrecheck(l *project.Ledger, hash string, f *releaseFlags) error {
 		deltaBudget = f.deltaBudget.v
 	}
 	if spent+f.epsilon.v > budget*(1+1e-6) {
-		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
 	}
 	if spentDelta+f.delta.v > deltaBudget*(1+1e-6) {
-		return &project.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
 	}
 	return nil
 }

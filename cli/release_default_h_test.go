@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // TestReleaseDefaultH (issue 18 item 13): bernstein release's --h
-// defaults to project.DefaultH, the curator window's default too (the UI
+// defaults to release.DefaultH, the curator window's default too (the UI
 // test TestDefaultHOneHome checks that side).
 func TestReleaseDefaultH(t *testing.T) {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
@@ -20,7 +20,7 @@ func TestReleaseDefaultH(t *testing.T) {
 	if f == nil {
 		t.Fatal("release has no --h flag")
 	}
-	if f.DefValue != strconv.Itoa(project.DefaultH) {
-		t.Errorf("--h defaults to %s, want project.DefaultH = %d", f.DefValue, project.DefaultH)
+	if f.DefValue != strconv.Itoa(release.DefaultH) {
+		t.Errorf("--h defaults to %s, want release.DefaultH = %d", f.DefValue, release.DefaultH)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // TestReleaseBudgetFollowsRecords is the reproduction of issue 13 item 6 on
@@ -19,7 +19,7 @@ func TestReleaseBudgetFollowsRecords(t *testing.T) {
 	w := newWorkspace(t)
 	te := newTestEnv()
 	w.testKey(t)
-	orig, err := os.ReadFile(filepath.Join(w.demo, project.DemoKDE1DFile))
+	orig, err := os.ReadFile(filepath.Join(w.demo, dataset.DemoKDE1DFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReleaseBudgetFollowsRecords(t *testing.T) {
 		args[slices.Index(args, "--epsilon")+1] = "0.3"
 		return te.run(args...)
 	}
-	first := release(filepath.Join(w.demo, project.DemoKDE1DFile), "first.synopsis", "--budget", "0.5")
+	first := release(filepath.Join(w.demo, dataset.DemoKDE1DFile), "first.synopsis", "--budget", "0.5")
 	if first.code != 0 {
 		t.Fatalf("first release: exit %d\n%s", first.code, first.stderr)
 	}

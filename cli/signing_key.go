@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // checkSigningKey checks, before any passphrase prompt, that the curator's
@@ -16,7 +16,7 @@ import (
 // is announced with a warning on stderr: it works, but anyone who can read
 // the file can sign synopses in the curator's name.
 func checkSigningKey(e *env, keyPath string) (encrypted bool, err error) {
-	encrypted, err = project.KeyEncrypted(keyPath)
+	encrypted, err = keys.KeyEncrypted(keyPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("no signing key: %w; create one with 'bernstein keygen' or name it with --key", err)
 	}
@@ -41,5 +41,5 @@ func unlockSigningKey(e *env, keyPath string, encrypted bool, passphraseFile str
 		}
 		defer clear(pass)
 	}
-	return project.LoadSigner(keyPath, pass)
+	return keys.LoadSigner(keyPath, pass)
 }

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // TestNumericFlagsStrict: every numeric flag takes only plain decimal
-// numbers (project.ParseNumber / ParseWholeNumber, the rule CSV values
+// numbers (dataset.ParseNumber / ParseWholeNumber, the rule CSV values
 // follow too) and refuses what strconv and the flag package would take
 // (issue 14 item 15). Flag syntax fails while parsing the command line,
 // before any file is read: exit 2.
@@ -141,8 +141,8 @@ func TestUnencryptedKeyWarns(t *testing.T) {
 	if r.code != exitRuntime || !strings.Contains(r.stderr, "no passphrase") || strings.Contains(r.stderr, "not encrypted") {
 		t.Errorf("encrypted key without a passphrase: exit %d, stderr %q", r.code, r.stderr)
 	}
-	key, _ := project.DefaultKeyPath()
-	if enc, err := project.KeyEncrypted(key); err != nil || !enc {
+	key, _ := keys.DefaultKeyPath()
+	if enc, err := keys.KeyEncrypted(key); err != nil || !enc {
 		t.Errorf("KeyEncrypted(keygen's key) = %v, %v", enc, err)
 	}
 }
@@ -150,8 +150,8 @@ func TestUnencryptedKeyWarns(t *testing.T) {
 // keygenForce replaces the default key with an encrypted one from keygen.
 func (w *workspace) keygenForce(t *testing.T, te *testEnv) {
 	t.Helper()
-	key, _ := project.DefaultKeyPath()
-	for _, p := range []string{key, key + project.PublicKeySuffix, key + project.AllowedSignersSuffix} {
+	key, _ := keys.DefaultKeyPath()
+	for _, p := range []string{key, key + keys.PublicKeySuffix, key + keys.AllowedSignersSuffix} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 			t.Fatal(err)
 		}

@@ -8,7 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // trustFlag is the --allowed-signers flag shared by verify, inspect and eval.
@@ -22,9 +23,9 @@ func allowUntrustedFlag(fs *flag.FlagSet, allow *bool) {
 }
 
 // requireTrust refuses an untrusted synopsis (an error matching
-// project.ErrUntrusted: exit 5) unless allow is set, in which case it warns
+// synopsis.ErrUntrusted: exit 5) unless allow is set, in which case it warns
 // on stderr and accepts it.
-func requireTrust(v *project.VerifiedSynopsis, allow bool, stderr io.Writer) error {
+func requireTrust(v *synopsis.Verified, allow bool, stderr io.Writer) error {
 	if v.Trusted {
 		return nil
 	}
@@ -37,12 +38,12 @@ func requireTrust(v *project.VerifiedSynopsis, allow bool, stderr io.Writer) err
 
 // openVerified opens and verifies a synopsis against the allowed signers.
 // A verification failure is wrapped so that it exits with exitVerify.
-func openVerified(path, allowed string) (*project.VerifiedSynopsis, error) {
+func openVerified(path, allowed string) (*synopsis.Verified, error) {
 	trusted, err := loadTrust(allowed)
 	if err != nil {
 		return nil, err
 	}
-	v, err := project.OpenSynopsis(path, trusted)
+	v, err := synopsis.Open(path, trusted)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
@@ -54,24 +55,21 @@ func openVerified(path, allowed string) (*project.VerifiedSynopsis, error) {
 }
 
 // loadTrust loads the allowed signers file: the given one (which must
-// exist) or the default one (which may be missing: nobody is trusted).
-func loadTrust(path string) (*project.AllowedSigners, error) {
+// exist) or the default one (which may be missing: synopsis.LoadTrust,
+// nobody is trusted).
+func loadTrust(path string) (*keys.AllowedSigners, error) {
 	if path != "" {
-		return project.LoadAllowedSigners(path)
+		return keys.LoadAllowedSigners(path)
 	}
-	def, err := project.DefaultAllowedSignersPath()
+	def, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		return nil, nil
 	}
-	a, err := project.LoadAllowedSigners(def)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return a, err
+	return keys.LoadTrust(def)
 }
 
 // trustLine describes the signer: trusted (with principal) or not.
-func trustLine(v *project.VerifiedSynopsis) string {
+func trustLine(v *synopsis.Verified) string {
 	if v.Trusted {
 		return fmt.Sprintf("trusted signer %s, key %s", v.Principal, v.Fingerprint)
 	}

@@ -10,6 +10,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestOpenRegular: regular files and symlinks to them open; directories,
@@ -27,15 +33,15 @@ func TestOpenRegular(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{file, link} {
-		data, err := ReadRegularFile(p, 10)
+		data, err := fileio.ReadRegular(p, 10)
 		if err != nil || !bytes.Equal(data, []byte("x")) {
 			t.Errorf("ReadRegularFile(%s) = %q, %v", p, data, err)
 		}
 	}
-	if _, err := ReadRegularFile(file, 0); err == nil || !strings.Contains(err.Error(), "larger than 0 bytes") {
+	if _, err := fileio.ReadRegular(file, 0); err == nil || !strings.Contains(err.Error(), "larger than 0 bytes") {
 		t.Errorf("limit: %v", err)
 	}
-	if _, err := OpenRegular(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := fileio.OpenRegular(filepath.Join(dir, "missing")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
@@ -50,23 +56,23 @@ func TestOpenRegular(t *testing.T) {
 		{dir, "directory"}, {fifo, "named pipe"}, {fifoLink, "named pipe"},
 		{"/dev/null", "character device"}, {"/dev/zero", "character device"},
 	} {
-		if f, err := OpenRegular(c.path); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.what) {
+		if f, err := fileio.OpenRegular(c.path); !errors.Is(err, fileio.ErrNotRegular) || !strings.Contains(err.Error(), c.path) || !strings.Contains(err.Error(), c.what) {
 			t.Errorf("OpenRegular(%s) = %v, %v; want ErrNotRegular naming the path and %s", c.path, f, err, c.what)
 		}
 	}
 	readers := map[string]func(string) error{
-		"ReadCSV":            func(p string) error { _, err := ReadCSV(p, CSVOptions{}); return err },
-		"HashFile":           func(p string) error { _, err := HashFile(p); return err },
-		"OpenSynopsis":       func(p string) error { _, err := OpenSynopsis(p, nil); return err },
-		"LoadAllowedSigners": func(p string) error { _, err := LoadAllowedSigners(p); return err },
+		"ReadCSV":            func(p string) error { _, err := dataset.ReadCSV(p, dataset.CSVOptions{}); return err },
+		"HashFile":           func(p string) error { _, err := dataset.HashFile(p); return err },
+		"OpenSynopsis":       func(p string) error { _, err := synopsis.Open(p, nil); return err },
+		"LoadAllowedSigners": func(p string) error { _, err := keys.LoadAllowedSigners(p); return err },
 		"LoadWorkspace":      func(p string) error { _, err := LoadWorkspace(p); return err },
-		"LoadSigner":         func(p string) error { _, err := LoadSigner(p, []byte("x")); return err },
-		"KeyEncrypted":       func(p string) error { _, err := KeyEncrypted(p); return err },
-		"ReadPassphraseFile": func(p string) error { _, err := ReadPassphraseFile(p); return err },
+		"LoadSigner":         func(p string) error { _, err := keys.LoadSigner(p, []byte("x")); return err },
+		"KeyEncrypted":       func(p string) error { _, err := keys.KeyEncrypted(p); return err },
+		"ReadPassphraseFile": func(p string) error { _, err := keys.ReadPassphraseFile(p); return err },
 	}
 	for name, read := range readers {
 		for _, p := range []string{fifo, "/dev/zero"} {
-			if err := read(p); !errors.Is(err, ErrNotRegular) {
+			if err := read(p); !errors.Is(err, fileio.ErrNotRegular) {
 				t.Errorf("%s(%s): %v; want ErrNotRegular", name, p, err)
 			}
 		}
@@ -79,7 +85,7 @@ func TestLedgerOnFIFO(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenLedger(fifo); !errors.Is(err, ErrNotRegular) {
+	if _, err := ledger.Open(fifo); !errors.Is(err, fileio.ErrNotRegular) {
 		t.Errorf("OpenLedger(fifo): %v; want ErrNotRegular", err)
 	}
 }

@@ -14,6 +14,10 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 const (
@@ -77,7 +81,7 @@ type ColumnBounds struct {
 	// characters).
 	Unit string `json:"unit,omitempty"`
 	// FromData is true if the bounds were suggested from the data
-	// (Dataset.SuggestBounds), which leaks the column's minimum and
+	// (dataset.Table.SuggestBounds), which leaks the column's minimum and
 	// maximum; AcknowledgedAt then records when the curator accepted that.
 	FromData       bool       `json:"from_data,omitempty"`
 	AcknowledgedAt *time.Time `json:"acknowledged_at,omitempty"`
@@ -85,10 +89,10 @@ type ColumnBounds struct {
 	// data, private), with the private estimates' details; empty in files
 	// written before per-end provenance, where FromData covers both ends.
 	// FromData is set when either end came from the data.
-	LoSource   EndSource   `json:"lo_source,omitempty"`
-	HiSource   EndSource   `json:"hi_source,omitempty"`
-	LoEstimate *PrivateEnd `json:"lo_estimate,omitempty"`
-	HiEstimate *PrivateEnd `json:"hi_estimate,omitempty"`
+	LoSource   synopsis.EndSource   `json:"lo_source,omitempty"`
+	HiSource   synopsis.EndSource   `json:"hi_source,omitempty"`
+	LoEstimate *synopsis.PrivateEnd `json:"lo_estimate,omitempty"`
+	HiEstimate *synopsis.PrivateEnd `json:"hi_estimate,omitempty"`
 	// Fill is the curator's public fill value for missing or non-numeric
 	// values (FillRule), within [Lo, Hi]; nil means the midpoint.
 	Fill *float64 `json:"fill,omitempty"`
@@ -99,12 +103,12 @@ type LearnerSettings struct {
 	Kind   learners.Kind   `json:"kind,omitempty"` // empty until chosen
 	Params learners.Values `json:"params,omitempty"`
 	// PositiveLabel is the label value mapped to class +1 for a binary
-	// label (Dataset.BinaryLabels).
+	// label (dataset.Table.BinaryLabels).
 	// PositiveLabel is read from older project files (before declared
 	// classes); Classes replaces it.
 	PositiveLabel *float64 `json:"positive_label,omitempty"`
 	// Classes are the declared values of a binary label column, negative
-	// first and positive second (project.Classes).
+	// first and positive second (dataset.Classes).
 	Classes []string `json:"classes,omitempty"`
 	// FillClass is the declared class replacing other or missing label
 	// values; empty means the negative class.
@@ -191,7 +195,7 @@ type DatasetChangedError struct {
 
 func (e *DatasetChangedError) Error() string {
 	return fmt.Sprintf("%s: the dataset changed since the project was set up (SHA-256 %s, recorded %s): it counts as a different dataset in the privacy-budget ledger; check the bounds and columns and re-select the file to accept it",
-		e.Path, shortHash(e.Got), shortHash(e.Want))
+		e.Path, ledger.ShortHash(e.Got), ledger.ShortHash(e.Want))
 }
 
 // NewWorkspace returns a workspace for a dataset (its path made absolute,
@@ -199,7 +203,7 @@ func (e *DatasetChangedError) Error() string {
 // settings: ε = 0.5 (half the default budget), pure ε-DP Laplace noise,
 // h = 1, k automatic. Features, bounds and the learner are left for the
 // curator to choose.
-func NewWorkspace(d *Dataset) *Workspace {
+func NewWorkspace(d *dataset.Table) *Workspace {
 	p := d.Path
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
@@ -225,11 +229,11 @@ func (w *Workspace) DatasetPath() string {
 }
 
 // CheckDataset hashes the workspace's CSV file and returns a
-// *DatasetChangedError if it no longer matches Dataset.Hash (or the error
+// *DatasetChangedError if it no longer matches dataset.Table.Hash (or the error
 // reading it).
 func (w *Workspace) CheckDataset() error {
 	p := w.DatasetPath()
-	got, err := HashFile(p)
+	got, err := dataset.HashFile(p)
 	if err != nil {
 		return err
 	}
@@ -239,22 +243,22 @@ func (w *Workspace) CheckDataset() error {
 	return nil
 }
 
-// BoundsFor returns the bounds of cols in order, for Dataset.MapToUnit; a
+// BoundsFor returns the bounds of cols in order, for dataset.Table.MapToUnit; a
 // column without bounds is an error naming it.
-func (w *Workspace) BoundsFor(cols []string) ([]Bounds, error) {
-	out := make([]Bounds, len(cols))
+func (w *Workspace) BoundsFor(cols []string) ([]dataset.Bounds, error) {
+	out := make([]dataset.Bounds, len(cols))
 	for i, c := range cols {
 		j := slices.IndexFunc(w.Bounds, func(b ColumnBounds) bool { return b.Column == c })
 		if j < 0 {
 			return nil, &WorkspaceError{File: w.path, Field: "bounds", Rule: fmt.Sprintf("no bounds for column %q", c)}
 		}
-		out[i] = Bounds{Lo: w.Bounds[j].Lo, Hi: w.Bounds[j].Hi}
+		out[i] = dataset.Bounds{Lo: w.Bounds[j].Lo, Hi: w.Bounds[j].Hi}
 	}
 	return out, nil
 }
 
 // AddRelease appends a release recorded in the ledger to the history.
-func (w *Workspace) AddRelease(e Entry) {
+func (w *Workspace) AddRelease(e ledger.Entry) {
 	w.Releases = append(w.Releases, ReleaseRecord{Output: e.Output, LedgerEntryID: e.ID, Time: e.Time, Epsilon: e.Epsilon, Delta: e.Delta})
 }
 
@@ -277,7 +281,7 @@ func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
 		return fmt.Errorf("%s: encode project: %w", path, err)
 	}
 	data = append(data, '\n')
-	if err := WriteFileAtomic(path, data, 0o644, overwrite); err != nil {
+	if err := fileio.WriteAtomic(path, data, 0o644, overwrite); err != nil {
 		return err
 	}
 	w.path = path
@@ -289,7 +293,7 @@ func SaveWorkspace(path string, w *Workspace, overwrite bool) error {
 // *WorkspaceError errors naming the field (and line and column where
 // known). Files over 16 MiB are refused.
 func LoadWorkspace(path string) (*Workspace, error) {
-	f, err := OpenRegular(path)
+	f, err := fileio.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -418,7 +422,7 @@ func (w *Workspace) validate(name string) error {
 	if w.Dataset.Path == "" {
 		return fail("dataset.path", "missing")
 	}
-	if !isSHA256Hex(w.Dataset.Hash) {
+	if !ledger.IsSHA256Hex(w.Dataset.Hash) {
 		return fail("dataset.hash", "%q is not a hex SHA-256 (64 lower-case hex digits)", w.Dataset.Hash)
 	}
 	for i, f := range w.Features {
@@ -444,11 +448,11 @@ func (w *Workspace) validate(name string) error {
 		if err := b.validateProvenance(field); err != nil {
 			return fail(field, "%v", err)
 		}
-		if err := (Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
+		if err := (dataset.Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
 			return fail(field, "%v", err)
 		}
-		if err := checkText(field+".unit", b.Unit, maxUnitRunes, false); err != nil {
-			var fe *FormatError
+		if err := synopsis.CheckText(field+".unit", b.Unit, synopsis.MaxUnitRunes, false); err != nil {
+			var fe *synopsis.FormatError
 			if errors.As(err, &fe) {
 				return fail(field+".unit", "%s", fe.Rule)
 			}

@@ -1,22 +1,26 @@
 package project
 
-import "flag"
+import (
+	"path/filepath"
+	"testing"
 
-// Test flags of package project. They are defined here, in a file that
-// sorts after every other file of the package, through testFlag: if another
-// test file already defined the same flag, it is reused instead of
-// panicking with "flag redefined".
-var (
-	// update rewrites golden files under testdata/.
-	update = testFlag("update", "rewrite golden files under testdata/")
-	// long enables slow tests (10^7-row CSV memory bound).
-	long = testFlag("long", "run slow tests")
+	"github.com/bernsteinrelease/bernstein/project/internal/golden"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
-// testFlag defines a boolean test flag once and returns its reader.
-func testFlag(name, usage string) func() bool {
-	if flag.Lookup(name) == nil {
-		flag.Bool(name, false, usage)
+// The golden-file comparison (and its -update flag) is
+// project/internal/golden's, shared with the sub-packages.
+
+// checkGolden compares got with the golden file (or rewrites it under
+// -update).
+func checkGolden(t *testing.T, path string, got []byte) { golden.Check(t, path, got) }
+
+// openTestLedger opens a new ledger in a temporary directory.
+func openTestLedger(t *testing.T) *ledger.Ledger {
+	t.Helper()
+	l, err := ledger.Open(filepath.Join(t.TempDir(), "sub", "ledger.jsonl"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return func() bool { return flag.Lookup(name).Value.String() == "true" }
+	return l
 }

@@ -14,6 +14,10 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 func readTestdata(t testing.TB, parts ...string) []byte {
@@ -170,7 +174,7 @@ func TestSaveLoadWorkspace(t *testing.T) {
 	if !reflect.DeepEqual(got, w) {
 		t.Errorf("round trip:\n%+v\nwant\n%+v", got, w)
 	}
-	if err := SaveWorkspace(p, w, false); !errors.Is(err, ErrExists) {
+	if err := SaveWorkspace(p, w, false); !errors.Is(err, fileio.ErrExists) {
 		t.Errorf("save over existing without overwrite: err = %v, want ErrExists", err)
 	}
 	w.Title = "changed"
@@ -205,11 +209,11 @@ func TestSaveLoadWorkspace(t *testing.T) {
 
 func TestWorkspaceCheckDataset(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := WriteDemoData(dir, false)
+	paths, err := dataset.WriteDemoData(dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := ReadCSV(paths[0], CSVOptions{})
+	d, err := dataset.ReadCSV(paths[0], dataset.CSVOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +236,7 @@ func TestWorkspaceCheckDataset(t *testing.T) {
 		t.Fatalf("unchanged dataset: %v", err)
 	}
 	b, err := w.BoundsFor([]string{"x"})
-	if err != nil || !reflect.DeepEqual(b, []Bounds{{0, 1}}) {
+	if err != nil || !reflect.DeepEqual(b, []dataset.Bounds{{Lo: 0, Hi: 1}}) {
 		t.Errorf("BoundsFor = %v, %v", b, err)
 	}
 	if _, err := w.BoundsFor([]string{"y"}); err == nil || !strings.Contains(err.Error(), `no bounds for column "y"`) {
@@ -261,9 +265,9 @@ func TestWorkspaceCheckDataset(t *testing.T) {
 
 func TestWorkspaceAddRelease(t *testing.T) {
 	l := openTestLedger(t)
-	d := DemoKDE1D(DemoKDE1DSeed)
+	d := dataset.DemoKDE1D(dataset.DemoKDE1DSeed)
 	w := NewWorkspace(d)
-	e, err := l.Reserve(Entry{DatasetHash: d.Hash, Epsilon: w.Privacy.Epsilon, Output: "kde.bsyn"}, false)
+	e, err := l.Reserve(ledger.Entry{DatasetHash: d.Hash, Epsilon: w.Privacy.Epsilon, Output: "kde.bsyn"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,23 +288,23 @@ func TestSaveWorkspaceFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forEachFault(t, func(t *testing.T, dir string, f *faultOps) {
+	fsops.ForEach(t, func(t *testing.T, dir string, f *fsops.Faults) {
 		p := filepath.Join(dir, "proj.bernstein")
 		old := *base
 		old.Title = "old"
 		if err := SaveWorkspace(p, &old, false); err != nil {
 			t.Fatal(err)
 		}
-		installFaults(t, f)
+		fsops.Install(t, f)
 		nw := *base
 		nw.Title = "new"
 		serr := SaveWorkspace(p, &nw, true)
-		if f.hit && serr == nil {
-			t.Errorf("fault at %s not reported", f.faulted())
+		if f.Hit && serr == nil {
+			t.Errorf("fault at %s not reported", f.Faulted())
 		}
 		got, err := LoadWorkspace(p)
 		if err != nil {
-			t.Fatalf("torn project file after a fault at %s: %v", f.faulted(), err)
+			t.Fatalf("torn project file after a fault at %s: %v", f.Faulted(), err)
 		}
 		if got.Title != "new" && (got.Title != "old" || serr == nil) {
 			t.Errorf("title %q after save returned %v", got.Title, serr)

@@ -21,7 +21,11 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // AppID and AppName identify the application to Fyne and the desktop.
@@ -40,9 +44,9 @@ type CuratorOptions struct {
 	// os.UserConfigDir()/bernstein.
 	ConfigDir string
 	// LedgerPath is the privacy-budget ledger; default
-	// project.DefaultLedgerPath().
+	// ledger.DefaultPath().
 	LedgerPath string
-	// KeyPath is the curator's signing key; default project.DefaultKeyPath().
+	// KeyPath is the curator's signing key; default keys.DefaultKeyPath().
 	KeyPath string
 	// Version is shown in the About dialog and written into synopses.
 	Version string
@@ -71,15 +75,15 @@ type curator struct {
 	opts CuratorOptions
 
 	state       *curatorState
-	ds          *project.Dataset // loaded dataset (nil if none)
-	dsErr       error            // why the dataset could not be loaded
+	ds          *dataset.Table // loaded dataset (nil if none)
+	dsErr       error          // why the dataset could not be loaded
 	projectPath string
 	dirty       bool
 	syncing     bool // widgets are being filled from state: ignore their callbacks
 	themeChoice string
 
 	ledgerMu  sync.Mutex // guards ledger (opened lazily, used from release goroutines)
-	ledger    *project.Ledger
+	ledger    *ledger.Ledger
 	ledgerErr error
 	idKey     identityKey // ledger dataset of the loaded records (guarded by ledgerMu)
 
@@ -107,7 +111,7 @@ type curator struct {
 
 	// Test hooks (nil in the app).
 	onPreviewDone  func(res *previewResult, err error)
-	onReleaseDone  func(res *project.ReleaseResult, err error)
+	onReleaseDone  func(res *release.Result, err error)
 	onDatasetReady func(err error)
 	chooseFolder   func(cb func(dir string)) // default: a folder dialog
 	openViewer     func(path string)         // default: OpenViewer
@@ -139,14 +143,14 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 		opts.ConfigDir = filepath.Join(dir, "bernstein")
 	}
 	if opts.LedgerPath == "" {
-		p, err := project.DefaultLedgerPath()
+		p, err := ledger.DefaultPath()
 		if err != nil {
 			return nil, err
 		}
 		opts.LedgerPath = p
 	}
 	if opts.KeyPath == "" {
-		p, err := project.DefaultKeyPath()
+		p, err := keys.DefaultKeyPath()
 		if err != nil {
 			return nil, err
 		}
@@ -382,14 +386,14 @@ func (c *curator) setStatus(format string, args ...any) {
 
 // openLedger returns the ledger, opening it on first use. Safe for
 // concurrent use.
-func (c *curator) openLedger() (*project.Ledger, error) {
+func (c *curator) openLedger() (*ledger.Ledger, error) {
 	c.ledgerMu.Lock()
 	defer c.ledgerMu.Unlock()
 	if c.ledger == nil && c.ledgerErr == nil {
 		if err := os.MkdirAll(filepath.Dir(c.opts.LedgerPath), 0o700); err != nil {
 			return nil, err
 		}
-		c.ledger, c.ledgerErr = project.OpenLedger(c.opts.LedgerPath)
+		c.ledger, c.ledgerErr = ledger.Open(c.opts.LedgerPath)
 	}
 	if c.ledger != nil {
 		return c.ledger, nil
@@ -471,7 +475,7 @@ func (c *curator) showOpenDialog() {
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
 func (c *curator) showOpenSynopsisDialog() {
-	c.openFlow = showOpenPath(c.win, []string{project.SynopsisExt}, c.openDir(), c.openSynopsis)
+	c.openFlow = showOpenPath(c.win, []string{synopsis.Ext}, c.openDir(), c.openSynopsis)
 }
 
 // openDir is the folder the Open dialog starts in: the current dataset's.
@@ -499,7 +503,7 @@ func (c *curator) loadDataset(path string, fresh bool) {
 	go func() {
 		// Every row is kept: a missing or non-numeric value is filled by
 		// the public fill rules at release time (n stays public).
-		ds, err := project.ReadCSV(path, project.CSVOptions{KeepInvalid: true})
+		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true})
 		uiDo(func() {
 			c.datasetLoaded(path, ds, err, fresh)
 		})
@@ -512,7 +516,7 @@ func (c *curator) loadDataset(path string, fresh bool) {
 // project file and release history are dropped; the learner and the
 // privacy settings are kept; the history shown is the new dataset's, from
 // the ledger.
-func (c *curator) datasetLoaded(path string, ds *project.Dataset, err error, fresh bool) {
+func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh bool) {
 	if fresh {
 		c.state = c.state.forNewDataset()
 		c.projectPath = ""
@@ -563,7 +567,7 @@ func (c *curator) ledgerHistory() []releaseRecord {
 	}
 	var out []releaseRecord
 	for _, e := range l.Entries(c.ledgerKey(l)) {
-		if e.Kind == project.KindRelease {
+		if e.Kind == ledger.KindRelease {
 			out = append(out, releaseRecord{Time: e.Time, Path: e.Output, Epsilon: e.Epsilon, Delta: e.Delta, LedgerID: e.ID})
 		}
 	}

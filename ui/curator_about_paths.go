@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // aboutPath is one row of the About dialog's "Where your data live".
@@ -20,7 +20,7 @@ type aboutPath struct{ what, path string }
 // the ledger and the signing key (as this window uses them), the trusted
 // keys and the folder of the demo data and the autosave.
 func (c *curator) aboutPaths() []aboutPath {
-	signers, err := project.DefaultAllowedSignersPath()
+	signers, err := keys.DefaultAllowedSignersPath()
 	if err != nil {
 		signers = err.Error()
 	}

@@ -13,7 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // boundsPage edits the public bounds of every used column.
@@ -255,12 +256,12 @@ func (p *boundsPage) suggest(col string) {
 		showCuratorError(c.win, err)
 		return
 	}
-	p.fill(col, b, project.EndFromData, nil, nil)
+	p.fill(col, b, synopsis.EndFromData, nil, nil)
 }
 
 // fill sets both ends of col from one source (the data or a private
 // estimate) and refreshes its row; the bounds need confirming again.
-func (p *boundsPage) fill(col string, b project.Bounds, src project.EndSource, loEst, hiEst *project.PrivateEnd) {
+func (p *boundsPage) fill(col string, b dataset.Bounds, src synopsis.EndSource, loEst, hiEst *synopsis.PrivateEnd) {
 	c := p.c
 	st := c.state.bound(col)
 	st.setEnds(fmtBound(b.Lo), fmtBound(b.Hi), src, loEst, hiEst)

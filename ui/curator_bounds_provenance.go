@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // endSetting is where one end of a column's bounds came from: typed (the
@@ -12,15 +13,15 @@ import (
 // private estimate ("Estimate privately…"). Value is the text that was
 // filled in; the end keeps its source while its entry holds that number.
 type endSetting struct {
-	Source   project.EndSource
+	Source   synopsis.EndSource
 	Value    string
-	Estimate *project.PrivateEnd
+	Estimate *synopsis.PrivateEnd
 }
 
 // source returns the end's source, typed for the zero value.
-func (e endSetting) source() project.EndSource {
+func (e endSetting) source() synopsis.EndSource {
 	if e.Source == "" {
-		return project.EndTyped
+		return synopsis.EndTyped
 	}
 	return e.Source
 }
@@ -29,7 +30,7 @@ func (e endSetting) source() project.EndSource {
 // data or a private estimate stays so while the text is the same number,
 // and becomes typed when it is a different one (issue 13 item 4).
 func (e *endSetting) edited(text string) {
-	if e.source() == project.EndTyped || sameNumber(text, e.Value) {
+	if e.source() == synopsis.EndTyped || sameNumber(text, e.Value) {
 		return
 	}
 	*e = endSetting{}
@@ -48,18 +49,18 @@ func sameNumber(a, b string) bool {
 
 // fromData reports whether either end came from the data.
 func (s *columnSetting) fromData() bool {
-	return s.LoEnd.source() == project.EndFromData || s.HiEnd.source() == project.EndFromData
+	return s.LoEnd.source() == synopsis.EndFromData || s.HiEnd.source() == synopsis.EndFromData
 }
 
 // provenance is the per-end provenance of the column for the request.
-func (s *columnSetting) provenance() project.BoundsProvenance {
-	return project.BoundsProvenance{Lo: s.LoEnd.source(), Hi: s.HiEnd.source(),
+func (s *columnSetting) provenance() synopsis.BoundsProvenance {
+	return synopsis.BoundsProvenance{Lo: s.LoEnd.source(), Hi: s.HiEnd.source(),
 		LoEstimate: s.LoEnd.Estimate, HiEstimate: s.HiEnd.Estimate}
 }
 
 // setEnds fills both ends from one source (Suggest from data, Estimate
 // privately).
-func (s *columnSetting) setEnds(lo, hi string, src project.EndSource, loEst, hiEst *project.PrivateEnd) {
+func (s *columnSetting) setEnds(lo, hi string, src synopsis.EndSource, loEst, hiEst *synopsis.PrivateEnd) {
 	s.Lo, s.Hi = lo, hi
 	s.LoEnd = endSetting{Source: src, Value: lo, Estimate: loEst}
 	s.HiEnd = endSetting{Source: src, Value: hi, Estimate: hiEst}
@@ -69,14 +70,14 @@ func (s *columnSetting) setEnds(lo, hi string, src project.EndSource, loEst, hiE
 // and the release summary; "" when both are typed.
 func (s *columnSetting) provenanceText() string {
 	lo, hi := s.LoEnd.source(), s.HiEnd.source()
-	if lo == project.EndTyped && hi == project.EndTyped {
+	if lo == synopsis.EndTyped && hi == synopsis.EndTyped {
 		return ""
 	}
-	if lo == hi && lo == project.EndFromData {
+	if lo == hi && lo == synopsis.EndFromData {
 		return "both ends taken from the data (recorded in the synopsis)"
 	}
 	return fmt.Sprintf("lower end %s; upper end %s (recorded in the synopsis)",
-		project.DescribeEnd(lo, s.LoEnd.Estimate), project.DescribeEnd(hi, s.HiEnd.Estimate))
+		synopsis.DescribeEnd(lo, s.LoEnd.Estimate), synopsis.DescribeEnd(hi, s.HiEnd.Estimate))
 }
 
 // dataEnds names the column ends currently taken from the data, e.g.
@@ -88,7 +89,7 @@ func (s *curatorState) dataEnds() []string {
 		if b == nil || !b.fromData() {
 			continue
 		}
-		lo, hi := b.LoEnd.source() == project.EndFromData, b.HiEnd.source() == project.EndFromData
+		lo, hi := b.LoEnd.source() == synopsis.EndFromData, b.HiEnd.source() == synopsis.EndFromData
 		switch {
 		case lo && hi:
 			out = append(out, col+" (both ends)")
@@ -107,10 +108,10 @@ func (s *curatorState) dataEnds() []string {
 func endsFromWorkspace(b project.ColumnBounds, lo, hi string) (endSetting, endSetting) {
 	loSrc, hiSrc := b.LoSource, b.HiSource
 	if loSrc == "" && hiSrc == "" && b.FromData {
-		loSrc, hiSrc = project.EndFromData, project.EndFromData
+		loSrc, hiSrc = synopsis.EndFromData, synopsis.EndFromData
 	}
-	end := func(src project.EndSource, v string, est *project.PrivateEnd) endSetting {
-		if src == "" || src == project.EndTyped {
+	end := func(src synopsis.EndSource, v string, est *synopsis.PrivateEnd) endSetting {
+		if src == "" || src == synopsis.EndTyped {
 			return endSetting{}
 		}
 		return endSetting{Source: src, Value: v, Estimate: est}

@@ -12,7 +12,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // chooseFlow is one run of "Choose h and k privately…": the dialog that
@@ -23,17 +24,17 @@ type chooseFlow struct {
 	eps    *keyEntry
 	over   *keyCheck
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
-	// the candidates (project.ChooseOptions.Bandwidths).
+	// the candidates (release.ChooseOptions.Bandwidths).
 	bandwidths *keyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
 	stage    *widget.Label
 	// forecast states, before anything is spent, the selection noise and
-	// the utility bound for the ε typed (from project.PreviewChoice, run
+	// the utility bound for the ε typed (from release.PreviewChoice, run
 	// off the UI goroutine when the dialog opens).
 	forecast *widget.Label
-	preview  *project.ChoicePreview
+	preview  *release.ChoicePreview
 	// planned receives once per finished preview (tests wait on it);
 	// planGen numbers the previews so a stale one is ignored.
 	planned chan struct{}
@@ -42,7 +43,7 @@ type chooseFlow struct {
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
 	done chan struct{}
-	res  *project.ChooseResult
+	res  *release.ChooseResult
 	err  error
 }
 
@@ -125,15 +126,15 @@ func (c *curator) showChooseDialog() *chooseFlow {
 }
 
 // planChoice works out the candidates and β of the choice as the dialog
-// stands (project.PreviewChoice, nothing spent) off the UI goroutine and
+// stands (release.PreviewChoice, nothing spent) off the UI goroutine and
 // shows the forecast; a newer plan supersedes an older one (UI goroutine).
-func (c *curator) planChoice(fl *chooseFlow, req project.ReleaseRequest) {
+func (c *curator) planChoice(fl *chooseFlow, req release.Request) {
 	fl.planGen++
 	gen, bw := fl.planGen, fl.bandwidths.Checked
 	fl.preview = nil
 	fl.forecast.SetText("Working out the candidates and the selection noise (nothing is spent) …")
 	go func() {
-		pv, err := project.PreviewChoice(context.Background(), req, project.ChooseOptions{Bandwidths: bw})
+		pv, err := release.PreviewChoice(context.Background(), req, release.ChooseOptions{Bandwidths: bw})
 		uiDo(func() {
 			defer func() { fl.planned <- struct{}{} }()
 			if gen != fl.planGen {
@@ -170,19 +171,19 @@ func (fl *chooseFlow) showForecast() {
 		pv.UtilityBound(eps)))
 }
 
-// runChoose runs project.ChooseSettings off the UI goroutine; widgets are
+// runChoose runs release.ChooseSettings off the UI goroutine; widgets are
 // touched only through uiDo.
-func (c *curator) runChoose(fl *chooseFlow, req project.ReleaseRequest, eps float64, allowOver, bandwidths bool) {
+func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver, bandwidths bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	fl.cancel = cancel
 	go func() {
 		defer cancel()
-		res, err := func() (*project.ChooseResult, error) {
+		res, err := func() (*release.ChooseResult, error) {
 			ledger, err := c.openLedger()
 			if err != nil {
 				return nil, err
 			}
-			return project.ChooseSettings(ctx, req, project.ChooseOptions{
+			return release.ChooseSettings(ctx, req, release.ChooseOptions{
 				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver, Bandwidths: bandwidths,
 				Progress: func(done, total int) {
 					uiDo(func() { fl.progress.SetValue(float64(done) / float64(total)) })
@@ -195,13 +196,13 @@ func (c *curator) runChoose(fl *chooseFlow, req project.ReleaseRequest, eps floa
 
 // chooseFinished fills the chosen h and k into the form and reports the
 // spend (UI goroutine).
-func (c *curator) chooseFinished(fl *chooseFlow, res *project.ChooseResult, err error) {
+func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err error) {
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	fl.dialog.Hide()
 	c.updateBudget()
 	if err != nil {
-		var be *project.BudgetError
+		var be *ledger.BudgetError
 		switch {
 		case errors.As(err, &be):
 			err = fmt.Errorf("nothing was chosen or spent: %w", err)

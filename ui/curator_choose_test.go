@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
 )
 
 // openChoose loads the KDE demo, waits for its preview and opens "Choose h
@@ -79,7 +79,7 @@ func TestCuratorChooseHK(t *testing.T) {
 			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
 		}
 	})
-	if l, err := project.OpenLedger(c.opts.LedgerPath); err != nil {
+	if l, err := ledger.Open(c.opts.LedgerPath); err != nil {
 		t.Fatal(err)
 	} else if n := len(l.Entries("")); n != 0 {
 		t.Fatalf("%d ledger entries after the preview, want 0", n)
@@ -101,13 +101,13 @@ func TestCuratorChooseHK(t *testing.T) {
 	if !f.onTop(fl.result) {
 		t.Error("the result dialog is not shown")
 	}
-	l, err := project.OpenLedger(c.opts.LedgerPath)
+	l, err := ledger.Open(c.opts.LedgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := project.LedgerDatasetsOfFile(l, c.ds.Hash)[0] // the ledger dataset of the records
+	key := ledger.DatasetsOfFile(l, c.ds.Hash)[0] // the ledger dataset of the records
 	entries := l.Entries(key)
-	if len(entries) != 1 || entries[0].Kind != project.KindValidation || entries[0].Epsilon != 0.05 {
+	if len(entries) != 1 || entries[0].Kind != ledger.KindValidation || entries[0].Epsilon != 0.05 {
 		t.Fatalf("ledger %+v, want one validation entry of ε 0.05", entries)
 	}
 	f.do(func() {
@@ -127,7 +127,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	f.do(func() { test.Tap(fl2.dialog.button("Spend ε and choose")) })
 	f.waitChoose(fl2)
 	<-fl2.planned // the preview's goroutine ends before the fixture does
-	var be *project.BudgetError
+	var be *ledger.BudgetError
 	if fl2.err == nil || !asBudget(fl2.err, &be) {
 		t.Fatalf("over budget: err %v, want a *BudgetError", fl2.err)
 	}
@@ -150,7 +150,7 @@ func (f *curatorFixture) onTop(d *curatorDialog) (top bool) {
 	return top
 }
 
-func asBudget(err error, be **project.BudgetError) bool { return errors.As(err, be) }
+func asBudget(err error, be **ledger.BudgetError) bool { return errors.As(err, be) }
 
 // TestCuratorChooseBandwidth: for the KDE the dialog offers the bandwidth
 // too; ticking it re-plans (more candidates, each with a bandwidth) and the
@@ -219,7 +219,7 @@ func TestCuratorChooseCancel(t *testing.T) {
 	if c.state.H != h || c.state.K != k {
 		t.Error("a cancelled choice changed the form")
 	}
-	l, err := project.OpenLedger(c.opts.LedgerPath)
+	l, err := ledger.Open(c.opts.LedgerPath)
 	if err != nil {
 		t.Fatal(err)
 	}

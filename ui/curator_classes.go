@@ -11,12 +11,12 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // classes returns the declared classes of a binary label (validated).
-func (s *curatorState) classes() (project.Classes, error) {
-	c := project.Classes{Negative: strings.TrimSpace(s.Negative), Positive: strings.TrimSpace(s.Positive)}
+func (s *curatorState) classes() (dataset.Classes, error) {
+	c := dataset.Classes{Negative: strings.TrimSpace(s.Negative), Positive: strings.TrimSpace(s.Positive)}
 	if c.Negative == "" || c.Positive == "" {
 		return c, errors.New("declare the two label values (type them or pick from the values in the preview), the positive class second")
 	}
@@ -96,8 +96,8 @@ func (f *classForm) refresh(c *curator) {
 }
 
 // previewValues returns up to limit distinct trimmed values of column col
-// in the preview rows (the first project.PreviewRows rows), sorted.
-func previewValues(ds *project.Dataset, col string, limit int) []string {
+// in the preview rows (the first dataset.PreviewRows rows), sorted.
+func previewValues(ds *dataset.Table, col string, limit int) []string {
 	if ds == nil || col == "" {
 		return nil
 	}
@@ -125,7 +125,7 @@ func previewValues(ds *project.Dataset, col string, limit int) []string {
 // invalidSummary tells the curator, and only the curator, how many values
 // of each column are missing or not numbers: the release replaces them by
 // the public fill rules and keeps every row. The counts are private.
-func invalidSummary(ds *project.Dataset) string {
+func invalidSummary(ds *dataset.Table) string {
 	var parts []string
 	for _, col := range ds.Columns {
 		if n := ds.Invalid[col]; n > 0 && n < ds.Rows {

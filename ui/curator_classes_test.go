@@ -11,6 +11,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // TestCuratorDeclaredTextClasses drives the class form with real widgets on
@@ -82,7 +83,7 @@ func TestCuratorDeclaredTextClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Classes == nil || *req.Classes != (project.Classes{Negative: "no", Positive: "yes"}) {
+	if req.Classes == nil || *req.Classes != (dataset.Classes{Negative: "no", Positive: "yes"}) {
 		t.Errorf("request classes %+v", req.Classes)
 	}
 }
@@ -92,7 +93,7 @@ func TestCuratorDeclaredTextClasses(t *testing.T) {
 // and asks the curator to declare the negative one.
 func TestOlderProjectPositiveLabel(t *testing.T) {
 	one := 1.0
-	w := project.NewWorkspace(project.DemoKDE1D(1))
+	w := project.NewWorkspace(dataset.DemoKDE1D(1))
 	w.Features, w.Label = []string{"x"}, "label"
 	w.Learner = project.LearnerSettings{Kind: learners.KindSVM, PositiveLabel: &one}
 	s := stateFromWorkspace(w)

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // dataPage shows the dataset: counts, load errors with line and column,
@@ -268,7 +268,7 @@ func (p *dataPage) refreshColumns() {
 
 // describeLoadError explains a CSV error with its line and column.
 func describeLoadError(err error) string {
-	var ce *project.CSVError
+	var ce *dataset.CSVError
 	if errors.As(err, &ce) {
 		s := "Could not read the file:\n" + ce.Error()
 		if len(ce.Lines) > 0 {

@@ -11,7 +11,7 @@ const fillHelp = "Missing or non-numeric values are replaced by this public valu
 
 // fillRow is the public fill value editor of one column (st.Fill): a
 // number within the bounds, or empty for the midpoint, and its help.
-// project.Prepare validates it against the bounds.
+// release.Prepare validates it against the bounds.
 func fillRow(c *curator, st *columnSetting) (*widget.Entry, *widget.Label) {
 	e := widget.NewEntry()
 	e.SetPlaceHolder("midpoint of the bounds")

@@ -7,29 +7,31 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // identityKey remembers which ledger dataset the loaded dataset's records
 // were last matched to (by the release dialog), so the status bar and the
 // Privacy step show and set that dataset's budget.
 type identityKey struct {
-	ds  *project.Dataset
+	ds  *dataset.Table
 	key string
 }
 
 // ledgerKey returns the ledger dataset whose budget the curator sees for
 // the loaded dataset: the one the release dialog last matched its records
-// to, else the first the file was charged to (project.LedgerDatasetsOfFile;
+// to, else the first the file was charged to (ledger.DatasetsOfFile;
 // the file hash for a file new to the ledger).
-func (c *curator) ledgerKey(l *project.Ledger) string {
+func (c *curator) ledgerKey(l *ledger.Ledger) string {
 	c.ledgerMu.Lock()
 	k := c.idKey
 	c.ledgerMu.Unlock()
 	if k.ds != nil && k.ds == c.ds {
 		return k.key
 	}
-	return project.LedgerDatasetsOfFile(l, c.ds.Hash)[0]
+	return ledger.DatasetsOfFile(l, c.ds.Hash)[0]
 }
 
 // identityWidgets are the release dialog's statement of which ledger
@@ -41,7 +43,7 @@ type identityWidgets struct {
 	diffPop *keyCheck
 	// same and diff are the findings without and with the declaration
 	// (diff nil without near-duplicates); nil until the check finishes.
-	same, diff *project.IdentityFinding
+	same, diff *ledger.IdentityFinding
 }
 
 func newIdentityWidgets() *identityWidgets {
@@ -56,7 +58,7 @@ func newIdentityWidgets() *identityWidgets {
 
 // current returns the finding that applies to the release (nil while the
 // check runs).
-func (w *identityWidgets) current() *project.IdentityFinding {
+func (w *identityWidgets) current() *ledger.IdentityFinding {
 	if w.diffPop.Checked && w.diff != nil {
 		return w.diff
 	}
@@ -67,8 +69,8 @@ func (w *identityWidgets) current() *project.IdentityFinding {
 // background (fingerprint and keyed sketches of the private data), then
 // shows the finding in the dialog and calls show with it (UI goroutine). If
 // the curator releases before the check ends, the release matches anyway
-// (project.Prepared.Release) without a declaration: the safe default.
-func (c *curator) checkIdentity(f *releaseFlow, req project.ReleaseRequest, show func(*project.IdentityFinding)) {
+// (release.Prepared.Release) without a declaration: the safe default.
+func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*ledger.IdentityFinding)) {
 	w := f.identity
 	cols := slices.Clone(req.Features)
 	if req.Label != "" {
@@ -76,8 +78,8 @@ func (c *curator) checkIdentity(f *releaseFlow, req project.ReleaseRequest, show
 	}
 	ds := req.Dataset
 	go func() {
-		same, diff, err := func() (same, diff *project.IdentityFinding, err error) {
-			id, err := project.IdentifyDataset(ds, cols)
+		same, diff, err := func() (same, diff *ledger.IdentityFinding, err error) {
+			id, err := ledger.IdentifyDataset(ds, cols)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -85,11 +87,11 @@ func (c *curator) checkIdentity(f *releaseFlow, req project.ReleaseRequest, show
 			if err != nil {
 				return nil, nil, err
 			}
-			if same, err = project.FindDataset(l, id, false); err != nil {
+			if same, err = ledger.FindDataset(l, id, false); err != nil {
 				return nil, nil, err
 			}
 			if len(same.NearDuplicates()) > 0 {
-				diff, err = project.FindDataset(l, id, true)
+				diff, err = ledger.FindDataset(l, id, true)
 			}
 			return same, diff, err
 		}()
@@ -129,7 +131,7 @@ func (c *curator) checkIdentity(f *releaseFlow, req project.ReleaseRequest, show
 
 // identityBudgetText is the release dialog's budget sentence for the
 // ledger dataset the release is charged to.
-func identityBudgetText(l *project.Ledger, fd *project.IdentityFinding, eps, delta float64, kind mechanism.NoiseKind) (text string, over bool) {
+func identityBudgetText(l *ledger.Ledger, fd *ledger.IdentityFinding, eps, delta float64, kind mechanism.NoiseKind) (text string, over bool) {
 	key := fd.Charges[0].DatasetHash
 	spent, _ := l.Spent(key)
 	budget := l.Budget(key)
@@ -140,7 +142,7 @@ func identityBudgetText(l *project.Ledger, fd *project.IdentityFinding, eps, del
 
 // rememberLedgerKey records the ledger dataset a release of the loaded
 // dataset (the release dialog is modal) was charged to.
-func (c *curator) rememberLedgerKey(res *project.ReleaseResult) {
+func (c *curator) rememberLedgerKey(res *release.Result) {
 	c.ledgerMu.Lock()
 	defer c.ledgerMu.Unlock()
 	c.idKey = identityKey{ds: c.ds, key: res.Entry.DatasetHash}

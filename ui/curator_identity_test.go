@@ -9,7 +9,8 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // waitIdentity waits until the release dialog has shown which ledger
@@ -40,11 +41,11 @@ func (f *curatorFixture) waitIdentity(fl *releaseFlow) {
 func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	paths, err := project.WriteDemoData(filepath.Join(f.dir, "demo"), false)
+	paths, err := dataset.WriteDemoData(filepath.Join(f.dir, "demo"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := project.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
+	if _, err := keys.WriteKeyPair(c.opts.KeyPath, []byte("pw"), "curator", false); err != nil {
 		t.Fatal(err)
 	}
 	f.do(func() { c.loadDataset(paths[0], true) })

@@ -14,6 +14,9 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // newIrisFixture is a curator with an iris-shaped table open at step.
@@ -513,12 +516,12 @@ func TestCuratorSummaryMissingBounds(t *testing.T) {
 }
 
 // TestDefaultHOneHome (issue 18 item 13): the app's default h is the
-// command line's (project.DefaultH).
+// command line's (release.DefaultH).
 func TestDefaultHOneHome(t *testing.T) {
-	if s := newCuratorState(); s.H != project.DefaultH {
-		t.Errorf("new project h = %d, want project.DefaultH = %d", s.H, project.DefaultH)
+	if s := newCuratorState(); s.H != release.DefaultH {
+		t.Errorf("new project h = %d, want release.DefaultH = %d", s.H, release.DefaultH)
 	}
-	if s := newCuratorState().forNewDataset(); s.H != project.DefaultH {
+	if s := newCuratorState().forNewDataset(); s.H != release.DefaultH {
 		t.Errorf("new dataset h = %d", s.H)
 	}
 }
@@ -526,14 +529,14 @@ func TestDefaultHOneHome(t *testing.T) {
 // TestRoundPrivateBounds: private estimates are rounded outward to four
 // significant digits of the width and stay within the search range.
 func TestRoundPrivateBounds(t *testing.T) {
-	est := &project.PrivateEnd{Quantile: 0.01, Epsilon: 0.1, RangeLo: -100, RangeHi: 100}
+	est := &synopsis.PrivateEnd{Quantile: 0.01, Epsilon: 0.1, RangeLo: -100, RangeHi: 100}
 	for _, tc := range []struct {
-		in, want project.Bounds
+		in, want dataset.Bounds
 	}{
-		{project.Bounds{Lo: 17.249913402816733, Hi: 44.80012339}, project.Bounds{Lo: 17.24, Hi: 44.81}},
-		{project.Bounds{Lo: -6.382716, Hi: 1.0000001}, project.Bounds{Lo: -6.383, Hi: 1.001}},
-		{project.Bounds{Lo: 0.0123456, Hi: 0.0234567}, project.Bounds{Lo: 0.01234, Hi: 0.02346}},
-		{project.Bounds{Lo: -100, Hi: 99.99991}, project.Bounds{Lo: -100, Hi: 100}},
+		{dataset.Bounds{Lo: 17.249913402816733, Hi: 44.80012339}, dataset.Bounds{Lo: 17.24, Hi: 44.81}},
+		{dataset.Bounds{Lo: -6.382716, Hi: 1.0000001}, dataset.Bounds{Lo: -6.383, Hi: 1.001}},
+		{dataset.Bounds{Lo: 0.0123456, Hi: 0.0234567}, dataset.Bounds{Lo: 0.01234, Hi: 0.02346}},
+		{dataset.Bounds{Lo: -100, Hi: 99.99991}, dataset.Bounds{Lo: -100, Hi: 100}},
 	} {
 		got := roundPrivateBounds(tc.in, est, est)
 		if got != tc.want {

@@ -19,7 +19,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // previewPanel is the right-hand side of the curator window: the tradeoff
@@ -432,7 +433,7 @@ func approxText(approx, total float64) string {
 // settingsKey identifies the settings a preview was computed for: the
 // dataset, the columns, bounds, units, learner, parameters and privacy
 // parameters of the request.
-func settingsKey(r project.ReleaseRequest) string {
+func settingsKey(r release.Request) string {
 	hash := ""
 	if r.Dataset != nil {
 		hash = r.Dataset.Hash
@@ -453,7 +454,7 @@ func sortedMap[V any](m map[string]V) string {
 
 // lastFor returns the last preview if it was computed for the current
 // settings of s and ds, else nil.
-func (p *previewPanel) lastFor(s *curatorState, ds *project.Dataset) *previewResult {
+func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *previewResult {
 	if p.last == nil {
 		return nil
 	}
@@ -466,7 +467,7 @@ func (p *previewPanel) lastFor(s *curatorState, ds *project.Dataset) *previewRes
 
 // withUnits returns res with the function plot's axis labels named from
 // req's columns and units (a copy; the engine may cache res).
-func withUnits(res *previewResult, req project.ReleaseRequest) *previewResult {
+func withUnits(res *previewResult, req release.Request) *previewResult {
 	label := func(col string) string {
 		if u := req.Units[col]; u != "" {
 			return col + " (" + u + ")"

@@ -12,7 +12,10 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // privateBoundsFlow is one run of "Estimate privately…" for a column: the
@@ -27,13 +30,13 @@ type privateBoundsFlow struct {
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
 	done chan struct{}
-	res  *project.PrivateBoundsResult
+	res  *release.PrivateBoundsResult
 	err  error
 }
 
 // privateBoundsInputs are the dialog's parsed entries.
 type privateBoundsInputs struct {
-	rng project.Bounds
+	rng dataset.Bounds
 	q   [2]float64
 	eps float64
 }
@@ -63,7 +66,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 
 // showPrivateBoundsDialog opens "Estimate privately…" for col (UI
 // goroutine). It states, before anything is spent, the ε it will spend
-// (default project.DefaultBoundsShare of the dataset's budget, editable)
+// (default release.DefaultBoundsShare of the dataset's budget, editable)
 // and that it is recorded in the ledger first.
 func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	if c.ds == nil {
@@ -73,10 +76,10 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl := &privateBoundsFlow{col: col, done: make(chan struct{})}
 	spent, _, budget, berr := c.budgetState()
 	budgetText := "Budget: unknown (the ledger cannot be read)."
-	defEps := project.DefaultBoundsShare
+	defEps := release.DefaultBoundsShare
 	if berr == nil {
 		budgetText = budgetSentence(spent, budget)
-		defEps = project.DefaultBoundsShare * budget
+		defEps = release.DefaultBoundsShare * budget
 	}
 	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
 	fl.lo.SetPlaceHolder("e.g. 0")
@@ -87,8 +90,8 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 			fl.hi.SetText(st.Hi)
 		}
 	}
-	fl.qlo.SetText(formatValue(project.DefaultBoundsQuantiles[0] * 100))
-	fl.qhi.SetText(formatValue(project.DefaultBoundsQuantiles[1] * 100))
+	fl.qlo.SetText(formatValue(release.DefaultBoundsQuantiles[0] * 100))
+	fl.qhi.SetText(formatValue(release.DefaultBoundsQuantiles[1] * 100))
 	fl.eps.SetText(formatValue(roundSig(defEps, 3)))
 	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.forecast = widget.NewLabel("")
@@ -154,7 +157,7 @@ func (fl *privateBoundsFlow) showForecast(n int) {
 		formatValue(roundSig(each, 3)), n, formatValue(q*100), margin, math.Log(1e6)))
 }
 
-// runPrivateBounds runs project.EstimatePrivateBounds off the UI
+// runPrivateBounds runs release.EstimatePrivateBounds off the UI
 // goroutine; widgets are touched only through uiDo.
 func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs, allowOver bool) {
 	ds := c.ds
@@ -170,13 +173,13 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 		idCols = append(idCols, fl.col)
 	}
 	go func() {
-		res, err := func() (*project.PrivateBoundsResult, error) {
+		res, err := func() (*release.PrivateBoundsResult, error) {
 			ledger, err := c.openLedger()
 			if err != nil {
 				return nil, err
 			}
-			return project.EstimatePrivateBounds(context.Background(), project.PrivateBoundsRequest{
-				Dataset: ds, Ranges: map[string]project.Bounds{fl.col: in.rng}, Quantiles: in.q,
+			return release.EstimatePrivateBounds(context.Background(), release.PrivateBoundsRequest{
+				Dataset: ds, Ranges: map[string]dataset.Bounds{fl.col: in.rng}, Quantiles: in.q,
 				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
 			})
 		}()
@@ -186,7 +189,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 
 // privateBoundsFinished fills the estimates into the form, marked as
 // estimated privately, and reports the spend (UI goroutine).
-func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.PrivateBoundsResult, err error) {
+func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *release.PrivateBoundsResult, err error) {
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {
@@ -196,9 +199,9 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 	b, pv := res.Bounds[fl.col], res.Provenance[fl.col]
 	b = roundPrivateBounds(b, pv.LoEstimate, pv.HiEstimate)
 	if bp, ok := c.pages[stepBounds].(*boundsPage); ok {
-		bp.fill(fl.col, b, project.EndPrivate, pv.LoEstimate, pv.HiEstimate)
+		bp.fill(fl.col, b, synopsis.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 	} else {
-		c.state.bound(fl.col).setEnds(fmtBound(b.Lo), fmtBound(b.Hi), project.EndPrivate, pv.LoEstimate, pv.HiEstimate)
+		c.state.bound(fl.col).setEnds(fmtBound(b.Lo), fmtBound(b.Hi), synopsis.EndPrivate, pv.LoEstimate, pv.HiEstimate)
 		c.changed()
 	}
 	c.setStatus("Estimated the bounds of %s privately: [%s, %s]; spent ε = %s (ledger entry %s).",
@@ -211,7 +214,7 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *project.Priv
 func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) error {
 	d.Hide()
 	c.updateBudget()
-	if be := (*project.BudgetError)(nil); errors.As(err, &be) {
+	if be := (*ledger.BudgetError)(nil); errors.As(err, &be) {
 		return fmt.Errorf("%s: %w", nothingSpent, err)
 	}
 	return err
@@ -221,13 +224,13 @@ func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) e
 // significant digits of their width, each end kept within its public
 // search range (a post-processing of the estimate: ε is unaffected), so
 // the form shows 17.25 rather than 17.249913402816733.
-func roundPrivateBounds(b project.Bounds, loEst, hiEst *project.PrivateEnd) project.Bounds {
+func roundPrivateBounds(b dataset.Bounds, loEst, hiEst *synopsis.PrivateEnd) dataset.Bounds {
 	w := b.Hi - b.Lo
 	if !(w > 0) || math.IsInf(w, 0) {
 		return b
 	}
 	decimals := 3 - int(math.Floor(math.Log10(w)))
-	round := func(x float64, f func(float64) float64, est *project.PrivateEnd) float64 {
+	round := func(x float64, f func(float64) float64, est *synopsis.PrivateEnd) float64 {
 		scale := math.Pow(10, float64(decimals))
 		r, err := strconv.ParseFloat(strconv.FormatFloat(f(x*scale)/scale, 'f', max(decimals, 0), 64), 64)
 		if err != nil || math.IsInf(r, 0) {
@@ -238,7 +241,7 @@ func roundPrivateBounds(b project.Bounds, loEst, hiEst *project.PrivateEnd) proj
 		}
 		return r
 	}
-	out := project.Bounds{Lo: round(b.Lo, math.Floor, loEst), Hi: round(b.Hi, math.Ceil, hiEst)}
+	out := dataset.Bounds{Lo: round(b.Lo, math.Floor, loEst), Hi: round(b.Hi, math.Ceil, hiEst)}
 	if out.Validate() != nil {
 		return b
 	}

@@ -8,6 +8,9 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // openBounds loads the KDE demo and shows the bounds step.
@@ -41,28 +44,28 @@ func TestCuratorPartialEditKeepsDataEnd(t *testing.T) {
 	max, _ := c.ds.SuggestBounds("x")
 	f.do(func() { ed.lo.SetText("-1") })
 	st := c.state.Bounds["x"]
-	if st.LoEnd.source() != project.EndTyped || st.HiEnd.source() != project.EndFromData || st.Hi != fmtBound(max.Hi) {
+	if st.LoEnd.source() != synopsis.EndTyped || st.HiEnd.source() != synopsis.EndFromData || st.Hi != fmtBound(max.Hi) {
 		t.Fatalf("after typing the lower end: %+v", st)
 	}
 	req, err := c.state.request(c.ds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pv := req.BoundsProvenance["x"]; pv.Lo != project.EndTyped || pv.Hi != project.EndFromData || !req.BoundsFromData["x"] {
+	if pv := req.BoundsProvenance["x"]; pv.Lo != synopsis.EndTyped || pv.Hi != synopsis.EndFromData || !req.BoundsFromData["x"] {
 		t.Fatalf("request provenance %+v, from data %v", pv, req.BoundsFromData)
 	}
-	p, err := project.Prepare(context.Background(), req, nil)
+	p, err := release.Prepare(context.Background(), req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := p.Domain.Features[0]; b.Lo != -1 || b.Hi != max.Hi || b.LoSource != project.EndTyped || b.HiSource != project.EndFromData || !b.FromData {
+	if b := p.Domain.Features[0]; b.Lo != -1 || b.Hi != max.Hi || b.LoSource != synopsis.EndTyped || b.HiSource != synopsis.EndFromData || !b.FromData {
 		t.Fatalf("synopsis domain %+v, want {Lo: −1 typed, Hi: %v from the data}", b, max.Hi)
 	}
 	w, err := c.state.toWorkspace(c.ds)
-	if err != nil || w.Bounds[0].LoSource != project.EndTyped || w.Bounds[0].HiSource != project.EndFromData || !w.Bounds[0].FromData {
+	if err != nil || w.Bounds[0].LoSource != synopsis.EndTyped || w.Bounds[0].HiSource != synopsis.EndFromData || !w.Bounds[0].FromData {
 		t.Fatalf("project file bounds %+v, %v", w.Bounds, err)
 	}
-	if got := stateFromWorkspace(w).Bounds["x"]; got.LoEnd.source() != project.EndTyped || got.HiEnd.source() != project.EndFromData {
+	if got := stateFromWorkspace(w).Bounds["x"]; got.LoEnd.source() != synopsis.EndTyped || got.HiEnd.source() != synopsis.EndFromData {
 		t.Fatalf("reopened project: %+v", got)
 	}
 	if !strings.Contains(bp.ackEnds.Text, "x (upper end)") || !strings.Contains(ed.fromData.Text, "upper end from the data") {
@@ -73,12 +76,12 @@ func TestCuratorPartialEditKeepsDataEnd(t *testing.T) {
 	}
 	// The same number, typed differently, is still the data's maximum.
 	f.do(func() { ed.hi.SetText(st.Hi + "0") })
-	if st.HiEnd.source() != project.EndFromData {
+	if st.HiEnd.source() != synopsis.EndFromData {
 		t.Fatalf("%q lost the data flag of %q", ed.hi.Text, st.HiEnd.Value)
 	}
 	// A different number is typed.
 	f.do(func() { ed.hi.SetText("5") })
-	if st.HiEnd.source() != project.EndTyped || st.fromData() || bp.ackEnds.Text != "" {
+	if st.HiEnd.source() != synopsis.EndTyped || st.fromData() || bp.ackEnds.Text != "" {
 		t.Fatalf("a typed upper end is still flagged: %+v, %q", st, bp.ackEnds.Text)
 	}
 }
@@ -89,7 +92,7 @@ func TestCuratorPartialEditKeepsDataEnd(t *testing.T) {
 func TestCuratorOldProjectBoundsFromData(t *testing.T) {
 	w := &project.Workspace{Features: []string{"x"}, Bounds: []project.ColumnBounds{{Column: "x", Lo: 0, Hi: 1, FromData: true}}}
 	got := stateFromWorkspace(w).Bounds["x"]
-	if got.LoEnd.source() != project.EndFromData || got.HiEnd.source() != project.EndFromData || got.LoEnd.Value != "0" {
+	if got.LoEnd.source() != synopsis.EndFromData || got.HiEnd.source() != synopsis.EndFromData || got.LoEnd.Value != "0" {
 		t.Fatalf("old project bounds read as %+v", got)
 	}
 }
@@ -161,15 +164,15 @@ func TestCuratorEstimatePrivately(t *testing.T) {
 	if err := l.Refresh(); err != nil {
 		t.Fatal(err)
 	}
-	var es []project.Entry // charged to the records' ledger dataset, which names the file
-	for _, h := range project.LedgerDatasetsOfFile(l, c.ds.Hash) {
+	var es []ledger.Entry // charged to the records' ledger dataset, which names the file
+	for _, h := range ledger.DatasetsOfFile(l, c.ds.Hash) {
 		es = append(es, l.Entries(h)...)
 	}
-	if len(es) != 1 || es[0].Kind != project.KindBounds || es[0].Epsilon != 0.2 {
+	if len(es) != 1 || es[0].Kind != ledger.KindBounds || es[0].Epsilon != 0.2 {
 		t.Fatalf("ledger %+v, want one bounds entry of ε 0.2", es)
 	}
 	st := c.state.Bounds["x"]
-	if st.LoEnd.source() != project.EndPrivate || st.HiEnd.source() != project.EndPrivate || st.LoEnd.Estimate.Epsilon != 0.1 {
+	if st.LoEnd.source() != synopsis.EndPrivate || st.HiEnd.source() != synopsis.EndPrivate || st.LoEnd.Estimate.Epsilon != 0.1 {
 		t.Fatalf("bounds state %+v", st)
 	}
 	if ed.lo.Text != st.Lo || !strings.Contains(ed.fromData.Text, "estimated privately (ε 0.1") {
@@ -179,7 +182,7 @@ func TestCuratorEstimatePrivately(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pv := req.BoundsProvenance["x"]; pv.Lo != project.EndPrivate || pv.HiEstimate == nil || pv.HiEstimate.Quantile != 0.99 {
+	if pv := req.BoundsProvenance["x"]; pv.Lo != synopsis.EndPrivate || pv.HiEstimate == nil || pv.HiEstimate.Quantile != 0.99 {
 		t.Errorf("request provenance %+v", pv)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // projectExt is the extension of project files.
@@ -21,7 +22,7 @@ const projectExt = project.WorkspaceExt
 // toWorkspace converts the state to a project file. Only settings that
 // parse are stored (an invalid bound or parameter being typed is left
 // out); the dataset must be loaded, since the file records its hash.
-func (s *curatorState) toWorkspace(ds *project.Dataset) (*project.Workspace, error) {
+func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error) {
 	if ds == nil {
 		return nil, errors.New("open a dataset first: a project records its dataset and content hash")
 	}

@@ -21,7 +21,10 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -324,7 +327,7 @@ func (c *curator) startRelease() {
 }
 
 // showReleaseDialog shows the summary and asks for the key passphrase.
-func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
+func (c *curator) showReleaseDialog(req release.Request) {
 	rp := c.pages[stepRelease].(*releasePage)
 	f := &releaseFlow{pass: newKeyEntry(true), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
 	c.release = f
@@ -359,7 +362,7 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	order := widget.NewLabel("The spend is written to the ledger first, then the signed synopsis. The noise is drawn from a secure random source; this cannot be undone.")
 	order.Wrapping = fyne.TextWrapWord
 	order.TextStyle.Italic = true
-	c.checkIdentity(f, req, func(fd *project.IdentityFinding) {
+	c.checkIdentity(f, req, func(fd *ledger.IdentityFinding) {
 		l, err := c.openLedger()
 		if err != nil {
 			return
@@ -407,16 +410,16 @@ func (c *curator) showReleaseDialog(req project.ReleaseRequest) {
 	c.win.Canvas().Focus(f.pass) // Enter in it releases (keyEntry)
 }
 
-// runRelease prepares and publishes in the background: project.Prepare
+// runRelease prepares and publishes in the background: release.Prepare
 // then (*Prepared).Release — the same pipeline as the command line.
-func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
+func (c *curator) runRelease(req release.Request, out string, overwrite, allowOver, differentPopulation bool, pass []byte, finished func(ok bool)) {
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
 	f.stage.SetText("Unlocking the key …")
 	go func() {
-		res, err := func() (*project.ReleaseResult, error) {
-			signer, err := project.LoadSigner(keyPath, pass)
+		res, err := func() (*release.Result, error) {
+			signer, err := keys.LoadSigner(keyPath, pass)
 			if err != nil {
 				return nil, err
 			}
@@ -425,7 +428,7 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 				return nil, err
 			}
 			uiDo(func() { f.stage.SetText("Fitting and evaluating F_D on the lattice …") })
-			prep, err := project.Prepare(context.Background(), req, func(done, total int) {
+			prep, err := release.Prepare(context.Background(), req, func(done, total int) {
 				if total > 0 {
 					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				}
@@ -437,10 +440,10 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 				f.stage.SetText("Recording the spend in the ledger, adding noise, signing, writing …")
 				f.progress.SetValue(0)
 			})
-			return prep.Release(context.Background(), project.ReleaseOptions{
+			return prep.Release(context.Background(), release.Options{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver, DifferentPopulation: differentPopulation,
 				Ledger: ledger, Signer: signer, AppVersion: version,
-				Protected: project.KeyProtected(keyPath),
+				Protected: release.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
 					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				},
@@ -453,19 +456,19 @@ func (c *curator) runRelease(req project.ReleaseRequest, out string, overwrite, 
 }
 
 // releaseFinished reports a release (UI goroutine).
-func (c *curator) releaseFinished(res *project.ReleaseResult, err error, finished func(ok bool)) {
+func (c *curator) releaseFinished(res *release.Result, err error, finished func(ok bool)) {
 	f := c.release
 	c.updateBudget()
 	if err != nil {
 		f.progress.Hide()
-		var be *project.BudgetError
+		var be *ledger.BudgetError
 		switch {
-		case errors.Is(err, project.ErrWrongPassphrase):
+		case errors.Is(err, keys.ErrWrongPassphrase):
 			f.stage.SetText("Wrong passphrase. Nothing was released or spent.")
 		case errors.As(err, &be):
 			f.stage.SetText(fmt.Sprintf("Refused: ε = %s would bring the spent ε from %s to %s, over the budget of %s. Nothing was released or spent.",
 				formatValue(be.Requested), fmtBudget(be.Spent), fmtBudget(be.Spent+be.Requested), fmtBudget(be.Budget)))
-		case errors.Is(err, project.ErrExists):
+		case errors.Is(err, fileio.ErrExists):
 			f.stage.SetText(err.Error() + " — choose another file name or tick \"Replace the file\". Nothing was spent.")
 		default:
 			f.stage.SetText("Release failed: " + err.Error())
@@ -565,7 +568,7 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 
 // showKeyInfo is Release ▸ Curator Key…: show the key or offer to create it.
 func (c *curator) showKeyInfo() {
-	data, err := project.ReadRegularFile(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
+	data, err := fileio.ReadRegular(c.opts.KeyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize)
 	if err != nil {
 		if _, serr := os.Stat(c.opts.KeyPath); errors.Is(serr, os.ErrNotExist) {
 			c.createKey(nil)
@@ -576,13 +579,13 @@ func (c *curator) showKeyInfo() {
 	}
 	c.release = &releaseFlow{}
 	line := strings.TrimSpace(string(data))
-	c.showPublicKey(keyFingerprint(line), line, c.opts.KeyPath+project.PublicKeySuffix, nil)
+	c.showPublicKey(keyFingerprint(line), line, c.opts.KeyPath+keys.PublicKeySuffix, nil)
 }
 
 // keyFingerprint returns the SHA256 fingerprint of the key in an
 // allowed_signers line ("" if it cannot be parsed).
 func keyFingerprint(line string) string {
-	as, err := project.ParseAllowedSigners(strings.NewReader(line + "\n"))
+	as, err := keys.ParseAllowedSigners(strings.NewReader(line + "\n"))
 	if err != nil || len(as.Entries()) == 0 {
 		return ""
 	}
@@ -601,7 +604,7 @@ func defaultPrincipal() string {
 
 // requestSummary lists the values a release will use, read from the very
 // request the release runs with (the confirmation shows nothing else).
-func requestSummary(req project.ReleaseRequest, s *curatorState) string {
+func requestSummary(req release.Request, s *curatorState) string {
 	var b strings.Builder
 	title := string(req.Learner)
 	if l, err := learners.Lookup(req.Learner); err == nil {

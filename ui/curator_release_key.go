@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // unencryptedKeyWarning is shown in the release dialog instead of the
@@ -17,11 +17,11 @@ import (
 const unencryptedKeyWarning = "Warning: your curator key is not encrypted (it has no passphrase), so anyone who can read the key file can sign synopses in your name. No passphrase is needed. Protect the key with 'ssh-keygen -p -f KEYFILE'."
 
 // releaseKeyLabel checks the curator key before the release dialog asks for
-// its passphrase (project.KeyEncrypted). For an encrypted key it returns
+// its passphrase (keys.KeyEncrypted). For an encrypted key it returns
 // the "Key passphrase:" label; for an unencrypted one it hides pass and
 // returns a warning label instead. An unusable key file is an error.
 func releaseKeyLabel(keyPath string, pass fyne.CanvasObject) (*widget.Label, bool, error) {
-	encrypted, err := project.KeyEncrypted(keyPath)
+	encrypted, err := keys.KeyEncrypted(keyPath)
 	if err != nil {
 		return nil, false, err
 	}
@@ -69,20 +69,20 @@ func (o *ownKeyTrust) CreateRenderer() fyne.WidgetRenderer {
 func (o *ownKeyTrust) agreed() bool { return o.check.Checked }
 
 // trustPath is the trusted-keys file of this machine's viewer:
-// ConfigDir/allowed_signers, which is project.DefaultAllowedSignersPath()
+// ConfigDir/allowed_signers, which is keys.DefaultAllowedSignersPath()
 // for the default ConfigDir (the file the viewer opened from the app
 // reads).
 func (c *curator) trustPath() string { return filepath.Join(c.opts.ConfigDir, "allowed_signers") }
 
-// writeCuratorKey writes the curator key pair (project.WriteKeyPair) and,
+// writeCuratorKey writes the curator key pair (keys.WriteKeyPair) and,
 // if the curator agreed (trust), adds the key under its principal to the
 // trusted keys at trustPath with the viewer's own trust logic
 // (trustStore.add: the allowed_signers line the curator would otherwise add
 // by hand). A key that could not be written is an error; a key written but
 // not trusted is reported in win and returned (the key is there; the
 // viewer then offers to trust it).
-func writeCuratorKey(win fyne.Window, keyPath, trustPath string, pass []byte, principal string, trust bool) (*project.KeyPair, error) {
-	kp, err := project.WriteKeyPair(keyPath, pass, principal, false)
+func writeCuratorKey(win fyne.Window, keyPath, trustPath string, pass []byte, principal string, trust bool) (*keys.KeyPair, error) {
+	kp, err := keys.WriteKeyPair(keyPath, pass, principal, false)
 	if err != nil || !trust {
 		return kp, err
 	}

@@ -13,7 +13,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"golang.org/x/crypto/ssh"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // TestCuratorUnencryptedKey: with an unencrypted curator key (ssh-keygen
@@ -124,7 +125,7 @@ func TestCuratorOwnKeyTrustedInViewer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			kp, err := project.ReadRegularFile(c.opts.KeyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize)
+			kp, err := fileio.ReadRegular(c.opts.KeyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +162,7 @@ func TestViewerForeignKeyNotOwn(t *testing.T) {
 	signer := viewerTestSigner(t, 9)
 	path := viewerFixtureKDE.write(t, dir, signer)
 	keyPath := filepath.Join(dir, "curator_ed25519")
-	if _, err := project.WriteKeyPair(keyPath, []byte("pass"), "me@example.org", false); err != nil {
+	if _, err := keys.WriteKeyPair(keyPath, []byte("pass"), "me@example.org", false); err != nil {
 		t.Fatal(err)
 	}
 	for _, trustPath := range []string{"", viewerTrustFile(t, dir, "other@example.org", signer)} {

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // startPage is the first screen: demo datasets, open, recent projects.
@@ -80,7 +80,7 @@ func (c *curator) openDemo(name string) {
 			showCuratorError(c.win, err)
 			return
 		}
-		if _, err := project.WriteDemoData(dir, true); err != nil {
+		if _, err := dataset.WriteDemoData(dir, true); err != nil {
 			showCuratorError(c.win, err)
 			return
 		}
@@ -118,11 +118,11 @@ func (c *curator) applyDemoSettings(name string) {
 // demoName returns demoKDE or demoSVM if ds is byte for byte one of the
 // bundled demo datasets (as written by bernstein demo-data or make run),
 // else "".
-func demoName(ds *project.Dataset) string {
+func demoName(ds *dataset.Table) string {
 	switch ds.Hash {
-	case project.DemoKDE1D(project.DemoKDE1DSeed).Hash:
+	case dataset.DemoKDE1D(dataset.DemoKDE1DSeed).Hash:
 		return demoKDE
-	case project.DemoTwoClass2D(project.DemoTwoClass2DSeed).Hash:
+	case dataset.DemoTwoClass2D(dataset.DemoTwoClass2DSeed).Hash:
 		return demoSVM
 	}
 	return ""

@@ -11,7 +11,9 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // curatorState is the curator's project as plain data: what the window
@@ -78,7 +80,7 @@ type releaseRecord struct {
 }
 
 // newCuratorState returns the defaults: KDE, ε = 1, pure Laplace noise,
-// h = project.DefaultH (shared with the command line), k chosen
+// h = release.DefaultH (shared with the command line), k chosen
 // automatically.
 func newCuratorState() *curatorState {
 	return &curatorState{
@@ -88,7 +90,7 @@ func newCuratorState() *curatorState {
 		Epsilon: 1,
 		Delta:   1e-6,
 		Noise:   mechanism.NoiseLaplace,
-		H:       project.DefaultH,
+		H:       release.DefaultH,
 		KAuto:   true,
 		K:       20,
 	}
@@ -151,21 +153,21 @@ func (e *fieldError) Error() string {
 }
 
 // parseNumber parses a number typed by the curator with the one number
-// syntax of CSV values and command-line flags (project.ParseNumber: plain
+// syntax of CSV values and command-line flags (dataset.ParseNumber: plain
 // decimal, finite; surrounding spaces are ignored).
 func parseNumber(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, errors.New("enter a number")
 	}
-	return project.ParseNumber(t) // the number syntax of CSV values and flags
+	return dataset.ParseNumber(t) // the number syntax of CSV values and flags
 }
 
 // boundsErrs checks a column's bounds editor field by field: loErr is the
 // rule the lower field breaks, hiErr the upper's; bounds that parse but
 // are not a valid range mark both. Each field's mark and the row's message
 // come from here (parseBounds).
-func boundsErrs(b *columnSetting) (bd project.Bounds, loErr, hiErr error) {
+func boundsErrs(b *columnSetting) (bd dataset.Bounds, loErr, hiErr error) {
 	lo, loErr := parseNumber(b.Lo)
 	if loErr != nil {
 		loErr = fmt.Errorf("lower bound: %w", loErr)
@@ -174,7 +176,7 @@ func boundsErrs(b *columnSetting) (bd project.Bounds, loErr, hiErr error) {
 	if hiErr != nil {
 		hiErr = fmt.Errorf("upper bound: %w", hiErr)
 	}
-	bd = project.Bounds{Lo: lo, Hi: hi}
+	bd = dataset.Bounds{Lo: lo, Hi: hi}
 	if loErr == nil && hiErr == nil {
 		if err := bd.Validate(); err != nil {
 			loErr, hiErr = err, err
@@ -185,7 +187,7 @@ func boundsErrs(b *columnSetting) (bd project.Bounds, loErr, hiErr error) {
 
 // parseBounds parses a column's bounds editor; the error names every
 // field's rule (boundsErrs).
-func parseBounds(b *columnSetting) (project.Bounds, error) {
+func parseBounds(b *columnSetting) (dataset.Bounds, error) {
 	bd, loErr, hiErr := boundsErrs(b)
 	switch {
 	case loErr != nil && hiErr != nil && loErr.Error() != hiErr.Error():
@@ -203,10 +205,10 @@ const errBoundsMissing = "enter public bounds (from domain knowledge, not from t
 // fieldError of the Bounds step saying they are missing or which rule
 // they break: the one check of the release request, the summary and the
 // preview.
-func (s *curatorState) columnBounds(col string) (project.Bounds, error) {
+func (s *curatorState) columnBounds(col string) (dataset.Bounds, error) {
 	b := s.Bounds[col]
 	if b == nil || (strings.TrimSpace(b.Lo) == "" && strings.TrimSpace(b.Hi) == "") {
-		return project.Bounds{}, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: errBoundsMissing}
+		return dataset.Bounds{}, &fieldError{Step: stepBounds, Field: "bounds of " + col, Rule: errBoundsMissing}
 	}
 	bd, err := parseBounds(b)
 	if err != nil {
@@ -269,8 +271,8 @@ func (s *curatorState) setParamText(name, text string) {
 // checks what the form can check (choices made, numbers parse); project.
 // Prepare validates everything else, with the same rules for the window and
 // the command line.
-func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, error) {
-	var req project.ReleaseRequest
+func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
+	var req release.Request
 	if ds == nil {
 		return req, &fieldError{Step: stepData, Field: "dataset", Rule: "open a CSV file or a demo dataset"}
 	}
@@ -281,10 +283,10 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 	if spec.Label != learners.LabelNone && s.Label == "" {
 		return req, &fieldError{Step: stepData, Field: "label", Rule: fmt.Sprintf("%s needs a label column", spec.Title)}
 	}
-	req = project.ReleaseRequest{
+	req = release.Request{
 		Dataset:  ds,
 		Features: slices.Clone(s.Features),
-		Bounds:   map[string]project.Bounds{},
+		Bounds:   map[string]dataset.Bounds{},
 		Units:    map[string]string{},
 		Learner:  s.Learner,
 		Params:   learners.Values{},
@@ -334,7 +336,7 @@ func (s *curatorState) request(ds *project.Dataset) (project.ReleaseRequest, err
 			req.BoundsFromData[col] = true
 		}
 		if req.BoundsProvenance == nil {
-			req.BoundsProvenance = map[string]project.BoundsProvenance{}
+			req.BoundsProvenance = map[string]synopsis.BoundsProvenance{}
 		}
 		req.BoundsProvenance[col] = b.provenance()
 	}

@@ -8,7 +8,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 func TestParseParam(t *testing.T) {
@@ -51,9 +52,9 @@ func TestParseParam(t *testing.T) {
 }
 
 // TestRequestFieldErrors: incomplete settings name the wizard step and the
-// field; complete settings give the request project.Prepare validates.
+// field; complete settings give the request release.Prepare validates.
 func TestRequestFieldErrors(t *testing.T) {
-	ds := project.DemoTwoClass2D(1)
+	ds := dataset.DemoTwoClass2D(1)
 	base := func() *curatorState {
 		s := newCuratorState()
 		s.Learner = learners.KindSVM
@@ -66,7 +67,7 @@ func TestRequestFieldErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		edit  func(s *curatorState)
-		ds    *project.Dataset
+		ds    *dataset.Table
 		step  string
 		field string
 	}{
@@ -94,14 +95,14 @@ func TestRequestFieldErrors(t *testing.T) {
 	s := base()
 	s.Noise, s.Delta, s.KAuto, s.K = mechanism.NoiseGaussian, 1e-6, false, 7
 	x1 := s.bound("x1")
-	x1.setEnds(x1.Lo, x1.Hi, project.EndFromData, nil, nil)
+	x1.setEnds(x1.Lo, x1.Hi, synopsis.EndFromData, nil, nil)
 	s.AckDataBounds = true
 	req, err := s.request(ds)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if req.Privacy.Delta != 1e-6 || len(req.Privacy.K) != 1 || req.Privacy.K[0] != 7 || req.KAuto ||
-		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.Classes == nil || *req.Classes != (project.Classes{Negative: "0", Positive: "1"}) || req.FillClass != "" {
+		!req.BoundsFromData["x1"] || req.BoundsFromData["x2"] || !req.AcknowledgedDataBounds || req.Classes == nil || *req.Classes != (dataset.Classes{Negative: "0", Positive: "1"}) || req.FillClass != "" {
 		t.Errorf("request %+v", req)
 	}
 	s.Noise = mechanism.NoiseLaplace
@@ -112,13 +113,13 @@ func TestRequestFieldErrors(t *testing.T) {
 
 // TestWorkspaceRoundTrip: the state survives a project file.
 func TestWorkspaceRoundTrip(t *testing.T) {
-	ds := project.DemoKDE1D(1)
+	ds := dataset.DemoKDE1D(1)
 	s := newCuratorState()
 	s.CSVPath = "/data/kde.csv"
 	s.Features = []string{"x"}
 	// Per end: the lower end typed, the upper end from the data.
 	s.bound("x").Lo, s.bound("x").Hi = "-1", "2"
-	s.bound("x").HiEnd = endSetting{Source: project.EndFromData, Value: "2"}
+	s.bound("x").HiEnd = endSetting{Source: synopsis.EndFromData, Value: "2"}
 	s.bound("x").Unit = "mm"
 	s.bound("x").Fill = "0.5"
 	s.AckDataBounds = true
@@ -133,7 +134,7 @@ func TestWorkspaceRoundTrip(t *testing.T) {
 	if got.CSVPath != s.CSVPath || got.Epsilon != 0.3 || got.Noise != mechanism.NoiseLaplaceApprox || got.Delta != 1e-5 ||
 		got.H != 4 || got.KAuto || got.K != 12 || got.Title != "t" || got.Note != "n" ||
 		got.Bounds["x"].Lo != "-1" || got.Bounds["x"].Hi != "2" || !got.Bounds["x"].fromData() || !got.AckDataBounds ||
-		got.Bounds["x"].LoEnd.source() != project.EndTyped || got.Bounds["x"].HiEnd.source() != project.EndFromData ||
+		got.Bounds["x"].LoEnd.source() != synopsis.EndTyped || got.Bounds["x"].HiEnd.source() != synopsis.EndFromData ||
 		got.Bounds["x"].Unit != "mm" || got.Bounds["x"].Fill != "0.5" ||
 		got.paramText(learners.NewKDE().Spec().Params[0]) != "0.07" {
 		t.Errorf("round trip: %+v", got)

@@ -17,6 +17,11 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // curatorFixture is a curator window of a headless test app with its own
@@ -32,7 +37,7 @@ type curatorFixture struct {
 }
 
 type curatorReleaseOutcome struct {
-	res *project.ReleaseResult
+	res *release.Result
 	err error
 }
 
@@ -57,7 +62,7 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	f := &curatorFixture{t: t, c: c, dir: dir, datasets: make(chan error, 4),
 		releases: make(chan curatorReleaseOutcome, 4), viewed: make(chan string, 4)}
 	c.onDatasetReady = func(err error) { f.datasets <- err }
-	c.onReleaseDone = func(res *project.ReleaseResult, err error) { f.releases <- curatorReleaseOutcome{res, err} }
+	c.onReleaseDone = func(res *release.Result, err error) { f.releases <- curatorReleaseOutcome{res, err} }
 	c.openViewer = func(path string) { f.viewed <- path }
 	// Resizing lays the window out, which the preview worker (woken by
 	// the plots' new size) may be updating: under uiMu like any widget
@@ -157,7 +162,7 @@ func (f *curatorFixture) demoKDEWithKey(pass string) {
 	f.do(func() { test.Tap(f.c.pages[stepStart].(*startPage).demoKDE) })
 	f.waitDataset()
 	f.preview()
-	if _, err := project.WriteKeyPair(f.c.opts.KeyPath, []byte(pass), "curator", false); err != nil {
+	if _, err := keys.WriteKeyPair(f.c.opts.KeyPath, []byte(pass), "curator", false); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -239,7 +244,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 	// A wrong passphrase spends nothing.
 	f.do(func() { curatorType(fl.pass, "wrong") })
 	f.do(func() { test.Tap(fl.dlg.button("Release")) })
-	if o := f.waitRelease(); !errors.Is(o.err, project.ErrWrongPassphrase) {
+	if o := f.waitRelease(); !errors.Is(o.err, keys.ErrWrongPassphrase) {
 		t.Fatalf("wrong passphrase: %v, want ErrWrongPassphrase", o.err)
 	}
 	if spent, _, _, _ := c.budgetState(); spent != 0 {
@@ -264,11 +269,11 @@ func TestCuratorFlowKDE(t *testing.T) {
 
 	// The written file verifies against the curator's allowed_signers line
 	// and evaluates.
-	trust, err := project.LoadAllowedSigners(c.opts.KeyPath + project.AllowedSignersSuffix)
+	trust, err := keys.LoadAllowedSigners(c.opts.KeyPath + keys.AllowedSignersSuffix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := project.OpenSynopsis(out, trust)
+	v, err := synopsis.Open(out, trust)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,8 +287,8 @@ func TestCuratorFlowKDE(t *testing.T) {
 	if err != nil || math.IsNaN(val) || !(std > 0) {
 		t.Fatalf("EvalData(0.75) = %v ± %v, %v", val, std, err)
 	}
-	if spent, _, budget, _ := c.budgetState(); spent != 0.5 || budget != project.DefaultBudget {
-		t.Errorf("ledger: spent %v of %v, want 0.5 of %v", spent, budget, project.DefaultBudget)
+	if spent, _, budget, _ := c.budgetState(); spent != 0.5 || budget != ledger.DefaultBudget {
+		t.Errorf("ledger: spent %v of %v, want 0.5 of %v", spent, budget, ledger.DefaultBudget)
 	}
 	if len(c.state.History) != 1 || c.state.History[0].Path != out || c.state.History[0].LedgerID == "" {
 		t.Errorf("release history %+v", c.state.History)
@@ -320,9 +325,9 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	f.do(func() { curatorType(fl.pass, "pw") })
 	f.do(func() { test.Tap(fl.dlg.button("Release")) })
 	o := f.waitRelease()
-	var be *project.BudgetError
+	var be *ledger.BudgetError
 	if !errors.As(o.err, &be) {
-		t.Fatalf("release over budget: %v, want a *project.BudgetError", o.err)
+		t.Fatalf("release over budget: %v, want a *ledger.BudgetError", o.err)
 	}
 	if !strings.Contains(fl.stage.Text, "Refused") {
 		t.Errorf("dialog says %q, want the refusal", fl.stage.Text)
@@ -384,7 +389,7 @@ func TestCuratorAcknowledgementGate(t *testing.T) {
 	if err != nil || len(w.Bounds) != 1 || !w.Bounds[0].FromData || w.Bounds[0].AcknowledgedAt == nil {
 		t.Fatalf("workspace bounds %+v, %v", w.Bounds, err)
 	}
-	// Withdrawing the acknowledgement: project.Prepare refuses.
+	// Withdrawing the acknowledgement: release.Prepare refuses.
 	f.do(func() { test.Tap(bp.ack) })
 	f.waitIdle()
 	if msg := c.preview.tradeoff.msg.Text; !strings.Contains(msg, "acknowledge") {
@@ -537,7 +542,7 @@ func TestCuratorSlice3D(t *testing.T) {
 func TestCuratorOpenDemoCSV(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	paths, err := project.WriteDemoData(filepath.Join(f.dir, "demo"), false)
+	paths, err := dataset.WriteDemoData(filepath.Join(f.dir, "demo"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,8 @@
 // # Contract
 //
 // The package implements no privacy logic. Every release goes through the
-// one pipeline shared with the command line, project.Prepare and
-// (*project.Prepared).Release (ledger entry first, secure noise from the
+// one pipeline shared with the command line, release.Prepare and
+// (*release.Prepared).Release (ledger entry first, secure noise from the
 // mechanism package, signed synopsis last); budgets come from the project
 // ledger; bounds, columns and parameters are validated by project and the
 // learners' specs. The curator's preview only simulates releases with seeded
@@ -34,7 +34,7 @@
 //     pages' refresh fills their inputs from the state;
 //   - curator_state.go: the settings as plain data (text that does not
 //     parse is kept as typed and blocks the request with its rule) and
-//     their conversion to a project.ReleaseRequest; curator_project.go:
+//     their conversion to a release.Request; curator_project.go:
 //     project files, recent projects;
 //   - curator_modal.go: the curator's dialogs (Enter runs the default
 //     action, Escape cancels); file_open.go: the Open dialog (a typed path,

@@ -8,7 +8,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
@@ -28,7 +28,7 @@ type autoKCurve struct {
 // addAutoKCurve appends the automatic-k curve to res.Tradeoff and, when the
 // predicted error at the current setting exceeds the function's public
 // range, a warning saying what would help. req must have KAuto set.
-func (e *previewEngine) addAutoKCurve(ctx context.Context, req project.ReleaseRequest, st *previewState, res *previewResult) error {
+func (e *previewEngine) addAutoKCurve(ctx context.Context, req release.Request, st *previewState, res *previewResult) error {
 	fit, p := st.prep.Fitted, st.params
 	dim := len(p.K)
 	key := fmt.Sprintf("%s|%d|%s", st.ckey, p.H, e.fitKey)
@@ -54,7 +54,7 @@ func (e *previewEngine) addAutoKCurve(ctx context.Context, req project.ReleaseRe
 
 // computeAutoKCurve resolves the automatic k at every ε of the plot and
 // simulates each distinct k once (lattice and model cached per k).
-func (e *previewEngine) computeAutoKCurve(ctx context.Context, req project.ReleaseRequest, st *previewState) (*autoKCurve, error) {
+func (e *previewEngine) computeAutoKCurve(ctx context.Context, req release.Request, st *previewState) (*autoKCurve, error) {
 	fit, p := st.prep.Fitted, st.params
 	dim := len(p.K)
 	beta := req.Beta
@@ -107,7 +107,7 @@ func (e *previewEngine) computeAutoKCurve(ctx context.Context, req project.Relea
 
 // autoKRangeWarning tells the curator that the predicted error of the
 // release exceeds the function's whole public range, with what would help.
-func autoKRangeWarning(prep *project.Prepared, pred, rng float64) string {
+func autoKRangeWarning(prep *release.Prepared, pred, rng float64) string {
 	help := []string{"a larger ε"}
 	if slices.ContainsFunc(prep.Spec.Params, func(s learners.ParamSpec) bool { return s.Name == "bandwidth" || s.Name == "sigma" }) {
 		help = append([]string{"a larger bandwidth"}, help...)

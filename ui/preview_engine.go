@@ -13,18 +13,19 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // The preview engine turns the curator's current settings into the data of
 // the two preview plots. It never releases anything: the fit goes through
-// project.Prepare (the one pipeline shared with the release), and every
+// release.Prepare (the one pipeline shared with the release), and every
 // "release" it shows is a mechanism.SimulatedRelease made with seeded
 // simulation noise.
 //
 // Caching (what does not change is computed once):
-//   - the fit (project.Prepare: mapping, learner fit) per fit key — data,
+//   - the fit (release.Prepare: mapping, learner fit) per fit key — data,
 //     columns, bounds, learner and parameters;
 //   - F_D on the lattice per k (mechanism.EvaluateLattice on the cached
 //     oracle), F_D on the preview grid per fit;
@@ -57,7 +58,7 @@ func previewRepeats(dim int) int {
 type previewInput struct {
 	// Request is the release request the curator would make now (Title,
 	// Note are ignored). Privacy.K is used unless KAuto.
-	Request project.ReleaseRequest
+	Request release.Request
 	// SliceAt gives, for ℓ ≥ 3, the position in [0,1] of every axis from
 	// the third on (the function plot shows the slice through axes 1 and 2).
 	SliceAt []float64
@@ -152,7 +153,7 @@ type previewEngine struct {
 
 	mu       sync.Mutex
 	fitKey   string
-	prep     *project.Prepared
+	prep     *release.Prepared
 	lattices map[string][]float64
 	truth    []float64 // F_D on tradeoffGrid(dim)
 	models   map[string]*study.Model
@@ -187,7 +188,7 @@ type peerBuild struct {
 }
 
 // fitKey identifies everything the fit depends on.
-func fitKey(r project.ReleaseRequest) string {
+func fitKey(r release.Request) string {
 	var b strings.Builder
 	if r.Dataset != nil {
 		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
@@ -229,7 +230,7 @@ func kKey(k []int) string {
 
 // compute returns the preview for in. It returns ctx.Err() when cancelled
 // and request errors (missing bounds, invalid parameters, …) as they come
-// from project.Prepare or mechanism validation.
+// from release.Prepare or mechanism validation.
 func (e *previewEngine) compute(ctx context.Context, in previewInput, progress previewProgress) (*previewResult, error) {
 	e.run.Lock()
 	defer e.run.Unlock()
@@ -264,7 +265,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 // parameters, F_D on the lattice and on the preview grid, the study model
 // and its simulated curves, and the cache keys they are stored under.
 type previewState struct {
-	prep    *project.Prepared
+	prep    *release.Prepared
 	params  mechanism.Params
 	scale   float64
 	kk      string // kKey(params.K)
@@ -302,7 +303,7 @@ func cached[T any](mu *sync.Mutex, load func() (T, bool), compute func() (T, err
 // simulate fits (or reuses the fit), resolves k, evaluates F_D on the
 // lattice and the preview grid, and runs the study's simulated releases,
 // each step cached per fit (and per k, noise and ε grid).
-func (e *previewEngine) simulate(ctx context.Context, req project.ReleaseRequest, progress previewProgress) (*previewState, error) {
+func (e *previewEngine) simulate(ctx context.Context, req release.Request, progress previewProgress) (*previewState, error) {
 	key := fitKey(req)
 	e.mu.Lock()
 	if e.lattices == nil || e.fitKey != key {
@@ -311,11 +312,11 @@ func (e *previewEngine) simulate(ctx context.Context, req project.ReleaseRequest
 	e.mu.Unlock()
 	st := &previewState{}
 	var err error
-	st.prep, err = cached(&e.mu, func() (*project.Prepared, bool) { return e.prep, e.prep != nil },
-		func() (*project.Prepared, error) {
-			return project.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
+	st.prep, err = cached(&e.mu, func() (*release.Prepared, bool) { return e.prep, e.prep != nil },
+		func() (*release.Prepared, error) {
+			return release.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
 		},
-		func(p *project.Prepared) {
+		func(p *release.Prepared) {
 			e.fitKey, e.prep = key, p
 			e.lattices[kKey(p.Params.K)] = p.Exact
 		})
@@ -485,7 +486,7 @@ func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc stu
 // peerData is what the published peers of the overlay may use: the
 // prepared fit, the preview grid and F_D on it, the lattice k of the
 // Bernstein curves and the curator's δ.
-func peerData(prep *project.Prepared, grid [][]float64, truth []float64, k []int, delta float64) study.PeerData {
+func peerData(prep *release.Prepared, grid [][]float64, truth []float64, k []int, delta float64) study.PeerData {
 	return study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), Grid: grid, Truth: truth, K: k, Delta: delta}
 }
@@ -518,15 +519,15 @@ func (a affine) apply(v []float64) []float64 {
 
 // outputAffine is project's (*SynopsisFile).OutputAffine for the prepared
 // release's domain and output kind (the same map the analyst's viewer uses).
-func outputAffine(p *project.Prepared) affine {
-	f := &project.SynopsisFile{Domain: p.Domain}
+func outputAffine(p *release.Prepared) affine {
+	f := &synopsis.File{Domain: p.Domain}
 	f.Output.Kind = string(p.Spec.Output.Kind)
 	o, s := f.OutputAffine()
 	return affine{o, s}
 }
 
 // axisData maps [0,1] grid values to the feature's data units.
-func axisData(b project.Bound, ys []float64) []float64 {
+func axisData(b synopsis.Bound, ys []float64) []float64 {
 	out := make([]float64, len(ys))
 	for i, y := range ys {
 		out[i] = b.Lo + (b.Hi-b.Lo)*y
@@ -535,7 +536,7 @@ func axisData(b project.Bound, ys []float64) []float64 {
 }
 
 // axisLabel is "name (unit)" or the name.
-func axisLabel(b project.Bound) string {
+func axisLabel(b synopsis.Bound) string {
 	if b.Unit != "" {
 		return b.Name + " (" + b.Unit + ")"
 	}
@@ -543,7 +544,7 @@ func axisLabel(b project.Bound) string {
 }
 
 // outputLabel names the output axis of the function plot.
-func outputLabel(p *project.Prepared) string {
+func outputLabel(p *release.Prepared) string {
 	o := p.Spec.Output
 	switch o.Kind {
 	case learners.OutputDensity:
@@ -583,7 +584,7 @@ func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res
 	for i, s := range c.Scales {
 		bound[i] = math.NaN()
 		if !math.IsNaN(s) {
-			bound[i] = md.Approx(params.H) + tail(s, params.H, params.K, project.DefaultBeta)
+			bound[i] = md.Approx(params.H) + tail(s, params.H, params.K, release.DefaultBeta)
 		}
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("95%% bound (h = %d)", params.H), Y: bound, Colour: -1, Dashed: true, Width: 1.2})
@@ -607,7 +608,7 @@ func kLabel(k []int) string {
 }
 
 // functionPlot1D assembles the ℓ = 1 figure in data units.
-func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *project.Prepared, aff affine, res *previewResult) (*plotting.Function1D, error) {
+func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *release.Prepared, aff affine, res *previewResult) (*plotting.Function1D, error) {
 	rel, err := sim.EvalGrid([][]float64{ys})
 	if err != nil {
 		return nil, err
@@ -630,7 +631,7 @@ func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *
 }
 
 // heatmapPlot assembles the ℓ ≥ 2 figure (a slice for ℓ ≥ 3).
-func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []float64, prep *project.Prepared, aff affine, res *previewResult) (*plotting.Heatmaps, error) {
+func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []float64, prep *release.Prepared, aff affine, res *previewResult) (*plotting.Heatmaps, error) {
 	rel, err := sim.EvalGrid(axes)
 	if err != nil {
 		return nil, err

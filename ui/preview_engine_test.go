@@ -9,15 +9,16 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // twoClassKDE is a 2-D KDE request on the bundled two-class demo data
 // (ℓ = 2, k = 20, the benchmark setting).
 func twoClassKDE(eps float64) previewInput {
-	return previewInput{Request: project.ReleaseRequest{
-		Dataset: project.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
-		Bounds:  map[string]project.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
+	return previewInput{Request: release.Request{
+		Dataset: dataset.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
+		Bounds:  map[string]dataset.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
 		Privacy: mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, H: 3, K: []int{20}},
 	}}
@@ -64,16 +65,16 @@ func TestPreviewEngineCaches(t *testing.T) {
 	}
 }
 
-// TestPreviewEngineErrors: request errors come from project.Prepare and
+// TestPreviewEngineErrors: request errors come from release.Prepare and
 // mechanism validation unchanged; cancellation returns context.Canceled.
 func TestPreviewEngineErrors(t *testing.T) {
 	e := newPreviewEngine()
 	in := twoClassKDE(1)
 	delete(in.Request.Bounds, "x2")
 	_, err := e.compute(context.Background(), in, nil)
-	var re *project.RequestError
+	var re *release.RequestError
 	if !errors.As(err, &re) || re.Field != "bounds[x2]" {
-		t.Errorf("missing bounds: %v, want a *project.RequestError for bounds[x2]", err)
+		t.Errorf("missing bounds: %v, want a *release.RequestError for bounds[x2]", err)
 	}
 	in = twoClassKDE(1)
 	in.Request.Privacy.Noise = mechanism.NoiseGaussian // needs δ

@@ -10,15 +10,16 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
 // kde1DInput is the Figure 1 demo (ℓ = 1 KDE, k = 20) with the peers on.
 func kde1DInput(eps float64) previewInput {
-	return previewInput{Request: project.ReleaseRequest{
-		Dataset: project.DemoKDE1D(1), Features: []string{"x"},
-		Bounds:  map[string]project.Bounds{"x": {Lo: 0, Hi: 1}},
+	return previewInput{Request: release.Request{
+		Dataset: dataset.DemoKDE1D(1), Features: []string{"x"},
+		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
 		Privacy: mechanism.Params{Epsilon: eps, Noise: mechanism.NoiseLaplace, H: 2, K: []int{20}},
 	}, Peers: true}
@@ -28,7 +29,7 @@ func kde1DInput(eps float64) previewInput {
 func twoClassInput(kind learners.Kind, params learners.Values) previewInput {
 	in := twoClassKDE(1)
 	in.Request.Learner = kind
-	in.Request.Label, in.Request.Classes = "label", &project.Classes{Negative: "0", Positive: "1"}
+	in.Request.Label, in.Request.Classes = "label", &dataset.Classes{Negative: "0", Positive: "1"}
 	in.Request.Params = params
 	in.Request.Privacy.K = []int{4}
 	in.Peers = true
@@ -221,7 +222,7 @@ func TestPreviewPeersNone(t *testing.T) {
 		{twoClassInput(learners.KindNaiveBayes, nil), "No published peer applies to Naive Bayes"},
 		{func() previewInput {
 			in := twoClassInput(learners.KindRidge, nil)
-			in.Request.Bounds["label"] = project.Bounds{Lo: 0, Hi: 1}
+			in.Request.Bounds["label"] = dataset.Bounds{Lo: 0, Hi: 1}
 			in.Request.Classes = nil
 			return in
 		}(), "No published peer applies to Ridge"},

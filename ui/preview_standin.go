@@ -10,7 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // What the preview runs on (issue 13 item 7): the private data, whose
@@ -32,7 +33,7 @@ const standInSeed = 20261124
 // standIn is the preview's choice of data (UI goroutine).
 type standIn struct {
 	mode   string
-	csv    *project.Dataset // the public CSV, once read
+	csv    *dataset.Table // the public CSV, once read
 	notice *widget.Label
 	choice *widget.Select
 }
@@ -94,7 +95,7 @@ func (p *previewPanel) pickPublicCSV() {
 	}
 	showOpenFile(c.win, []string{".csv", ".tsv", ".txt"}, func(path string) {
 		go func() {
-			ds, err := project.ReadCSV(path, project.CSVOptions{Columns: cols})
+			ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: cols})
 			uiDo(func() {
 				if err != nil {
 					dialog.ShowError(fmt.Errorf("public stand-in: %w", err), c.win)
@@ -112,7 +113,7 @@ func (p *previewPanel) pickPublicCSV() {
 }
 
 // usePublicCSV switches the preview to a public CSV (UI goroutine).
-func (p *previewPanel) usePublicCSV(ds *project.Dataset) {
+func (p *previewPanel) usePublicCSV(ds *dataset.Table) {
 	s := p.standIn
 	s.csv, s.mode = ds, previewOnCSV
 	s.choice.Selected = previewOnCSV
@@ -123,7 +124,7 @@ func (p *previewPanel) usePublicCSV(ds *project.Dataset) {
 
 // applyStandIn replaces the private dataset of req by the chosen stand-in
 // and returns the label marking the plots ("" for the private data).
-func (p *previewPanel) applyStandIn(req project.ReleaseRequest) (project.ReleaseRequest, string, error) {
+func (p *previewPanel) applyStandIn(req release.Request) (release.Request, string, error) {
 	s := p.standIn
 	switch s.mode {
 	case previewOnUniform:
@@ -131,7 +132,7 @@ func (p *previewPanel) applyStandIn(req project.ReleaseRequest) (project.Release
 		if err != nil {
 			return req, "", err
 		}
-		ds, err := project.UniformStandIn(req, l.Spec(), standInSeed)
+		ds, err := release.UniformStandIn(req, l.Spec(), standInSeed)
 		if err != nil {
 			return req, "", fmt.Errorf("the uniform stand-in: %w", err)
 		}

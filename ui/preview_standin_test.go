@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // TestPreviewSaysWhatItIs: on the private data the preview states that
@@ -73,7 +73,7 @@ func TestPreviewPublicCSVStandIn(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := project.ReadCSV(path, project.CSVOptions{Columns: []string{"x"}})
+	ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: []string{"x"}})
 	if err != nil {
 		t.Fatal(err)
 	}

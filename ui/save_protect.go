@@ -1,14 +1,14 @@
 package ui
 
 import (
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // The app's save forms and the curator's synopsis file never name a file
 // the app must not overwrite: the dataset, the privacy-budget ledger or its
 // lock, a curator key (private, .pub, .allowed_signers) or an
 // allowed_signers file, whether by name, symbolic link or hard link. The
-// rule lives in project.CheckOutputPath; this file only says which files
+// rule lives in release.CheckOutputPath; this file only says which files
 // each window protects.
 
 // saveTargetFunc checks a folder and a file name typed into a save form and
@@ -16,14 +16,14 @@ import (
 type saveTargetFunc func(dir, name string) (string, bool, error)
 
 // protectTarget wraps target so that it also refuses any path that
-// resolves to one of protected() (project.CheckOutputPath).
-func protectTarget(target saveTargetFunc, protected func() []project.ProtectedFile) saveTargetFunc {
+// resolves to one of protected() (release.CheckOutputPath).
+func protectTarget(target saveTargetFunc, protected func() []release.ProtectedFile) saveTargetFunc {
 	return func(dir, name string) (string, bool, error) {
 		path, exists, err := target(dir, name)
 		if err != nil {
 			return "", false, err
 		}
-		if err := project.CheckOutputPath(path, protected()); err != nil {
+		if err := release.CheckOutputPath(path, protected()); err != nil {
 			return "", false, err
 		}
 		return path, exists, nil
@@ -32,27 +32,27 @@ func protectTarget(target saveTargetFunc, protected func() []project.ProtectedFi
 
 // protectedFiles are the files no output of the curator may be: the loaded
 // dataset, the ledger and its lock, the curator key and its companions, and
-// the defaults (project.DefaultProtected).
-func (c *curator) protectedFiles() []project.ProtectedFile {
-	var out []project.ProtectedFile
+// the defaults (release.DefaultProtected).
+func (c *curator) protectedFiles() []release.ProtectedFile {
+	var out []release.ProtectedFile
 	if c.state != nil {
-		out = append(out, project.DatasetProtected(c.state.CSVPath)...)
+		out = append(out, release.DatasetProtected(c.state.CSVPath)...)
 	}
-	out = append(out, project.LedgerProtected(c.opts.LedgerPath)...)
-	out = append(out, project.KeyProtected(c.opts.KeyPath)...)
-	return append(out, project.DefaultProtected()...)
+	out = append(out, release.LedgerProtected(c.opts.LedgerPath)...)
+	out = append(out, release.KeyProtected(c.opts.KeyPath)...)
+	return append(out, release.DefaultProtected()...)
 }
 
 // checkSynopsisOut is the release page's check of the synopsis file typed
 // by the curator (also applied, authoritatively, by project's Release).
 func (c *curator) checkSynopsisOut(path string) error {
-	return project.CheckOutputPath(path, c.protectedFiles())
+	return release.CheckOutputPath(path, c.protectedFiles())
 }
 
 // protectedFiles are the files no export of the viewer may be: the
 // analyst's allowed_signers file and the defaults
-// (project.DefaultProtected). The open synopsis is protected by
+// (release.DefaultProtected). The open synopsis is protected by
 // viewerSaveTarget itself.
-func (v *viewer) protectedFiles() []project.ProtectedFile {
-	return append(project.AllowedSignersProtected(v.cfg.trustPath), project.DefaultProtected()...)
+func (v *viewer) protectedFiles() []release.ProtectedFile {
+	return append(release.AllowedSignersProtected(v.cfg.trustPath), release.DefaultProtected()...)
 }

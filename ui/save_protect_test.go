@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // TestViewerSaveRefusesProtectedFiles (issue 14 item 6): the viewer's save
@@ -39,7 +40,7 @@ func TestViewerSaveRefusesProtectedFiles(t *testing.T) {
 		return viewerSaveTarget(d, name, ".csv", path)
 	}, v.protectedFiles)
 	for _, name := range []string{"sym", "hard.csv"} {
-		if _, _, err := target(dir, name); !errors.Is(err, project.ErrProtectedPath) {
+		if _, _, err := target(dir, name); !errors.Is(err, release.ErrProtectedPath) {
 			t.Errorf("%s: err = %v, want ErrProtectedPath", name, err)
 		}
 	}
@@ -103,13 +104,13 @@ func TestCuratorRefusesProtectedOutputs(t *testing.T) {
 	f.do(func() { c.state.CSVPath = data })
 	rp := c.pages[stepRelease].(*releasePage)
 	for _, out := range []string{data, c.opts.LedgerPath, c.opts.LedgerPath + ".lock", c.opts.KeyPath,
-		c.opts.KeyPath + project.PublicKeySuffix, filepath.Join(f.dir, "l.bernstein")} {
+		c.opts.KeyPath + keys.PublicKeySuffix, filepath.Join(f.dir, "l.bernstein")} {
 		var err error
 		f.do(func() {
 			rp.out.SetText(out)
 			err = rp.out.Validate()
 		})
-		if !errors.Is(err, project.ErrProtectedPath) {
+		if !errors.Is(err, release.ErrProtectedPath) {
 			t.Errorf("synopsis file %s: validation %v, want ErrProtectedPath", out, err)
 		}
 	}
@@ -122,7 +123,7 @@ func TestCuratorRefusesProtectedOutputs(t *testing.T) {
 		t.Errorf("a fresh synopsis file refused: %v", err)
 	}
 	target := protectTarget(projectSaveTarget, c.protectedFiles)
-	if _, _, err := target(f.dir, "l"); !errors.Is(err, project.ErrProtectedPath) {
+	if _, _, err := target(f.dir, "l"); !errors.Is(err, release.ErrProtectedPath) {
 		t.Errorf("project saved over a link to the ledger: %v", err)
 	}
 	if _, _, err := target(f.dir, "study"); err != nil {

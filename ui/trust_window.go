@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // trustManager is the trusted-keys manager: it lists the entries of the
@@ -22,7 +23,7 @@ type trustManager struct {
 	win      fyne.Window
 	onChange func() // called after every successful change (may be nil)
 
-	entries []project.AllowedSigner
+	entries []keys.AllowedSigner
 	list    *widget.List
 	status  *widget.Label
 	content fyne.CanvasObject
@@ -70,7 +71,7 @@ func newTrustManager(store trustStore, win fyne.Window, onChange func()) *trustM
 }
 
 // trustEntryInfo summarises an entry's restrictions.
-func trustEntryInfo(e project.AllowedSigner) string {
+func trustEntryInfo(e keys.AllowedSigner) string {
 	var parts []string
 	parts = append(parts, e.Key.Type())
 	if e.Namespaces != nil {
@@ -117,7 +118,7 @@ func (m *trustManager) changed() {
 	}
 }
 
-func (m *trustManager) confirmRemove(e project.AllowedSigner) {
+func (m *trustManager) confirmRemove(e keys.AllowedSigner) {
 	dialog.ShowConfirm("Remove trusted key?",
 		fmt.Sprintf("Stop trusting %s?\n%s\n\nFiles signed with this key will show as untrusted.", e.Principals, e.Fingerprint),
 		func(ok bool) {
@@ -141,7 +142,7 @@ func (m *trustManager) remove(fingerprint string) error {
 // addText trusts the key in keyText (a public key or allowed_signers line)
 // under principal ("" takes the principal suggested by keyText).
 func (m *trustManager) addText(principal, keyText string) error {
-	key, suggested, err := parseKeyText(keyText)
+	key, suggested, err := keys.ParseKeyText(keyText)
 	if err != nil {
 		return err
 	}
@@ -170,7 +171,7 @@ func (m *trustManager) showAddWith(text string) {
 	fp := widget.NewLabel("")
 	fp.TextStyle = fyne.TextStyle{Monospace: true}
 	keyEntry.OnChanged = func(s string) {
-		key, suggested, err := parseKeyText(s)
+		key, suggested, err := keys.ParseKeyText(s)
 		if err != nil {
 			fp.SetText(err.Error())
 			return
@@ -212,5 +213,5 @@ func (m *trustManager) showImport() {
 // readSmallFile reads a regular file of at most limit bytes (a FIFO or
 // device is refused rather than waited on).
 func readSmallFile(path string, limit int64) ([]byte, error) {
-	return project.ReadRegularFile(path, limit)
+	return fileio.ReadRegular(path, limit)
 }

@@ -20,7 +20,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/icons"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerAppID is the application ID of the standalone viewer (shared with
@@ -60,8 +61,8 @@ func RunViewer(path string) error {
 // background; the window shows "Verifying…" until it is done. Call it on
 // the UI goroutine.
 func OpenViewer(a fyne.App, path string) fyne.Window {
-	trustPath, err := project.DefaultAllowedSignersPath()
-	ownKey, _ := project.DefaultKeyPath() // "" if unknown: no key is this machine's
+	trustPath, err := keys.DefaultAllowedSignersPath()
+	ownKey, _ := keys.DefaultKeyPath() // "" if unknown: no key is this machine's
 	v := newViewer(a, viewerConfig{trustPath: trustPath, ownKeyPath: ownKey})
 	if err != nil {
 		v.trustErr = err.Error()
@@ -363,7 +364,7 @@ func (v *viewer) setBanner(kind viewerBannerKind, headline, detail string, actio
 
 // chooseFile asks for a synopsis file to open in this window.
 func (v *viewer) chooseFile() {
-	showOpenFile(v.win, []string{project.SynopsisExt}, v.open)
+	showOpenFile(v.win, []string{synopsis.Ext}, v.open)
 }
 
 // dropped opens a dropped .synopsis file, or loads a dropped .csv file as
@@ -374,7 +375,7 @@ func (v *viewer) dropped(uris []fyne.URI) {
 			continue
 		}
 		switch strings.ToLower(filepath.Ext(u.Path())) {
-		case project.SynopsisExt:
+		case synopsis.Ext:
 			v.open(u.Path())
 			return
 		case ".csv", ".tsv", ".txt":
@@ -400,7 +401,7 @@ func (v *viewer) askTrust() {
 		entry.SetText(d.OwnPrincipal)
 	}
 	entry.Validator = func(s string) error {
-		_, err := project.AllowedSignersLine(strings.TrimSpace(s), d.Verified.Signer)
+		_, err := keys.AllowedSignersLine(strings.TrimSpace(s), d.Verified.Signer)
 		return err
 	}
 	fp := widget.NewLabel(d.Verified.Fingerprint)

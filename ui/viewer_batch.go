@@ -8,13 +8,13 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // viewerBatch is a batch of queries with the release's answers, in the
 // form project shares with `bernstein eval`: row i is X[i*ℓ:(i+1)*ℓ] (data
 // units), Value[i], NoiseStd[i] and, for classifiers, Class[i].
-type viewerBatch = project.EvalResults
+type viewerBatch = dataset.EvalResults
 
 // viewerBatchChunk is the number of rows a worker evaluates between checks of the
 // context and progress updates.

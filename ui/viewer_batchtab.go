@@ -16,7 +16,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerPreviewRows is how many rows the batch tables show.
@@ -28,31 +30,31 @@ const viewerPreviewRows = 100
 type viewerQueries struct {
 	x       []float64
 	lines   []int
-	data    *project.Dataset
-	skipped project.InvalidRows
+	data    *dataset.Table
+	skipped dataset.InvalidRows
 }
 
 // viewerReadQueries reads a CSV of query points for release r with
-// project.ScanQueryPoints, the reader `bernstein eval --points` uses: the
+// dataset.ScanQueryPoints, the reader `bernstein eval --points` uses: the
 // columns named like the features (other columns are ignored), every value
 // a finite number within its feature's public bounds. Invalid rows are
 // named by their line in the file, in eval's words; with skip they are
 // left out and reported, else the file is refused
-// (*project.InvalidPointsError; q then holds the file's preview).
+// (*dataset.InvalidPointsError; q then holds the file's preview).
 func viewerReadQueries(ctx context.Context, path string, r *viewerRelease, skip bool) (*viewerQueries, error) {
-	bounds := make([]project.Bound, r.dim())
+	bounds := make([]synopsis.Bound, r.dim())
 	for j, f := range r.Features {
-		bounds[j] = project.Bound{Name: f.Name, Unit: f.Unit, Lo: f.Lo, Hi: f.Hi}
+		bounds[j] = synopsis.Bound{Name: f.Name, Unit: f.Unit, Lo: f.Lo, Hi: f.Hi}
 	}
 	q := &viewerQueries{}
 	var err error
-	q.data, q.skipped, err = project.ScanQueryPoints(ctx, path, bounds, project.QueryOptions{SkipInvalid: skip}, viewerBatchChunk,
+	q.data, q.skipped, err = dataset.ScanQueryPoints(ctx, path, bounds, dataset.QueryOptions{SkipInvalid: skip}, viewerBatchChunk,
 		func(x []float64, lines []int) error {
 			q.x = append(q.x, x...)
 			q.lines = append(q.lines, lines...)
 			return nil
 		})
-	return q, err // with an *project.InvalidPointsError, q.data has the preview
+	return q, err // with an *dataset.InvalidPointsError, q.data has the preview
 }
 
 // viewerSkipHint ends the message about a file with invalid rows: the
@@ -60,7 +62,7 @@ func viewerReadQueries(ctx context.Context, path string, r *viewerRelease, skip 
 const viewerSkipHint = `fix the file, or tick "Skip invalid rows" to evaluate the other rows`
 
 // viewerExportBatch writes the batch result as CSV (viewerWriteCSV) to path
-// atomically (project.WriteFileAtomic, replacing a file the analyst chose
+// atomically (fileio.WriteAtomic, replacing a file the analyst chose
 // to overwrite in the save dialog).
 func viewerExportBatch(ctx context.Context, path string, b *viewerBatch, progress func(done, total int)) error {
 	var buf bytes.Buffer
@@ -68,7 +70,7 @@ func viewerExportBatch(ctx context.Context, path string, b *viewerBatch, progres
 	if err := viewerWriteCSV(ctx, &buf, b, progress); err != nil {
 		return err
 	}
-	return project.WriteFileAtomic(path, buf.Bytes(), 0o644, true)
+	return fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 }
 
 // viewerBatchTab evaluates the release at every row of a CSV file of query
@@ -80,13 +82,13 @@ type viewerBatchTab struct {
 	path    string
 	queries []float64 // row-major, data units
 	lines   []int     // the file's line of each query
-	data    *project.Dataset
+	data    *dataset.Table
 	raw     *viewerBatch // the released values
 	result  *viewerBatch // what is shown and exported: raw, clamped if asked
 	cancel  context.CancelFunc
 
 	skip      *widget.Check // "Skip invalid rows"
-	skipped   project.InvalidRows
+	skipped   dataset.InvalidRows
 	rangeNote string // values outside the public output range, if any
 
 	fileLabel *widget.Label
@@ -227,7 +229,7 @@ func (t *viewerBatchTab) load(path string) {
 		t.cancel()
 	}
 	t.path, t.queries, t.lines, t.data, t.raw, t.result = path, nil, nil, nil, nil, nil
-	t.skipped = project.InvalidRows{}
+	t.skipped = dataset.InvalidRows{}
 	t.fileLabel.SetText(filepath.Base(path))
 	t.info.SetText("Reading…")
 	t.evalBt.Disable()
@@ -243,7 +245,7 @@ func (t *viewerBatchTab) load(path string) {
 			if t.path != path || t.skip.Checked != skip {
 				return // another file or setting was chosen meanwhile
 			}
-			var bad *project.InvalidPointsError
+			var bad *dataset.InvalidPointsError
 			switch {
 			case errors.As(err, &bad):
 				t.data = q.data // the preview shows the rows named

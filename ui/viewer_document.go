@@ -8,11 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
-	"github.com/bernsteinrelease/bernstein/project"
-	"golang.org/x/crypto/ssh"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerVerifyState is the verification outcome of an opened synopsis file.
@@ -58,7 +61,7 @@ type viewerDoc struct {
 	Own          bool
 	OwnPrincipal string
 	// Verified and Release are nil unless the signature verified.
-	Verified *project.VerifiedSynopsis
+	Verified *synopsis.Verified
 	Release  *viewerRelease
 }
 
@@ -80,7 +83,7 @@ func viewerLoadOwn(path, trustPath, ownKeyPath string) *viewerDoc {
 		d.TrustWarning = fmt.Sprintf("Your trusted-keys file could not be read, so no key counts as trusted: %v", err)
 		trusted = nil
 	}
-	v, err := project.OpenSynopsis(path, trusted)
+	v, err := synopsis.Open(path, trusted)
 	if err != nil {
 		d.State, d.Err = viewerInvalid, err
 		d.Headline = viewerInvalidHeadline(err)
@@ -120,7 +123,7 @@ func viewerOwnKey(keyPath, fingerprint string) (own bool, principal string) {
 	if keyPath == "" {
 		return false, ""
 	}
-	pub, err := project.ReadRegularFile(keyPath+project.PublicKeySuffix, project.MaxAllowedSignersSize)
+	pub, err := fileio.ReadRegular(keyPath+keys.PublicKeySuffix, keys.MaxAllowedSignersSize)
 	if err != nil {
 		return false, ""
 	}
@@ -128,37 +131,33 @@ func viewerOwnKey(keyPath, fingerprint string) (own bool, principal string) {
 	if err != nil || ssh.FingerprintSHA256(key) != fingerprint {
 		return false, ""
 	}
-	if line, err := project.ReadRegularFile(keyPath+project.AllowedSignersSuffix, project.MaxAllowedSignersSize); err == nil {
-		if _, p, err := parseKeyText(string(line)); err == nil {
+	if line, err := fileio.ReadRegular(keyPath+keys.AllowedSignersSuffix, keys.MaxAllowedSignersSize); err == nil {
+		if _, p, err := keys.ParseKeyText(string(line)); err == nil {
 			principal = p
 		}
 	}
 	return true, principal
 }
 
-// trustLoad loads the allowed_signers file; a missing file is an empty
-// list.
-func trustLoad(path string) (*project.AllowedSigners, error) {
+// trustLoad loads the allowed_signers file (keys.LoadTrust: a missing
+// file trusts nobody); no path, no file.
+func trustLoad(path string) (*keys.AllowedSigners, error) {
 	if path == "" {
 		return nil, nil
 	}
-	a, err := project.LoadAllowedSigners(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &project.AllowedSigners{}, nil
-	}
-	return a, err
+	return keys.LoadTrust(path)
 }
 
 // viewerInvalidHeadline explains in one viewerSentence why a file cannot be used.
 func viewerInvalidHeadline(err error) string {
 	switch {
-	case errors.Is(err, project.ErrBadSignature):
+	case errors.Is(err, synopsis.ErrBadSignature):
 		return "Invalid: the signature does not verify. The file was changed after it was signed, or it was never signed. Do not use it."
-	case errors.Is(err, project.ErrUnsupportedFormat):
+	case errors.Is(err, synopsis.ErrUnsupportedFormat):
 		return "Invalid: this file uses a synopsis format this version of Bernstein Release cannot read."
-	case errors.Is(err, project.ErrTooLarge):
+	case errors.Is(err, synopsis.ErrTooLarge):
 		return "Invalid: the file exceeds the size limits of a synopsis."
-	case errors.Is(err, project.ErrMalformed):
+	case errors.Is(err, synopsis.ErrMalformed):
 		return "Invalid: this is not a well-formed synopsis file."
 	case errors.Is(err, fs.ErrNotExist):
 		return "The file does not exist."
@@ -182,7 +181,7 @@ func viewerSentence(s string) string {
 // viewerReleaseOf builds the viewer's description of a verified
 // release. The output unit is the label's unit for regression, 1/(∏ feature
 // units) for a density when every feature has a unit, else empty.
-func viewerReleaseOf(v *project.VerifiedSynopsis) *viewerRelease {
+func viewerReleaseOf(v *synopsis.Verified) *viewerRelease {
 	f := v.File
 	r := &viewerRelease{
 		OutputName:  f.Output.Name,
@@ -231,7 +230,7 @@ type viewerDetailRow struct {
 // note, learner and parameters, ε, δ, noise, k, h, n, sensitivity, output,
 // created, app version and whether any bound came from the data. Feature
 // bounds are listed separately (viewerFeatureRows).
-func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
+func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 	f := v.File
 	m := f.Mechanism
 	learnerTitle := f.Learner.Kind
@@ -273,14 +272,14 @@ func viewerDetailRows(v *project.VerifiedSynopsis) []viewerDetailRow {
 
 // viewerFeatureRows returns one row per feature (and the label bound for
 // regression): name, unit, public bounds and whether they came from data.
-func viewerFeatureRows(f *project.SynopsisFile) [][]string {
+func viewerFeatureRows(f *synopsis.File) [][]string {
 	rows := [][]string{{"Feature", "Unit", "Lower bound", "Upper bound", "From data"}}
-	add := func(prefix string, b project.Bound) {
+	add := func(prefix string, b synopsis.Bound) {
 		from := "no"
 		if b.FromData {
 			from = "YES"
 		}
-		if lo, hi := b.Ends(); lo != hi || lo == project.EndPrivate {
+		if lo, hi := b.Ends(); lo != hi || lo == synopsis.EndPrivate {
 			from += " (" + b.DescribeEnds() + ")"
 		}
 		rows = append(rows, []string{prefix + b.Name, viewerOrDash(b.Unit), viewerNum(b.Lo), viewerNum(b.Hi), from})
@@ -301,14 +300,14 @@ func viewerOrDash(s string) string {
 	return s
 }
 
-func viewerFmtDelta(m project.MechanismInfo) string {
+func viewerFmtDelta(m synopsis.MechanismInfo) string {
 	if mechanism.NoiseKind(m.Noise) == mechanism.NoiseLaplace {
 		return "0 (pure ε-differential privacy)"
 	}
 	return viewerNum(m.Delta) + " ((ε, δ)-differential privacy)"
 }
 
-func viewerFmtNoise(m project.MechanismInfo) string {
+func viewerFmtNoise(m synopsis.MechanismInfo) string {
 	switch mechanism.NoiseKind(m.Noise) {
 	case mechanism.NoiseLaplace:
 		return "Laplace, scale λ = " + viewerNum(m.Scale) + " per lattice value (Algorithm 1)"
@@ -364,8 +363,8 @@ func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {
 
 // viewerFmtUnits says in which units the viewer shows values: queries in
 // the features' data units, outputs mapped back by kind
-// ((*project.SynopsisFile).OutputAffine).
-func viewerFmtUnits(v *project.VerifiedSynopsis) string {
+// ((*synopsis.File).OutputAffine).
+func viewerFmtUnits(v *synopsis.Verified) string {
 	r := viewerReleaseOf(v)
 	switch r.OutputKind {
 	case learners.OutputDensity:
@@ -384,7 +383,7 @@ func viewerFmtUnits(v *project.VerifiedSynopsis) string {
 	return "Queries in the features' data units. Scores and probabilities are unitless."
 }
 
-func viewerFmtOutput(f *project.SynopsisFile) string {
+func viewerFmtOutput(f *synopsis.File) string {
 	o := f.Output
 	s := fmt.Sprintf("%s (%s): %s Natural range [%s, %s].", o.Name, o.Kind, viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
 	if len(o.ClassLabels) == 2 {

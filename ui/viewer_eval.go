@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 // viewerEvaluator is the part of a verified synopsis the viewer evaluates
-// with. *project.VerifiedSynopsis implements it: EvalData maps a query from
+// with. *synopsis.Verified implements it: EvalData maps a query from
 // data units through the public bounds to [0,1]^ℓ, evaluates the released
 // polynomial and maps value and public noise standard deviation back to the
 // output's data units; Class names the class of a classifier's value. Both
@@ -41,7 +41,7 @@ func (f viewerFeature) label() string {
 
 // viewerRelease is the public description of a verified release that the
 // evaluation, batch and plot code needs, plus its evaluator. It is built
-// from a *project.VerifiedSynopsis only after the signature verified (see
+// from a *synopsis.Verified only after the signature verified (see
 // viewer_document.go); nothing here is ever built from an unverified file.
 type viewerRelease struct {
 	Features    []viewerFeature
@@ -109,7 +109,7 @@ func viewerParseInput(f viewerFeature, text string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("enter a value for %s between %s and %s", f.Name, viewerNum(f.Lo), viewerNum(f.Hi))
 	}
-	x, err := project.ParseNumber(s) // the number syntax of CSV values and flags
+	x, err := dataset.ParseNumber(s) // the number syntax of CSV values and flags
 	if err != nil {
 		return 0, err
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // viewerWriteCSV writes a batch result as CSV to w with project's writer,
-// shared with `bernstein eval --out` ((*project.EvalResults).WriteCSV:
-// header project.EvalHeader — the feature columns, value, noise_std and,
+// shared with `bernstein eval --out` ((*dataset.EvalResults).WriteCSV:
+// header dataset.EvalHeader — the feature columns, value, noise_std and,
 // for classifiers, class — then typed rows marshalled with gocsv, numbers in
 // the shortest form that reads back exactly). It adds what the window needs:
 // progress (rows written, reported on the calling goroutine at most about

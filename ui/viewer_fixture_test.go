@@ -12,7 +12,8 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // viewerTestSigner returns a fixed Ed25519 TEST key (seed byte b); never
@@ -34,8 +35,8 @@ func viewerTestSigner(t testing.TB, b byte) ssh.Signer {
 type viewerFixture struct {
 	name     string
 	learner  learners.Kind
-	features []project.Bound
-	label    *project.Bound
+	features []synopsis.Bound
+	label    *synopsis.Bound
 	k        []int
 	h        int
 	noise    mechanism.NoiseKind
@@ -50,7 +51,7 @@ var (
 	// 1-D density (KDE) in centimetres.
 	viewerFixtureKDE = viewerFixture{
 		name: "kde-1d", learner: learners.KindKDE,
-		features: []project.Bound{{Name: "length", Unit: "cm", Lo: 0, Hi: 10}},
+		features: []synopsis.Bound{{Name: "length", Unit: "cm", Lo: 0, Hi: 10}},
 		k:        []int{20}, h: 2, noise: mechanism.NoiseLaplace,
 		f: func(y []float64) float64 {
 			return 1.5*math.Exp(-(y[0]-0.6)*(y[0]-0.6)/0.02) + 0.05*math.Sin(40*y[0])
@@ -59,7 +60,7 @@ var (
 	// 2-D classifier (SVM score), one bound taken from the data.
 	viewerFixtureSVM = viewerFixture{
 		name: "svm-2d", learner: learners.KindSVM,
-		features: []project.Bound{{Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Unit: "kg", Lo: -5, Hi: 5, FromData: true}},
+		features: []synopsis.Bound{{Name: "x1", Lo: 0, Hi: 1}, {Name: "x2", Unit: "kg", Lo: -5, Hi: 5, FromData: true}},
 		k:        []int{10, 12}, h: 1, noise: mechanism.NoiseGaussian, delta: 1e-6,
 		classes: []string{"healthy", "sick"},
 		f:       func(y []float64) float64 { return y[0] + y[1] - 1 + 0.1*math.Sin(9*y[0]*y[1]) },
@@ -67,8 +68,8 @@ var (
 	// 3-D regression (ridge) with a label bound.
 	viewerFixtureRidge = viewerFixture{
 		name: "ridge-3d", learner: learners.KindRidge,
-		features: []project.Bound{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 0, Hi: 2}, {Name: "c", Unit: "s", Lo: -1, Hi: 1}},
-		label:    &project.Bound{Name: "y", Unit: "€", Lo: 100, Hi: 300},
+		features: []synopsis.Bound{{Name: "a", Lo: 0, Hi: 1}, {Name: "b", Lo: 0, Hi: 2}, {Name: "c", Unit: "s", Lo: -1, Hi: 1}},
+		label:    &synopsis.Bound{Name: "y", Unit: "€", Lo: 100, Hi: 300},
 		k:        []int{3, 4, 5}, h: 1, noise: mechanism.NoiseLaplaceApprox, delta: 1e-5,
 		f: func(y []float64) float64 { return 0.5*y[0] - 0.3*y[1] + 0.2*y[2] },
 	}
@@ -106,18 +107,18 @@ func (fx viewerFixture) write(t testing.TB, dir string, signer ssh.Signer) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	sf, err := project.NewSynopsisFile(rel, project.SynopsisMeta{
+	sf, err := synopsis.NewFile(rel, synopsis.Meta{
 		AppVersion: "test", Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		Title: "Test release " + fx.name, Note: "A synthetic release for the viewer tests.\nSecond line.",
 		Learner: fx.learner, Params: params, N: 1234,
-		Domain: project.DomainInfo{Features: fx.features, Label: fx.label},
+		Domain: synopsis.DomainInfo{Features: fx.features, Label: fx.label},
 		Output: spec.Output, OutputRange: [2]float64{-1, 1}, ClassLabels: fx.classes,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, fx.name+".synopsis")
-	if err := project.WriteSynopsis(path, sf, signer, false); err != nil {
+	if err := synopsis.Write(path, sf, signer, false); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -127,7 +128,7 @@ func (fx viewerFixture) write(t testing.TB, dir string, signer ssh.Signer) strin
 // principal and returns its path.
 func viewerTrustFile(t testing.TB, dir, principal string, signer ssh.Signer) string {
 	t.Helper()
-	a := &project.AllowedSigners{}
+	a := &keys.AllowedSigners{}
 	if err := a.Add(principal, signer.PublicKey()); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestViewerQueryMarkFollowsRule: the query field's mark follows the rule
@@ -69,8 +70,8 @@ func TestViewerBatchInvalidRowsByLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The CLI's message for the same file (eval --points).
-	_, evalErr := project.EvalPointsCSV(context.Background(), v.doc.Verified, q, &bytes.Buffer{}, project.EvalPointsOptions{})
-	var bad *project.InvalidPointsError
+	_, evalErr := dataset.EvalPointsCSV(context.Background(), v.doc.Verified, q, &bytes.Buffer{}, dataset.EvalPointsOptions{})
+	var bad *dataset.InvalidPointsError
 	if !errors.As(evalErr, &bad) {
 		t.Fatalf("eval: %v", evalErr)
 	}
@@ -113,8 +114,8 @@ func TestViewerBatchInvalidRowsByLine(t *testing.T) {
 // end values at the ends).
 var viewerFixtureRidgeOut = viewerFixture{
 	name: "ridge-out", learner: learners.KindRidge,
-	features: []project.Bound{{Name: "x", Lo: 0, Hi: 1}},
-	label:    &project.Bound{Name: "y", Unit: "€", Lo: 100, Hi: 300},
+	features: []synopsis.Bound{{Name: "x", Lo: 0, Hi: 1}},
+	label:    &synopsis.Bound{Name: "y", Unit: "€", Lo: 100, Hi: 300},
 	k:        []int{4}, h: 1, noise: mechanism.NoiseLaplace,
 	f: func(y []float64) float64 { return 2*y[0] - 1.2 },
 }

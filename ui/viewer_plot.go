@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Plot resolution: points of a curve (ℓ = 1) and per axis of a heatmap.
@@ -403,7 +403,7 @@ func (t *viewerPlotTab) export(path, format string) {
 		var buf bytes.Buffer
 		err := plotting.ExportViewer(&buf, fig, plotting.Light(), format, 8*vg.Inch, 5*vg.Inch)
 		if err == nil {
-			err = project.WriteFileAtomic(path, buf.Bytes(), 0o644, true)
+			err = fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 		}
 		uiDo(func() {
 			if err != nil {

@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // TestViewerShowsEndProvenance: the analyst's details name each end's
 // source: an end from the data, and privately estimated ends with their ε.
 func TestViewerShowsEndProvenance(t *testing.T) {
-	est := &project.PrivateEnd{Quantile: 0.01, Epsilon: 0.025, RangeLo: -10, RangeHi: 10}
-	f := &project.SynopsisFile{Domain: project.DomainInfo{Features: []project.Bound{
+	est := &synopsis.PrivateEnd{Quantile: 0.01, Epsilon: 0.025, RangeLo: -10, RangeHi: 10}
+	f := &synopsis.File{Domain: synopsis.DomainInfo{Features: []synopsis.Bound{
 		{Name: "a", Lo: 0, Hi: 1},
-		{Name: "b", Lo: -1, Hi: 1, FromData: true, LoSource: project.EndTyped, HiSource: project.EndFromData},
-		{Name: "c", Lo: -1, Hi: 1, LoSource: project.EndPrivate, HiSource: project.EndTyped, LoEstimate: est},
+		{Name: "b", Lo: -1, Hi: 1, FromData: true, LoSource: synopsis.EndTyped, HiSource: synopsis.EndFromData},
+		{Name: "c", Lo: -1, Hi: 1, LoSource: synopsis.EndPrivate, HiSource: synopsis.EndTyped, LoEstimate: est},
 	}}}
 	rows := viewerFeatureRows(f)
 	if rows[1][4] != "no" || rows[2][4] != "YES (lower end typed; upper end from the data)" ||

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
 func featureNames(r *viewerRelease) []string {
@@ -93,7 +93,7 @@ func TestViewerPythonSnippet(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			r := doc.Release
-			if got, want := strings.Join(recs[0], ","), strings.Join(project.EvalHeader(featureNames(r), r.classifier()), ","); got != want {
+			if got, want := strings.Join(recs[0], ","), strings.Join(dataset.EvalHeader(featureNames(r), r.classifier()), ","); got != want {
 				t.Errorf("header %q, want %q", got, want)
 			}
 			if len(recs) != len(tc.points)+1 {

@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // The viewer does not use Fyne's save dialog: it opens (and truncates) the
@@ -22,7 +22,7 @@ import (
 // as" asks for a folder and a name, refuses any target that is the open
 // synopsis or a .synopsis file or a protected file (save_protect.go),
 // confirms before replacing a file, and writes through
-// project.WriteFileAtomic (temporary file, then rename).
+// fileio.WriteAtomic (temporary file, then rename).
 
 // saveTarget completes name with the extension ext if it lacks it and
 // returns the full path in dir with the file's info, or nil info when no
@@ -58,7 +58,7 @@ func viewerSaveTarget(dir, name, ext, protect string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if strings.EqualFold(filepath.Ext(path), project.SynopsisExt) {
+	if strings.EqualFold(filepath.Ext(path), synopsis.Ext) {
 		return "", false, errors.New("the viewer never writes .synopsis files")
 	}
 	if st == nil {

@@ -20,7 +20,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // newTestViewer opens path in a viewer window of a headless test app,
@@ -504,7 +504,7 @@ func TestTrustManager(t *testing.T) {
 	if err := m.addText("", pub); err != nil {
 		t.Fatal(err)
 	}
-	line, err := project.AllowedSignersLine("carol@example.org", k2)
+	line, err := keys.AllowedSignersLine("carol@example.org", k2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,92 @@
+package ledger
+
+import (
+	"fmt"
+	"math"
+)
+
+// Error reports a damaged ledger: a complete line that is not a valid
+// entry (a crash can only tear the last line, so this is damage or an
+// edit). Every release and budget change is refused until Repair, which
+// never lowers what a dataset has spent (docs/ledger.md, "Damage").
+type Error struct {
+	File string
+	Line int // the first damaged line
+	Rule string
+	// Damaged is the number of damaged lines (0 or 1: just Line).
+	Damaged int
+}
+
+func (e *Error) Error() string {
+	more := ""
+	if e.Damaged > 1 {
+		more = fmt.Sprintf(" (%d damaged lines in all)", e.Damaged)
+	}
+	return fmt.Sprintf("%s:%d: %s%s; the privacy-budget ledger is damaged and every release is refused. To repair it: keep a copy of the file, then run 'bernstein ledger --repair', which charges the damaged lines what the running totals of the intact line after them show they spent (and at least their dataset's largest budget where the totals cannot tell), and lines missing before an intact line to every dataset (it never lowers what a dataset has spent), and asks you to attribute lines whose dataset cannot be read or that no intact line follows; or restore the lines from a backup (see docs/ledger.md, \"Damage\")",
+		e.File, e.Line, e.Rule, more)
+}
+
+// TornError reports an unresolved tail of the ledger: the last append was
+// interrupted (crash or power loss during Reserve, SetBudget or Repair). The
+// charge it reveals is counted in Spent; Reserve and SetBudget refuse with
+// it until Repair records it.
+type TornError struct {
+	File string
+	Line int // first line of the tail
+	// Fragment holds the tail's bytes.
+	Fragment []byte
+	// Unterminated is true if the file ends without a line end.
+	Unterminated bool
+	// Complete is true if the tail is one whole valid entry missing only its
+	// line end.
+	Complete bool
+	// DatasetHash, Epsilon and Delta are the charge recovered from the
+	// fragment; DatasetHash is empty if the tear came before the dataset
+	// hash was complete. Charged is false (and ε = δ = 0) unless both the
+	// hash and ε were recovered.
+	DatasetHash    string
+	Epsilon, Delta float64
+	Charged        bool
+}
+
+func (e *TornError) Error() string {
+	what := "no charge can be attributed (the tear came before the dataset hash)"
+	switch {
+	case e.Charged:
+		what = fmt.Sprintf("counted as spent: ε = %g, δ = %g on dataset %s", e.Epsilon, e.Delta, ShortHash(e.DatasetHash))
+	case e.DatasetHash != "":
+		what = fmt.Sprintf("it names dataset %s, but the tear came before its ε: no charge can be read", ShortHash(e.DatasetHash))
+	}
+	return fmt.Sprintf("%s:%d: the last ledger entry is torn (%d bytes; a release was interrupted while being recorded); %s; repair the ledger to record it and continue", e.File, e.Line, len(e.Fragment), what)
+}
+
+// BudgetError reports a release refused because it would exceed the
+// dataset's total ε budget, or (Delta set) its total δ budget.
+type BudgetError struct {
+	File        string // ledger path
+	DatasetHash string
+	Delta       bool    // the δ budget (else the ε budget)
+	Spent       float64 // ε (or δ) spent so far
+	Requested   float64 // ε (or δ) of the refused release
+	Budget      float64 // total ε (or δ) budget
+}
+
+func (e *BudgetError) Error() string {
+	sym, flag := "ε", "--budget"
+	if e.Delta {
+		sym, flag = "δ", "--delta-budget"
+	}
+	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
+		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag)
+}
+
+// shortHash abbreviates a SHA-256 for messages.
+func ShortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

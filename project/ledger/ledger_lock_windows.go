@@ -1,0 +1,43 @@
+//go:build windows
+
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/windows"
+)
+
+// lockLedger takes an exclusive LockFileEx lock on the ledger file itself
+// (created empty if missing), blocking until it is free, and returns its
+// release. Like flock on Unix, the lock belongs to the file, not the name,
+// so hard and symbolic links to the ledger share it; Windows releases it
+// if the process dies.
+func lockLedger(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		f, err = os.OpenFile(path, os.O_RDONLY|os.O_CREATE, 0o600)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("ledger: lock: %w", err)
+	}
+	h := windows.Handle(f.Fd())
+	// Windows byte-range locks are mandatory: locking the ledger's bytes
+	// would block this process's own reads and appends through other
+	// handles. The lock is on one byte at offset 2⁶², far past any data.
+	ol := &windows.Overlapped{OffsetHigh: 1 << 30}
+	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ledger: lock %s: %w", path, err)
+	}
+	return func() {
+		_ = windows.UnlockFileEx(h, 0, 1, 0, ol)
+		f.Close()
+	}, nil
+}

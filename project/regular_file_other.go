@@ -1,7 +1,0 @@
-//go:build !unix
-
-package project
-
-// openNonBlock is 0 where there is no O_NONBLOCK; OpenRegular relies on its
-// check before opening there.
-const openNonBlock = 0

@@ -1,8 +1,0 @@
-//go:build unix
-
-package project
-
-import "syscall"
-
-// openNonBlock makes OpenRegular's open return at once on a FIFO.
-const openNonBlock = syscall.O_NONBLOCK

@@ -1,0 +1,32 @@
+// Package release is the curator's release pipeline: from a dataset and a
+// request (Request: columns, public bounds, fill rules, learner, privacy
+// parameters) to a signed synopsis, with the budget charged first.
+//
+// Contract:
+//
+//   - Prepare validates the request once, where it enters (errors are
+//     *RequestError naming the field and rule), maps the data to [0,1]^ℓ by
+//     the public bounds, fits the learner, resolves k (mechanism.ResolveK)
+//     and evaluates F_D on the lattice (Algorithm 1, lines 1–2 of Aldà &
+//     Rubinstein 2017). Nothing is written and no budget is spent.
+//   - (*Prepared).Release reserves the budget in the ledger
+//     (ledger.ReserveByIdentity, charged to the dataset the records belong
+//     to) and only then adds crypto-seeded noise and writes the synopsis;
+//     it never writes over a protected file — the dataset, the ledger or its
+//     lock, a key, an allowed_signers file — by name, symbolic link or hard
+//     link (CheckOutputPath).
+//   - Nothing published depends on the private records except through the
+//     mechanism: bounds are declared, or estimated privately
+//     (EstimatePrivateBounds, charged), or taken from the data only with the
+//     curator's recorded acknowledgement; missing values are replaced by
+//     public fill rules; n is public; a single release's δ must be below
+//     1/n (CheckDeltaForN).
+//   - The private choice of settings (ChooseSettings, choose.go) spends its
+//     own ε on a held-out split chosen with crypto-seeded randomness
+//     (choose_seed.go) and records it in the ledger (docs/validation.md).
+//   - The preview's stand-in data (UniformStandIn) depends only on public
+//     values (n, columns, bounds, a seed), never on the records.
+//
+// Package release imports project/ledger, project/dataset,
+// project/synopsis, project/keys, project/fileio, learners and mechanism.
+package release
