@@ -60,10 +60,17 @@ func TestCuratorInvalidPrivacyBlocks(t *testing.T) {
 	f.do(func() { c.showStep(stepPrivacy) })
 	pp := c.pages[stepPrivacy].(*privacyPage)
 	rp := c.pages[stepRelease].(*releasePage)
-	f.do(func() { curatorType(pp.epsEntry, "1e9") })
-	f.waitIdle() // the preview worker updates the labels read below
-	if c.state.Epsilon != 1e9 || rp.release.Disabled() {
-		t.Fatalf("ε = 1e9: state %v, release disabled %v", c.state.Epsilon, rp.release.Disabled())
+	// ε = 1e9 is read at once, under the UI lock the preview worker also
+	// takes: its preview (the largest automatic lattice) need not finish,
+	// the next value cancels it.
+	var eps1e9 float64
+	var disabled1e9 bool
+	f.do(func() {
+		curatorType(pp.epsEntry, "1e9")
+		eps1e9, disabled1e9 = c.state.Epsilon, rp.release.Disabled()
+	})
+	if eps1e9 != 1e9 || disabled1e9 {
+		t.Fatalf("ε = 1e9: state %v, release disabled %v", eps1e9, disabled1e9)
 	}
 	for _, bad := range []string{"0", "-1", ""} {
 		f.typeIn(pp.epsEntry, bad)
