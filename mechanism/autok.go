@@ -314,11 +314,7 @@ func AutoK(p Params, dim int, sensitivity float64, f StandIn) (int, error) {
 // release take minutes (at ε = 10⁹ the predicted error falls with k up to
 // the largest lattice); a curator who wants more sets k by hand.
 func maxAutoCoverSize(dim int) int {
-	k := maxCoverSize(dim)
-	for k > 1 && math.Pow(float64(k+1), float64(dim)) > autoKMaxCoefficients {
-		k--
-	}
-	return k
+	return coverSizeWithin(dim, min(autoKMaxCoefficients, MaxCoefficients))
 }
 
 // autoKCandidates returns 1..12, then steps of about 12% up to limit (the

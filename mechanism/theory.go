@@ -60,14 +60,18 @@ func OptimalK(epsilon, sensitivity, beta float64, h, dim int) int {
 }
 
 // maxCoverSize returns the largest k ≤ MaxK with (k+1)^dim ≤ MaxCoefficients.
-func maxCoverSize(dim int) int {
+func maxCoverSize(dim int) int { return coverSizeWithin(dim, MaxCoefficients) }
+
+// coverSizeWithin returns the largest k ≤ MaxK (at least 1) with
+// (k+1)^dim ≤ limit coefficients.
+func coverSizeWithin(dim, limit int) int {
 	k := MaxK
 	for k > 1 {
 		m := 1
 		for range dim {
 			m *= k + 1 // ≤ 1001⁶ ≈ 1.006e18 < 2⁶³
 		}
-		if m <= MaxCoefficients {
+		if m <= limit {
 			break
 		}
 		k--
