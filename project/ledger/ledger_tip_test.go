@@ -169,17 +169,8 @@ func TestLedgerTipCrash(t *testing.T) {
 			return p, l
 		}
 		_, l := probe(t)
-		f := &fsops.Faults{FailAt: -1}
-		fsops.Install(t, f)
-		if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.5}, false); err != nil {
-			t.Fatal(err)
-		}
-		fsops.Current = fsops.OS{}
-		first := slices.Index(f.Trace, "create-temp") // the tip write's first step
-		if first < 0 {
-			t.Fatalf("steps %v: the tip is not written through the seam", f.Trace)
-		}
-		for step := first + 1; step <= len(f.Trace); step++ {
+		first, last := tipSteps(t, l)
+		for step := first; step <= last; step++ {
 			p, l := probe(t)
 			crash := &fsops.Faults{FailAt: step, Crash: true}
 			fsops.Install(t, crash)
@@ -224,18 +215,9 @@ func mustRead(t *testing.T, p string) []byte {
 // ledger never holds an entry its tip does not cover; Reserve reports the
 // error either way (nothing released), and nothing is left refused.
 func TestLedgerTipWriteFails(t *testing.T) {
-	steps := func() []string {
-		_, l := reservedLedgerOpen(t)
-		f := &fsops.Faults{FailAt: -1}
-		fsops.Install(t, f)
-		if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.5}, false); err != nil {
-			t.Fatal(err)
-		}
-		fsops.Current = fsops.OS{}
-		return f.Trace
-	}()
-	first := slices.Index(steps, "create-temp")
-	for step := first + 1; step <= len(steps); step++ {
+	_, l := reservedLedgerOpen(t)
+	first, last := tipSteps(t, l)
+	for step := first; step <= last; step++ {
 		p, l := reservedLedgerOpen(t)
 		orig := mustRead(t, p)
 		f := &fsops.Faults{FailAt: step}
@@ -253,6 +235,24 @@ func TestLedgerTipWriteFails(t *testing.T) {
 			t.Fatalf("fault at %s (step %d): %v, tip %v", f.Faulted(), step, err, l2.TipProblem())
 		}
 	}
+}
+
+// tipSteps returns the first and last file-system step (1-based, as
+// fsops.Faults counts them) of the tip write of a Reserve on l, which it
+// makes (of ε 0.5 on dataset B).
+func tipSteps(t *testing.T, l *Ledger) (first, last int) {
+	t.Helper()
+	f := &fsops.Faults{FailAt: -1}
+	fsops.Install(t, f)
+	if _, err := l.Reserve(Entry{DatasetHash: hashB, Epsilon: 0.5}, false); err != nil {
+		t.Fatal(err)
+	}
+	fsops.Current = fsops.OS{}
+	i := slices.Index(f.Trace, "create-temp") // the tip write's first step
+	if i < 0 {
+		t.Fatalf("steps %v: the tip is not written through the seam", f.Trace)
+	}
+	return i + 1, len(f.Trace)
 }
 
 // reservedLedgerOpen is reservedLedger with one release, opened.
