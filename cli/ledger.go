@@ -19,7 +19,7 @@ import (
 func ledgerCommand() *command {
 	return &command{
 		Name:    "ledger",
-		Args:    "[--data FILE.csv] [--budget E] [--delta-budget D] [--ledger FILE] [--repair [--attribute LINE=FILE.csv|HASH]…]",
+		Args:    "[--data FILE.csv] [--budget E] [--delta-budget D] [--ledger FILE] [--repair [--attribute LINE=FILE.csv|HASH]… [--reset-tip]]",
 		Summary: "Show the privacy budget spent per dataset; with --data, that dataset's entries.",
 		Details: `The ledger records every release before its synopsis is written: dataset
 (the fingerprint of its records, or for entries of older versions the SHA-256
@@ -50,11 +50,19 @@ Lines deleted before an intact line N are charged what its running totals
 show they spent, to every dataset, including datasets first seen later
 ("unattributed (lines missing before line N)"), unless --attribute N=FILE.csv
 names their dataset.
-Keep a copy of the file before repairing.`,
+After every write the ledger's last line (its checksum and running totals)
+is kept in the tip file beside it (ledger.jsonl.tip). A ledger that does
+not end where its tip says lost lines at its end (cut off, or an older
+copy restored): every release is refused until --repair charges what the
+tip shows they spent to every dataset. If the tip file is damaged or
+missing, restore it (or the ledger) from a backup, or, once you have
+checked that no line is missing at the end, --repair --reset-tip records
+that decision and writes a new tip.
+Keep a copy of the files before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
 			var budget, deltaBudget floatFlag
-			var repair bool
+			var repair, resetTip bool
 			attribute := attributeFlag{}
 			fs.StringVar(&data, "data", "", "show only the dataset in `FILE.csv` (identified by its content hash)")
 			fs.Var(&budget, "budget", "set the total ε budget of the --data dataset to `E` (recorded as an entry)")
@@ -62,6 +70,7 @@ Keep a copy of the file before repairing.`,
 			fs.Var(&deltaBudget, "delta-budget", "set the total δ budget of the --data dataset to `D` in (0, 1) (recorded as an entry)")
 			fs.BoolVar(&repair, "repair", false, "repair a torn last line or damaged lines (each is charged, never less than it spent)")
 			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset (every ledger dataset of the file); repeatable, also for one line")
+			fs.BoolVar(&resetTip, "reset-tip", false, "with --repair: replace a damaged or missing tip file that shows nothing of what the ledger's end held, after you checked that no line is missing at the end (recorded)")
 			return func(context.Context, []string) error {
 				if budget.set && data == "" {
 					return usagef("--budget needs --data FILE.csv: budgets are per dataset")
@@ -78,12 +87,15 @@ Keep a copy of the file before repairing.`,
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
 				}
+				if resetTip && !repair {
+					return usagef("--reset-tip only applies to --repair")
+				}
 				l, err := ledger.Open(ledgerPath)
 				if err != nil {
 					return err
 				}
 				if repair {
-					if err := runLedgerRepair(e, l, attribute); err != nil {
+					if err := runLedgerRepair(e, l, attribute, resetTip); err != nil {
 						return err
 					}
 				}
@@ -95,6 +107,9 @@ Keep a copy of the file before repairing.`,
 				}
 				if d := l.Damaged(); d != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", d)
+				}
+				if te := l.TipProblem(); te != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", te)
 				}
 				if data == "" {
 					writeLedgerSummary(e.Stdout, l)
@@ -126,7 +141,7 @@ Keep a copy of the file before repairing.`,
 func writeLedgerSummary(w io.Writer, l *ledger.Ledger) {
 	entries := l.Entries("")
 	fmt.Fprintf(w, "ledger %s\n", l.Path())
-	damaged := l.DamagedLines()
+	damaged := ledgerDoubts(l)
 	writeDamageBanner(w, damaged)
 	for _, d := range damaged {
 		if d.DatasetHash != "" { // list a dataset seen only on a damaged line
@@ -221,7 +236,7 @@ func writeLedgerDataset(w io.Writer, l *ledger.Ledger, path, hash string) {
 		tw.Flush()
 	}
 	db := l.DeltaBudget(hash)
-	damaged := l.DamagedLines()
+	damaged := ledgerDoubts(l)
 	fmt.Fprintln(w)
 	writeDamageBanner(w, damaged)
 	fmt.Fprintf(w, "spent ε %s of budget ε %.6g; %s\n", spentFigure(eps, damaged), b, leftFigure(eps, b, damaged))
@@ -231,16 +246,32 @@ func writeLedgerDataset(w io.Writer, l *ledger.Ledger, path, hash string) {
 	}
 }
 
+// ledgerDoubts returns the ledger's damaged lines and, if it does not end
+// where its tip file says, a pseudo-line 0 for that: while there are any,
+// every figure is a lower bound.
+func ledgerDoubts(l *ledger.Ledger) []ledger.DamagedLine {
+	damaged := l.DamagedLines()
+	if te := l.TipProblem(); te != nil {
+		damaged = append(damaged, ledger.DamagedLine{Reason: te.Reason})
+	}
+	return damaged
+}
+
 // writeDamageBanner says, if the ledger is damaged, which lines, and that
 // every figure is a lower bound until the repair: a damaged line's dataset
-// hash may itself be damaged, so any dataset may be affected.
+// hash may itself be damaged, so any dataset may be affected. Line 0 is
+// the ledger's end, which does not match its tip file (ledgerDoubts).
 func writeDamageBanner(w io.Writer, damaged []ledger.DamagedLine) {
-	if len(damaged) == 0 {
-		return
-	}
 	var ls []string
 	for _, d := range damaged {
+		if d.Line == 0 {
+			fmt.Fprintf(w, "TIP: %s; until 'ledger --repair' every spent figure below is a lower bound (≥) and what is left is unknown, for every dataset (docs/ledger.md, \"The tip file\")\n", d.Reason)
+			continue
+		}
 		ls = append(ls, strconv.Itoa(d.Line))
+	}
+	if len(ls) == 0 {
+		return
 	}
 	fmt.Fprintf(w, "DAMAGED: line(s) %s do not verify; until 'ledger --repair' every spent figure below is a lower bound (≥) and what is left is unknown, for every dataset (docs/ledger.md, \"Damage\")\n",
 		strings.Join(ls, ", "))

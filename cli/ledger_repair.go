@@ -54,8 +54,8 @@ func isHexHash(s string) bool {
 }
 
 // runLedgerRepair runs ledger --repair and prints each repair entry.
-func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag) error {
-	opt := ledger.RepairOptions{Attribute: map[int][]string{}}
+func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag, resetTip bool) error {
+	opt := ledger.RepairOptions{Attribute: map[int][]string{}, ResetTip: resetTip}
 	for line, vs := range attribute {
 		for _, v := range vs {
 			hs := []string{v}
@@ -81,10 +81,14 @@ func runLedgerRepair(e *env, l *ledger.Ledger, attribute attributeFlag) error {
 		return err
 	}
 	if len(reps) == 0 {
-		fmt.Fprintln(e.Stdout, "nothing to repair: every line of the ledger is complete and valid")
+		fmt.Fprintln(e.Stdout, "nothing to repair: every line of the ledger is complete and valid, and it ends where its tip file says")
 		return nil
 	}
 	for _, r := range reps {
+		if r.RepairsTip {
+			fmt.Fprintf(e.Stdout, "repaired the tip file (line %d): charged ε %g, δ %g to every dataset, for lines missing at the end of the ledger (%s)\n", r.RepairsLine, r.Epsilon, r.Delta, r.Note)
+			continue
+		}
 		to := "dataset " + dash(shortHash(r.DatasetHash))
 		if r.AllDatasets {
 			to = "every dataset, " + ledger.UnattributedNote(r.RepairsLine)

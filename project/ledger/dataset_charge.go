@@ -278,8 +278,8 @@ func findDataset(entries []Entry, st *sketchStore, id *DatasetIdentity, differen
 // without dataset hash) for the records id, under the sketch store's lock:
 //
 //  1. find the ledger datasets the records match (findDataset);
-//  2. check every one of them has the budget for e.Epsilon (unless
-//     allowOver), so a refusal charges nothing;
+//  2. check every one of them has the budget for e.Epsilon and e.Delta
+//     (unless allowOver), so a refusal charges nothing;
 //  3. append the keyed sketch of the records under each of them to the
 //     sketch store (creating the key on first use), before the ledger;
 //  4. Reserve e in the ledger once per dataset, each with the full ε and δ.
@@ -307,10 +307,15 @@ func ReserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, diffe
 	}
 	f := findDataset(l.Entries(""), st, id, differentPopulation)
 	if !allowOver {
+		// ε and δ of every matched dataset before the first write, so a
+		// refusal on any of them charges none.
+		entries := l.state().entries
 		for _, m := range f.Charges {
-			spent, _ := l.Spent(m.DatasetHash)
-			if b := l.Budget(m.DatasetHash); spent+e.Epsilon > b*(1+budgetSlack) {
-				return nil, f, &BudgetError{File: l.Path(), DatasetHash: m.DatasetHash, Spent: spent, Requested: e.Epsilon, Budget: b}
+			x := e
+			x.DatasetHash = m.DatasetHash
+			eps, delta := l.Spent(m.DatasetHash)
+			if err := checkSpent(l.Path(), entries, x, eps, delta); err != nil {
+				return nil, f, err
 			}
 		}
 	}

@@ -2,9 +2,11 @@ package ledger
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"math"
 	mrand "math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -192,5 +194,70 @@ func TestEntryIdentityValidation(t *testing.T) {
 		if err := x.Validate(); err == nil || !strings.HasPrefix(err.Error(), "identity.") {
 			t.Errorf("%s: err = %v, want an error naming the identity field", name, err)
 		}
+	}
+}
+
+// TestReserveByIdentityChecksEveryBudget is the regression test of a
+// release matched to two ledger datasets (its records, and its file) whose
+// second one refuses it: ReserveByIdentity checked only ε before writing,
+// so a δ refusal on the second dataset left the first charged. Every
+// matched dataset's ε and δ are checked before the first write: a refusal
+// writes nothing (no entry, no sketch).
+func TestReserveByIdentityChecksEveryBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		budgetOfFile  [2]float64 // the file dataset's ε and δ budgets (0: default)
+		eps, delta    float64    // of the release
+		refusedDelta  bool
+		refusedBudget bool // false: both charged
+	}{
+		{"δ refused on the second dataset", [2]float64{0, 1e-7}, 0.1, 5e-7, true, true},
+		{"ε refused on the second dataset", [2]float64{0.15, 0}, 0.1, 5e-7, false, true},
+		{"both fit", [2]float64{0, 0}, 0.1, 5e-7, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := identityOf(t, identityTestRows(50, 7))
+			l := openTestLedger(t)
+			// The records were released before (dataset X), and the file's
+			// budget set by file (dataset Y, an older ledger's key).
+			if _, err := l.Reserve(Entry{DatasetHash: id.Records, Epsilon: 0.1}, false); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Reserve(Entry{DatasetHash: id.FileHash, Epsilon: 0.1}, false); err != nil {
+				t.Fatal(err)
+			}
+			if b := tc.budgetOfFile; b != [2]float64{} {
+				if err := l.SetBudgets(id.FileHash, b[0], b[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := len(l.Entries(""))
+			out, f, err := ReserveByIdentity(l, id, Entry{Epsilon: tc.eps, Delta: tc.delta, Noise: "gaussian"}, false, false)
+			if f == nil || len(f.Charges) != 2 || f.Charges[0].DatasetHash != id.Records || f.Charges[1].DatasetHash != id.FileHash {
+				t.Fatalf("matches %+v: want the records, then the file", f)
+			}
+			if !tc.refusedBudget {
+				if err != nil || len(out) != 2 || len(l.Entries("")) != before+2 {
+					t.Fatalf("ReserveByIdentity: %v, %d entries; want both charged", err, len(out))
+				}
+				return
+			}
+			var be *BudgetError
+			if !errors.As(err, &be) || be.DatasetHash != id.FileHash || be.Delta != tc.refusedDelta {
+				t.Fatalf("ReserveByIdentity: %v, want the file dataset's %s budget refusing", err, map[bool]string{false: "ε", true: "δ"}[tc.refusedDelta])
+			}
+			if err := l.Refresh(); err != nil {
+				t.Fatal(err)
+			}
+			if len(out) != 0 || len(l.Entries("")) != before {
+				t.Fatalf("a refused release wrote %d entries (%d returned): the first dataset was charged", len(l.Entries(""))-before, len(out))
+			}
+			if eps, delta := l.Spent(id.Records); eps != 0.1 || delta != 0 {
+				t.Errorf("the records' dataset spent ε %g, δ %g after the refusal; want 0.1, 0", eps, delta)
+			}
+			if fi, err := os.Stat(SketchStorePath(l.Path())); err == nil && fi.Size() > 0 {
+				t.Errorf("a refused release stored a sketch (%d bytes)", fi.Size()) // the store's lock creates it empty
+			}
+		})
 	}
 }

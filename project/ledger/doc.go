@@ -15,7 +15,9 @@
 //   - Any doubt fails closed. Every line carries the running ε/δ totals of
 //     its dataset; a torn last line (*TornError), a damaged or unknown line
 //     or a gap in the totals is counted conservatively, reported, and kept
-//     counted by Repair (docs/ledger.md); a damaged sketch store
+//     counted by Repair (docs/ledger.md); lines cut from the end show
+//     against the tip file (TipPath, written after every append under
+//     the lock) and are charged to every dataset; a damaged sketch store
 //     (*SketchStoreError) refuses releases rather than forgetting a
 //     dataset.
 //   - A dataset is identified by its records in the used columns

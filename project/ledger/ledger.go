@@ -92,10 +92,20 @@ type Entry struct {
 	// RepairsLine, whose datasets nobody knows, charged to every dataset,
 	// including datasets first seen later (docs/ledger.md, "Damage").
 	AllDatasets bool `json:"all_datasets,omitempty"`
+	// RepairsTip marks the repair entry that resolves a tip problem
+	// (TipError): the lines missing at the end of the ledger, charged to
+	// every dataset (AllDatasets), or the curator's reset of the tip file
+	// (docs/ledger.md, "The tip file"). RepairsLine is then its own line.
+	RepairsTip bool `json:"repairs_tip,omitempty"`
 	// Identity names the records a release or validation used and how it
 	// was matched to DatasetHash (dataset_identity.go); nil in older
 	// entries and in budget and repair entries.
 	Identity *EntryIdentity `json:"identity,omitempty"`
+	// Tip says a tip file is kept beside the ledger (TipPath): set by the
+	// ledger in every line it writes since tips exist; once a line says
+	// so, the ledger without its tip file fails closed (docs/ledger.md,
+	// "The tip file").
+	Tip bool `json:"tip,omitempty"`
 	// Totals are the running totals over the whole ledger up to and
 	// including this entry, set by the ledger in every line it writes
 	// (version 2); nil in version 1 lines.
@@ -133,6 +143,12 @@ type ledgerState struct {
 	totaled bool           // some valid line carries totals
 	notes   []string       // harmless irregularities read past (see tolerate)
 	longest int            // length of the longest valid line (singleEntryBound)
+	// tipFirst is the index in entries of the first entry that says a tip
+	// file is kept (Entry.Tip), -1 if none; tipFirstLine its line.
+	tipFirst, tipFirstLine int
+	nextLine               int        // the number of the line the next append begins (after the blank tail and a torn line)
+	tip                    *tipRecord // the tip file, if one was read
+	tipErr                 *TipError  // the ledger does not end where the tip says
 }
 
 // DefaultPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -197,9 +213,11 @@ func (l *Ledger) readLocked() ([]byte, error) {
 	return data, l.load(data)
 }
 
-// load parses the ledger's bytes into the cache.
+// load parses the ledger's bytes into the cache and compares them with
+// the tip file.
 func (l *Ledger) load(data []byte) error {
-	st := parseLedger(data, l.path)
+	r := readTip(l.path)
+	st := parseLedgerTip(data, l.path, &r)
 	l.mu.Lock()
 	l.st = st
 	l.mu.Unlock()
@@ -211,7 +229,7 @@ func (l *Ledger) state() *ledgerState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.st == nil {
-		return &ledgerState{}
+		return &ledgerState{tipFirst: -1}
 	}
 	return l.st
 }
@@ -235,6 +253,16 @@ func (l *Ledger) Notes() []string {
 // Reserve and SetBudget refuse with until Repair; otherwise nil.
 func (l *Ledger) Damaged() *Error {
 	return l.state().damageError(l.path)
+}
+
+// TipProblem returns, if the ledger did not end where its tip file says
+// when last read (lines removed from its end, or the tip file damaged or
+// missing; see docs/ledger.md, "The tip file"), the *TipError that every
+// write but Repair refuses with; otherwise nil. While it is set, Spent
+// counts what the tip shows the missing lines spent, for every dataset,
+// and is a lower bound if the tip shows nothing.
+func (l *Ledger) TipProblem() *TipError {
+	return l.state().tipErr
 }
 
 // Spent returns the ε and δ spent on a dataset: the sums over its release,
@@ -445,7 +473,7 @@ func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) err
 	// place, it would become a blank line between entries (damage) or, if
 	// unterminated, be glued to the entry appended now.
 	if keep := blankTail(data); keep < len(data) {
-		if err := truncateLedger(l.path, int64(keep)); err != nil {
+		if err := truncateLedger(l.path, int64(keep), "remove the blank tail"); err != nil {
 			return err
 		}
 		data = data[:keep]
@@ -453,16 +481,22 @@ func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) err
 	if err := appendDurably(l.path, int64(len(data)), line); err != nil {
 		return err
 	}
-	// Under the lock the file now holds exactly data+line.
-	return l.load(append(data, line...))
+	// Under the lock the file now holds exactly data+line; its tip, under
+	// the same lock, names the last line written.
+	data = append(data, line...)
+	if err := writeTip(l.path, parseLedger(data, l.path), int64(len(data)-len(line))); err != nil {
+		_, _ = l.readLocked()
+		return err
+	}
+	return l.load(data)
 }
 
-// truncateLedger cuts the ledger back to size bytes (its blank tail) and
+// truncateLedger cuts the ledger back to size bytes (to do what) and
 // syncs it. The caller holds the lock.
-func truncateLedger(path string, size int64) error {
+func truncateLedger(path string, size int64, what string) error {
 	f, err := fsops.Current.OpenFile(path, os.O_WRONLY, 0o600)
 	if err != nil {
-		return fmt.Errorf("ledger: open to remove the blank tail: %w", err)
+		return fmt.Errorf("ledger: open to %s: %w", what, err)
 	}
 	err = f.Truncate(size)
 	if err == nil {
@@ -472,7 +506,7 @@ func truncateLedger(path string, size int64) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("ledger: %s: remove the blank tail: %w", path, err)
+		return fmt.Errorf("ledger: %s: %s: %w", path, what, err)
 	}
 	return nil
 }
@@ -523,6 +557,7 @@ func appendDurably(path string, size int64, line []byte) (err error) {
 // prepare fills the fields the ledger owns.
 func (e *Entry) prepare() error {
 	e.Version = Version
+	e.Tip = true
 	if e.Time.IsZero() {
 		e.Time = time.Now().UTC()
 	}
@@ -563,6 +598,9 @@ func (e *Entry) validate() error {
 		return fmt.Errorf("epsilon: %v must be finite and ≥ 0", e.Epsilon)
 	case !isFinite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
 		return fmt.Errorf("delta: %v must be in [0, 1)", e.Delta)
+	}
+	if e.RepairsTip && !e.AllDatasets {
+		return errors.New("repairs_tip: only an unattributed repair (all_datasets) resolves the tip file")
 	}
 	if e.AllDatasets && (e.Kind != KindRepair || e.DatasetHash != "") {
 		return errors.New("all_datasets: only an unattributed repair (kind repair, no dataset_hash) charges every dataset")
@@ -611,10 +649,13 @@ func (e *Entry) validate() error {
 	return nil
 }
 
+// IsSHA256Hex reports whether s is a hex SHA-256: 64 lower-case hex digits.
 func IsSHA256Hex(s string) bool {
-	if len(s) != 64 {
-		return false
-	}
+	return len(s) == 64 && isLowerHex(s)
+}
+
+// isLowerHex reports whether s consists of lower-case hex digits only.
+func isLowerHex(s string) bool {
 	for _, c := range []byte(s) {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
 			return false
@@ -659,7 +700,15 @@ func decodeEntry(line []byte, requireSum bool) (Entry, error) {
 // end, can be a crash tear: it is returned as a *TornError carrying what it
 // reveals.
 func parseLedger(data []byte, path string) *ledgerState {
-	st := &ledgerState{}
+	return parseLedgerTip(data, path, nil)
+}
+
+// parseLedgerTip is parseLedger compared with the tip file read tip
+// (checkTip; nil: not compared). A tip that shows lines missing at the
+// end bounds the damaged lines no valid line follows, as the running
+// totals of an intact line bound the damaged lines before it.
+func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
+	st := &ledgerState{tipFirst: -1}
 	var tol tolerated
 	if bytes.HasPrefix(data, dataset.UTF8BOM) {
 		data = data[len(dataset.UTF8BOM):]
@@ -698,7 +747,7 @@ func parseLedger(data []byte, path string) *ledgerState {
 			continue
 		}
 		e, err := decodeEntry(line, st.summed)
-		if err == nil && e.Kind == KindRepair {
+		if err == nil && e.Kind == KindRepair && !e.RepairsTip {
 			err = resolveRepair(damaged, n, validLine, e, st.run)
 		}
 		if err == nil && e.Kind == KindBudget {
@@ -706,6 +755,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		if err == nil {
 			err = checkVersionTotals(e, st.totaled)
+		}
+		if err == nil {
+			err = checkTipMarker(e, st.tipFirst >= 0)
 		}
 		var order error // totals that do not follow: lines removed, added or reordered
 		if err == nil {
@@ -720,6 +772,9 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 		if e.Sum != "" {
 			st.summed = true
+		}
+		if e.Tip && st.tipFirst < 0 {
+			st.tipFirst, st.tipFirstLine = len(st.entries), n
 		}
 		for i := pending; i < len(damaged); i++ {
 			damaged[i].followed = true
@@ -766,6 +821,14 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 	}
 	st.notes = tol.notes()
+	kept := data[:blankTail(data)]
+	st.nextLine = bytes.Count(kept, []byte{'\n'}) + 1
+	if len(kept) > 0 && kept[len(kept)-1] != '\n' {
+		st.nextLine++ // a torn line, terminated by the repair
+	}
+	if tip != nil {
+		st.checkTip(path, *tip, damaged)
+	}
 	markJoined(damaged, st.longest)
 	for _, d := range damaged {
 		if d.line < lastOutOfOrder {
@@ -778,6 +841,10 @@ func parseLedger(data []byte, path string) *ledgerState {
 		}
 	}
 	st.charges, _ = damageCharges(st, nil, true)
+	if te := st.tipErr; te != nil && te.Known && !te.boundsDamage {
+		st.charges = append(st.charges, damageCharge{all: true, eps: te.Epsilon, delta: te.Delta,
+			why: "the tip file shows lines missing at the end of the ledger"})
+	}
 	return st
 }
 

@@ -589,6 +589,9 @@ func (st *ledgerState) refuseWrites(path string) error {
 	if le := st.damageError(path); le != nil {
 		return le
 	}
+	if st.tipErr != nil {
+		return st.tipErr
+	}
 	if st.torn != nil {
 		return st.torn
 	}
@@ -602,6 +605,13 @@ type RepairOptions struct {
 	// read with certainty. It can only add datasets to a line, never take
 	// away the one the line shows.
 	Attribute map[int][]string
+	// ResetTip is the curator's decision, after checking that no line is
+	// missing from the end of the ledger, to replace a damaged or missing
+	// tip file, or one naming a line of a replaced ledger, that shows
+	// nothing of what is missing (TipError.Known false). It is recorded
+	// in the ledger. A tip that shows what lines missing at the end spent
+	// is charged, whatever ResetTip says.
+	ResetTip bool
 }
 
 // Repair makes a torn or damaged ledger usable again without lowering what
@@ -637,10 +647,19 @@ func (l *Ledger) Repair(opt RepairOptions) ([]Entry, error) {
 // the repair entries they hold; errNothingToAppend if nothing is torn or
 // damaged.
 func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
-	if st.torn == nil && len(st.damaged) == 0 {
+	if st.torn == nil && len(st.damaged) == 0 && st.tipErr == nil {
 		return nil, nil, errNothingToAppend
 	}
 	charges, err := damageCharges(st, opt.Attribute, false)
+	tipRep, tipProblem := st.tipRepair(opt.ResetTip)
+	if tipProblem != "" {
+		nc := &NeedsCuratorError{}
+		if err != nil && !errors.As(err, &nc) {
+			return nil, nil, err
+		}
+		nc.Lines = append(nc.Lines, tipProblem)
+		err = nc
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -672,6 +691,12 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
 		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, AllDatasets: c.all, Epsilon: c.eps, Delta: c.delta,
 			Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
+	}
+	if tipRep != nil {
+		// Last, so that the tip written after this append names it; it
+		// names its own line (the missing lines were before it).
+		tipRep.RepairsLine = st.nextLine + len(reps)
+		reps = append(reps, *tipRep)
 	}
 	for i := range reps {
 		if err := reps[i].prepare(); err != nil {

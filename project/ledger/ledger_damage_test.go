@@ -63,6 +63,49 @@ func ledgerFile(t *testing.T, data []byte) *Ledger {
 	return l
 }
 
+// tipOf returns the tip file the ledger writes after the valid ledger
+// orig, or nil if its lines do not say a tip is kept.
+func tipOf(t testing.TB, orig []byte) []byte {
+	t.Helper()
+	st := parseLedger(orig, "orig")
+	if st.tipFirst < 0 {
+		return nil
+	}
+	last := st.entries[len(st.entries)-1]
+	b, err := marshalTip(tipRecord{LineSum: last.Sum, Totals: *last.Totals})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// writeTipOf writes beside the ledger at p the tip file the ledger wrote
+// after orig (if its lines say a tip is kept).
+func writeTipOf(t testing.TB, p string, orig []byte) {
+	t.Helper()
+	if tip := tipOf(t, orig); tip != nil {
+		if err := os.WriteFile(TipPath(p), tip, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// ledgerFileFrom is ledgerFile beside the tip file the ledger wrote after
+// orig, the ledger before data damaged it.
+func ledgerFileFrom(t *testing.T, orig, data []byte) *Ledger {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "ledger.jsonl")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeTipOf(t, p, orig)
+	l, err := Open(p)
+	if err != nil {
+		t.Fatalf("a damaged ledger must open (to be shown and repaired): %v", err)
+	}
+	return l
+}
+
 // TestLedgerDamageRepro reproduces issue 14 item 1: three releases of
 // ε 0.4 on datasets a, b, c; a two-byte change hid spends ("charged ε 0 to
 // dataset b", c shown unspent, and 0.6 more released on c). Now any
@@ -309,7 +352,10 @@ func fuzzLedgerBases(t testing.TB) [][]byte {
 // marker are both destroyed. The fuzzer plays the curator where Repair
 // asks for attribution (curatorAttribution). The file's final line
 // end is never damaged: an unterminated last line is read as a crash tear
-// (docs/ledger.md), which a substitution could otherwise imitate.
+// (docs/ledger.md), which a substitution could otherwise imitate. With
+// the tip file naming the base's last line (as the ledger wrote it), the
+// last whole lines are cut too (which / number of bases % 4 of them):
+// the cut must be seen, and repaired the same way.
 func FuzzLedgerRepair(f *testing.F) {
 	bases := fuzzLedgerBases(f)
 	origs := make([]*ledgerState, len(bases))
@@ -341,12 +387,34 @@ func FuzzLedgerRepair(f *testing.F) {
 	// population (each an under-count before the review's fixes).
 	f.Add(uint8(5), []byte{0x02, 0x30, 0x01}) // a byte of the terminated tear (line 3)
 	f.Add(uint8(6), []byte{0x01, 0x16, 0x10}) // a byte of line 2's own dataset_hash key
+	// The last whole lines cut (which / len(bases) % 4 of them), the tip
+	// file naming the base's last line: alone, and with a damaged byte in
+	// the new last line.
+	f.Add(uint8(len(bases)), []byte{})
+	f.Add(uint8(2*len(bases)+3), []byte{})
+	f.Add(uint8(3*len(bases)+4), []byte{})
+	f.Add(uint8(len(bases)+1), []byte{0x03, 0x80, 0x01})
+	f.Add(uint8(2*len(bases)+3), []byte{0x01, 0x66, 0x01, 0x01, 0xd3, 0x01})
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data, starts, after := damageLedger(base, damage)
-		st := parseLedger(data, "damaged")
+		cut := int(which) / len(bases) % 4
+		data = cutLines(data, cut)
+		lines := max(0, len(starts)-cut)
+		tip := tipRead{tip: lastLineTip(t, orig)}
+		st := parseLedgerTip(data, "damaged", &tip)
+		if cut > 0 && lines > 0 && !intactLine(st, lines, lines) {
+			// Cut next to damaged lines: as lines deleted next to damaged
+			// lines, outside the guarantee (docs/ledger.md); only no crash
+			// is checked.
+			_, _, _ = repairLines(st, RepairOptions{})
+			return
+		}
 		for _, n := range after {
-			if !intactLine(st, len(starts), n) || n > 1 && !intactLine(st, len(starts), n-1) {
+			if n > lines {
+				continue // now at the end: the tip shows them
+			}
+			if !intactLine(st, lines, n) || n > 1 && !intactLine(st, lines, n-1) {
 				// Deleted next to damaged lines or at the end: outside the
 				// guarantee (docs/ledger.md); only no crash is checked.
 				_, _, _ = repairLines(st, RepairOptions{})
@@ -356,7 +424,10 @@ func FuzzLedgerRepair(f *testing.F) {
 		if st.torn != nil {
 			t.Fatalf("a complete last line read as a tear: %v", st.torn)
 		}
-		if len(st.damaged) > 0 {
+		if cut > 0 && st.tipErr == nil {
+			t.Fatalf("%d lines cut at the end, the tip does not see it", cut)
+		}
+		if len(st.damaged) > 0 || st.tipErr != nil {
 			if st.refuseWrites("damaged") == nil {
 				t.Fatal("damaged ledger does not refuse writes")
 			}
@@ -369,8 +440,10 @@ func FuzzLedgerRepair(f *testing.F) {
 				t.Fatal(err)
 			}
 			data = append(data[:blankTail(data)], out...) // as appendChecked writes it
-			if st = parseLedger(data, "repaired"); len(st.damaged) > 0 || st.torn != nil {
-				t.Fatalf("still damaged after repair: %v", st.damageError("repaired"))
+			st = parseLedger(data, "repaired")
+			tip = tipRead{tip: lastLineTip(t, st)} // as appendChecked writes it
+			if st = parseLedgerTip(data, "repaired", &tip); len(st.damaged) > 0 || st.torn != nil || st.tipErr != nil {
+				t.Fatalf("still damaged after repair: %v, tip %v", st.damageError("repaired"), st.tipErr)
 			}
 		}
 		for _, h := range []string{hashA, hashB, hashC, hashNew} {
@@ -381,6 +454,16 @@ func FuzzLedgerRepair(f *testing.F) {
 			}
 		}
 	})
+}
+
+// lastLineTip is the tip the ledger writes after the last valid line of
+// st (it need not say a tip is kept).
+func lastLineTip(t *testing.T, st *ledgerState) *tipRecord {
+	last := st.entries[len(st.entries)-1]
+	if last.Totals == nil || last.Sum == "" {
+		t.Fatal("the last line has no totals or checksum")
+	}
+	return &tipRecord{V: tipVersion, LineSum: last.Sum, Totals: *last.Totals}
 }
 
 // hashNew is a dataset the fuzzed ledgers never name: a charge for lines

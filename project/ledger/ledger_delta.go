@@ -36,6 +36,12 @@ func validateBudgets(eps, delta float64) error {
 // budget, each up to the relative budgetSlack; nil if both fit.
 func checkBudgets(path string, entries []Entry, e Entry) error {
 	eps, delta := spent(entries, nil, e.DatasetHash)
+	return checkSpent(path, entries, e, eps, delta)
+}
+
+// checkSpent is checkBudgets with the dataset's spent ε and δ given (as
+// Ledger.Spent counts them): the one home of the budget rule.
+func checkSpent(path string, entries []Entry, e Entry, eps, delta float64) error {
 	if b := budget(entries, e.DatasetHash); eps+e.Epsilon > b*(1+budgetSlack) {
 		return &BudgetError{File: path, DatasetHash: e.DatasetHash, Spent: eps, Requested: e.Epsilon, Budget: b}
 	}

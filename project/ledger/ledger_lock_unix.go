@@ -137,3 +137,16 @@ func openLedgerForLock(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// linkCount returns the number of hard links of the file at path (names
+// of it), or 1 if it cannot be told.
+func linkCount(path string) int {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 1
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Nlink)
+	}
+	return 1
+}

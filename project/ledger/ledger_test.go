@@ -403,6 +403,9 @@ func TestLedgerReserveFaults(t *testing.T) {
 				if err != nil {
 					t.Fatalf("ledger refused after interrupted append: %v", err)
 				}
+				if te := l2.TipProblem(); te != nil {
+					t.Errorf("fault at %s: the ledger no longer ends where its tip says: %v", f.Faulted(), te)
+				}
 				eps, _ := l2.Spent(hashA)
 				switch torn := l2.Torn(); {
 				case torn != nil:
