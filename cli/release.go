@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -67,7 +69,7 @@ one value per feature):
 			f.private.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (least predicted error, docs/sensitivity.md), one K for every axis, or K1,K2,… per axis")
-			flagvalue.WholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
+			flagvalue.WholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to "+strconv.Itoa(mechanism.MaxH))
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
