@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 )
@@ -14,7 +15,7 @@ type chooseFlags struct {
 	datasetFlags
 	private             privateBoundsFlags
 	ledger              string
-	epsSelect, fraction floatFlag
+	epsSelect, fraction flagvalue.Float
 	draws               int
 	bandwidths          bool
 	allowOver           bool
@@ -45,7 +46,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			f.private.register(fs)
 			fs.Var(&f.epsSelect, "epsilon-select", "ε = `E` spent by this private choice (required; recorded in the ledger)")
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
-			wholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
+			flagvalue.WholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
@@ -59,7 +60,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if err := f.checkRequired(); err != nil {
 		return err
 	}
-	if !f.epsSelect.set {
+	if !f.epsSelect.Given {
 		return usagef("--epsilon-select (the ε this choice spends) is required")
 	}
 	req, spec, err := f.request(e)
@@ -81,7 +82,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 			return err // a public check, before anything is spent
 		}
 	}
-	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.v); err != nil {
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsSelect.Value); err != nil {
 		return err
 	}
 	led, err := ledger.Open(ledgerPath)
@@ -90,12 +91,12 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	}
 	line := newProgressLine(e, "scoring candidates:")
 	res, err := release.ChooseSettings(ctx, req, release.ChooseOptions{
-		EpsilonSelect:       f.epsSelect.v,
+		EpsilonSelect:       f.epsSelect.Value,
 		Ledger:              led,
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
 		Bandwidths:          f.bandwidths,
-		ValidationFraction:  f.fraction.v,
+		ValidationFraction:  f.fraction.Value,
 		Draws:               f.draws,
 		Now:                 e.Now,
 		Progress:            line.callback(),
@@ -117,7 +118,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		use += " --param bandwidth=" + strings.Join(bw, ",")
 	}
 	fmt.Fprintln(e.Stdout)
-	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.v, use)
+	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.Value, use)
 	fmt.Fprintf(e.Stdout, "ε spent by this choice: %.6g (ledger entry %s, kind %s)\n", res.Epsilon, res.Entry.ID, res.Entry.Kind)
 	fmt.Fprintf(e.Stdout, "ledger total for dataset %s: ε %.6g of budget %.6g\n", shortHash(res.Entry.DatasetHash), res.Spent, res.Budget)
 	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", res.Identity.Describe())

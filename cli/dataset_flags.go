@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -18,13 +19,13 @@ import (
 // request).
 type datasetFlags struct {
 	data, label, learner, noise    string
-	features                       listFlag
-	bounds                         boundsFlag
-	params                         paramsFlag
-	epsilon, delta, positive, beta floatFlag
+	features                       flagvalue.List
+	bounds                         flagvalue.Bounds
+	params                         flagvalue.Params
+	epsilon, delta, positive, beta flagvalue.Float
 	dropInvalid, ackDataBounds     bool
-	classes                        classesFlag
-	fill                           fillFlag
+	classes                        flagvalue.Classes
+	fill                           flagvalue.Fill
 	fillClass                      string
 }
 
@@ -59,7 +60,7 @@ func (f *datasetFlags) checkRequired() error {
 		return usagef("--features is required")
 	case f.learner == "":
 		return usagef("--learner is required (one of %s)", strings.Join(learnerKinds(), ", "))
-	case !f.epsilon.set:
+	case !f.epsilon.Given:
 		return usagef("--epsilon is required")
 	}
 	return nil
@@ -91,18 +92,18 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	noise := mechanism.NoiseKind(f.noise)
 	switch noise {
 	case mechanism.NoiseLaplace:
-		if f.delta.set && f.delta.v != 0 {
+		if f.delta.Given && f.delta.Value != 0 {
 			return release.Request{}, spec, usagef("--delta is only for --noise laplace-approx or gaussian; laplace is pure ε-DP")
 		}
 	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
-		if !f.delta.set {
+		if !f.delta.Given {
 			return release.Request{}, spec, usagef("--noise %s needs --delta D in (0,1)", noise)
 		}
 	default:
 		return release.Request{}, spec, usagef("--noise %q: must be laplace, laplace-approx or gaussian", f.noise)
 	}
 	cols := f.columns()
-	for _, name := range f.bounds.order {
+	for _, name := range f.bounds.Order {
 		if !slices.Contains(cols, name) {
 			return release.Request{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
 		}
@@ -113,7 +114,7 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	}
 	opts := dataset.CSVOptions{Columns: cols, KeepInvalid: true}
 	if binary && f.label != "" {
-		opts.Classes = map[string]dataset.Classes{f.label: f.classes.c}
+		opts.Classes = map[string]dataset.Classes{f.label: f.classes.Value}
 	}
 	ds, err := dataset.ReadCSV(f.data, opts)
 	if err != nil {
@@ -127,17 +128,17 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 		BoundsFromData:         map[string]bool{},
 		AcknowledgedDataBounds: f.ackDataBounds,
 		Learner:                spec.Kind,
-		Params:                 learners.Values(f.params.values),
-		Privacy:                mechanism.Params{Epsilon: f.epsilon.v, Delta: f.delta.v, Noise: noise},
-		Beta:                   f.beta.v,
-		Fill:                   f.fill.values,
+		Params:                 learners.Values(f.params.Values),
+		Privacy:                mechanism.Params{Epsilon: f.epsilon.Value, Delta: f.delta.Value, Noise: noise},
+		Beta:                   f.beta.Value,
+		Fill:                   f.fill.Values,
 		FillClass:              f.fillClass,
 	}
 	if binary && f.label != "" {
-		c := f.classes.c
+		c := f.classes.Value
 		req.Classes = &c
 	}
-	for name, s := range f.bounds.specs {
+	for name, s := range f.bounds.Specs {
 		if s.FromData {
 			// Prepare refuses this without --acknowledge-data-bounds.
 			req.BoundsFromData[name] = true

@@ -13,12 +13,13 @@
 //   - Public results go to standard output; everything that depends on the
 //     private records outside the mechanism (clip and fill counts) goes to
 //     standard error, labelled private (docs/security.md).
-//   - Flags are parsed and validated where they enter (flags.go and each
-//     command's Setup); the rules themselves live in mechanism, learners and
-//     project, once.
+//   - Flags are parsed and validated where they enter (the value types of
+//     package flagvalue and each command's Setup); the rules themselves live
+//     in mechanism, learners and project, once.
 //   - Commands read the outside world only through env (streams, clock,
 //     terminal, environment variables), so tests run them in process.
 //
-// One file per command (release.go, eval.go, …); figure.go, figure1.go and
-// figure2.go reproduce the paper's figures (docs/reproduction.md).
+// One file per command (release.go, eval.go, …). figure.go is the command
+// that reproduces the paper's figures; the protocols themselves are in
+// package figure (docs/reproduction.md).
 package cli

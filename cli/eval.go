@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -44,7 +45,7 @@ spends no privacy budget.`,
 		MinPos: 1,
 		MaxPos: 1,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
-			var at pointFlag
+			var at flagvalue.Point
 			var points, out, allowed string
 			var force, allowUntrusted, skipInvalid, clamp bool
 			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")

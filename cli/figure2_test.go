@@ -1,19 +1,16 @@
 package cli
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/cli/figure"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
-
-var regenFigure2 = flag.Bool("figure2.regen", false, "rewrite docs/reproduction/figure2.{csv,png} with the default protocol (100 repeats)")
 
 // TestFigure2Claims runs the command with 20 repeats (seed 1) and checks the
 // CSV's shape and, loosely, the claim of Figure 2: agreement rises with ε
@@ -28,17 +25,17 @@ var regenFigure2 = flag.Bool("figure2.regen", false, "rewrite docs/reproduction/
 func TestFigure2Claims(t *testing.T) {
 	dir := t.TempDir()
 	// A stale CSV that --force must overwrite.
-	if err := os.WriteFile(filepath.Join(dir, figure2CSVFile), []byte("stale"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, figure.CSV2File), []byte("stale"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	te, err := runFigureCmd(t, "2", "--out", dir, "--repeats", "20", "--seed", "1", "--force")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(te.out.String(), figure2PNGFile) {
-		t.Errorf("stdout %q does not name %s", te.out.String(), figure2PNGFile)
+	if !strings.Contains(te.out.String(), figure.PNG2File) {
+		t.Errorf("stdout %q does not name %s", te.out.String(), figure.PNG2File)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, figure2CSVFile))
+	b, err := os.ReadFile(filepath.Join(dir, figure.CSV2File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +43,8 @@ func TestFigure2Claims(t *testing.T) {
 	if lines[0] != "k,h,epsilon,mean_agreement" {
 		t.Fatalf("header %q", lines[0])
 	}
-	if got, want := len(lines)-1, len(figure2Shapes)*len(figure2Epsilons); got != want {
+	// The paper's protocol: 4 (k, h) shapes × 5 values of ε.
+	if got, want := len(lines)-1, 4*5; got != want {
 		t.Fatalf("%d rows, want %d", got, want)
 	}
 	agree := map[[2]int][]float64{}
@@ -63,43 +61,19 @@ func TestFigure2Claims(t *testing.T) {
 		}
 		agree[[2]int{k, h}] = append(agree[[2]int{k, h}], a)
 	}
+	epsAt := []float64{0.1, 0.3, 1, 3, 10}
 	for key, as := range agree {
 		for i := 2; i < len(as); i++ { // ε = 0.3, 1, 3, 10
 			if as[i] <= as[i-1] {
-				t.Errorf("k,h = %v: agreement %v at ε = %g not above %v at ε = %g", key, as[i], figure2Epsilons[i], as[i-1], figure2Epsilons[i-1])
+				t.Errorf("k,h = %v: agreement %v at ε = %g not above %v at ε = %g", key, as[i], epsAt[i], as[i-1], epsAt[i-1])
 			}
 		}
 	}
 	if a := agree[[2]int{5, 1}]; a[len(a)-1] <= 0.9 {
 		t.Errorf("k = 5, h = 1, ε = 10: agreement %v, want > 0.9", a[len(a)-1])
 	}
-	if png, err := os.ReadFile(filepath.Join(dir, figure2PNGFile)); err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
+	if png, err := os.ReadFile(filepath.Join(dir, figure.PNG2File)); err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
 		t.Errorf("figure2.png missing or not a PNG (%v)", err)
-	}
-}
-
-// TestFigure2DeterministicBySeed: same seed, same rows; another seed,
-// other rows (with 2 repeats, equal means across seeds would need equal
-// noise draws).
-func TestFigure2DeterministicBySeed(t *testing.T) {
-	ctx := context.Background()
-	setup, err := newFigure2Setup(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(seed uint64) string {
-		res, err := simulateFigure2(ctx, setup, figure2Config{Repeats: 2, Seed: seed})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(figure2CSV(res.Rows))
-	}
-	a, b, c := run(7), run(7), run(8)
-	if a != b {
-		t.Errorf("seed 7 twice gave different CSVs:\n%s\n%s", a, b)
-	}
-	if a == c {
-		t.Errorf("seeds 7 and 8 gave the same CSV")
 	}
 }
 
@@ -108,7 +82,7 @@ func TestFigure2DeterministicBySeed(t *testing.T) {
 // and figure 2 rejects its usage errors.
 func TestFigure2Refusals(t *testing.T) {
 	dir := t.TempDir()
-	csvPath := filepath.Join(dir, figure2CSVFile)
+	csvPath := filepath.Join(dir, figure.CSV2File)
 	if err := os.WriteFile(csvPath, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -132,16 +106,4 @@ func TestFigure2Refusals(t *testing.T) {
 			t.Errorf("%v: error %v (exit %d), want usage error containing %q", tc.args, err, exitCode(err), tc.want)
 		}
 	}
-}
-
-func TestFigure2Regenerate(t *testing.T) {
-	if !*regenFigure2 {
-		t.Skip("pass -figure2.regen to rewrite docs/reproduction/figure2.{csv,png}")
-	}
-	cfg := figure2Config{Repeats: figure2DefaultRepeats, Seed: figure2DefaultSeed}
-	paths, err := writeFigure2(context.Background(), filepath.Join("..", "docs", "reproduction"), cfg, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(paths)
 }

@@ -11,12 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bernsteinrelease/bernstein/learners"
-	"github.com/bernsteinrelease/bernstein/mechanism/peers"
-	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/cli/figure"
 )
-
-var regenFigure1 = flag.Bool("figure1.regen", false, "rewrite docs/reproduction/figure1.{csv,png} with the default protocol (1000 repeats)")
 
 // runFigureCmd runs the figure command through the same flag parsing as
 // run() does for registered commands.
@@ -55,7 +51,7 @@ func TestFigure1Claims(t *testing.T) {
 	if got := strings.Count(te.out.String(), "\n"); got != 2 {
 		t.Errorf("printed %d paths, want 2: %q", got, te.out.String())
 	}
-	f, err := os.Open(filepath.Join(dir, figure1CSVFile))
+	f, err := os.Open(filepath.Join(dir, figure.CSV1File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +72,8 @@ func TestFigure1Claims(t *testing.T) {
 	for _, r := range recs[1:] {
 		perMethod[r[0]]++
 	}
-	if perMethod["bernstein"] != 35 || perMethod[figure1MethodNearest] != 7 ||
-		perMethod[figure1MethodTrig] != 7 || perMethod[figure1MethodHistogram] != 7 || perMethod[figure1MethodGP] != 5 {
+	if perMethod["bernstein"] != 35 || perMethod[figure.MethodNearest] != 7 ||
+		perMethod[figure.MethodTrig] != 7 || perMethod[figure.MethodHistogram] != 7 || perMethod[figure.MethodGP] != 5 {
 		t.Errorf("rows per method %v, want bernstein 35, hall-gp 5 and 7 for each other method", perMethod)
 	}
 	errAt := map[[2]string]float64{} // (method/h, ε) → error
@@ -89,7 +85,7 @@ func TestFigure1Claims(t *testing.T) {
 		errAt[[2]string{r[0] + r[1], r[2]}] = v
 	}
 	for _, eps := range []string{"0.01", "0.03", "0.1", "0.3", "1", "3", "10"} {
-		base := errAt[[2]string{figure1MethodNearest, eps}]
+		base := errAt[[2]string{figure.MethodNearest, eps}]
 		best := math.Inf(1)
 		for h := 1; h <= 5; h++ {
 			best = math.Min(best, errAt[[2]string{"bernstein" + strconv.Itoa(h), eps}])
@@ -102,7 +98,7 @@ func TestFigure1Claims(t *testing.T) {
 	if !(e1 > e2 && e2 > e3) {
 		t.Errorf("ε = 10: errors h=1,2,3 = %g, %g, %g: want decreasing (paper: accuracy improves with h)", e1, e2, e3)
 	}
-	png, err := os.ReadFile(filepath.Join(dir, figure1PNGFile))
+	png, err := os.ReadFile(filepath.Join(dir, figure.PNG1File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +112,7 @@ func TestFigure1Claims(t *testing.T) {
 	if _, err := runFigureCmd(t, "1", "--out", dir, "--repeats", "200", "--seed", "7", "--force"); err != nil {
 		t.Fatal(err)
 	}
-	again, err := os.ReadFile(filepath.Join(dir, figure1CSVFile))
+	again, err := os.ReadFile(filepath.Join(dir, figure.CSV1File))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,82 +148,5 @@ func TestFigure1UsageErrors(t *testing.T) {
 				t.Errorf("exit code %d, want %d", exitCode(err), exitUsage)
 			}
 		})
-	}
-}
-
-// TestFigure1GPSeries checks the Hall et al. series: rows only for ε ≤ 1,
-// errors exactly proportional to the noise scale √c(ε) ∝ 1/ε (common
-// paths), and a plausible size. The noise at one grid point has standard
-// deviation s = √c·√A; the sup of |G| over 1001 strongly correlated points
-// (kernel width 0.05, i.e. about 20 correlation lengths) lies between the
-// mean of one |N(0, s²)| (0.8·s) and the sup of 1001 independent ones
-// (≈ 3.3·s); the mean of 200 such sups has a relative standard error of a
-// few per cent, so [0.8 s, 4 s] cannot fail by chance.
-func TestFigure1GPSeries(t *testing.T) {
-	s, err := newFigure1Setup(context.Background(), figure1DefaultBW)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := s.run(context.Background(), 200, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[float64]float64{}
-	for _, r := range rows {
-		if r.Method == figure1MethodGP {
-			got[r.Epsilon] = r.MeanSupError
-		}
-	}
-	if len(got) != 5 {
-		t.Fatalf("GP rows for ε = %v, want the 5 values ≤ 1", got)
-	}
-	for eps, e := range got {
-		if eps > 1 {
-			t.Errorf("GP row for ε = %g > 1", eps)
-		}
-		if r := e * eps / got[1]; math.Abs(r-1) > 1e-12 {
-			t.Errorf("ε = %g: error·ε / error(1) = %.15g, want 1", eps, r)
-		}
-	}
-	x, _, err := dataset.DemoKDE1D(dataset.DemoKDE1DSeed).MapToUnit([]string{"x"}, []dataset.Bounds{{Lo: 0, Hi: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rk, err := learners.RKHSPeer(learners.KindKDE, len(x), learners.Values{"bandwidth": {figure1DefaultBW}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scale, err := peers.GPNoiseScale(rk.Delta, 1, 1e-6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sd := scale * math.Sqrt(rk.Amplitude)
-	if e := got[1]; !(e > 0.8*sd && e < 4*sd) {
-		t.Errorf("ε = 1: mean sup error %g outside [0.8, 4]·s, s = %g", e, sd)
-	}
-}
-
-// TestFigure1Regenerate rewrites the committed figure with the defaults; it
-// runs only with -figure1.regen.
-func TestFigure1Regenerate(t *testing.T) {
-	if !*regenFigure1 {
-		t.Skip("pass -figure1.regen to rewrite docs/reproduction/figure1.{csv,png}")
-	}
-	cfg := figure1Config{Repeats: figure1DefaultRepeats, Bandwidth: figure1DefaultBW, Seed: figure1DefaultSeed}
-	paths, err := writeFigure1(context.Background(), filepath.Join("..", "docs", "reproduction"), cfg, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(paths)
-}
-
-// BenchmarkFigure1 measures the whole default protocol (fit, lattice and
-// grid evaluation, 1000 repeats × 7 ε × 6 methods); the target is ≤ 2 s.
-func BenchmarkFigure1(b *testing.B) {
-	cfg := figure1Config{Repeats: figure1DefaultRepeats, Bandwidth: figure1DefaultBW, Seed: figure1DefaultSeed}
-	for b.Loop() {
-		if _, err := runFigure1(context.Background(), cfg); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -6,73 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
-
-// fillFlag is --fill COL=V,COL=V: the public fill value per used numeric
-// column (repeatable); a column not named is filled with the midpoint of
-// its bounds.
-type fillFlag struct {
-	values map[string]float64
-	order  []string
-}
-
-func (f *fillFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	parts := make([]string, len(f.order))
-	for i, name := range f.order {
-		parts[i] = fmt.Sprintf("%s=%g", name, f.values[name])
-	}
-	return strings.Join(parts, ",")
-}
-
-func (f *fillFlag) Set(s string) error {
-	if f.values == nil {
-		f.values = map[string]float64{}
-	}
-	for _, item := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(item, "=")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" {
-			return fmt.Errorf("%q: want COLUMN=VALUE", item)
-		}
-		v, err := parseFinite(val)
-		if err != nil {
-			return fmt.Errorf("%q: fill value %v", item, err)
-		}
-		if _, dup := f.values[name]; dup {
-			return fmt.Errorf("%q: fill value for column %q given twice", item, name)
-		}
-		f.values[name] = v
-		f.order = append(f.order, name)
-	}
-	return nil
-}
-
-// classesFlag is --classes NEG,POS: the declared values of a binary label.
-type classesFlag struct {
-	c   dataset.Classes
-	set bool
-}
-
-func (f *classesFlag) String() string {
-	if f == nil || !f.set {
-		return ""
-	}
-	return f.c.String()
-}
-
-func (f *classesFlag) Set(s string) error {
-	c, err := dataset.ParseClasses(s)
-	if err != nil {
-		return err
-	}
-	f.c, f.set = c, true
-	return nil
-}
 
 // removedDropInvalid is the refusal of the removed --drop-invalid flag.
 const removedDropInvalid = "--drop-invalid was removed: dropping rows made n depend on the private data. " +
@@ -88,16 +23,16 @@ func (f *datasetFlags) checkFillFlags(binary bool) error {
 	switch {
 	case f.dropInvalid:
 		return usagef("%s", removedDropInvalid)
-	case f.positive.set:
+	case f.positive.Given:
 		return usagef("%s", removedPositive)
-	case binary && f.label != "" && !f.classes.set:
+	case binary && f.label != "" && !f.classes.Given:
 		return usagef("--label %s of a binary-label learner needs --classes NEG,POS (the two label values, positive second; e.g. 0,1 or no,yes)", f.label)
-	case !binary && f.classes.set:
+	case !binary && f.classes.Given:
 		return usagef("--classes applies only to learners with a binary label")
 	case !binary && f.fillClass != "":
 		return usagef("--fill-class applies only to learners with a binary label")
 	}
-	for _, name := range f.fill.order {
+	for _, name := range f.fill.Order {
 		if name == f.label && binary {
 			return usagef("--fill names the class label %q: use --fill-class CLASS", name)
 		}

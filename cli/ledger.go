@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -61,7 +62,7 @@ that decision and writes a new tip.
 Keep a copy of the files before repairing.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			var data, ledgerPath string
-			var budget, deltaBudget floatFlag
+			var budget, deltaBudget flagvalue.Float
 			var repair, resetTip bool
 			attribute := attributeFlag{}
 			fs.StringVar(&data, "data", "", "show only the dataset in `FILE.csv` (identified by its content hash)")
@@ -72,17 +73,17 @@ Keep a copy of the files before repairing.`,
 			fs.Var(attribute, "attribute", "with --repair: charge damaged line `LINE=FILE.csv` (or LINE=SHA256) to that dataset (every ledger dataset of the file); repeatable, also for one line")
 			fs.BoolVar(&resetTip, "reset-tip", false, "with --repair: replace a damaged or missing tip file that shows nothing of what the ledger's end held, after you checked that no line is missing at the end (recorded)")
 			return func(context.Context, []string) error {
-				if budget.set && data == "" {
+				if budget.Given && data == "" {
 					return usagef("--budget needs --data FILE.csv: budgets are per dataset")
 				}
-				if deltaBudget.set && data == "" {
+				if deltaBudget.Given && data == "" {
 					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
 				}
-				if budget.set && budget.v <= 0 {
-					return usagef("--budget %g: the ε budget must be > 0", budget.v)
+				if budget.Given && budget.Value <= 0 {
+					return usagef("--budget %g: the ε budget must be > 0", budget.Value)
 				}
-				if deltaBudget.set && (deltaBudget.v <= 0 || deltaBudget.v >= 1) {
-					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.v)
+				if deltaBudget.Given && (deltaBudget.Value <= 0 || deltaBudget.Value >= 1) {
+					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.Value)
 				}
 				if len(attribute) > 0 && !repair {
 					return usagef("--attribute only applies to --repair")
@@ -121,8 +122,8 @@ Keep a copy of the files before repairing.`,
 				}
 				keys := ledger.DatasetsOfFile(l, hash)
 				for i, key := range keys {
-					if budget.set || deltaBudget.set {
-						if err := l.SetBudgets(key, budget.v, deltaBudget.v); err != nil {
+					if budget.Given || deltaBudget.Given {
+						if err := l.SetBudgets(key, budget.Value, deltaBudget.Value); err != nil {
 							return err
 						}
 					}

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/cli/figure"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
@@ -92,7 +93,7 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 	mkdir(w.path("dir.csv"))
 	figDir, demoDir, demoDir2 := w.path("fig"), w.path("demo-fifo"), w.path("demo-link")
 	mkdir(figDir)
-	mkfifo(filepath.Join(figDir, figure1CSVFile))
+	mkfifo(filepath.Join(figDir, figure.CSV1File))
 	mkdir(demoDir)
 	mkfifo(filepath.Join(demoDir, dataset.DemoKDE1DFile))
 	mkdir(demoDir2)
@@ -117,7 +118,7 @@ func TestOutputRefusesNonRegularTargets(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want a 'not a regular file' error naming %s", c.args, r.code, r.stderr, c.what)
 		}
 	}
-	for _, p := range []string{fifo, filepath.Join(figDir, figure1CSVFile), filepath.Join(demoDir, dataset.DemoKDE1DFile)} {
+	for _, p := range []string{fifo, filepath.Join(figDir, figure.CSV1File), filepath.Join(demoDir, dataset.DemoKDE1DFile)} {
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 			t.Errorf("%s: no longer a FIFO (%v, %v)", p, st, err)
 		}

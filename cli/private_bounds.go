@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -18,12 +19,12 @@ import (
 // 'release' and 'choose': --bounds-private COL=LO:HI (the wide public
 // range searched), --bounds-quantiles QLO:QHI and --bounds-epsilon E.
 type privateBoundsFlags struct {
-	ranges    boundsFlag
-	quantiles quantilesFlag
-	epsilon   floatFlag
+	ranges    flagvalue.Bounds
+	quantiles flagvalue.Quantiles
+	epsilon   flagvalue.Float
 	// estimated reuses bounds estimated earlier (e.g. by 'choose'):
 	// --bounds-estimated COL=LO:HI --bounds-entry ID.
-	estimated boundsFlag
+	estimated flagvalue.Bounds
 	entry     string
 }
 
@@ -36,61 +37,28 @@ func (p *privateBoundsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.entry, "bounds-entry", "", "the ledger entry `ID` (kind bounds) that estimated the --bounds-estimated bounds")
 }
 
-// quantilesFlag is --bounds-quantiles QLO:QHI.
-type quantilesFlag struct {
-	q   [2]float64
-	set bool
-}
-
-func (q *quantilesFlag) String() string {
-	if q == nil || !q.set {
-		return ""
-	}
-	return fmt.Sprintf("%g:%g", q.q[0], q.q[1])
-}
-
-func (q *quantilesFlag) Set(s string) error {
-	lo, hi, ok := strings.Cut(s, ":")
-	if !ok {
-		return fmt.Errorf("%q: want QLO:QHI, e.g. 0.01:0.99", s)
-	}
-	a, err := parseFinite(lo)
-	if err != nil {
-		return err
-	}
-	b, err := parseFinite(hi)
-	if err != nil {
-		return err
-	}
-	if !(a > 0 && a < b && b < 1) {
-		return fmt.Errorf("%q: need 0 < QLO < QHI < 1", s)
-	}
-	q.q, q.set = [2]float64{a, b}, true
-	return nil
-}
-
 // used reports whether --bounds-private was given.
-func (p *privateBoundsFlags) used() bool { return len(p.ranges.order) > 0 }
+func (p *privateBoundsFlags) used() bool { return len(p.ranges.Order) > 0 }
 
 // check validates the private-bounds flags against the dataset flags
 // before anything is read or spent.
 func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSet bool) error {
-	if (len(p.estimated.order) > 0) != (p.entry != "") {
+	if (len(p.estimated.Order) > 0) != (p.entry != "") {
 		return usagef("--bounds-estimated and --bounds-entry go together")
 	}
-	for _, col := range p.estimated.order {
-		if p.estimated.specs[col].FromData {
+	for _, col := range p.estimated.Order {
+		if p.estimated.Specs[col].FromData {
 			return usagef("--bounds-estimated %s=data: give the estimated LO:HI", col)
 		}
-		if _, dup := f.bounds.specs[col]; dup {
+		if _, dup := f.bounds.Specs[col]; dup {
 			return usagef("column %q has both --bounds and --bounds-estimated; give one", col)
 		}
-		if _, dup := p.ranges.specs[col]; dup {
+		if _, dup := p.ranges.Specs[col]; dup {
 			return usagef("column %q has both --bounds-private and --bounds-estimated; give one", col)
 		}
 	}
 	if !p.used() {
-		if p.quantiles.set || p.epsilon.set {
+		if p.quantiles.Given || p.epsilon.Given {
 			return usagef("--bounds-quantiles and --bounds-epsilon apply only with --bounds-private")
 		}
 		return nil
@@ -98,17 +66,17 @@ func (p *privateBoundsFlags) check(f *datasetFlags, spec learners.Spec, budgetSe
 	if budgetSet {
 		return usagef("--budget or --delta-budget with --bounds-private: set the budget first ('bernstein ledger --data FILE --budget E'), so that both spends are checked against it")
 	}
-	if p.epsilon.set && !(p.epsilon.v > 0) {
-		return usagef("--bounds-epsilon %g: must be > 0", p.epsilon.v)
+	if p.epsilon.Given && !(p.epsilon.Value > 0) {
+		return usagef("--bounds-epsilon %g: must be > 0", p.epsilon.Value)
 	}
-	for _, col := range p.ranges.order {
+	for _, col := range p.ranges.Order {
 		switch {
-		case p.ranges.specs[col].FromData:
+		case p.ranges.Specs[col].FromData:
 			return usagef("--bounds-private %s=data: give the wide public range LO:HI to search", col)
 		case !slices.Contains(f.features, col) && !(col == f.label && spec.Label == learners.LabelReal):
 			return usagef("--bounds-private names column %q, which is neither a feature nor a real label", col)
 		}
-		if _, dup := f.bounds.specs[col]; dup {
+		if _, dup := f.bounds.Specs[col]; dup {
 			return usagef("column %q has both --bounds and --bounds-private; give one", col)
 		}
 	}
@@ -132,8 +100,8 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.
 	if req.BoundsProvenance == nil {
 		req.BoundsProvenance = map[string]synopsis.BoundsProvenance{}
 	}
-	for _, col := range p.estimated.order {
-		s := p.estimated.specs[col]
+	for _, col := range p.estimated.Order {
+		s := p.estimated.Specs[col]
 		b := dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 		pv, err := release.PrivateBoundsFromEntry(led, ds.Hash, p.entry, col, b)
 		if err != nil {
@@ -147,19 +115,19 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.
 	budget := led.Budget(ds.Hash)
 	eps := release.DefaultBoundsShare * budget
 	share := "5% of the dataset's budget"
-	if p.epsilon.set {
-		eps, share = p.epsilon.v, "--bounds-epsilon"
+	if p.epsilon.Given {
+		eps, share = p.epsilon.Value, "--bounds-epsilon"
 	}
 	spent, _ := led.Spent(ds.Hash)
 	if !allowOver && spent+eps+laterEps > budget*(1+1e-6) {
 		return &ledger.BudgetError{File: led.Path(), DatasetHash: ds.Hash, Spent: spent, Requested: eps + laterEps, Budget: budget}
 	}
 	ranges := map[string]dataset.Bounds{}
-	for _, col := range p.ranges.order {
-		s := p.ranges.specs[col]
+	for _, col := range p.ranges.Order {
+		s := p.ranges.Specs[col]
 		ranges[col] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
 	}
-	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.order, ", "), eps, share)
+	fmt.Fprintf(e.Stderr, "estimating the bounds of %s privately: spends ε %.6g (%s)\n", strings.Join(p.ranges.Order, ", "), eps, share)
 	// The spend is charged to the ledger datasets of the release's records
 	// (its features and label), as the release itself will be.
 	idCols := slices.Clone(req.Features)
@@ -169,14 +137,14 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.
 		}
 	}
 	res, err := release.EstimatePrivateBounds(ctx, release.PrivateBoundsRequest{
-		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.q, Epsilon: eps,
+		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.Value, Epsilon: eps,
 		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
 	})
 	if err != nil {
 		return err
 	}
 	var reuse []string
-	for _, col := range p.ranges.order {
+	for _, col := range p.ranges.Order {
 		b, pv := res.Bounds[col], res.Provenance[col]
 		req.Bounds[col] = b
 		req.BoundsProvenance[col] = pv

@@ -105,15 +105,6 @@ func checkKeygenOutputs(out, allowed, passFile string) error {
 	return nil
 }
 
-// figureOutputs are the files figure 1 and 2 write into dir.
-func figureOutputs(dir string) []string {
-	var out []string
-	for _, name := range []string{figure1CSVFile, figure1PNGFile, figure2CSVFile, figure2PNGFile} {
-		out = append(out, filepath.Join(dir, name))
-	}
-	return out
-}
-
 // demoOutputs are the files demo-data writes into dir.
 func demoOutputs(dir string) []string {
 	return []string{filepath.Join(dir, dataset.DemoKDE1DFile), filepath.Join(dir, dataset.DemoTwoClass2DFile)}

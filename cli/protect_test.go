@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/cli/figure"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -60,7 +61,7 @@ func TestOutputRefusesProtectedFiles(t *testing.T) {
 	if err := os.MkdirAll(figDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(led, filepath.Join(figDir, figure1CSVFile)); err != nil {
+	if err := os.Symlink(led, filepath.Join(figDir, figure.CSV1File)); err != nil {
 		t.Fatal(err)
 	}
 	demoDir := w.path("demo2")

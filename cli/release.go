@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -20,8 +23,8 @@ type releaseFlags struct {
 	private                                       privateBoundsFlags
 	out, key, title, note, passphraseFile, ledger string
 	units                                         boundsUnits
-	k                                             kFlag
-	budget, deltaBudget                           floatFlag
+	k                                             flagvalue.K
+	budget, deltaBudget                           flagvalue.Float
 	h                                             int
 	force, allowOver, differentPopulation         bool
 }
@@ -61,12 +64,12 @@ one value per feature):
 ` + learnerHelp(),
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &releaseFlags{h: release.DefaultH}
-			f.k.auto = true
+			f.k.Auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (least predicted error, docs/sensitivity.md), one K for every axis, or K1,K2,… per axis")
-			wholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to 10")
+			flagvalue.WholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to "+strconv.Itoa(mechanism.MaxH))
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
@@ -174,7 +177,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := refuseDashOut(f.out, "a synopsis"); err != nil {
 		return err
 	}
-	if f.beta.set && !f.k.auto {
+	if f.beta.Given && !f.k.Auto {
 		return usagef("--beta only applies to --k auto")
 	}
 	for col := range f.units {
@@ -186,11 +189,11 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if err := f.private.check(&f.datasetFlags, spec, f.budget.set || f.deltaBudget.set); err != nil {
+	if err := f.private.check(&f.datasetFlags, spec, f.budget.Given || f.deltaBudget.Given); err != nil {
 		return err
 	}
 	req.Units = f.units
-	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.k, f.h, f.k.auto
+	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.Sizes, f.h, f.k.Auto
 	req.Title, req.Note = f.title, f.note
 
 	// Order: validate and fit (Prepare), then check the key, the output
@@ -227,7 +230,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return err
 		}
 	}
-	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.v); err != nil {
+	if err := f.private.estimate(ctx, e, &req, ledgerPath, f.allowOver, f.epsilon.Value); err != nil {
 		return err
 	}
 	fitLine := newProgressLine(e, "fitting and evaluating F_D on the lattice:")
@@ -236,7 +239,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	if k := prep.Params.K; f.k.auto {
+	if k := prep.Params.K; f.k.Auto {
 		if prep.Fitted.StandIn.Known(len(k)) {
 			fmt.Fprintf(e.Stderr, "k = %d per axis (automatic: least predicted error for the learner's public stand-in, docs/sensitivity.md)\n", k[0])
 		} else {
@@ -316,17 +319,17 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 // after every input, the passphrase included, has been checked, so that a
 // release refused for any other reason leaves the ledger unchanged.
 func setReleaseBudgets(e *env, l *ledger.Ledger, hash string, f *releaseFlags) error {
-	if !f.budget.set && !f.deltaBudget.set {
+	if !f.budget.Given && !f.deltaBudget.Given {
 		return nil
 	}
-	if err := l.SetBudgets(hash, f.budget.v, f.deltaBudget.v); err != nil {
+	if err := l.SetBudgets(hash, f.budget.Value, f.deltaBudget.Value); err != nil {
 		return err
 	}
-	if f.budget.set {
-		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(hash), f.budget.v)
+	if f.budget.Given {
+		fmt.Fprintf(e.Stderr, "budget of dataset %s set to ε %g (recorded in the ledger)\n", shortHash(hash), f.budget.Value)
 	}
-	if f.deltaBudget.set {
-		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.v)
+	if f.deltaBudget.Given {
+		fmt.Fprintf(e.Stderr, "δ budget of dataset %s set to %g (recorded in the ledger)\n", shortHash(hash), f.deltaBudget.Value)
 	}
 	return nil
 }
@@ -360,24 +363,24 @@ func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
 	}
 	spent, spentDelta := l.Spent(hash)
 	budget, deltaBudget := l.Budget(hash), l.DeltaBudget(hash)
-	if f.budget.set {
-		budget = f.budget.v
+	if f.budget.Given {
+		budget = f.budget.Value
 	}
-	if f.deltaBudget.set {
-		deltaBudget = f.deltaBudget.v
+	if f.deltaBudget.Given {
+		deltaBudget = f.deltaBudget.Value
 	}
-	if spent+f.epsilon.v > budget*(1+1e-6) {
-		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.v, Budget: budget}
+	if spent+f.epsilon.Value > budget*(1+1e-6) {
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.Value, Budget: budget}
 	}
-	if spentDelta+f.delta.v > deltaBudget*(1+1e-6) {
-		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.v, Budget: deltaBudget}
+	if spentDelta+f.delta.Value > deltaBudget*(1+1e-6) {
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.Value, Budget: deltaBudget}
 	}
 	return nil
 }
 
-func orDefault(f floatFlag, def float64) float64 {
-	if f.set {
-		return f.v
+func orDefault(f flagvalue.Float, def float64) float64 {
+	if f.Given {
+		return f.Value
 	}
 	return def
 }

@@ -56,40 +56,6 @@ func TestNumericFlagsStrict(t *testing.T) {
 	}
 }
 
-// TestNumericFlagTypes: the flag types take plain decimal, with spaces and
-// a '+' sign, and keep their default in help.
-func TestNumericFlagTypes(t *testing.T) {
-	var x float64
-	var n int
-	var u uint64
-	for _, c := range []struct {
-		set  interface{ Set(string) error }
-		in   string
-		want func() bool
-	}{
-		{numberFlag{&x}, " -1.5e2 ", func() bool { return x == -150 }},
-		{numberFlag{&x}, ".25", func() bool { return x == 0.25 }},
-		{wholeFlag[int]{&n}, "+7", func() bool { return n == 7 }},
-		{wholeFlag[uint64]{&u}, "18446744073709551615", func() bool { return u == 1<<64-1 }},
-	} {
-		if err := c.set.Set(c.in); err != nil || !c.want() {
-			t.Errorf("Set(%q): %v", c.in, err)
-		}
-	}
-	if err := (wholeFlag[int]{&n}).Set("2147483648"); err == nil {
-		t.Error("an int flag took 2^31")
-	}
-	var k kFlag
-	if err := k.Set("3, 4"); err != nil || len(k.k) != 2 || k.k[1] != 4 {
-		t.Errorf("--k 3,4: %v %v", k, err)
-	}
-	for _, bad := range []string{"0", "-3", "+", "0x3"} {
-		if err := k.Set(bad); err == nil {
-			t.Errorf("--k %q accepted", bad)
-		}
-	}
-}
-
 // TestBadTitleNoteExitUsage: a title or note that breaks the synopsis
 // rules is a usage error (exit 2), not "verification failed" (exit 3),
 // and nothing is spent or written (issue 14 item 16).

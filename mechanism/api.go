@@ -55,8 +55,9 @@ const (
 )
 
 // Params are the release parameters of Algorithm 1. Params.Validate checks
-// them (the only place the rules are enforced); NoiseScale turns them into
-// the noise scale.
+// them (the only place the rules are enforced; ValidatePrivacy, ValidateK
+// and ValidateH are its parts, for callers that hold only some of the
+// parameters); NoiseScale turns them into the noise scale.
 type Params struct {
 	Epsilon float64   // ε > 0, finite
 	Delta   float64   // δ ∈ (0,1) for NoiseLaplaceApprox and NoiseGaussian; 0 for NoiseLaplace

@@ -25,7 +25,7 @@ type Lattice struct{ K []int }
 // NewLattice validates k (1 ≤ ℓ ≤ MaxDim, 1 ≤ k_j ≤ MaxK,
 // ∏(k_j+1) ≤ MaxCoefficients) and returns the lattice, with its own copy of k.
 func NewLattice(k []int) (Lattice, error) {
-	if err := validateK(k); err != nil {
+	if err := ValidateK(k); err != nil {
 		return Lattice{}, err
 	}
 	return Lattice{K: append([]int(nil), k...)}, nil
@@ -145,7 +145,7 @@ func (p *progressReporter) add(n int) {
 // It returns an error if f.Dim() != l.Dim(), l is invalid, or f returns NaN
 // or ±Inf; that error names the lattice point.
 func EvaluateLattice(ctx context.Context, f Oracle, l Lattice, progress func(done, total int)) ([]float64, error) {
-	if err := validateK(l.K); err != nil {
+	if err := ValidateK(l.K); err != nil {
 		return nil, err
 	}
 	if f == nil {

@@ -75,24 +75,8 @@ func finitePositive(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math
 //
 // The error is a *ParamError naming the field, the value and the rule.
 func (p Params) Validate() error {
-	if !finitePositive(p.Epsilon) {
-		return paramErr("epsilon", p.Epsilon, "must be > 0 and finite")
-	}
-	if p.Epsilon < minLibraryEpsilon {
-		return paramErr("epsilon", p.Epsilon, "must be ≥ 2^-50 ≈ 8.9e-16 (limit of the secure noise library)")
-	}
-	switch p.Noise {
-	case NoiseLaplace:
-		if p.Delta != 0 {
-			return paramErr("delta", p.Delta, "must be 0 for noise %q (pure ε-DP)", NoiseLaplace)
-		}
-	case NoiseLaplaceApprox, NoiseGaussian:
-		if !(p.Delta > 0 && p.Delta < 1) {
-			return paramErr("delta", p.Delta, "must be in (0,1) for noise %q", p.Noise)
-		}
-	default:
-		return paramErr("noise", string(p.Noise), "must be one of %q, %q, %q",
-			NoiseLaplace, NoiseLaplaceApprox, NoiseGaussian)
+	if err := ValidatePrivacy(p.Epsilon, p.Delta, p.Noise); err != nil {
+		return err
 	}
 	if err := validateShape(p.K, p.H); err != nil {
 		return err
@@ -115,6 +99,54 @@ func (p Params) Validate() error {
 	return nil
 }
 
+// ValidatePrivacy checks the privacy part of Params, the first rules of
+// Validate: ValidateEpsilon, then ValidateDelta. It is the one home of these
+// rules for callers that hold them before k is known (a project file with
+// automatic k, the curator's settings); the advanced-composition check of
+// NoiseLaplaceApprox needs k and stays in Validate. The error is a
+// *ParamError with Field "epsilon", "delta" or "noise".
+func ValidatePrivacy(epsilon, delta float64, noise NoiseKind) error {
+	if err := ValidateEpsilon(epsilon); err != nil {
+		return err
+	}
+	return ValidateDelta(delta, noise)
+}
+
+// ValidateEpsilon checks a privacy parameter ε: > 0 and finite, and
+// ≥ 2⁻⁵⁰ (the secure noise library's limit). It is the rule of every ε of
+// the application, also of the peers (package peers). The error is a
+// *ParamError with Field "epsilon".
+func ValidateEpsilon(epsilon float64) error {
+	if !finitePositive(epsilon) {
+		return paramErr("epsilon", epsilon, "must be > 0 and finite")
+	}
+	if epsilon < minLibraryEpsilon {
+		return paramErr("epsilon", epsilon, "must be ≥ 2^-50 ≈ 8.9e-16 (limit of the secure noise library)")
+	}
+	return nil
+}
+
+// ValidateDelta checks δ against the noise kind: δ == 0 for NoiseLaplace
+// (pure ε-DP), δ ∈ (0,1) for NoiseLaplaceApprox and NoiseGaussian
+// ((ε, δ)-DP); any other noise kind is refused. The error is a *ParamError
+// with Field "delta" or "noise".
+func ValidateDelta(delta float64, noise NoiseKind) error {
+	switch noise {
+	case NoiseLaplace:
+		if delta != 0 {
+			return paramErr("delta", delta, "must be 0 for noise %q (pure ε-DP)", NoiseLaplace)
+		}
+	case NoiseLaplaceApprox, NoiseGaussian:
+		if !(delta > 0 && delta < 1) {
+			return paramErr("delta", delta, "must be in (0,1) for noise %q", noise)
+		}
+	default:
+		return paramErr("noise", string(noise), "must be one of %q, %q, %q",
+			NoiseLaplace, NoiseLaplaceApprox, NoiseGaussian)
+	}
+	return nil
+}
+
 // ValidateSensitivity checks a sensitivity bound S(F): it must be > 0 and
 // finite. The error is a *ParamError with Field "sensitivity".
 func ValidateSensitivity(s float64) error {
@@ -124,9 +156,10 @@ func ValidateSensitivity(s float64) error {
 	return nil
 }
 
-// validateK checks the cover sizes: 1 ≤ len(k) ≤ MaxDim, 1 ≤ k_j ≤ MaxK and
-// ∏(k_j+1) ≤ MaxCoefficients.
-func validateK(k []int) error {
+// ValidateK checks the cover sizes: 1 ≤ len(k) ≤ MaxDim, 1 ≤ k_j ≤ MaxK and
+// ∏(k_j+1) ≤ MaxCoefficients (the rules of Params.K in Validate). The error
+// is a *ParamError with Field "k" (the count or the product) or "k[j]".
+func ValidateK(k []int) error {
 	if len(k) < 1 || len(k) > MaxDim {
 		return paramErr("k", fmt.Sprint(k), "needs between 1 and %d cover sizes (one per query coordinate), got %d", MaxDim, len(k))
 	}
@@ -143,7 +176,9 @@ func validateK(k []int) error {
 	return nil
 }
 
-func validateH(h int) error {
+// ValidateH checks the iterated Bernstein order: 1 ≤ h ≤ MaxH (the rule of
+// Params.H in Validate). The error is a *ParamError with Field "h".
+func ValidateH(h int) error {
 	if h < 1 || h > MaxH {
 		return paramErr("h", h, "must be between 1 and %d", MaxH)
 	}
@@ -151,10 +186,10 @@ func validateH(h int) error {
 }
 
 func validateShape(k []int, h int) error {
-	if err := validateK(k); err != nil {
+	if err := ValidateK(k); err != nil {
 		return err
 	}
-	return validateH(h)
+	return ValidateH(h)
 }
 
 // coefficientCount returns ∏(k_j+1) for validated k.
@@ -191,7 +226,7 @@ func composedEpsilon(epsPrime, delta float64, m int) float64 {
 // (roughly ε ≤ 4·ln(1/δ)); Validate refuses parameters where ε_total > ε.
 // It returns NaN unless p.K is valid and δ ∈ (0,1).
 func ApproxComposedEpsilon(p Params) float64 {
-	if validateK(p.K) != nil || !(p.Delta > 0 && p.Delta < 1) || !finitePositive(p.Epsilon) {
+	if ValidateK(p.K) != nil || !(p.Delta > 0 && p.Delta < 1) || !finitePositive(p.Epsilon) {
 		return math.NaN()
 	}
 	m := coefficientCount(p.K)

@@ -174,12 +174,12 @@ func LebesgueBound(ib *IteratedBasis) float64 {
 // LebesgueBoundK returns ∏_j LebesgueBound(NewIteratedBasis(k_j, h)), the
 // bound on sup_y Σ_ν |∏_j b^(h)_{ν_j,k_j}(y_j)| for the multivariate
 // polynomial of Definition 9 (the sum over ν factorises per axis). k and h
-// are validated (validateK, validateH); errors are *ParamError values.
+// are validated (ValidateK, ValidateH); errors are *ParamError values.
 func LebesgueBoundK(k []int, h int) (float64, error) {
-	if err := validateK(k); err != nil {
+	if err := ValidateK(k); err != nil {
 		return 0, err
 	}
-	if err := validateH(h); err != nil {
+	if err := ValidateH(h); err != nil {
 		return 0, err
 	}
 	lam := 1.0

@@ -137,7 +137,7 @@ func UniformGaussianNoiseTailBound(sigma float64, h int, k []int, beta float64) 
 // quantile with P[|Z_ν| ≥ scale·z] = β/m for the noise at hand, after
 // validating the arguments (panics name the caller).
 func uniformTailBound(name string, scale float64, h int, k []int, beta float64, z func(m float64) float64) float64 {
-	if err := validateK(k); err != nil {
+	if err := ValidateK(k); err != nil {
 		panic("mechanism." + name + ": " + err.Error())
 	}
 	mustTheoryArgs(name, h, len(k), beta)

@@ -28,8 +28,6 @@ const (
 	WorkspaceExt = ".bernstein"
 	// maxWorkspaceBytes caps the size of a project file read.
 	maxWorkspaceBytes = 16 << 20
-	// maxH is the largest iterated Bernstein order (mechanism.Params.H).
-	maxH = 10
 )
 
 // Workspace is the curator's project file: which dataset, which columns
@@ -120,7 +118,7 @@ type PrivacySettings struct {
 	Epsilon float64             `json:"epsilon"`
 	Delta   float64             `json:"delta"`
 	Noise   mechanism.NoiseKind `json:"noise"`
-	H       int                 `json:"h"` // iterated Bernstein order, 1 … 10
+	H       int                 `json:"h"` // iterated Bernstein order, 1 … mechanism.MaxH
 	K       KSetting            `json:"k"` // cover size per axis, or "auto"
 }
 
@@ -409,131 +407,4 @@ func lineCol(data []byte, off int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return line, col
-}
-
-// validate checks every rule of the format; errors name the field.
-func (w *Workspace) validate(name string) error {
-	fail := func(field, format string, args ...any) error {
-		return &WorkspaceError{File: name, Field: field, Rule: fmt.Sprintf(format, args...)}
-	}
-	if w.Version != WorkspaceVersion {
-		return fail("version", "version %d is not supported: this program reads version %d", w.Version, WorkspaceVersion)
-	}
-	if w.Dataset.Path == "" {
-		return fail("dataset.path", "missing")
-	}
-	if !ledger.IsSHA256Hex(w.Dataset.Hash) {
-		return fail("dataset.hash", "%q is not a hex SHA-256 (64 lower-case hex digits)", w.Dataset.Hash)
-	}
-	for i, f := range w.Features {
-		switch {
-		case strings.TrimSpace(f) == "":
-			return fail(fmt.Sprintf("features[%d]", i), "empty column name")
-		case slices.Index(w.Features, f) != i:
-			return fail(fmt.Sprintf("features[%d]", i), "column %q is listed twice", f)
-		case f == w.Label:
-			return fail(fmt.Sprintf("features[%d]", i), "column %q is also the label", f)
-		}
-	}
-	for i, b := range w.Bounds {
-		field := fmt.Sprintf("bounds[%d]", i)
-		switch {
-		case !slices.Contains(w.Features, b.Column) && (b.Column != w.Label || w.Label == ""):
-			return fail(field+".column", "%q is neither a feature nor the label", b.Column)
-		case slices.IndexFunc(w.Bounds, func(c ColumnBounds) bool { return c.Column == b.Column }) != i:
-			return fail(field+".column", "column %q has bounds twice", b.Column)
-		case b.FromData && (b.AcknowledgedAt == nil || b.AcknowledgedAt.IsZero()):
-			return fail(field+".acknowledged_at", "bounds taken from the data need the curator's acknowledgement time (they leak the minimum and maximum)")
-		}
-		if err := b.validateProvenance(field); err != nil {
-			return fail(field, "%v", err)
-		}
-		if err := (dataset.Bounds{Lo: b.Lo, Hi: b.Hi}).Validate(); err != nil {
-			return fail(field, "%v", err)
-		}
-		if err := synopsis.CheckText(field+".unit", b.Unit, synopsis.MaxUnitRunes, false); err != nil {
-			var fe *synopsis.FormatError
-			if errors.As(err, &fe) {
-				return fail(field+".unit", "%s", fe.Rule)
-			}
-			return fail(field+".unit", "%v", err)
-		}
-	}
-	var spec learners.Spec
-	if w.Learner.Kind != "" {
-		l, err := learners.Lookup(w.Learner.Kind)
-		if err != nil {
-			return fail("learner.kind", "%s", strings.TrimPrefix(err.Error(), "learners: "))
-		}
-		spec = l.Spec()
-	}
-	// Names and values are checked against the learner's ParamSpec here;
-	// the number of values of per-axis parameters depends on the features
-	// and is checked when the learner resolves them (Spec.Resolve).
-	for p, v := range w.Learner.Params {
-		if p == "" || len(v) == 0 {
-			return fail("learner.params", "parameter %q needs a name and at least one value", p)
-		}
-		if w.Learner.Kind == "" {
-			return fail("learner.params", "parameters given but no learner kind")
-		}
-		i := slices.IndexFunc(spec.Params, func(ps learners.ParamSpec) bool { return ps.Name == p })
-		if i < 0 {
-			return fail("learner.params."+p, "not a parameter of learner %q", spec.Kind)
-		}
-		for _, x := range v {
-			if err := spec.Params[i].Check(x); err != nil {
-				return fail("learner.params."+p, "%v %v", x, err)
-			}
-		}
-	}
-	if pl := w.Learner.PositiveLabel; pl != nil && !isFinite(*pl) {
-		return fail("learner.positive_label", "%v is not a finite number", *pl)
-	}
-	if field, rule := w.checkFillChoices(); field != "" {
-		return fail(field, "%s", rule)
-	}
-	pr := w.Privacy
-	if !isFinite(pr.Epsilon) || pr.Epsilon <= 0 {
-		return fail("privacy.epsilon", "%v must be a finite number > 0", pr.Epsilon)
-	}
-	switch pr.Noise {
-	case mechanism.NoiseLaplace:
-		if pr.Delta != 0 {
-			return fail("privacy.delta", "%v must be 0 with noise %q (pure ε-DP)", pr.Delta, pr.Noise)
-		}
-	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
-		if !(pr.Delta > 0 && pr.Delta < 1) {
-			return fail("privacy.delta", "%v must be in (0, 1) with noise %q", pr.Delta, pr.Noise)
-		}
-	default:
-		return fail("privacy.noise", "%q is not one of %q, %q, %q", pr.Noise, mechanism.NoiseLaplace, mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian)
-	}
-	if pr.H < 1 || pr.H > maxH {
-		return fail("privacy.h", "%d must be between 1 and %d", pr.H, maxH)
-	}
-	for i, k := range pr.K {
-		if k < 1 {
-			return fail(fmt.Sprintf("privacy.k[%d]", i), "%d must be ≥ 1", k)
-		}
-	}
-	if !pr.K.Auto() && len(w.Features) > 0 && len(pr.K) != len(w.Features) {
-		return fail("privacy.k", "%d values for %d features; give one per feature or \"auto\"", len(pr.K), len(w.Features))
-	}
-	for i, r := range w.Releases {
-		field := fmt.Sprintf("releases[%d]", i)
-		switch {
-		case r.Output == "":
-			return fail(field+".output", "missing")
-		case r.LedgerEntryID == "":
-			return fail(field+".ledger_entry_id", "missing")
-		case r.Time.IsZero():
-			return fail(field+".time", "missing")
-		case !isFinite(r.Epsilon) || r.Epsilon <= 0:
-			return fail(field+".epsilon", "%v must be a finite number > 0", r.Epsilon)
-		case !isFinite(r.Delta) || r.Delta < 0 || r.Delta >= 1:
-			return fail(field+".delta", "%v must be in [0, 1)", r.Delta)
-		}
-	}
-	return nil
 }

@@ -16,9 +16,6 @@ type axisMatrix struct {
 	data       []float64
 }
 
-// at returns B[g][ν].
-func (m axisMatrix) at(g, nu int) float64 { return m.data[g*m.cols+nu] }
-
 // contractor evaluates a lattice tensor on a tensor grid through per-axis
 // matrices: out = (B_1 ⊗ … ⊗ B_ℓ)·c, i.e.
 //

@@ -89,3 +89,6 @@ func TestContractorMatchesNaive(t *testing.T) {
 		})
 	}
 }
+
+// at returns B[g][ν] (the naive reference of the tests).
+func (m axisMatrix) at(g, nu int) float64 { return m.data[g*m.cols+nu] }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // Hall, Rinaldo & Wasserman, "Differential Privacy for Functions and
@@ -62,19 +64,19 @@ type GaussianSource interface {
 // measures the sensitivity rkhsSensitivity = Δ. The result is (ε, δ)-DP
 // if Δ ≥ sup_{D∼D′} ‖f_D − f_D′‖_{H(K)}.
 //
-// Rules: 0 < ε ≤ 1 (Hall et al.'s proof needs ε ≤ 1), 0 < δ < 1,
+// Rules: ε and δ as mechanism.ValidatePrivacy with Gaussian noise, and
+// ε ≤ 1 (Hall et al.'s proof needs it),
 // Δ ≥ 0 and finite. Δ = 0 gives scale 0 (a data-independent function needs
 // no noise).
 func GPNoiseScale(rkhsSensitivity, epsilon, delta float64) (float64, error) {
-	switch {
-	case !(rkhsSensitivity >= 0) || math.IsInf(rkhsSensitivity, 0):
+	if !(rkhsSensitivity >= 0) || math.IsInf(rkhsSensitivity, 0) {
 		return 0, fmt.Errorf("peers.GPNoiseScale: RKHS sensitivity Δ = %v: must be ≥ 0 and finite", rkhsSensitivity)
-	case !(epsilon > 0) || math.IsInf(epsilon, 0):
-		return 0, fmt.Errorf("peers.GPNoiseScale: epsilon = %v: must be positive and finite", epsilon)
-	case epsilon > GPMaxEpsilon:
+	}
+	if err := mechanism.ValidatePrivacy(epsilon, delta, mechanism.NoiseGaussian); err != nil {
+		return 0, fmt.Errorf("peers.GPNoiseScale: %w", err)
+	}
+	if epsilon > GPMaxEpsilon {
 		return 0, fmt.Errorf("peers.GPNoiseScale: epsilon = %v: must be ≤ 1 (Hall et al.'s proof needs ε ≤ 1)", epsilon)
-	case !(delta > 0 && delta < 1):
-		return 0, fmt.Errorf("peers.GPNoiseScale: delta = %v: must lie in (0, 1)", delta)
 	}
 	s := rkhsSensitivity * math.Sqrt(2*math.Log(2/delta)) / epsilon
 	if math.IsInf(s, 0) {

@@ -27,7 +27,8 @@ func TestGPNoiseScale(t *testing.T) {
 		{-1, 1, 1e-6, 0, "Δ = -1"},
 		{math.Inf(1), 1, 1e-6, 0, "Δ = +Inf"},
 		{math.NaN(), 1, 1e-6, 0, "Δ = NaN"},
-		{1e308, 1e-300, 0.5, 0, "infinite noise scale"},
+		{1e308, 1e-10, 0.5, 0, "infinite noise scale"},
+		{1, 1e-300, 0.5, 0, "2^-50"}, // mechanism.ValidateEpsilon, the one ε rule
 	} {
 		got, err := GPNoiseScale(tc.d, tc.eps, tc.delta)
 		if tc.err != "" {

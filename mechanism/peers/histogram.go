@@ -3,6 +3,8 @@ package peers
 import (
 	"fmt"
 	"math"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // MaxBins bounds the number of histogram bins (memory, not privacy).
@@ -39,11 +41,11 @@ func HistogramBin(y float64, bins int) int {
 // HistogramNoiseScale returns the Laplace scale 2/ε of Algorithm 5 step 4
 // (ñ_i = n_i + 2R_i/α with R_i standard Laplace, α = ε): replacing one
 // record moves one count down and one up, so the count vector has L1
-// sensitivity 2 and Laplace(2/ε) noise on every count is ε-DP. ε must be
-// positive and finite.
+// sensitivity 2 and Laplace(2/ε) noise on every count is ε-DP. ε follows
+// mechanism.ValidateEpsilon.
 func HistogramNoiseScale(epsilon float64) (float64, error) {
-	if !(epsilon > 0) || math.IsInf(epsilon, 0) {
-		return 0, fmt.Errorf("peers.HistogramNoiseScale: epsilon = %v: must be positive and finite", epsilon)
+	if err := mechanism.ValidateEpsilon(epsilon); err != nil {
+		return 0, fmt.Errorf("peers.HistogramNoiseScale: %w", err)
 	}
 	return 2 / epsilon, nil
 }

@@ -3,6 +3,8 @@ package peers
 import (
 	"fmt"
 	"math"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // MaxOutputPerturbationDim bounds d, the length of a perturbed weight
@@ -22,13 +24,13 @@ type NoiseSource interface {
 
 // OutputPerturbationScale returns Δ₂/ε, the scale θ of the noise norm of
 // OutputPerturbationNoise. Δ₂ (sens2) must be positive and finite (the L2
-// sensitivity of the perturbed vector), ε positive and finite.
+// sensitivity of the perturbed vector), ε as mechanism.ValidateEpsilon.
 func OutputPerturbationScale(sens2, epsilon float64) (float64, error) {
-	switch {
-	case !(sens2 > 0) || math.IsInf(sens2, 0):
+	if !(sens2 > 0) || math.IsInf(sens2, 0) {
 		return 0, fmt.Errorf("peers.OutputPerturbation: sensitivity Δ₂ = %v: must be positive and finite", sens2)
-	case !(epsilon > 0) || math.IsInf(epsilon, 0):
-		return 0, fmt.Errorf("peers.OutputPerturbation: epsilon = %v: must be positive and finite", epsilon)
+	}
+	if err := mechanism.ValidateEpsilon(epsilon); err != nil {
+		return 0, fmt.Errorf("peers.OutputPerturbation: %w", err)
 	}
 	return sens2 / epsilon, nil
 }

@@ -3,6 +3,8 @@ package peers
 import (
 	"fmt"
 	"math"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // MaxTrigDegree bounds t, the number of trigonometric moments.
@@ -54,15 +56,16 @@ func TrigMoments(x []float64, t int) ([]float64, error) {
 // sensitivity 2(t−1)/n and this scale is ε-DP. Wang et al. add Lap(t/(nε))
 // to all t moments, which under replace-one neighbours is only 2ε-DP (their
 // Theorem 3.1 is for the same neighbour relation), so we use the larger,
-// correct scale. n ≥ 1, 1 ≤ t ≤ MaxTrigDegree, ε positive and finite.
+// correct scale. n ≥ 1, 1 ≤ t ≤ MaxTrigDegree, ε as mechanism.ValidateEpsilon.
 func TrigNoiseScale(n, t int, epsilon float64) (float64, error) {
 	switch {
 	case n < 1:
 		return 0, fmt.Errorf("peers.TrigNoiseScale: n = %d: must be at least 1", n)
 	case t < 1 || t > MaxTrigDegree:
 		return 0, fmt.Errorf("peers.TrigNoiseScale: t = %d: must be between 1 and %d", t, MaxTrigDegree)
-	case !(epsilon > 0) || math.IsInf(epsilon, 0):
-		return 0, fmt.Errorf("peers.TrigNoiseScale: epsilon = %v: must be positive and finite", epsilon)
+	}
+	if err := mechanism.ValidateEpsilon(epsilon); err != nil {
+		return 0, fmt.Errorf("peers.TrigNoiseScale: %w", err)
 	}
 	return 2 * float64(t-1) / (float64(n) * epsilon), nil
 }

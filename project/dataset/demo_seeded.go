@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	rand "math/rand/v2" // seeded: demo data only, never release noise
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/bernsteinrelease/bernstein/project/fileio"
@@ -51,25 +49,9 @@ func DemoTwoClass2D(seed uint64) *Table {
 // fileio.WriteAtomic; existing files are an ErrExists error unless overwrite)
 // and returns the paths written. dir is created if missing.
 func WriteDemoData(dir string, overwrite bool) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	files := []struct {
-		name string
-		data []byte
-	}{
-		{DemoKDE1DFile, demoKDE1DCSV(DemoKDE1DSeed)},
-		{DemoTwoClass2DFile, demoTwoClass2DCSV(DemoTwoClass2DSeed)},
-	}
-	var paths []string
-	for _, f := range files {
-		p := filepath.Join(dir, f.name)
-		if err := fileio.WriteAtomic(p, f.data, 0o644, overwrite); err != nil {
-			return paths, err
-		}
-		paths = append(paths, p)
-	}
-	return paths, nil
+	return fileio.WriteInto(dir, overwrite,
+		fileio.Named{Name: DemoKDE1DFile, Data: demoKDE1DCSV(DemoKDE1DSeed)},
+		fileio.Named{Name: DemoTwoClass2DFile, Data: demoTwoClass2DCSV(DemoTwoClass2DSeed)})
 }
 
 func demoKDE1DCSV(seed uint64) []byte {

@@ -2,7 +2,7 @@
 // them to what the learners take: points in the unit cube under public
 // bounds, binary labels under declared classes, real labels. It also
 // evaluates a verified synopsis at the points of a CSV file (EvalPointsCSV,
-// streamed through the parser's chunks; QueryPoints, EvalReleaseAt).
+// streamed through the parser's chunks; ScanQueryPoints, EvalReleaseAt).
 //
 // Contract:
 //

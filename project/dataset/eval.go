@@ -81,30 +81,6 @@ func (r *EvalResults) Header() []string {
 	return h
 }
 
-// QueryPoints extracts query points from a dataset read with ReadCSV: the
-// columns named like the release's features (in any order, other columns
-// ignored), returned row-major in axis order, in data units. A missing
-// feature column is a *CSVError naming it.
-func QueryPoints(ds *Table, v *synopsis.Verified) ([]float64, error) {
-	feats := v.File.Domain.Features
-	l := len(feats)
-	cols := make([][]float64, l)
-	for j, b := range feats {
-		c, err := ds.Column(b.Name)
-		if err != nil {
-			return nil, err
-		}
-		cols[j] = c
-	}
-	x := make([]float64, ds.Rows*l)
-	for j, c := range cols {
-		for i, val := range c {
-			x[i*l+j] = val
-		}
-	}
-	return x, nil
-}
-
 // EvalReleaseAt evaluates a verified release at the n = len(x)/ℓ points x
 // (data units, row-major) with (*synopsis.Verified).EvalDataBatch: values
 // and noise standard deviations in the output's data units, and the class

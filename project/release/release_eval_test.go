@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -77,28 +76,5 @@ func TestEvalReleaseAt(t *testing.T) {
 	cancel()
 	if _, err := dataset.EvalReleaseAt(ctx, v, slices.Repeat([]float64{1, 1}, 5000)); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
-	}
-}
-
-func TestQueryPoints(t *testing.T) {
-	v := releasedClassifier(t)
-	// Columns in another order, an extra text column.
-	ds, err := dataset.ParseCSV(strings.NewReader("note,y,x\na,1,2\nb,3,4\n"), "q.csv", dataset.CSVOptions{Columns: []string{"x", "y"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := dataset.QueryPoints(ds, v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(x, []float64{2, 1, 4, 3}) {
-		t.Errorf("points %v, want [2 1 4 3] (x, y per row)", x)
-	}
-	ds, err = dataset.ParseCSV(strings.NewReader("x,z\n1,2\n"), "q.csv", dataset.CSVOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := dataset.QueryPoints(ds, v); err == nil || !strings.Contains(err.Error(), `"y"`) {
-		t.Errorf("missing feature column: %v", err)
 	}
 }

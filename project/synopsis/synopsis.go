@@ -1,6 +1,7 @@
 package synopsis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -295,7 +296,7 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 // Validate checks every rule of the format (see synopsis_doc.go) on f: the
 // format version, text lengths and characters, the mechanism parameters
 // (k_j ≥ 1, ℓ ≤ mechanism.MaxDim, ∏(k_j+1) ≤ mechanism.MaxCoefficients,
-// 1 ≤ h ≤ mechanism.MaxH, k_j ≤ mechanism.MaxK, a known noise kind, finite positive scale and ε, δ = 0 for
+// 1 ≤ h ≤ mechanism.MaxH, k_j ≤ mechanism.MaxK, a known noise kind, finite positive scale, ε as mechanism.ValidateEpsilon, δ = 0 for
 // Laplace and δ ∈ (0,1) otherwise, replace-one), the learner (kind,
 // parameter names and finite values, S(F) > 0, n ≥ 1), the domain (one
 // finite bound lo < hi per axis, a label bound exactly for regression,
@@ -361,6 +362,17 @@ func (f *File) validateMeta() error {
 	return f.validateFill()
 }
 
+// mechanismParamErr is a *mechanism.ParamError as the malformed field
+// mechanism.FIELD of the file ("mechanism.h: h = 11: must be between 1 and
+// 10").
+func mechanismParamErr(err error) error {
+	var pe *mechanism.ParamError
+	if !errors.As(err, &pe) {
+		return fieldErr(ErrMalformed, "mechanism", "%v", err)
+	}
+	return fieldErr(ErrMalformed, "mechanism."+pe.Field, "%s", pe.Error())
+}
+
 func (m *MechanismInfo) validate() error {
 	if m.Name != MechanismBernstein {
 		return fieldErr(ErrMalformed, "mechanism.name", "%q is not a known mechanism; want %q", m.Name, MechanismBernstein)
@@ -380,27 +392,19 @@ func (m *MechanismInfo) validate() error {
 	if LatticeSize(m.K) < 0 {
 		return fieldErr(ErrTooLarge, "mechanism.k", "the lattice ∏(k_j+1) for k = %v exceeds %d values", m.K, mechanism.MaxCoefficients)
 	}
-	if m.H < 1 || m.H > mechanism.MaxH {
-		return fieldErr(ErrMalformed, "mechanism.h", "h = %d must be between 1 and %d", m.H, mechanism.MaxH)
+	// h, δ with the noise kind, and ε follow the mechanism's rules (one
+	// home: mechanism.ValidateH, ValidateDelta, ValidateEpsilon).
+	if err := mechanism.ValidateH(m.H); err != nil {
+		return mechanismParamErr(err)
 	}
-	switch mechanism.NoiseKind(m.Noise) {
-	case mechanism.NoiseLaplace:
-		if m.Delta != 0 {
-			return fieldErr(ErrMalformed, "mechanism.delta", "δ = %v must be 0 for %q noise", m.Delta, m.Noise)
-		}
-	case mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian:
-		if !(m.Delta > 0 && m.Delta < 1) {
-			return fieldErr(ErrMalformed, "mechanism.delta", "δ = %v must be in (0, 1) for %q noise", m.Delta, m.Noise)
-		}
-	default:
-		return fieldErr(ErrMalformed, "mechanism.noise", "%q is not a known noise kind; want %q, %q or %q",
-			m.Noise, mechanism.NoiseLaplace, mechanism.NoiseLaplaceApprox, mechanism.NoiseGaussian)
+	if err := mechanism.ValidateDelta(m.Delta, mechanism.NoiseKind(m.Noise)); err != nil {
+		return mechanismParamErr(err)
 	}
 	if !positiveFinite(m.Scale) {
 		return fieldErr(ErrMalformed, "mechanism.scale", "noise scale %v must be a finite number > 0", m.Scale)
 	}
-	if !positiveFinite(m.Epsilon) {
-		return fieldErr(ErrMalformed, "mechanism.epsilon", "ε = %v must be a finite number > 0", m.Epsilon)
+	if err := mechanism.ValidateEpsilon(m.Epsilon); err != nil {
+		return mechanismParamErr(err)
 	}
 	if m.Neighbouring != NeighbouringReplaceOne {
 		return fieldErr(ErrMalformed, "mechanism.neighbouring", "%q is not a known neighbouring relation; want %q", m.Neighbouring, NeighbouringReplaceOne)

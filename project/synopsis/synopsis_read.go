@@ -97,32 +97,6 @@ func Read(r io.Reader, size int64, trusted *keys.AllowedSigners) (*Verified, err
 	return readSynopsis(r, size, MaxFileSize, trusted, time.Now())
 }
 
-// parseSynopsis is Read on bytes, with the clock for allowed_signers
-// validity windows passed in.
-func parseSynopsis(data []byte, trusted *keys.AllowedSigners, now time.Time) (*Verified, error) {
-	return readSynopsis(bytes.NewReader(data), int64(len(data)), MaxFileSize, trusted, now)
-}
-
-// parsePayload parses data[:sigOff] as a verified payload whose magic line
-// ends at magicEnd (the fuzz target's way past the signature check): the
-// same payloadParser, fed line by line.
-func parsePayload(data []byte, magicEnd, sigOff int) (*File, *mechanism.Synopsis, error) {
-	p := &payloadParser{bound: int64(sigOff)}
-	if err := p.feed(data[:magicEnd], 0, 1, true); err != nil {
-		return nil, nil, err
-	}
-	ln := 2
-	for off := magicEnd; off < sigOff; {
-		end := sigOff
-		if nl := bytes.IndexByte(data[off:sigOff], '\n'); nl >= 0 {
-			end = off + nl + 1
-		}
-		_ = p.feed(data[off:end], int64(off), ln, true)
-		off, ln = end, ln+1
-	}
-	return p.finish(int64(sigOff))
-}
-
 // parseMagic checks the first line, "bernstein-synopsis format N\n", and
 // returns the offset just after it.
 func parseMagic(data []byte) (int, error) {

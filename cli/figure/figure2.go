@@ -1,4 +1,4 @@
-package cli
+package figure
 
 import (
 	"bytes"
@@ -39,13 +39,11 @@ import (
 // mechanism.SimulationNoise (Laplace, scale S(F)·(k+1)²/ε, as in Algorithm
 // 1); nothing is released and no privacy budget is spent.
 const (
-	figure2CSVFile        = "figure2.csv"
-	figure2PNGFile        = "figure2.png"
-	figure2Grid           = 200 // grid points per axis
-	figure2DefaultRepeats = 100
-	figure2MaxRepeats     = 100000
-	figure2DefaultSeed    = 1
-	figure2PlotEpsilon    = 10 // ε of the released boundaries drawn in the PNG
+	figure2Grid        = 200 // grid points per axis
+	DefaultRepeats2    = 100
+	figure2MaxRepeats  = 100000
+	DefaultSeed2       = 1
+	figure2PlotEpsilon = 10 // ε of the released boundaries drawn in the PNG
 )
 
 // figure2Epsilons are the privacy budgets of the CSV.
@@ -55,17 +53,17 @@ var figure2Epsilons = []float64{0.1, 0.3, 1, 3, 10}
 // Bernstein order.
 var figure2Shapes = []struct{ K, H int }{{5, 1}, {10, 1}, {10, 2}, {20, 2}}
 
-// figure2Config are the command-line parameters of Figure 2.
-type figure2Config struct {
+// Config2 are the command-line parameters of Figure 2.
+type Config2 struct {
 	Repeats int    // simulated releases per (k, h, ε), ≥ 1
 	Seed    uint64 // seed of the simulation noise
 }
 
-// Validate checks the configuration; errors are usage errors naming the
-// flag, the value and the rule.
-func (c figure2Config) Validate() error {
+// Validate checks the configuration; its errors name the flag, the value
+// and the rule (the figure command reports them as usage errors).
+func (c Config2) Validate() error {
 	if c.Repeats < 1 || c.Repeats > figure2MaxRepeats {
-		return usagef("--repeats %d: must be between 1 and %d", c.Repeats, figure2MaxRepeats)
+		return fmt.Errorf("--repeats %d: must be between 1 and %d", c.Repeats, figure2MaxRepeats)
 	}
 	return nil
 }
@@ -129,7 +127,7 @@ func newFigure2Setup(ctx context.Context) (*figure2Setup, error) {
 }
 
 // runFigure2 fits the SVM to the demo data and simulates the releases.
-func runFigure2(ctx context.Context, cfg figure2Config) (*figure2Result, error) {
+func runFigure2(ctx context.Context, cfg Config2) (*figure2Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -144,7 +142,7 @@ func runFigure2(ctx context.Context, cfg figure2Config) (*figure2Result, error) 
 // configuration of the study engine: one seeded mechanism.SimulationNoise
 // stream (study.Stream) feeds the shapes in order, fresh draws for each ε,
 // and the measure is the grid agreement (study.SignAgreement).
-func simulateFigure2(ctx context.Context, s *figure2Setup, cfg figure2Config) (*figure2Result, error) {
+func simulateFigure2(ctx context.Context, s *figure2Setup, cfg Config2) (*figure2Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -192,7 +190,7 @@ func (g figure2GridXYZ) Min() (float64, bool) { return 0, false }
 
 // renderFigure2 draws the non-private boundary (black, thick) and one
 // simulated released boundary per (k, h) at ε = figure2PlotEpsilon.
-func renderFigure2(res *figure2Result, cfg figure2Config) ([]byte, error) {
+func renderFigure2(res *figure2Result, cfg Config2) ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Figure 2: RBF SVM (C = σ = 1), ε = %g, one simulated release each (seed %d)",
 		float64(figure2PlotEpsilon), cfg.Seed)
@@ -238,10 +236,10 @@ func renderFigure2(res *figure2Result, cfg figure2Config) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// writeFigure2 runs Figure 2 and writes the CSV and PNG into dir
+// Write2 runs Figure 2 and writes the CSV and PNG into dir
 // (atomically; existing files are refused unless overwrite). It returns the
 // paths written.
-func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite bool) ([]string, error) {
+func Write2(ctx context.Context, dir string, cfg Config2, overwrite bool) ([]string, error) {
 	if dir == "" {
 		return nil, errors.New("figure 2: empty output directory")
 	}
@@ -249,7 +247,7 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 		return nil, err
 	}
 	if !overwrite { // fail before the computation; WriteFileAtomic checks again
-		for _, name := range []string{figure2CSVFile, figure2PNGFile} {
+		for _, name := range []string{CSV2File, PNG2File} {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 				return nil, &fileio.ExistsError{Path: filepath.Join(dir, name)}
 			}
@@ -263,5 +261,5 @@ func writeFigure2(ctx context.Context, dir string, cfg figure2Config, overwrite 
 	if err != nil {
 		return nil, err
 	}
-	return writeFigureFiles(dir, overwrite, figureFile{figure2CSVFile, figure2CSV(res.Rows)}, figureFile{figure2PNGFile, img})
+	return fileio.WriteInto(dir, overwrite, fileio.Named{Name: CSV2File, Data: figure2CSV(res.Rows)}, fileio.Named{Name: PNG2File, Data: img})
 }

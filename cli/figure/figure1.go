@@ -1,4 +1,4 @@
-package cli
+package figure
 
 import (
 	"context"
@@ -37,19 +37,19 @@ import (
 // series, stated in the legend and docs/reproduction.md. It is released on
 // the 1001-point grid itself, so its sup-norm error is the sup of the noise.
 const (
-	figure1K               = 20   // cover size of the paper
-	figure1MaxH            = 5    // orders h = 1..5
-	figure1GridPoints      = 1001 // sup norm taken on {0, 0.001, …, 1}
-	figure1DefaultRepeats  = 1000 // the paper's 1000 repeats
-	figure1MaxRepeats      = 1e6  // bounds run time (≈ 1 s per 1000 repeats)
-	figure1Batch           = 500  // repeats per batch of interleaved draws (study.Interleaved; the draw order depends on it)
-	figure1DefaultBW       = 0.05 // fixed public bandwidth (the app's KDE default)
-	figure1DefaultSeed     = 1    // simulation noise seed
-	figure1MethodBernstein = "bernstein"
-	figure1MethodNearest   = "nearest-lattice"
-	figure1MethodTrig      = "wang-trig" // peers: Wang et al. (2013)
-	figure1MethodHistogram = "histogram" // peers: Chaudhuri & Vinterbo (2013), Algorithm 5
-	figure1MethodGP        = "hall-gp"   // peers: Hall, Rinaldo & Wasserman (2013), Prop. 2.1
+	figure1K          = 20   // cover size of the paper
+	figure1MaxH       = 5    // orders h = 1..5
+	figure1GridPoints = 1001 // sup norm taken on {0, 0.001, …, 1}
+	DefaultRepeats1   = 1000 // the paper's 1000 repeats
+	figure1MaxRepeats = 1e6  // bounds run time (≈ 1 s per 1000 repeats)
+	figure1Batch      = 500  // repeats per batch of interleaved draws (study.Interleaved; the draw order depends on it)
+	DefaultBandwidth1 = 0.05 // fixed public bandwidth (the app's KDE default)
+	DefaultSeed1      = 1    // simulation noise seed
+	MethodBernstein   = "bernstein"
+	MethodNearest     = "nearest-lattice"
+	MethodTrig        = "wang-trig" // peers: Wang et al. (2013)
+	MethodHistogram   = "histogram" // peers: Chaudhuri & Vinterbo (2013), Algorithm 5
+	MethodGP          = "hall-gp"   // peers: Hall, Rinaldo & Wasserman (2013), Prop. 2.1
 	// figure1GPSeedSalt separates the GP series' noise stream from the
 	// shared one, so adding it left the other series' numbers unchanged.
 	figure1GPSeedSalt = 0x4a11_6b5e_2013_0001
@@ -58,19 +58,19 @@ const (
 // figure1Epsilons are the privacy budgets on the x axis of Figure 1.
 var figure1Epsilons = []float64{0.01, 0.03, 0.1, 0.3, 1, 3, 10}
 
-// figure1Config are the parameters of the protocol that the command line
+// Config1 are the parameters of the protocol that the command line
 // may change. Validate checks them.
-type figure1Config struct {
+type Config1 struct {
 	Repeats   int     // releases simulated per (method, ε), ≥ 1
 	Bandwidth float64 // KDE bandwidth in [0,1] units, in [1e-6, 1] (the KDE's rule)
 	Seed      uint64  // seed of the simulation noise
 }
 
-// Validate checks the configuration; errors are usage errors naming the
-// flag, the value and the rule.
-func (c figure1Config) Validate() error {
+// Validate checks the configuration; its errors name the flag, the value
+// and the rule (the figure command reports them as usage errors).
+func (c Config1) Validate() error {
 	if c.Repeats < 1 || c.Repeats > figure1MaxRepeats {
-		return usagef("--repeats %d: must be between 1 and %d", c.Repeats, int(figure1MaxRepeats))
+		return fmt.Errorf("--repeats %d: must be between 1 and %d", c.Repeats, int(figure1MaxRepeats))
 	}
 	// The KDE's own rule (learners' bandwidth ParamSpec) is the one home.
 	kde, err := learners.Lookup(learners.KindKDE)
@@ -78,7 +78,7 @@ func (c figure1Config) Validate() error {
 		return err
 	}
 	if _, err := kde.Spec().Resolve(learners.Values{"bandwidth": {c.Bandwidth}}, 1); err != nil {
-		return usagef("--bandwidth %v: %v (a standard deviation in units of the [0,1] data range)", c.Bandwidth, err)
+		return fmt.Errorf("--bandwidth %v: %v (a standard deviation in units of the [0,1] data range)", c.Bandwidth, err)
 	}
 	return nil
 }
@@ -166,7 +166,7 @@ func figure1Orders() []int {
 // seeded with seed^figure1GPSeedSalt, study.Stream) shared by all ε: its
 // error is exactly proportional to the scale √c(ε). It runs in a second
 // goroutine alongside the other series.
-func runFigure1(ctx context.Context, cfg figure1Config) ([]figure1Row, error) {
+func runFigure1(ctx context.Context, cfg Config1) ([]figure1Row, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -213,12 +213,12 @@ func (s *figure1Setup) run(ctx context.Context, repeats int, seed uint64) ([]fig
 		}
 	}
 	for o, h := range res.Orders {
-		add(figure1MethodBernstein, h, res.Mean[o])
+		add(MethodBernstein, h, res.Mean[o])
 	}
-	add(figure1MethodNearest, 0, res.Baseline)
-	add(figure1MethodTrig, 0, peerCurves[0].Mean)
-	add(figure1MethodHistogram, 0, peerCurves[1].Mean)
-	add(figure1MethodGP, 0, gp.curves[0].Mean) // NaN (no row) for ε > peers.GPMaxEpsilon
+	add(MethodNearest, 0, res.Baseline)
+	add(MethodTrig, 0, peerCurves[0].Mean)
+	add(MethodHistogram, 0, peerCurves[1].Mean)
+	add(MethodGP, 0, gp.curves[0].Mean) // NaN (no row) for ε > peers.GPMaxEpsilon
 	return rows, nil
 }
 

@@ -1,4 +1,4 @@
-package cli
+package figure
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 // chance.
 func TestFigureCSVGolden(t *testing.T) {
 	ctx := context.Background()
-	rows1, err := runFigure1(ctx, figure1Config{Repeats: figure1DefaultRepeats, Bandwidth: figure1DefaultBW, Seed: figure1DefaultSeed})
+	rows1, err := runFigure1(ctx, Config1{Repeats: DefaultRepeats1, Bandwidth: DefaultBandwidth1, Seed: DefaultSeed1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res2, err := runFigure2(ctx, figure2Config{Repeats: figure2DefaultRepeats, Seed: figure2DefaultSeed})
+	res2, err := runFigure2(ctx, Config2{Repeats: DefaultRepeats2, Seed: DefaultSeed2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +28,10 @@ func TestFigureCSVGolden(t *testing.T) {
 		file string
 		got  []byte
 	}{
-		{figure1CSVFile, figure1CSV(rows1)},
-		{figure2CSVFile, figure2CSV(res2.Rows)},
+		{CSV1File, figure1CSV(rows1)},
+		{CSV2File, figure2CSV(res2.Rows)},
 	} {
-		want, err := os.ReadFile(filepath.Join("..", "docs", "reproduction", tc.file))
+		want, err := os.ReadFile(filepath.Join("..", "..", "docs", "reproduction", tc.file))
 		if err != nil {
 			t.Fatal(err)
 		}
