@@ -108,9 +108,13 @@ func TestLedgerTipTruncation(t *testing.T) {
 			if i := slices.IndexFunc(reps, func(r Entry) bool { return r.RepairsTip }); i < 0 || i != len(reps)-1 {
 				t.Fatalf("repairs %+v: want the tip repair last", reps)
 			}
-			charged := 0.0
+			charged, named := 0.0, false
 			for _, r := range reps {
 				charged += r.Epsilon
+				named = named || strings.Contains(r.Note, "the tip file's running totals")
+			}
+			if tc.attr != nil && !named {
+				t.Errorf("repairs %+v of a damaged line at the end: no note says the tip bounds it", reps)
 			}
 			if charged < lostEps {
 				t.Errorf("the repair charged ε %g, below the %g the lost lines spent", charged, lostEps)
