@@ -665,6 +665,12 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 	}
 	var reps []Entry
 	var out []byte
+	if st.unterminated {
+		// A damaged last line without its line end (not a tear: a complete
+		// object breaking a rule): terminate it, or the first repair entry
+		// would be glued to it and the ledger stay damaged for good.
+		out = append(out, '\n')
+	}
 	if t := st.torn; t != nil {
 		e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
 			Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}
