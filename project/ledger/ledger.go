@@ -147,6 +147,7 @@ type ledgerState struct {
 	// file is kept (Entry.Tip), -1 if none; tipFirstLine its line.
 	tipFirst, tipFirstLine int
 	nextLine               int        // the number of the line the next append begins (after the blank tail and a torn line)
+	unterminated           bool       // the last line is damaged and has no line end (Repair terminates it)
 	tip                    *tipRecord // the tip file, if one was read
 	tipErr                 *TipError  // the ledger does not end where the tip says
 }
@@ -816,6 +817,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 		if _, err := decodeEntry(last, st.summed); err != nil && !isTruncated(err) {
 			// A complete object that breaks a rule is not a tear.
 			damaged = append(damaged, newDamagedLine(len(lines)+1, last, err))
+			st.unterminated = true
 		} else {
 			st.torn = newTornError(path, fragment{line: len(lines) + 1, data: last, unterminated: true}, st.summed)
 		}

@@ -399,7 +399,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		}
 		if d.bound != nil && d.bound.entries == 0 {
 			out = append(out, damageCharge{line: d.line,
-				why: fmt.Sprintf("damaged line %d (%s) held no entry, by the running totals of line %d", d.line, d.reason, d.bound.next)})
+				why: fmt.Sprintf("damaged line %d (%s) held no entry, by %s", d.line, d.reason, d.bound.source())})
 			continue
 		}
 		k := d.entries()
@@ -463,8 +463,8 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	for _, b := range spanOrder {
 		if sp := spans[b]; b.entries > sp.k {
 			out = append(out, damageCharge{line: sp.first, all: true, eps: b.eps, delta: min(b.delta, 1-1e-12),
-				why: fmt.Sprintf("%s: the running totals of line %d count %d entries since the valid line before line %d, more than the damaged lines can hold, spending ε %g, δ %g together; charged to every dataset",
-					UnattributedNote(sp.first), b.next, b.entries, sp.first, b.eps, b.delta)})
+				why: fmt.Sprintf("%s: %s count %d entries since the valid line before line %d, more than the damaged lines can hold, spending ε %g, δ %g together; charged to every dataset",
+					UnattributedNote(sp.first), b.source(), b.entries, sp.first, b.eps, b.delta)})
 		}
 	}
 	for _, h := range order {
@@ -538,7 +538,7 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 			// (The 10⁻¹² covers the rounding of the division.)
 			m := float64(linesOf[b.next])
 			out = append(out, damageCharge{line: lc.d.line, hash: h, eps: b.eps / m * (1 + 1e-12), delta: min(b.delta/m*(1+1e-12), 1-1e-12),
-				why: fmt.Sprintf("damaged line %d (%s) charged its share (1/%d) of the ε %g, δ %g the damaged lines before line %d spent together by its running totals", lc.d.line, lc.d.reason, linesOf[b.next], b.eps, b.delta, b.next)})
+				why: fmt.Sprintf("damaged line %d (%s) charged its share (1/%d) of the ε %g, δ %g the damaged lines there spent together by %s", lc.d.line, lc.d.reason, linesOf[b.next], b.eps, b.delta, b.source())})
 			continue
 		}
 		k := float64(lc.k)
@@ -550,7 +550,7 @@ func chargeDataset(entries []Entry, h string, lines []lineCharge) ([]damageCharg
 			if b.eps > caps[0] || b.delta > caps[1] {
 				c.eps += max(0, b.eps-caps[0])
 				c.delta += max(0, b.delta-caps[1])
-				c.why += fmt.Sprintf(", raised to the ε %g, δ %g the damaged lines before line %d spent together by its running totals", b.eps, b.delta, b.next)
+				c.why += fmt.Sprintf(", raised to the ε %g, δ %g the damaged lines there spent together by %s", b.eps, b.delta, b.source())
 			}
 		}
 		c.delta = min(c.delta, 1-1e-12)
@@ -665,6 +665,12 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 	}
 	var reps []Entry
 	var out []byte
+	if st.unterminated {
+		// A damaged last line without its line end (not a tear: a complete
+		// object breaking a rule): terminate it, or the first repair entry
+		// would be glued to it and the ledger stay damaged for good.
+		out = append(out, '\n')
+	}
 	if t := st.torn; t != nil {
 		e := Entry{Kind: KindRepair, RepairsLine: t.Line, DatasetHash: t.DatasetHash, Epsilon: t.Epsilon, Delta: t.Delta,
 			Note: fmt.Sprintf("torn from line %d (%d bytes): %s", t.Line, len(t.Fragment), quoteFragment(t.Fragment))}

@@ -225,7 +225,7 @@ func (st *ledgerState) checkTip(path string, r tipRead, damaged []damagedLine) {
 		return
 	}
 	b := &spanBound{next: st.nextLine, eps: t.Totals.Epsilon - st.run.Epsilon + totalsSlack*(t.Totals.Epsilon+1),
-		delta: t.Totals.Delta - st.run.Delta + totalsSlack*(t.Totals.Delta+1), entries: te.Entries}
+		delta: t.Totals.Delta - st.run.Delta + totalsSlack*(t.Totals.Delta+1), entries: te.Entries, tip: true}
 	b.eps, b.delta = max(b.eps, 0), max(b.delta, 0)
 	for i := range damaged {
 		if d := &damaged[i]; !d.followed && !d.resolved && !d.outOfOrder {

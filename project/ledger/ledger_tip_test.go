@@ -108,9 +108,13 @@ func TestLedgerTipTruncation(t *testing.T) {
 			if i := slices.IndexFunc(reps, func(r Entry) bool { return r.RepairsTip }); i < 0 || i != len(reps)-1 {
 				t.Fatalf("repairs %+v: want the tip repair last", reps)
 			}
-			charged := 0.0
+			charged, named := 0.0, false
 			for _, r := range reps {
 				charged += r.Epsilon
+				named = named || strings.Contains(r.Note, "the tip file's running totals")
+			}
+			if tc.attr != nil && !named {
+				t.Errorf("repairs %+v of a damaged line at the end: no note says the tip bounds it", reps)
 			}
 			if charged < lostEps {
 				t.Errorf("the repair charged ε %g, below the %g the lost lines spent", charged, lostEps)
@@ -435,3 +439,27 @@ func TestLedgerTipLagsAndLinks(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestLedgerRepairTerminatesDamagedLastLine: a last line without its line
+// end that is a complete object breaking a rule (damage, not a tear) was
+// repaired by an entry glued to it, so the ledger stayed damaged for good
+// (found while testing the tip file). The repair now ends that line first.
+func TestLedgerRepairTerminatesDamagedLastLine(t *testing.T) {
+	b := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.25}, Entry{DatasetHash: hashB, Epsilon: 0.25})
+	b = b[:len(b)-1]
+	i := bytes.LastIndex(b, []byte(`"delta"`))
+	b = slices.Concat(b[:i], []byte(`"xdelta"`), b[i+len(`"delta"`):]) // an unknown field: not a tear
+	l := ledgerFile(t, b)
+	if l.Damaged() == nil || l.Torn() != nil {
+		t.Fatalf("damaged %v, torn %v: want line 2 damaged", l.Damaged(), l.Torn())
+	}
+	if _, err := l.Repair(RepairOptions{Attribute: map[int][]string{2: {hashB}}}); err != nil {
+		t.Fatal(err)
+	}
+	if l.Damaged() != nil || l.Torn() != nil {
+		t.Fatalf("after the repair: damaged %v, torn %v", l.Damaged(), l.Torn())
+	}
+	if eps, _ := l.Spent(hashB); eps < 0.25 {
+		t.Errorf("dataset B spent ε %g after the repair, below the 0.25 of its damaged line", eps)
+	}
+}

@@ -96,9 +96,18 @@ func checkTotals(run Totals, e Entry, clean bool) error {
 // written, they were entries entries spending ε eps and δ delta (the
 // difference of the intact lines' totals, the rounding margin added).
 type spanBound struct {
-	next       int // the intact line whose totals bound the span
+	next       int // the intact line whose totals bound the span (one past the last line for the tip)
 	eps, delta float64
 	entries    int
+	tip        bool // the tip file's totals bound it (checkTip): no line follows the span
+}
+
+// source names what bounds the span, for repair notes.
+func (b *spanBound) source() string {
+	if b.tip {
+		return "the tip file's running totals (the ledger's end)"
+	}
+	return fmt.Sprintf("the running totals of line %d", b.next)
 }
 
 // newSpanBound returns the bound the valid entry e (with totals) puts on
