@@ -64,7 +64,8 @@ func DatasetProtected(path string) []ProtectedFile {
 
 // LedgerProtected protects the ledger at path and its lock files: path +
 // ".lock", and the lock beside the ledger's real path (symlinks resolved);
-// and the sketch store beside it, its lock and its key (sketch_store.go).
+// the tip file beside the ledger's real path (ledger.TipPath); and the
+// sketch store beside it, its lock and its key (sketch_store.go).
 func LedgerProtected(path string) []ProtectedFile {
 	if path == "" {
 		return nil
@@ -72,6 +73,7 @@ func LedgerProtected(path string) []ProtectedFile {
 	out := []ProtectedFile{
 		{Path: path, Role: "the privacy-budget ledger"},
 		{Path: path + ".lock", Role: "the privacy-budget ledger's lock"},
+		{Path: ledger.TipPath(path), Role: "the privacy-budget ledger's tip file"},
 		{Path: ledger.SketchStorePath(path), Role: "the ledger's sketch store"},
 		{Path: ledger.SketchKeyPath(path), Role: "the ledger's sketch key"},
 	}

@@ -54,6 +54,8 @@ func TestCheckOutputPath(t *testing.T) {
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.lock"), "lock"},
 		{filepath.Join(dir, "future-lock"), "lock"},
 		{led + ".sketches", "sketch store"},
+		{led + ".tip", "tip file"},
+		{filepath.Join(dir, "cfglink", "ledger.jsonl.tip"), "tip file"},
 		{filepath.Join(dir, "cfglink", "ledger.jsonl.sketch-key"), "sketch key"},
 		{filepath.Join(dir, "hardlink.csv"), "dataset"},
 		{filepath.Join(dir, "hardkey"), "private key"},
