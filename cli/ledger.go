@@ -33,7 +33,11 @@ The ε spent on a dataset is the sum over its releases (sequential
 composition: releases that are ε_i-DP are together Σε_i-DP; δ sums too).
 A release that would push the sum past the dataset's ε budget (default 1) or
 its δ budget (default 1e-6) is refused unless 'release --allow-over-budget'
-is given, which is recorded.
+is given, which is recorded. Beside this basic composition the ledger keeps
+a zCDP account of the same releases (pure ε costs ρ = ε²/2, a Gaussian
+release ρ = Δ²/(2σ²); ρ converts to ε at the δ budget): a release is admitted
+when either account stays within the budget, and the listing shows both
+(column ε zCDP, starred where it is in force; see docs/ledger.md).
 
 A ledger whose last line was torn by a crash mid-write is read
 conservatively: the torn entry's ε counts as spent, and further releases are
