@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,5 +174,33 @@ func TestLedgerShowsZCDPAccount(t *testing.T) {
 	r = te.mustRun(t, "ledger", "--ledger", p)
 	if !strings.Contains(r.stdout, "ε zCDP") || !strings.Contains(r.stdout, " *") {
 		t.Errorf("ledger lacks the zCDP column, starred in force:\n%s", r.stdout)
+	}
+}
+
+// TestReleaseAdmittedByZCDP: issue 19 item 3 through the CLI. Four
+// Gaussian releases of ε 0.3 (δ 1e-8) on a budget of ε 1 exceed it by basic
+// composition (1.2) but not in zCDP (ε ≈ 0.6 at the δ budget): release's
+// check before the passphrase prompt must not refuse what the ledger
+// admits, and the fourth is recorded as admitted by the zCDP account.
+func TestReleaseAdmittedByZCDP(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	te.mustRun(t, "ledger", "--data", data, "--budget", "1")
+	for i := range 4 {
+		out := "g" + strconv.Itoa(i) + ".synopsis"
+		te.mustRun(t, w.kdeRelease(w.path(out), "--epsilon", "0.3", "--noise", "gaussian", "--delta", "1e-8")...)
+	}
+	entries := openDefaultLedger(t).Entries("")
+	last := entries[len(entries)-1]
+	if last.AdmittedBy != ledger.AdmittedByZCDP {
+		t.Errorf("fourth Gaussian release: admitted_by %q, want zcdp", last.AdmittedBy)
+	}
+	// A Laplace release of ε 0.3 has no zCDP saving left to use: refused
+	// before the passphrase, by both accounts.
+	r := te.run(w.kdeRelease(w.path("l.synopsis"), "--epsilon", "0.3")...)
+	if r.code != exitBudget || !strings.Contains(r.stderr, "zCDP") {
+		t.Errorf("Laplace release past both accounts: exit %d %q", r.code, r.stderr)
 	}
 }
