@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +33,11 @@ The ε spent on a dataset is the sum over its releases (sequential
 composition: releases that are ε_i-DP are together Σε_i-DP; δ sums too).
 A release that would push the sum past the dataset's ε budget (default 1) or
 its δ budget (default 1e-6) is refused unless 'release --allow-over-budget'
-is given, which is recorded.
+is given, which is recorded. Beside this basic composition the ledger keeps
+a zCDP account of the same releases (pure ε costs ρ = ε²/2, a Gaussian
+release ρ = Δ²/(2σ²); ρ converts to ε at the δ budget): a release is admitted
+when either account stays within the budget, and the listing shows both
+(column ε zCDP, starred where it is in force; see docs/ledger.md).
 
 A ledger whose last line was torn by a crash mid-write is read
 conservatively: the torn entry's ε counts as spent, and further releases are
@@ -186,7 +192,7 @@ func writeLedgerSummary(w io.Writer, l *ledger.Ledger) {
 	}
 	sort.Slice(list, func(i, j int) bool { return list[i].last.After(list[j].last) })
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "DATASET\tRELEASES\tε SPENT\tε BUDGET\tε LEFT\tδ SPENT\tδ BUDGET\tδ LEFT\tLAST\tPATH")
+	fmt.Fprintln(tw, "DATASET\tRELEASES\tε SPENT\tε BUDGET\tε LEFT\tδ SPENT\tδ BUDGET\tδ LEFT\tε zCDP\tLAST\tPATH")
 	for _, s := range list {
 		eps, delta := l.Spent(s.hash)
 		b, db := l.Budget(s.hash), l.DeltaBudget(s.hash)
@@ -194,11 +200,14 @@ func writeLedgerSummary(w io.Writer, l *ledger.Ledger) {
 		if !s.last.IsZero() {
 			last = s.last.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.6g\t%s\t%s\t%.6g\t%s\t%s\t%s\n", shortHash(s.hash), s.releases,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.6g\t%s\t%s\t%.6g\t%s\t%s\t%s\t%s\n", shortHash(s.hash), s.releases,
 			spentFigure(eps, damaged), b, leftFigure(eps, b, damaged),
-			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), last, dash(s.path))
+			spentFigure(delta, damaged), db, leftFigure(delta, db, damaged), zcdpFigure(l.Accounts(s.hash), damaged), last, dash(s.path))
 	}
 	tw.Flush()
+	if slices.ContainsFunc(list, func(s *summary) bool { return l.Accounts(s.hash).ZCDPInForce() }) {
+		fmt.Fprintln(w, "ε zCDP: the zCDP account's ε at the δ budget (docs/ledger.md, \"zCDP accounting\"); * where it is in force (below ε SPENT): a release is admitted when either account stays within the budget")
+	}
 	for _, en := range unattributed {
 		fmt.Fprintf(w, "%s: ε %g, δ %g charged to every dataset, including datasets first seen later (counted above)\n",
 			ledger.UnattributedNote(en.RepairsLine), en.Epsilon, en.Delta)
@@ -242,8 +251,46 @@ func writeLedgerDataset(w io.Writer, l *ledger.Ledger, path, hash string) {
 	writeDamageBanner(w, damaged)
 	fmt.Fprintf(w, "spent ε %s of budget ε %.6g; %s\n", spentFigure(eps, damaged), b, leftFigure(eps, b, damaged))
 	fmt.Fprintf(w, "spent δ %s of budget δ %.6g; %s\n", spentFigure(delta, damaged), db, leftFigure(delta, db, damaged))
+	a := l.Accounts(hash)
+	writeZCDPAccount(w, a, b, damaged)
 	if len(damaged) == 0 { // what is left is unknown while the ledger is damaged
-		fmt.Fprintln(w, privacywords.BudgetLeft(b-eps))
+		fmt.Fprintln(w, privacywords.BudgetLeft(b-min(eps, a.ZCDPEpsilon))) // by the account in force
+	}
+}
+
+// zcdpFigure shows the zCDP account's ε at the δ budget, starred where it
+// is in force; a lower bound while the ledger is damaged.
+func zcdpFigure(a ledger.Accounts, damaged []ledger.DamagedLine) string {
+	if math.IsInf(a.ZCDPEpsilon, 1) {
+		return "-"
+	}
+	f := spentFigure(a.ZCDPEpsilon, damaged)
+	if a.ZCDPInForce() {
+		f += " *"
+	}
+	return f
+}
+
+// writeZCDPAccount prints the dataset's zCDP account beside basic
+// composition, names the one in force, and says when Gaussian releases
+// accounted in zCDP spend less of what is left.
+func writeZCDPAccount(w io.Writer, a ledger.Accounts, budget float64, damaged []ledger.DamagedLine) {
+	conv := "no δ left to convert it at (the (ε, δ)-only releases spent the δ budget)"
+	if !math.IsInf(a.ZCDPEpsilon, 1) {
+		conv = fmt.Sprintf("ε %s at the δ budget %.6g", spentFigure(a.ZCDPEpsilon, damaged), a.DeltaBudget)
+	}
+	fmt.Fprintf(w, "zCDP account: ρ %.6g", a.Rho)
+	if a.ApproxEpsilon > 0 || a.ApproxDelta > 0 {
+		fmt.Fprintf(w, " and (ε %.6g, δ %.6g) of (ε, δ)-only releases", a.ApproxEpsilon, a.ApproxDelta)
+	}
+	fmt.Fprintf(w, ": %s\n", conv)
+	inForce := "basic composition (Σε, Σδ)"
+	if a.ZCDPInForce() {
+		inForce = fmt.Sprintf("zCDP (its ε is the smaller), %s", leftFigure(a.ZCDPEpsilon, budget, damaged))
+	}
+	fmt.Fprintf(w, "in force: %s; a release is admitted when either account stays within the budget\n", inForce)
+	if a.ZCDPInForce() && a.ZCDPEpsilon < budget {
+		fmt.Fprintln(w, "for the remaining budget, Gaussian releases (--noise gaussian) accounted in zCDP spend less than basic composition charges them")
 	}
 }
 

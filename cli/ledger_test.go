@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,15 +107,21 @@ func TestReleaseDeltaRefusals(t *testing.T) {
 	if n := len(openDefaultLedger(t).Entries("")); n != 0 {
 		t.Fatalf("refused releases recorded %d entries", n)
 	}
-	// δ budget (default 1e-6): 6e-7 fits, another 6e-7 does not.
-	te.mustRun(t, gauss("a.synopsis", "0.1", "6e-7")...)
-	r := te.run(gauss("b.synopsis", "0.1", "6e-7")...)
+	// δ budget (default 1e-6): 6e-7 fits, another 6e-7 does not. The
+	// releases are (ε, δ)-only (Laplace-approx): Gaussian releases have a
+	// zCDP account, in which their δ does not add (docs/ledger.md, "zCDP
+	// accounting").
+	approx := func(out, eps, delta string, extra ...string) []string {
+		return w.kdeRelease(w.path(out), append([]string{"--epsilon", eps, "--noise", "laplace-approx", "--delta", delta}, extra...)...)
+	}
+	te.mustRun(t, approx("a.synopsis", "0.1", "6e-7")...)
+	r := te.run(approx("b.synopsis", "0.1", "6e-7")...)
 	for _, want := range []string{"δ = 6e-07", "spent δ 6e-07", "δ budget of 1e-06", "asks δ 6e-07", "at most δ 4e-07 would fit", "--allow-over-budget"} {
 		if r.code != exitBudget || !strings.Contains(r.stderr, want) {
 			t.Errorf("δ over budget: exit %d, stderr %q lacks %q", r.code, r.stderr, want)
 		}
 	}
-	r = te.mustRun(t, gauss("b.synopsis", "0.1", "6e-7", "--allow-over-budget")...)
+	r = te.mustRun(t, approx("b.synopsis", "0.1", "6e-7", "--allow-over-budget")...)
 	if !strings.Contains(r.stdout, "exceeded the dataset's budget") {
 		t.Errorf("δ over budget, allowed: %q", r.stdout)
 	}
@@ -124,9 +131,76 @@ func TestReleaseDeltaRefusals(t *testing.T) {
 	}
 	// Raising the δ budget is recorded and lets the release through.
 	te.mustRun(t, "ledger", "--data", data, "--delta-budget", "1e-5")
-	te.mustRun(t, gauss("c.synopsis", "0.1", "6e-7")...)
+	te.mustRun(t, approx("c.synopsis", "0.1", "6e-7")...)
 	r = te.mustRun(t, "ledger", "--data", data)
 	if !strings.Contains(r.stdout, "δ budget set to 1e-05") || !strings.Contains(r.stdout, "spent δ 1.8e-06 of budget δ 1e-05") {
 		t.Errorf("ledger after --delta-budget:\n%s", r.stdout)
+	}
+}
+
+// TestLedgerShowsZCDPAccount: issue 19 item 3. 'ledger' shows both
+// accounts — basic composition and zCDP (ρ, converted at the δ budget) —
+// names the one in force, and says when Gaussian releases accounted in
+// zCDP are the better choice for what is left.
+func TestLedgerShowsZCDPAccount(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "d.csv")
+	if err := os.WriteFile(csv, []byte("x\n0.1\n0.2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := dataset.HashFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "ledger.jsonl")
+	l, err := ledger.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 15 {
+		if _, err := l.Reserve(ledger.Entry{DatasetHash: hash, Epsilon: 0.1, Delta: 1e-8, Noise: "gaussian"}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	te := newTestEnv()
+	r := te.mustRun(t, "ledger", "--ledger", p, "--data", csv)
+	for _, want := range []string{"spent ε 1.5 of budget ε 1; 0.5 over budget", "zCDP account: ρ ", "at the δ budget 1e-06",
+		"in force: zCDP (its ε is the smaller), 0.5", "Gaussian releases (--noise gaussian) accounted in zCDP spend less",
+		"The ε = 0.5"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("ledger --data lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = te.mustRun(t, "ledger", "--ledger", p)
+	if !strings.Contains(r.stdout, "ε zCDP") || !strings.Contains(r.stdout, " *") {
+		t.Errorf("ledger lacks the zCDP column, starred in force:\n%s", r.stdout)
+	}
+}
+
+// TestReleaseAdmittedByZCDP: issue 19 item 3 through the CLI. Four
+// Gaussian releases of ε 0.3 (δ 1e-8) on a budget of ε 1 exceed it by basic
+// composition (1.2) but not in zCDP (ε ≈ 0.6 at the δ budget): release's
+// check before the passphrase prompt must not refuse what the ledger
+// admits, and the fourth is recorded as admitted by the zCDP account.
+func TestReleaseAdmittedByZCDP(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	te.mustRun(t, "ledger", "--data", data, "--budget", "1")
+	for i := range 4 {
+		out := "g" + strconv.Itoa(i) + ".synopsis"
+		te.mustRun(t, w.kdeRelease(w.path(out), "--epsilon", "0.3", "--noise", "gaussian", "--delta", "1e-8")...)
+	}
+	entries := openDefaultLedger(t).Entries("")
+	last := entries[len(entries)-1]
+	if last.AdmittedBy != ledger.AdmittedByZCDP {
+		t.Errorf("fourth Gaussian release: admitted_by %q, want zcdp", last.AdmittedBy)
+	}
+	// A Laplace release of ε 0.3 has no zCDP saving left to use: refused
+	// before the passphrase, by both accounts.
+	r := te.run(w.kdeRelease(w.path("l.synopsis"), "--epsilon", "0.3")...)
+	if r.code != exitBudget || !strings.Contains(r.stderr, "zCDP") {
+		t.Errorf("Laplace release past both accounts: exit %d %q", r.code, r.stderr)
 	}
 }

@@ -269,7 +269,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	key := found.Charges[0].DatasetHash
 	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
 	for _, m := range found.Charges {
-		if err := budgetPrecheck(led, m.DatasetHash, f); err != nil {
+		if err := budgetPrecheck(led, m.DatasetHash, prep.Params, f); err != nil {
 			return err
 		}
 	}
@@ -347,11 +347,15 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 }
 
 // budgetPrecheck refuses, before the passphrase prompt, a release that the
-// ledger will certainly refuse (ε or δ over budget). It is deliberately
-// more lenient than (*ledger.Ledger).Reserve (relative slack 1e-6 instead
-// of the ledger's 1e-9), so it never refuses a release the ledger would
-// allow; Reserve remains the one authoritative check.
-func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
+// ledger will certainly refuse (over budget by both of its accounts: basic
+// composition and zCDP, docs/ledger.md). Without budget flags it asks the
+// ledger's own admission rule (Ledger.Admits, Reserve's rule), so it never
+// refuses a release the ledger would allow. With --budget or --delta-budget
+// (recorded only after the passphrase) it checks basic composition against
+// the new budgets, with a relative slack of 1e-6, and lets a Gaussian
+// release through to Reserve, whose zCDP account may admit it; Reserve
+// remains the one authoritative check.
+func budgetPrecheck(l *ledger.Ledger, hash string, p mechanism.Params, f *releaseFlags) error {
 	if d := l.Damaged(); d != nil {
 		return d
 	}
@@ -359,6 +363,13 @@ func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
 		return t
 	}
 	if f.allowOver {
+		return nil
+	}
+	if !f.budget.Given && !f.deltaBudget.Given {
+		return l.Admits(ledger.Entry{Kind: ledger.KindRelease, DatasetHash: hash,
+			Epsilon: p.Epsilon, Delta: p.Delta, Noise: string(p.Noise)})
+	}
+	if p.Noise == mechanism.NoiseGaussian {
 		return nil
 	}
 	spent, spentDelta := l.Spent(hash)
@@ -369,11 +380,11 @@ func budgetPrecheck(l *ledger.Ledger, hash string, f *releaseFlags) error {
 	if f.deltaBudget.Given {
 		deltaBudget = f.deltaBudget.Value
 	}
-	if spent+f.epsilon.Value > budget*(1+1e-6) {
-		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: f.epsilon.Value, Budget: budget}
+	if spent+p.Epsilon > budget*(1+1e-6) {
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Spent: spent, Requested: p.Epsilon, Budget: budget}
 	}
-	if spentDelta+f.delta.Value > deltaBudget*(1+1e-6) {
-		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: f.delta.Value, Budget: deltaBudget}
+	if spentDelta+p.Delta > deltaBudget*(1+1e-6) {
+		return &ledger.BudgetError{File: l.Path(), DatasetHash: hash, Delta: true, Spent: spentDelta, Requested: p.Delta, Budget: deltaBudget}
 	}
 	return nil
 }

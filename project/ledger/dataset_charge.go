@@ -309,12 +309,11 @@ func ReserveByIdentity(l *Ledger, id *DatasetIdentity, e Entry, allowOver, diffe
 	if !allowOver {
 		// ε and δ of every matched dataset before the first write, so a
 		// refusal on any of them charges none.
-		entries := l.state().entries
+		st := l.state()
 		for _, m := range f.Charges {
 			x := e
 			x.DatasetHash = m.DatasetHash
-			eps, delta := l.Spent(m.DatasetHash)
-			if err := checkSpent(l.Path(), entries, x, eps, delta); err != nil {
+			if _, err := st.admit(l.Path(), x); err != nil {
 				return nil, f, err
 			}
 		}

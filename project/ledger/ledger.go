@@ -82,7 +82,11 @@ type Entry struct {
 	Noise  string               `json:"noise,omitempty"`  // mechanism noise kind
 	Output string               `json:"output,omitempty"` // synopsis file the release writes
 	// OverBudget marks a release made with allowOver past the budget.
-	OverBudget bool   `json:"over_budget,omitempty"`
+	OverBudget bool `json:"over_budget,omitempty"`
+	// AdmittedBy is AdmittedByZCDP for a release admitted by the zCDP
+	// account alone, past what basic composition allows (zcdp.go); set
+	// by the ledger.
+	AdmittedBy string `json:"admitted_by,omitempty"`
 	Note       string `json:"note,omitempty"`
 	// RepairsLine is, for KindRepair, the line number of the torn line it
 	// terminates (always the line just before it).
@@ -384,8 +388,8 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 	if e.Kind != KindRelease && e.Kind != KindValidation && e.Kind != KindBounds {
 		return Entry{}, fmt.Errorf("ledger: entry kind %q cannot be reserved: use %q, %q or %q", e.Kind, KindRelease, KindValidation, KindBounds)
 	}
-	if e.OverBudget {
-		return Entry{}, errors.New("ledger: OverBudget is set by the ledger (allowOver), not by the caller")
+	if e.OverBudget || e.AdmittedBy != "" {
+		return Entry{}, errors.New("ledger: OverBudget and AdmittedBy are set by the ledger, not by the caller")
 	}
 	if err := e.prepare(); err != nil {
 		return Entry{}, err
@@ -397,11 +401,13 @@ func (l *Ledger) Reserve(e Entry, allowOver bool) (Entry, error) {
 		if err := st.refuseWrites(l.path); err != nil {
 			return nil, err
 		}
-		if err := checkBudgets(l.path, st.entries, e); err != nil {
-			if !allowOver {
-				return nil, err
-			}
+		switch zcdp, err := st.admit(l.path, e); {
+		case err != nil && !allowOver:
+			return nil, err
+		case err != nil:
 			e.OverBudget = true
+		case zcdp:
+			e.AdmittedBy = AdmittedByZCDP
 		}
 		e.Totals = st.next(e)
 		return marshalEntry(e)
@@ -599,6 +605,9 @@ func (e *Entry) validate() error {
 		return fmt.Errorf("epsilon: %v must be finite and ≥ 0", e.Epsilon)
 	case !isFinite(e.Delta) || e.Delta < 0 || e.Delta >= 1:
 		return fmt.Errorf("delta: %v must be in [0, 1)", e.Delta)
+	}
+	if e.AdmittedBy != "" && (e.AdmittedBy != AdmittedByZCDP || e.OverBudget || !(e.Kind == KindRelease || e.Kind == KindValidation || e.Kind == KindBounds)) {
+		return fmt.Errorf("admitted_by: %q is allowed only as %q, on a release, validation or bounds entry not over budget", e.AdmittedBy, AdmittedByZCDP)
 	}
 	if e.RepairsTip && !e.AllDatasets {
 		return errors.New("repairs_tip: only an unattributed repair (all_datasets) resolves the tip file")

@@ -71,7 +71,7 @@ var (
 	reEpsilon    = regexp.MustCompile(`"epsilon":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reDelta      = regexp.MustCompile(`"delta":(-?[0-9][0-9.eE+-]*)[,}]`)
 	reKind       = regexp.MustCompile(`"kind":"(release|validation|budget|repair)"[,}]`)
-	reOverBudget = regexp.MustCompile(`"over_budget":true`)
+	reOverBudget = regexp.MustCompile(`"over_budget":true|"admitted_by":"zcdp"`) // past basic composition's budget either way
 )
 
 // recovered is what a torn or damaged line still shows.
@@ -569,7 +569,7 @@ func chargeCaps(entries []Entry, h string) (epsCap, deltaCap float64, over bool)
 		}
 		epsCap = max(epsCap, e.Budget, e.Epsilon)
 		deltaCap = max(deltaCap, e.DeltaBudget, e.Delta)
-		over = over || e.OverBudget
+		over = over || e.OverBudget || e.AdmittedBy != ""
 	}
 	return epsCap * (1 + budgetSlack), deltaCap * (1 + budgetSlack), over
 }

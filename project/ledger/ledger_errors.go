@@ -69,6 +69,9 @@ type BudgetError struct {
 	Spent       float64 // ε (or δ) spent so far
 	Requested   float64 // ε (or δ) of the refused release
 	Budget      float64 // total ε (or δ) budget
+	// ZCDP is the ε the zCDP account would reach at the δ budget with the
+	// release (it refuses too); 0 if not computed.
+	ZCDP float64
 }
 
 func (e *BudgetError) Error() string {
@@ -77,7 +80,7 @@ func (e *BudgetError) Error() string {
 		sym, flag = "δ", "--delta-budget"
 	}
 	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
-		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag)
+		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag) + zcdpNote(e.ZCDP)
 }
 
 // shortHash abbreviates a SHA-256 for messages.
