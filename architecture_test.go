@@ -29,6 +29,7 @@ var allowedImports = map[string][]string{
 	"project/synopsis":        {"project/keys", "project/fileio", "learners", "mechanism"},
 	"project/dataset":         {"project/synopsis", "project/fileio", "learners"},
 	"project/ledger":          {"project/dataset", "project/fileio", "project/internal/fsops"},
+	"project/aggregate":       {"project/dataset", "project/fileio", "learners", "mechanism"},
 	"project/release":         {"project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism"},
 	"learners":                {"mechanism"},
 	"mechanism":               {},
