@@ -17,7 +17,8 @@ DEMO_DIR    ?= $(HOME)/.cache/bernstein-demo
 # System packages Fyne needs to build on Debian/Ubuntu (cgo, OpenGL, X11, Wayland),
 # plus openssh-client (a test verifies synopsis signatures with the real ssh-keygen)
 # and python3-numpy (a test runs the documented numpy evaluator, docs/python.md).
-DEB_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+# g++ brings libstdc++ for the embedded DuckDB's C++ library (project/aggregate/duckdb).
+DEB_PACKAGES := gcc g++ pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev openssh-client python3-numpy
 
 # make dist also needs the Windows cross compiler, xz, zip and python3 (scripts/dist.sh);

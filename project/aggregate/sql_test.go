@@ -31,11 +31,11 @@ func goldenSpecs() map[string]Spec {
 }
 
 // TestQueryGolden keeps the text of every learner's query in every dialect
-// under testdata/<learner>.<dialect>.sql. The DuckDB and PostgreSQL texts
-// are run by the tests of project/aggregate/duckdb and the PostgreSQL test;
-// the Spark text cannot run here: TestSparkTextIsDuckDBAfterSubstitutions
+// under testdata/<learner>.<dialect>.sql. The DuckDB text is run by the
+// tests of project/aggregate/duckdb; the Spark text cannot run here:
+// TestSparkTextIsDuckDBAfterSubstitutions (project/aggregate/duckdb)
 // checks that, after the substitutions listed in docs/aggregates.md, it is
-// the DuckDB text, which runs.
+// the DuckDB text, and runs it.
 func TestQueryGolden(t *testing.T) {
 	for name, spec := range goldenSpecs() {
 		for _, d := range Dialects {
@@ -46,80 +46,6 @@ func TestQueryGolden(t *testing.T) {
 				}
 				golden.Check(t, filepath.Join("testdata", name+"."+string(d)+".sql"), []byte(q))
 			})
-		}
-	}
-}
-
-// SparkToDuckDB rewrites a Spark query of Query into DuckDB's dialect by
-// the substitutions docs/aggregates.md lists: backquoted identifiers become
-// double-quoted, STRING becomes VARCHAR, RLIKE becomes regexp_matches, and
-// backslash escapes in string literals become SQL's doubled quotes. It
-// knows only the shapes Query writes (tests only).
-func SparkToDuckDB(q string) string {
-	var b strings.Builder
-	for i := 0; i < len(q); i++ {
-		switch c := q[i]; c {
-		case '`':
-			j := i + 1
-			var name strings.Builder
-			for ; j < len(q); j++ {
-				if q[j] == '`' {
-					if j+1 < len(q) && q[j+1] == '`' {
-						name.WriteByte('`')
-						j++
-						continue
-					}
-					break
-				}
-				name.WriteByte(q[j])
-			}
-			b.WriteString(QuoteIdent(DuckDB, name.String()))
-			i = j
-		case '\'':
-			j := i + 1
-			var s strings.Builder
-			for ; j < len(q) && q[j] != '\''; j++ {
-				if q[j] == '\\' {
-					j++
-				}
-				s.WriteByte(q[j])
-			}
-			b.WriteString(quoteString(DuckDB, s.String()))
-			i = j
-		default:
-			b.WriteByte(c)
-		}
-	}
-	out := strings.ReplaceAll(b.String(), " AS STRING)", " AS VARCHAR)")
-	// t RLIKE 'p'  ->  regexp_matches(t, 'p')
-	var r strings.Builder
-	for line := range strings.Lines(out) {
-		for {
-			k := strings.Index(line, " RLIKE ")
-			if k < 0 {
-				break
-			}
-			s := strings.LastIndexAny(line[:k], " (") + 1
-			e := k + len(" RLIKE ") + len(quoteString(DuckDB, numberPattern))
-			line = line[:s] + "regexp_matches(" + line[s:k] + ", " + line[k+len(" RLIKE "):e] + ")" + line[e:]
-		}
-		r.WriteString(line)
-	}
-	return strings.Replace(r.String(), "dialect spark", "dialect duckdb", 1)
-}
-
-func TestSparkTextIsDuckDBAfterSubstitutions(t *testing.T) {
-	for name, spec := range goldenSpecs() {
-		spark, err := Query(spec, Spark, Table("records"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		duck, err := Query(spec, DuckDB, Table("records"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := SparkToDuckDB(spark); got != duck {
-			t.Errorf("%s: the Spark query after the documented substitutions is not the DuckDB query:\n%s\n--- want\n%s", name, got, duck)
 		}
 	}
 }
