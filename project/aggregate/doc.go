@@ -26,7 +26,8 @@
 //   - KDE is binned: each record is replaced by the centre of its fine bin
 //     (B per axis); the sensitivity is the KDE's, and the binning bias is at
 //     most KDEBinningBound (docs/sensitivity.md, "Binned KDE from
-//     aggregates"). Ridge regression uses the exact sufficient statistics
+//     aggregates"); naive Bayes likewise from per-class, per-feature bin
+//     counts. Ridge regression uses the exact sufficient statistics
 //     (sums written as exact decimals by the engine) and gives the in-memory
 //     fit.
 //

@@ -205,8 +205,8 @@ func sumError(d Dialect, n int) float64 {
 // declared n of the Spec (the counts must add up to it, or Fit refuses
 // naming both: n is public, never taken from the aggregates) and the
 // learner's parameter values: the binned KDE (learners.FitKDEBinned) or
-// ridge regression from its sums (learners.FitRidgeMoments). Naive Bayes
-// from aggregates is not yet fitted (its query and table are).
+// ridge regression from its sums (learners.FitRidgeMoments), or the binned
+// naive Bayes (learners.FitNaiveBayesBinned).
 func (r *Result) Fit(ctx context.Context, values learners.Values) (*learners.Fitted, error) {
 	s := r.Spec
 	if s.N < 1 {
@@ -221,6 +221,12 @@ func (r *Result) Fit(ctx context.Context, values learners.Values) (*learners.Fit
 			SumX: r.SumX, SumXX: r.SumXX, SumXY: r.SumXY, SumY: r.SumY,
 			SumError: sumError(r.Dialect, s.N),
 		}, values)
+	case learners.KindNaiveBayes:
+		f := make([]int8, len(r.Axis))
+		for i, a := range r.Axis {
+			f[i] = a - 1
+		}
+		return learners.FitNaiveBayesBinned(ctx, learners.NaiveBayesBins{Dim: len(s.Features), B: s.bins(), Class: r.Class, Feature: f, Bin: r.Cells, Counts: r.Counts, N: s.N}, values)
 	}
-	return nil, specError("learner", "%s from aggregates: the query and its table are ready, the fit is not yet (issue 20)", s.Learner)
+	return nil, specError("learner", "%s has no aggregate path", s.Learner)
 }

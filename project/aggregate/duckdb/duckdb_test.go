@@ -327,7 +327,9 @@ func TestRidgeMatchesInMemory(t *testing.T) {
 
 // TestNaiveBayesCountsMatchInMemory runs the naive Bayes query (declared
 // classes "no,yes" and a numeric class "1") and checks the per-class,
-// per-feature bin counts against the in-memory labels and features.
+// per-feature bin counts against the in-memory labels and features, and
+// the fit from them against the in-memory naive Bayes (same S, values
+// within the binning bound).
 func TestNaiveBayesCountsMatchInMemory(t *testing.T) {
 	dir := t.TempDir()
 	for _, classes := range []dataset.Classes{{Negative: "no", Positive: "yes"}, {Negative: "0", Positive: "1"}} {
@@ -355,6 +357,25 @@ func TestNaiveBayesCountsMatchInMemory(t *testing.T) {
 		}
 		if !maps.Equal(got, want) {
 			t.Errorf("classes %s: counts differ: %v", classes, diff(got, want))
+		}
+		vals := learners.Values{"bandwidth": {0.1}}
+		agg, err := res.Fit(context.Background(), vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem, err := learners.NewNaiveBayes().Fit(context.Background(), d, vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if agg.Sensitivity != mem.Sensitivity {
+			t.Errorf("S: aggregates %v, in memory %v", agg.Sensitivity, mem.Sensitivity)
+		}
+		bound := learners.KDEBinningBound([]float64{0.1, 0.1}, spec.Bins)
+		for i := range 121 {
+			y := []float64{float64(i/11) / 10, float64(i%11) / 10}
+			if a, b := agg.Oracle.Eval(y), mem.Oracle.Eval(y); math.Abs(a-b) > bound+1e-12*mem.OutputRange[1] {
+				t.Fatalf("F(%v): aggregates %v, in memory %v: beyond the binning bound %v", y, a, b, bound)
+			}
 		}
 	}
 }

@@ -254,9 +254,6 @@ func TestPostgresMatchesDuckDB(t *testing.T) {
 					}
 				}
 			}
-			if spec.Learner == learners.KindNaiveBayes {
-				return // no fit from naive Bayes aggregates yet
-			}
 			vals := learners.Values{"bandwidth": {0.05}}
 			if spec.Learner == learners.KindRidge {
 				vals = learners.Values{"C": {3}}
