@@ -34,6 +34,20 @@ func binDataset(d Dataset, B int) KDEBins {
 	return k
 }
 
+// gridValues evaluates a fitted GridOracle on axes[0] × … (row-major).
+func gridValues(t *testing.T, f *Fitted, axes [][]float64) []float64 {
+	t.Helper()
+	total := 1
+	for _, a := range axes {
+		total *= len(a)
+	}
+	out := make([]float64, total)
+	if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // TestKDEBinnedWithinBinningBound checks, over bandwidths, dimensions and
 // B, that the binned KDE's lattice values differ from the exact KDE's by at
 // most KDEBinningBound (plus 1e-12·K for rounding), that its EvalGrid agrees
@@ -78,17 +92,7 @@ func TestKDEBinnedWithinBinningBound(t *testing.T) {
 				t.Errorf("lattice-L1 bound %v, exact KDE's %v", a, b)
 			}
 			axes := latticeAxes(dim, tc.k)
-			total := 1
-			for _, a := range axes {
-				total *= len(a)
-			}
-			fe, fb := make([]float64, total), make([]float64, total)
-			if err := exact.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, fe); err != nil {
-				t.Fatal(err)
-			}
-			if err := binned.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, fb); err != nil {
-				t.Fatal(err)
-			}
+			fe, fb := gridValues(t, exact, axes), gridValues(t, binned, axes)
 			peak := exact.OutputRange[1]
 			bound := KDEBinningBound(tc.bw, tc.B)
 			var worst float64
@@ -168,10 +172,6 @@ func TestKDEBinnedNeighbourAudit(t *testing.T) {
 		const B, n = 4096, 20
 		vals := Values{"bandwidth": bw}
 		axes := latticeAxes(dim, 4)
-		total := 1
-		for _, a := range axes {
-			total *= len(a)
-		}
 		var worst, s float64
 		for trial := range 200 {
 			k := KDEBins{Dim: dim, B: B, N: n}
@@ -201,13 +201,7 @@ func TestKDEBinnedNeighbourAudit(t *testing.T) {
 				t.Fatal(err)
 			}
 			s = f1.Sensitivity
-			g1, g2 := make([]float64, total), make([]float64, total)
-			if err := f1.Oracle.(mechanism.GridOracle).EvalGrid(ctx, axes, g1); err != nil {
-				t.Fatal(err)
-			}
-			if err := f2.Oracle.(mechanism.GridOracle).EvalGrid(ctx, axes, g2); err != nil {
-				t.Fatal(err)
-			}
+			g1, g2 := gridValues(t, f1, axes), gridValues(t, f2, axes)
 			for i := range g1 {
 				worst = math.Max(worst, math.Abs(g1[i]-g2[i]))
 			}

@@ -7,8 +7,6 @@ import (
 	rand "math/rand/v2"
 	"strings"
 	"testing"
-
-	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
 // nbBinDataset bins the records of d per class and feature, as the
@@ -63,17 +61,7 @@ func TestNaiveBayesBinnedWithinBinningBound(t *testing.T) {
 				t.Errorf("binned S %v range %v; exact %v %v", binned.Sensitivity, binned.OutputRange, exact.Sensitivity, exact.OutputRange)
 			}
 			axes := latticeAxes(dim, 6)
-			total := 1
-			for _, a := range axes {
-				total *= len(a)
-			}
-			fe, fb := make([]float64, total), make([]float64, total)
-			if err := exact.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, fe); err != nil {
-				t.Fatal(err)
-			}
-			if err := binned.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, fb); err != nil {
-				t.Fatal(err)
-			}
+			fe, fb := gridValues(t, exact, axes), gridValues(t, binned, axes)
 			peak := exact.OutputRange[1]
 			bound := KDEBinningBound(tc.bw, tc.B)
 			for i, y := range gridPoints(axes) {
@@ -96,10 +84,6 @@ func TestNaiveBayesBinnedNeighbourAudit(t *testing.T) {
 		dim := len(bw)
 		vals := Values{"bandwidth": bw}
 		axes := latticeAxes(dim, 4)
-		total := 1
-		for _, a := range axes {
-			total *= len(a)
-		}
 		var worst, s float64
 		for trial := range 300 {
 			d := randomDataset(r, 8, dim, LabelBinary)
@@ -127,9 +111,7 @@ func TestNaiveBayesBinnedNeighbourAudit(t *testing.T) {
 				t.Fatal(err)
 			}
 			s = f1.Sensitivity
-			g1, g2 := make([]float64, total), make([]float64, total)
-			_ = f1.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, g1)
-			_ = f2.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, g2)
+			g1, g2 := gridValues(t, f1, axes), gridValues(t, f2, axes)
 			for i := range g1 {
 				worst = math.Max(worst, math.Abs(g1[i]-g2[i]))
 			}

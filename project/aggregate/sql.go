@@ -182,88 +182,65 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 	binary := spec.Label != nil && spec.Label.Classes != nil
 
 	// 1. The used columns as trimmed text, whatever their type in the source.
-	b.WriteString("WITH src AS (\n  SELECT ")
-	for i, c := range cols {
-		sep(&b, i)
-		fmt.Fprintf(&b, "TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
-	}
-	fmt.Fprintf(&b, "\n  FROM %s\n)", from)
-
+	b.WriteString("WITH")
+	step(&b, "src", from, cols, func(c column) string {
+		return fmt.Sprintf("TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
+	})
 	// 2. Numbers in the number syntax (NULL otherwise); class labels coded.
-	b.WriteString(", parsed AS (\n  SELECT ")
-	for i, c := range cols {
-		sep(&b, i)
-		t := "t" + c.alias
+	step(&b, "parsed", "src", cols, func(c column) string {
 		if binary && c.alias == "y" {
-			b.WriteString(classCode(d, spec.Label, t))
-			continue
+			return classCode(d, spec.Label, "ty")
 		}
-		fmt.Fprintf(&b, "%s AS p%s", parseNumberSQL(d, t), c.alias)
-	}
-	b.WriteString("\n  FROM src\n)")
-
+		return fmt.Sprintf("%s AS p%s", parseNumberSQL(d, "t"+c.alias), c.alias)
+	})
 	// 3. Missing, non-numeric or non-finite values replaced by the declared fill.
-	b.WriteString(", filled AS (\n  SELECT ")
-	for i, c := range cols {
-		sep(&b, i)
+	step(&b, "filled", "parsed", cols, func(c column) string {
 		if binary && c.alias == "y" {
-			b.WriteString("py AS y")
-			continue
+			return "py AS y"
 		}
 		p := "p" + c.alias
-		fmt.Fprintf(&b, "CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
-	}
-	b.WriteString("\n  FROM parsed\n)")
-
+		return fmt.Sprintf("CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
+	})
 	// 4. Mapped to [0, 1] (features) or [−1, 1] (real label) by the public bounds, clipped.
-	b.WriteString(", mapped AS (\n  SELECT ")
-	for i, c := range cols {
-		sep(&b, i)
+	step(&b, "mapped", "filled", cols, func(c column) string {
 		if binary && c.alias == "y" {
-			b.WriteString("y")
-			continue
+			return "y"
 		}
 		v := "v" + c.alias
 		bd := boundsOf(spec, c.alias)
 		unit := fmt.Sprintf("CASE WHEN %s < %s THEN 0 WHEN %s > %s THEN 1 ELSE LEAST(GREATEST((%s - %s) / (%s - %s), 0), 1) END",
 			v, lit(bd.Lo), v, lit(bd.Hi), v, lit(bd.Lo), lit(bd.Hi), lit(bd.Lo))
 		if c.alias == "y" {
-			fmt.Fprintf(&b, "2 * (%s) - 1 AS y", unit)
-			continue
+			return fmt.Sprintf("2 * (%s) - 1 AS y", unit)
 		}
-		fmt.Fprintf(&b, "%s AS x%s", unit, c.alias)
-	}
-	b.WriteString("\n  FROM filled\n)")
+		return fmt.Sprintf("%s AS x%s", unit, c.alias)
+	})
 
 	// 5. The aggregate.
 	switch spec.Learner {
 	case learners.KindKDE, learners.KindNaiveBayes:
 		bins := spec.bins()
-		b.WriteString(", binned AS (\n  SELECT ")
-		for j := range dim {
-			sep(&b, j)
-			fmt.Fprintf(&b, "LEAST(CAST(FLOOR(x%d * %d) AS BIGINT), %d) AS b%d", j+1, bins, bins-1, j+1)
-		}
+		binCols := cols[:dim]
 		if binary {
-			b.WriteString(", y")
+			binCols = cols
 		}
-		b.WriteString("\n  FROM mapped\n)\n")
+		step(&b, "binned", "mapped", binCols, func(c column) string {
+			if c.alias == "y" {
+				return "y"
+			}
+			return fmt.Sprintf("LEAST(CAST(FLOOR(x%s * %d) AS BIGINT), %d) AS b%s", c.alias, bins, bins-1, c.alias)
+		})
+		b.WriteString("\n")
 		if spec.Learner == learners.KindKDE {
 			b.WriteString("SELECT ")
 			for j := range dim {
 				fmt.Fprintf(&b, "b%d AS bin_%d, ", j+1, j+1)
 			}
-			b.WriteString("COUNT(*) AS records\nFROM binned\nGROUP BY ")
-			for j := range dim {
-				sep(&b, j)
-				fmt.Fprintf(&b, "b%d", j+1)
+			list := make([]string, dim)
+			for j := range list {
+				list[j] = fmt.Sprintf("b%d", j+1)
 			}
-			b.WriteString("\nORDER BY ")
-			for j := range dim {
-				sep(&b, j)
-				fmt.Fprintf(&b, "b%d", j+1)
-			}
-			b.WriteString(";\n")
+			fmt.Fprintf(&b, "COUNT(*) AS records\nFROM binned\nGROUP BY %s\nORDER BY %s;\n", strings.Join(list, ", "), strings.Join(list, ", "))
 			break
 		}
 		for j := range dim {
@@ -344,10 +321,20 @@ func boundsOf(s Spec, alias string) dataset.Bounds {
 	return s.Features[j-1].Bounds
 }
 
-func sep(b *strings.Builder, i int) {
-	if i > 0 {
-		b.WriteString(",\n         ")
+// step writes one CTE, "name AS (SELECT expr(c), … FROM from)", after
+// "WITH" or the previous step.
+func step(b *strings.Builder, name, from string, cols []column, expr func(column) string) {
+	if name != "src" {
+		b.WriteString(",")
 	}
+	fmt.Fprintf(b, " %s AS (\n  SELECT ", name)
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(",\n         ")
+		}
+		b.WriteString(expr(c))
+	}
+	fmt.Fprintf(b, "\n  FROM %s\n)", from)
 }
 
 func plural(n int) string {

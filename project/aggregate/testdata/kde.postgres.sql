@@ -24,7 +24,5 @@ WITH src AS (
 )
 SELECT b1 AS bin_1, b2 AS bin_2, COUNT(*) AS records
 FROM binned
-GROUP BY b1,
-         b2
-ORDER BY b1,
-         b2;
+GROUP BY b1, b2
+ORDER BY b1, b2;

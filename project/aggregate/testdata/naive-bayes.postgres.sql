@@ -23,7 +23,8 @@ WITH src AS (
   FROM filled
 ), binned AS (
   SELECT LEAST(CAST(FLOOR(x1 * 1024) AS BIGINT), 1023) AS b1,
-         LEAST(CAST(FLOOR(x2 * 1024) AS BIGINT), 1023) AS b2, y
+         LEAST(CAST(FLOOR(x2 * 1024) AS BIGINT), 1023) AS b2,
+         y
   FROM mapped
 )
 SELECT CAST(y AS BIGINT) AS class, 1 AS feature, b1 AS bin, COUNT(*) AS records FROM binned GROUP BY y, b1
