@@ -79,11 +79,18 @@ func ReadResultCSV(path string, spec Spec, d Dialect) (*Result, error) {
 	if _, err := ParseDialect(string(d)); err != nil {
 		return nil, err
 	}
-	cols := Columns(spec)
-	t, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: cols})
+	t, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: Columns(spec)})
 	if err != nil {
 		return nil, err
 	}
+	return resultOf(t, spec, d)
+}
+
+// resultOf checks the table t read from path against spec (see
+// ReadResultCSV).
+func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
+	path := t.Path
+	cols := Columns(spec)
 	for _, c := range t.Columns {
 		if !slices.Contains(cols, c) {
 			return nil, &dataset.CSVError{File: path, ColumnName: c, Rule: fmt.Sprintf("not a column of the %s aggregate table (want %s)", spec.Learner, quoteNames(cols))}
