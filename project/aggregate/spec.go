@@ -114,7 +114,7 @@ func (s Spec) Validate() error {
 		if s.Label == nil || s.Label.Classes == nil {
 			return specError("label", "%s needs a binary label column with its two declared classes", s.Learner)
 		}
-		if err := checkName(s.Label.Name); err != nil {
+		if err := checkName("column", s.Label.Name); err != nil {
 			return err
 		}
 		if err := s.Label.Classes.Validate(); err != nil {
@@ -139,20 +139,20 @@ func (s Spec) Validate() error {
 	return nil
 }
 
-// checkName refuses column names no engine can take safely: empty, longer
+// checkName refuses column (or table) names no engine can take safely: empty, longer
 // than 1,000 bytes, or with control characters (NUL ends a C string in
 // PostgreSQL; a newline would break the golden text). Every other name is
 // quoted (QuoteIdent), whatever quotes or semicolons it holds.
-func checkName(name string) error {
+func checkName(what, name string) error {
 	if name == "" {
-		return specError("column", "empty column name")
+		return specError(what, "empty %s name", what)
 	}
 	if len(name) > 1000 {
-		return specError("column "+dataset.QuoteShort(name), "name longer than 1,000 bytes")
+		return specError(what+" "+dataset.QuoteShort(name), "name longer than 1,000 bytes")
 	}
 	for _, r := range name {
 		if unicode.IsControl(r) || r == unicode.ReplacementChar {
-			return specError("column "+dataset.QuoteShort(name), "name holds a control character or invalid UTF-8")
+			return specError(what+" "+dataset.QuoteShort(name), "name holds a control character or invalid UTF-8")
 		}
 	}
 	return nil
@@ -160,7 +160,7 @@ func checkName(name string) error {
 
 // checkColumn checks a numeric column's name, public bounds and fill value.
 func checkColumn(name string, b dataset.Bounds, fill float64) error {
-	if err := checkName(name); err != nil {
+	if err := checkName("column", name); err != nil {
 		return err
 	}
 	if err := b.Validate(); err != nil {

@@ -73,7 +73,7 @@ func (s Source) from(d Dialect) (string, error) {
 	case s.table == "":
 		return "", fmt.Errorf("aggregate: no source table")
 	}
-	if err := checkName(s.table); err != nil {
+	if err := checkName("table", s.table); err != nil {
 		return "", err
 	}
 	return QuoteIdent(d, s.table), nil
