@@ -215,3 +215,26 @@ func TestKDEBinnedNeighbourAudit(t *testing.T) {
 		t.Logf("bw %v: largest change / S = %.9f", bw, worst/s)
 	}
 }
+
+// BenchmarkKDEBinnedLattice measures the binned KDE's EvalGrid on the
+// 21×21 lattice for 200,000 records in B = 4096 bins per axis (about as
+// many cells as records: the worst case for binning) and B = 256.
+func BenchmarkKDEBinnedLattice(b *testing.B) {
+	data := randomDataset(rand.New(rand.NewPCG(1, 2)), 200_000, 2, LabelNone)
+	for _, B := range []int{256, 4096} {
+		bins := binDataset(data, B)
+		f, err := FitKDEBinned(context.Background(), bins, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		axes := latticeAxes(2, 20)
+		out := make([]float64, 21*21)
+		b.Run(fmt.Sprintf("B=%d/cells=%d", B, len(bins.Counts)), func(b *testing.B) {
+			for b.Loop() {
+				if err := f.Oracle.(mechanism.GridOracle).EvalGrid(context.Background(), axes, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
