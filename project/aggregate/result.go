@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -112,15 +111,12 @@ func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 	case learners.KindKDE, learners.KindNaiveBayes:
 		bins := float64(spec.bins())
 		counts := col("records")
-		seen := make(map[string]int, t.Rows)
-		key := make([]byte, 0, 32)
 		for i := range t.Rows {
 			c, err := whole(i, "records", counts[i], 1, 1<<53)
 			if err != nil {
 				return nil, err
 			}
 			r.Counts = append(r.Counts, c)
-			key = key[:0]
 			if spec.Learner == learners.KindNaiveBayes {
 				cl, err := whole(i, "class", col("class")[i], -1, 1)
 				if err != nil || cl == 0 {
@@ -137,7 +133,6 @@ func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 				r.Class = append(r.Class, int8(cl))
 				r.Axis = append(r.Axis, int8(ax))
 				r.Cells = append(r.Cells, int32(b))
-				key = fmt.Appendf(key, "%d %d %d", cl, ax, b)
 			} else {
 				for j := 1; j <= dim; j++ {
 					name := fmt.Sprintf("bin_%d", j)
@@ -146,13 +141,11 @@ func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 						return nil, err
 					}
 					r.Cells = append(r.Cells, int32(b))
-					key = strconv.AppendInt(append(key, ' '), b, 10)
 				}
 			}
-			if prev, dup := seen[string(key)]; dup {
-				return nil, rowErr(i, "", fmt.Sprintf("the same cell as line %d (a cell must be counted once)", prev+2))
-			}
-			seen[string(key)] = i
+		}
+		if a, b, dup := firstDuplicate(r, dim); dup {
+			return nil, rowErr(b, "", fmt.Sprintf("the same cell as line %d (a cell must be counted once)", a+2))
 		}
 	case learners.KindRidge:
 		if t.Rows != 1 {
@@ -178,6 +171,36 @@ func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// firstDuplicate reports two rows of a KDE or naive Bayes table with the
+// same cell (a < b, the earliest such b), by sorting row indices (4 bytes
+// per row, where a map of keys would cost tens).
+func firstDuplicate(r *Result, dim int) (a, b int, dup bool) {
+	rows := len(r.Counts)
+	key := func(i int) []int32 {
+		if r.Class != nil {
+			return []int32{int32(r.Class[i]), int32(r.Axis[i]), r.Cells[i]}
+		}
+		return r.Cells[i*dim : (i+1)*dim]
+	}
+	idx := make([]int32, rows)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(x, y int32) int {
+		if c := slices.Compare(key(int(x)), key(int(y))); c != 0 {
+			return c
+		}
+		return int(x - y)
+	})
+	b = -1
+	for k := 1; k < rows; k++ {
+		if slices.Equal(key(int(idx[k-1])), key(int(idx[k]))) && (b < 0 || int(idx[k]) < b) {
+			a, b = int(idx[k-1]), int(idx[k])
+		}
+	}
+	return a, b, b >= 0
 }
 
 func quoteNames(names []string) string {

@@ -85,6 +85,8 @@ func TestReadResultCSVRefusals(t *testing.T) {
 		{"bin fraction", "bin_1,bin_2,records\n0,1,2\n0.5,1,1\n", kdeSpec2(3), "not a whole number", 3},
 		{"count zero", "bin_1,bin_2,records\n0,1,0\n", kdeSpec2(1), "not a whole number in [1,", 2},
 		{"duplicate cell", "bin_1,bin_2,records\n0,1,1\n2,2,1\n0,1,1\n", kdeSpec2(3), "the same cell as line 2", 4},
+		{"first duplicate", "bin_1,bin_2,records\n0,1,1\n2,2,1\n2,2,1\n0,1,1\n", kdeSpec2(4), "the same cell as line 3", 4},
+		{"nb duplicate", "class,feature,bin,records\n1,1,3,1\n-1,1,3,1\n1,1,3,2\n", goldenSpecs()["naive-bayes"], "the same cell as line 2", 4},
 		{"not a number", "bin_1,bin_2,records\n0,x,1\n", kdeSpec2(1), "not a number", 2},
 		{"missing column", "bin_1,records\n0,1\n", kdeSpec2(1), "bin_2", 0},
 		{"extra column", "bin_1,bin_2,records,other\n0,1,1,5\n", kdeSpec2(1), "not a column of the kde aggregate table", 0},
