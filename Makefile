@@ -17,8 +17,13 @@ DEMO_DIR    ?= $(HOME)/.cache/bernstein-demo
 # System packages Fyne needs to build on Debian/Ubuntu (cgo, OpenGL, X11, Wayland),
 # plus openssh-client (a test verifies synopsis signatures with the real ssh-keygen)
 # and python3-numpy (a test runs the documented numpy evaluator, docs/python.md).
-DEB_PACKAGES := gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
+# g++ brings libstdc++ for the embedded DuckDB's C++ library (project/aggregate/duckdb).
+DEB_PACKAGES := gcc g++ pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev openssh-client python3-numpy
+
+# make test also starts a private PostgreSQL server (project/aggregate/duckdb's
+# postgres test: initdb and pg_ctl on a socket in a temporary folder).
+TEST_DEB_PACKAGES := postgresql
 
 # make dist also needs the Windows cross compiler, xz, zip and python3 (scripts/dist.sh);
 # make dist-test runs the packages under Xvfb and Wine (scripts/dist-test.sh).
@@ -26,13 +31,13 @@ DIST_DEB_PACKAGES := gcc-mingw-w64-x86-64 xz-utils zip python3 git
 DIST_TEST_DEB_PACKAGES := wine64 libgl1-mesa-dri xvfb xauth x11-utils x11-apps netpbm xdotool desktop-file-utils unzip \
 	shared-mime-info make
 
-.PHONY: run test setup deps dist-deps dist-test-deps dist dist-test vet-cross build check fmt-check vet staticcheck gotest fuzz bench clean
+.PHONY: run test setup deps test-deps dist-deps dist-test-deps dist dist-test vet-cross build check fmt-check vet staticcheck gotest fuzz bench clean
 
 run: setup build
 	./$(BIN) demo-data --out $(DEMO_DIR) --force >/dev/null
 	./$(BIN) --open $(DEMO_DIR)/kde-mixture.csv
 
-test: setup fmt-check vet vet-cross staticcheck gotest
+test: setup test-deps fmt-check vet vet-cross staticcheck gotest
 
 # setup installs the missing Debian packages when apt-get is available (as root
 # or through sudo) and downloads the pinned Go modules.
@@ -61,6 +66,9 @@ endef
 
 deps:
 	$(call apt_install,$(DEB_PACKAGES))
+
+test-deps:
+	$(call apt_install,$(DEB_PACKAGES) $(TEST_DEB_PACKAGES))
 
 dist-deps:
 	$(call apt_install,$(DEB_PACKAGES) $(DIST_DEB_PACKAGES))

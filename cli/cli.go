@@ -162,6 +162,7 @@ func commands() []*command {
 	return []*command{
 		releaseCommand(),
 		chooseCommand(),
+		aggregateSQLCommand(),
 		evalCommand(),
 		verifyCommand(),
 		inspectCommand(),
