@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/icons"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // License is the licence notice shown in the About dialog.
@@ -21,8 +22,8 @@ func (c *curator) showAbout() {
 		"Releases functions learned from sensitive data under differential privacy — pure ε-DP, or (ε, δ)-DP with the approximate Laplace or Gaussian noise — with the Bernstein mechanism " +
 		"(F. Aldà and B. I. P. Rubinstein, *The Bernstein Mechanism: Function Release under Differential Privacy*, AAAI 2017).\n\n" + License)
 	text.Wrapping = fyne.TextWrapWord
-	d := showCuratorDialog(c.win, "About "+AppName, container.NewBorder(nil, c.aboutPathsBox(), icon, nil, text), []string{"Close"}, []func() bool{nil})
-	d.pop.Resize(fyne.NewSize(640, 520).Min(c.win.Canvas().Size()))
+	d := widgets.ShowDialog(c.win, "About "+AppName, container.NewBorder(nil, c.aboutPathsBox(), icon, nil, text), []string{"Close"}, []func() bool{nil})
+	d.Pop.Resize(fyne.NewSize(640, 520).Min(c.win.Canvas().Size()))
 }
 
 // curatorGuide is the in-app help (Help ▸ Curator Guide).
@@ -43,6 +44,6 @@ Save the project with Ctrl+S; it is saved automatically afterwards.
 func (c *curator) showGuide() {
 	t := widget.NewRichTextFromMarkdown(curatorGuide)
 	t.Wrapping = fyne.TextWrapWord
-	d := showCuratorDialog(c.win, "Curator guide", container.NewVScroll(t), []string{"Close"}, []func() bool{nil})
-	d.pop.Resize(fyne.NewSize(640, 520).Min(c.win.Canvas().Size()))
+	d := widgets.ShowDialog(c.win, "Curator guide", container.NewVScroll(t), []string{"Close"}, []func() bool{nil})
+	d.Pop.Resize(fyne.NewSize(640, 520).Min(c.win.Canvas().Size()))
 }

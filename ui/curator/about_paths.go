@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"net/url"
@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // aboutPath is one row of the About dialog's "Where your data live".
@@ -48,7 +49,7 @@ func (c *curator) aboutPathsBox() fyne.CanvasObject {
 	dir := c.opts.ConfigDir
 	open := widget.NewButtonWithIcon("Open the data folder", theme.FolderOpenIcon(), func() {
 		if err := c.app.OpenURL(folderURL(dir)); err != nil {
-			showCuratorError(c.win, err)
+			widgets.ShowError(c.win, err)
 		}
 	})
 	return container.NewVBox(widget.NewLabelWithStyle("Where your data live", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fmt"
@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // boundsPage edits the public bounds of every used column.
@@ -245,7 +246,7 @@ func (p *boundsPage) updateSuggestButtons() {
 func (p *boundsPage) suggest(col string) {
 	c := p.c
 	if !c.state.AckDataBounds {
-		showCuratorMessage(c.win, "Acknowledgement needed", "Tick the acknowledgement below first: bounds from the data leak its minimum and maximum.")
+		widgets.ShowMessage(c.win, "Acknowledgement needed", "Tick the acknowledgement below first: bounds from the data leak its minimum and maximum.")
 		return
 	}
 	if c.ds == nil {
@@ -253,7 +254,7 @@ func (p *boundsPage) suggest(col string) {
 	}
 	b, err := c.ds.SuggestBounds(col)
 	if err != nil {
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	p.fill(col, b, synopsis.EndFromData, nil, nil)

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -14,18 +14,19 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // chooseFlow is one run of "Choose h and k privately…": the dialog that
 // states and edits the ε it will spend, the progress while the candidates
 // are scored off the UI goroutine, and the result dialog.
 type chooseFlow struct {
-	dialog *curatorDialog
-	eps    *keyEntry
-	over   *keyCheck
+	dialog *widgets.Dialog
+	eps    *widgets.KeyEntry
+	over   *widgets.KeyCheck
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (release.ChooseOptions.Bandwidths).
-	bandwidths *keyCheck
+	bandwidths *widgets.KeyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
@@ -39,7 +40,7 @@ type chooseFlow struct {
 	// planGen numbers the previews so a stale one is ignored.
 	planned chan struct{}
 	planGen int
-	result  *curatorDialog
+	result  *widgets.Dialog
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
 	done chan struct{}
@@ -62,15 +63,15 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		showCuratorError(c.win, fmt.Errorf("not ready to choose h and k: %w", err))
+		widgets.ShowError(c.win, fmt.Errorf("not ready to choose h and k: %w", err))
 		return nil
 	}
 	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
-	fl.eps = newKeyEntry(false) // Enter chooses, Escape cancels
+	fl.eps = widgets.NewKeyEntry(false) // Enter chooses, Escape cancels
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
-	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
-	fl.bandwidths = newKeyCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
+	fl.over = widgets.NewKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.bandwidths = widgets.NewKeyCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
 	if !learnerHasBandwidth(req.Learner) {
 		fl.bandwidths.Hide()
 	}
@@ -103,14 +104,14 @@ func (c *curator) showChooseDialog() *chooseFlow {
 		}
 		return true
 	}
-	fl.dialog = showCuratorDialog(c.win, "Choose h and k privately", dialogBody(fyne.NewSize(560, content.MinSize().Height+170), content),
+	fl.dialog = widgets.ShowDialog(c.win, "Choose h and k privately", widgets.DialogBody(fyne.NewSize(560, content.MinSize().Height+170), content),
 		labels, []func() bool{cancelRun, func() bool {
 			eps, err := parseEpsilon(fl.eps.Text)
 			if err != nil {
 				fl.stage.SetText("ε: " + err.Error())
 				return false
 			}
-			fl.dialog.button(labels[1]).Disable()
+			fl.dialog.Button(labels[1]).Disable()
 			fl.eps.Disable()
 			fl.bandwidths.Disable()
 			fl.progress.Show()
@@ -135,7 +136,7 @@ func (c *curator) planChoice(fl *chooseFlow, req release.Request) {
 	fl.forecast.SetText("Working out the candidates and the selection noise (nothing is spent) …")
 	go func() {
 		pv, err := release.PreviewChoice(context.Background(), req, release.ChooseOptions{Bandwidths: bw})
-		uiDo(func() {
+		widgets.Do(func() {
 			defer func() { fl.planned <- struct{}{} }()
 			if gen != fl.planGen {
 				return
@@ -186,11 +187,11 @@ func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, al
 			return release.ChooseSettings(ctx, req, release.ChooseOptions{
 				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver, Bandwidths: bandwidths,
 				Progress: func(done, total int) {
-					uiDo(func() { fl.progress.SetValue(float64(done) / float64(total)) })
+					widgets.Do(func() { fl.progress.SetValue(float64(done) / float64(total)) })
 				},
 			})
 		}()
-		uiDo(func() { c.chooseFinished(fl, res, err) })
+		widgets.Do(func() { c.chooseFinished(fl, res, err) })
 	}()
 }
 
@@ -209,7 +210,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 		case errors.Is(err, context.Canceled):
 			err = fmt.Errorf("cancelled: nothing was chosen (%w)", err)
 		}
-		showCuratorError(c.win, fmt.Errorf("choose h and k privately: %w", err))
+		widgets.ShowError(c.win, fmt.Errorf("choose h and k privately: %w", err))
 		return
 	}
 	c.state.H = res.Chosen.H
@@ -238,7 +239,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 	}
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
-	fl.result = showCuratorDialog(c.win, "h and k chosen privately", dialogBody(fyne.NewSize(560, 260), l),
+	fl.result = widgets.ShowDialog(c.win, "h and k chosen privately", widgets.DialogBody(fyne.NewSize(560, 260), l),
 		[]string{"OK"}, []func() bool{nil})
 	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
 }

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // openChoose loads the KDE demo, waits for its preview and opens "Choose h
@@ -84,7 +85,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	} else if n := len(l.Entries("")); n != 0 {
 		t.Fatalf("%d ledger entries after the preview, want 0", n)
 	}
-	f.do(func() { test.Tap(fl.dialog.button("Spend ε and choose")) })
+	f.do(func() { test.Tap(fl.dialog.Button("Spend ε and choose")) })
 	f.waitChoose(fl)
 	if fl.err != nil {
 		t.Fatalf("choice failed: %v", fl.err)
@@ -124,7 +125,7 @@ func TestCuratorChooseHK(t *testing.T) {
 	h, k := c.state.H, c.state.K
 	f.do(func() { test.Tap(pp.choose) })
 	fl2 := pp.chooseFlow
-	f.do(func() { test.Tap(fl2.dialog.button("Spend ε and choose")) })
+	f.do(func() { test.Tap(fl2.dialog.Button("Spend ε and choose")) })
 	f.waitChoose(fl2)
 	<-fl2.planned // the preview's goroutine ends before the fixture does
 	var be *ledger.BudgetError
@@ -143,9 +144,9 @@ func TestCuratorChooseHK(t *testing.T) {
 	f.waitIdle()
 }
 
-// onTop reports whether d is the top overlay, holding uiMu (background
+// onTop reports whether d is the top overlay, holding widgets.Mu (background
 // goroutines of the dialog may update its widgets meanwhile).
-func (f *curatorFixture) onTop(d *curatorDialog) (top bool) {
+func (f *curatorFixture) onTop(d *widgets.Dialog) (top bool) {
 	f.do(func() { top = curatorOnTop(f.c, d) })
 	return top
 }
@@ -178,7 +179,7 @@ func TestCuratorChooseBandwidth(t *testing.T) {
 			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
 		}
 		curatorType(fl.eps, "0.05")
-		test.Tap(fl.dialog.button("Spend ε and choose"))
+		test.Tap(fl.dialog.Button("Spend ε and choose"))
 	})
 	f.waitChoose(fl)
 	if fl.err != nil {
@@ -209,8 +210,8 @@ func TestCuratorChooseCancel(t *testing.T) {
 	f.waitPlanned(fl)
 	h, k := c.state.H, c.state.K
 	f.do(func() {
-		test.Tap(fl.dialog.button("Spend ε and choose"))
-		test.Tap(fl.dialog.button("Cancel"))
+		test.Tap(fl.dialog.Button("Spend ε and choose"))
+		test.Tap(fl.dialog.Button("Cancel"))
 	})
 	f.waitChoose(fl)
 	if !errors.Is(fl.err, context.Canceled) {

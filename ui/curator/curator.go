@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -26,6 +26,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // AppID and AppName identify the application to Fyne and the desktop.
@@ -34,8 +36,8 @@ const (
 	AppName = "Bernstein Release"
 )
 
-// CuratorOptions configures the curator window. Every path is optional.
-type CuratorOptions struct {
+// Options configures the curator window. Every path is optional.
+type Options struct {
 	// OpenCSV is a dataset to load at start (bernstein --open FILE.csv).
 	OpenCSV string
 	// OpenProject is a project file (.bernstein) to open at start.
@@ -50,12 +52,17 @@ type CuratorOptions struct {
 	KeyPath string
 	// Version is shown in the About dialog and written into synopses.
 	Version string
+	// OpenViewer opens a synopsis in the analyst's viewer (File ▸ Open
+	// Synopsis…, and the synopsis just released), as viewer.Open; the
+	// curator does not import the viewer. Nil: those actions report that
+	// the viewer is not part of this build.
+	OpenViewer func(a fyne.App, path string) fyne.Window
 }
 
-// RunCurator opens the curator window and runs the application until the
+// Run opens the curator window and runs the application until the
 // window is closed. It must be called from the main goroutine (Fyne's
 // event loop runs there).
-func RunCurator(opts CuratorOptions) error {
+func Run(opts Options) error {
 	a := app.NewWithID(AppID)
 	a.SetIcon(icons.AppPNG)
 	c, err := newCurator(a, opts)
@@ -72,7 +79,7 @@ func RunCurator(opts CuratorOptions) error {
 type curator struct {
 	app  fyne.App
 	win  fyne.Window
-	opts CuratorOptions
+	opts Options
 
 	state       *curatorState
 	ds          *dataset.Table // loaded dataset (nil if none)
@@ -107,14 +114,14 @@ type curator struct {
 	autosave   *time.Timer
 	recentMenu *fyne.Menu
 	release    *releaseFlow // the dialogs of the current release (tests drive them)
-	openFlow   *openFileFlow
+	openFlow   *files.OpenFileFlow
 
 	// Test hooks (nil in the app).
 	onPreviewDone  func(res *previewResult, err error)
 	onReleaseDone  func(res *release.Result, err error)
 	onDatasetReady func(err error)
 	chooseFolder   func(cb func(dir string)) // default: a folder dialog
-	openViewer     func(path string)         // default: OpenViewer
+	openViewer     func(path string)         // default: opts.OpenViewer
 }
 
 // curatorPage is one wizard step.
@@ -124,17 +131,12 @@ type curatorPage interface {
 	refresh()
 }
 
-// defaultWindowSize is the window's size when it opens: fixed (never
-// taken from the data), and within a 1024×700 screen with its title bar,
-// so it also fits 1280×800. The content's minimum size (minWindowSize)
-// is smaller still; everything longer scrolls.
-var (
-	defaultWindowSize = fyne.NewSize(1000, 640)
-	minWindowSize     = fyne.NewSize(760, 520)
-)
+// minWindowSize is the minimum size of the window's content (it opens
+// at widgets.WindowSize); everything longer scrolls.
+var minWindowSize = fyne.NewSize(760, 520)
 
 // newCurator builds the window (not shown).
-func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
+func newCurator(a fyne.App, opts Options) (*curator, error) {
 	if opts.ConfigDir == "" {
 		dir, err := os.UserConfigDir()
 		if err != nil {
@@ -163,12 +165,12 @@ func newCurator(a fyne.App, opts CuratorOptions) (*curator, error) {
 		app: a, opts: opts, state: newCuratorState(), engine: newPreviewEngine(),
 		pages: map[string]curatorPage{},
 	}
-	c.themeChoice = a.Preferences().StringWithFallback("theme", themeSystem)
-	applyTheme(a, c.themeChoice)
+	c.themeChoice = a.Preferences().StringWithFallback("theme", widgets.ThemeSystem)
+	widgets.ApplyTheme(a, c.themeChoice)
 	c.win = a.NewWindow(AppName)
 	c.win.SetIcon(icons.AppPNG)
 	c.build()
-	c.win.Resize(defaultWindowSize)
+	c.win.Resize(widgets.WindowSize)
 	c.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		for _, u := range uris {
 			c.openPath(u.Path())
@@ -291,9 +293,9 @@ func (c *curator) buildMenus() {
 	}
 	goMenu := fyne.NewMenu("Go", goItems...)
 	view := fyne.NewMenu("View",
-		fyne.NewMenuItem("System Theme", func() { c.setTheme(themeSystem) }),
-		fyne.NewMenuItem("Light Theme", func() { c.setTheme(themeLight) }),
-		fyne.NewMenuItem("Dark Theme", func() { c.setTheme(themeDark) }),
+		fyne.NewMenuItem("System Theme", func() { c.setTheme(widgets.ThemeSystem) }),
+		fyne.NewMenuItem("Light Theme", func() { c.setTheme(widgets.ThemeLight) }),
+		fyne.NewMenuItem("Dark Theme", func() { c.setTheme(widgets.ThemeDark) }),
 	)
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Curator Guide", c.showGuide),
@@ -440,7 +442,7 @@ func (c *curator) updateBudget() {
 func (c *curator) setTheme(choice string) {
 	c.themeChoice = choice
 	c.app.Preferences().SetString("theme", choice)
-	applyTheme(c.app, choice)
+	widgets.ApplyTheme(c.app, choice)
 	c.preview.schedule(true)
 }
 
@@ -463,19 +465,19 @@ func (c *curator) openDataset(path string) {
 		c.loadDataset(path, true)
 		return
 	}
-	showCuratorConfirm(c.win, "Unsaved changes",
+	widgets.ShowConfirm(c.win, "Unsaved changes",
 		"Opening "+filepath.Base(path)+" starts a new project for it. Discard the unsaved changes to this project?",
 		"Discard and open", func() { c.loadDataset(path, true) })
 }
 
 // showOpenDialog offers CSV files and project files.
 func (c *curator) showOpenDialog() {
-	c.openFlow = showOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openPath)
+	c.openFlow = files.ShowOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openPath)
 }
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
 func (c *curator) showOpenSynopsisDialog() {
-	c.openFlow = showOpenPath(c.win, []string{synopsis.Ext}, c.openDir(), c.openSynopsis)
+	c.openFlow = files.ShowOpenPath(c.win, []string{synopsis.Ext}, c.openDir(), c.openSynopsis)
 }
 
 // openDir is the folder the Open dialog starts in: the current dataset's.
@@ -486,14 +488,17 @@ func (c *curator) openDir() string {
 	return ""
 }
 
-// openSynopsis opens a synopsis in the analyst's viewer window, if the
-// viewer is part of this build.
+// openSynopsis opens a synopsis in the analyst's viewer window
+// (Options.OpenViewer), if the viewer is part of this build.
 func (c *curator) openSynopsis(path string) {
-	if c.openViewer != nil {
+	switch {
+	case c.openViewer != nil:
 		c.openViewer(path)
-		return
+	case c.opts.OpenViewer != nil:
+		c.opts.OpenViewer(c.app, path)
+	default:
+		widgets.ShowError(c.win, errors.New("the synopsis viewer is not part of this build"))
 	}
-	OpenViewer(c.app, path)
 }
 
 // loadDataset reads a CSV in the background; fresh resets the column
@@ -504,7 +509,7 @@ func (c *curator) loadDataset(path string, fresh bool) {
 		// Every row is kept: a missing or non-numeric value is filled by
 		// the public fill rules at release time (n stays public).
 		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true})
-		uiDo(func() {
+		widgets.Do(func() {
 			c.datasetLoaded(path, ds, err, fresh)
 		})
 	}()
@@ -617,7 +622,7 @@ func (c *curator) scheduleAutosave() {
 		c.autosave.Stop()
 	}
 	c.autosave = time.AfterFunc(2*time.Second, func() {
-		uiDo(func() {
+		widgets.Do(func() {
 			if c.dirty && c.projectPath != "" {
 				c.writeProject(c.projectPath, true)
 			}
@@ -631,7 +636,7 @@ func (c *curator) confirmClose() {
 		c.win.Close()
 		return
 	}
-	showCuratorConfirm(c.win, "Unsaved changes", "The project has unsaved changes. Close anyway?", "Close", func() {
+	widgets.ShowConfirm(c.win, "Unsaved changes", "The project has unsaved changes. Close anyway?", "Close", func() {
 		c.dirty = false
 		c.win.Close()
 	})

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"errors"
@@ -22,6 +22,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // curatorFixture is a curator window of a headless test app with its own
@@ -47,15 +48,15 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	dir := t.TempDir()
 	// Building the window lays out text while the preview worker, already
 	// started, may run its callbacks on its own goroutine (the headless
-	// driver's fyne.Do): hold uiMu as every other widget action does.
-	uiMu.Lock()
-	c, err := newCurator(a, CuratorOptions{
+	// driver's fyne.Do): hold widgets.Mu as every other widget action does.
+	widgets.Mu.Lock()
+	c, err := newCurator(a, Options{
 		ConfigDir:  filepath.Join(dir, "config"),
 		LedgerPath: filepath.Join(dir, "config", "ledger.jsonl"),
 		KeyPath:    filepath.Join(dir, "config", "curator_ed25519"),
 		Version:    "test",
 	})
-	uiMu.Unlock()
+	widgets.Mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 	c.onReleaseDone = func(res *release.Result, err error) { f.releases <- curatorReleaseOutcome{res, err} }
 	c.openViewer = func(path string) { f.viewed <- path }
 	// Resizing lays the window out, which the preview worker (woken by
-	// the plots' new size) may be updating: under uiMu like any widget
+	// the plots' new size) may be updating: under widgets.Mu like any widget
 	// action.
 	f.do(func() {
 		c.win.Resize(fyne.NewSize(1280, 800))
@@ -79,10 +80,10 @@ func newCuratorFixture(t *testing.T) *curatorFixture {
 }
 
 // do runs a widget action the way the UI goroutine would: serialised with
-// the window's background callbacks (see uiMu).
+// the window's background callbacks (see widgets.Mu).
 func (f *curatorFixture) do(fn func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
+	widgets.Mu.Lock()
+	defer widgets.Mu.Unlock()
 	fn()
 }
 
@@ -130,7 +131,7 @@ func (f *curatorFixture) preview() *previewResult {
 // curatorOnTop reports whether the dialog is what the curator sees: shown
 // and inside the top overlay of the window (Fyne removes every overlay
 // above a hidden popup, so "marked visible" is not enough).
-func curatorOnTop(c *curator, d *curatorDialog) bool {
+func curatorOnTop(c *curator, d *widgets.Dialog) bool {
 	if d == nil || !d.Visible() {
 		return false
 	}
@@ -139,11 +140,11 @@ func curatorOnTop(c *curator, d *curatorDialog) bool {
 		return false
 	}
 	for _, o := range test.LaidOutObjects(top) {
-		if o == d.pop {
+		if o == d.Pop {
 			return true
 		}
 	}
-	return top == d.pop
+	return top == d.Pop
 }
 
 // curatorType replaces an entry's text by typing, as the curator would.
@@ -231,11 +232,11 @@ func TestCuratorFlowKDE(t *testing.T) {
 	f.do(func() { curatorType(fl.principal, "curator@example.org") })
 	f.do(func() { curatorType(fl.keyPass, "correct horse") })
 	f.do(func() { curatorType(fl.keyPass2, "correct horse") })
-	f.do(func() { test.Tap(fl.keyDlg.button("Create key")) })
+	f.do(func() { test.Tap(fl.keyDlg.Button("Create key")) })
 	if !f.onTop(fl.keyInfo) {
 		t.Fatal("the public key and allowed_signers line are not shown after creating the key")
 	}
-	f.do(func() { test.Tap(fl.keyInfo.button("Continue")) })
+	f.do(func() { test.Tap(fl.keyInfo.Button("Continue")) })
 	fl = c.release
 	f.waitIdentity(fl)
 	if !f.onTop(fl.dlg) {
@@ -243,7 +244,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 	}
 	// A wrong passphrase spends nothing.
 	f.do(func() { curatorType(fl.pass, "wrong") })
-	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	f.do(func() { test.Tap(fl.dlg.Button("Release")) })
 	if o := f.waitRelease(); !errors.Is(o.err, keys.ErrWrongPassphrase) {
 		t.Fatalf("wrong passphrase: %v, want ErrWrongPassphrase", o.err)
 	}
@@ -251,7 +252,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 		t.Fatalf("ε spent %v after a wrong passphrase, want 0", spent)
 	}
 	f.do(func() { curatorType(fl.pass, "correct horse") })
-	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	f.do(func() { test.Tap(fl.dlg.Button("Release")) })
 	o := f.waitRelease()
 	if o.err != nil {
 		t.Fatalf("release: %v", o.err)
@@ -262,7 +263,7 @@ func TestCuratorFlowKDE(t *testing.T) {
 	if !f.onTop(fl.result) {
 		t.Fatal("no result dialog")
 	}
-	f.do(func() { test.Tap(fl.result.button("Open in viewer")) })
+	f.do(func() { test.Tap(fl.result.Button("Open in viewer")) })
 	if got := <-f.viewed; got != out {
 		t.Errorf("viewer opened %q, want %q", got, out)
 	}
@@ -323,7 +324,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 		t.Error("the over-budget option is hidden although the release exceeds the budget")
 	}
 	f.do(func() { curatorType(fl.pass, "pw") })
-	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	f.do(func() { test.Tap(fl.dlg.Button("Release")) })
 	o := f.waitRelease()
 	var be *ledger.BudgetError
 	if !errors.As(o.err, &be) {
@@ -340,7 +341,7 @@ func TestCuratorBudgetRefusal(t *testing.T) {
 	}
 	// Explicit override: recorded as over budget.
 	f.do(func() { test.Tap(fl.overBudge) })
-	f.do(func() { test.Tap(fl.dlg.button("Release")) })
+	f.do(func() { test.Tap(fl.dlg.Button("Release")) })
 	o = f.waitRelease()
 	if o.err != nil || !o.res.OverBudget {
 		t.Fatalf("release with the override: %+v, %v", o.res, o.err)

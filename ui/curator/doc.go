@@ -13,7 +13,7 @@
 // simulation noise (mechanism.SimulationNoise, mechanism.Simulate), a type
 // that can never be published.
 //
-// Entry points: RunCurator (the curator window, from `bernstein` and
+// Entry points: Run (the curator window, from `bernstein` and
 // `bernstein --open FILE`), RunViewer and OpenViewer (the analyst's viewer).
 // They must run on the main goroutine.
 //
@@ -49,4 +49,4 @@
 //
 // Errors from user input and files are shown in the window; only programmer
 // misuse panics (documented where it can happen).
-package ui
+package curator

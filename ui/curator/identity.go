@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"slices"
@@ -10,6 +10,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // identityKey remembers which ledger dataset the loaded dataset's records
@@ -40,7 +41,7 @@ type identityWidgets struct {
 	finding *widget.Label
 	// diffPop declares the data a different population from the
 	// near-duplicates found; shown only when there are some.
-	diffPop *keyCheck
+	diffPop *widgets.KeyCheck
 	// same and diff are the findings without and with the declaration
 	// (diff nil without near-duplicates); nil until the check finishes.
 	same, diff *ledger.IdentityFinding
@@ -49,7 +50,7 @@ type identityWidgets struct {
 func newIdentityWidgets() *identityWidgets {
 	w := &identityWidgets{
 		finding: widget.NewLabel("Checking the ledger for these records …"),
-		diffPop: newKeyCheck("These records are a different population from the dataset(s) named above: do not charge their budget (the declaration is recorded in the ledger)", nil),
+		diffPop: widgets.NewKeyCheck("These records are a different population from the dataset(s) named above: do not charge their budget (the declaration is recorded in the ledger)", nil),
 	}
 	w.finding.Wrapping = fyne.TextWrapWord
 	w.diffPop.Hide()
@@ -95,7 +96,7 @@ func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*
 			}
 			return same, diff, err
 		}()
-		uiDo(func() {
+		widgets.Do(func() {
 			if c.release != f {
 				return // another dialog by now
 			}

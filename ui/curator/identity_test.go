@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"os"
@@ -67,12 +67,12 @@ func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 			f.do(func() { test.Tap(fl.identity.diffPop) })
 		}
 		f.do(func() { curatorType(fl.pass, "pw") })
-		f.do(func() { test.Tap(fl.dlg.button("Release")) })
+		f.do(func() { test.Tap(fl.dlg.Button("Release")) })
 		o := f.waitRelease()
 		if o.err != nil {
 			t.Fatalf("release %s: %v", out, o.err)
 		}
-		f.do(func() { test.Tap(fl.result.button("Close")) })
+		f.do(func() { test.Tap(fl.result.Button("Close")) })
 		return o
 	}
 	first := release("first.synopsis", false)
@@ -107,7 +107,7 @@ func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	if spent, _, _, _ := c.budgetState(); spent != 0.4 {
 		t.Errorf("status budget shows %v spent, want the original's 0.4", spent)
 	}
-	f.do(func() { test.Tap(fl.dlg.button("Cancel")) })
+	f.do(func() { test.Tap(fl.dlg.Button("Cancel")) })
 
 	o := release("declared.synopsis", true)
 	x := o.res.Entry.Identity

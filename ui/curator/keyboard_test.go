@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/ui/internal/uitest"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // Key events as the desktop driver delivers them: a key goes to the
@@ -62,7 +62,7 @@ func (f *curatorFixture) selectAll() {
 	})
 }
 
-// overlay is the text of the top overlay, read under uiMu.
+// overlay is the text of the top overlay, read under widgets.Mu.
 func (f *curatorFixture) overlay() (txt string) {
 	f.do(func() { txt = curatorOverlayText(f.c) })
 	return txt
@@ -110,46 +110,10 @@ func (f *curatorFixture) tabTo(target fyne.Focusable, what string) {
 	f.t.Fatalf("Tab never reaches %s", what)
 }
 
-// entryMark is the validation mark an entry shows: "error", "ok" or ""
-// (after the refresh a frame would draw).
-func entryMark(e fyne.Widget) string {
-	e.Refresh()
-	for _, o := range renderedObjects(e) {
-		img, ok := o.(*canvas.Image)
-		if !ok || !img.Visible() || img.Resource == nil {
-			continue
-		}
-		switch n := img.Resource.Name(); {
-		case strings.Contains(n, "error"):
-			return "error"
-		case n == theme.ConfirmIcon().Name() || strings.Contains(n, "check") || strings.Contains(n, "confirm"):
-			return "ok"
-		}
-	}
-	return ""
-}
-
-// mark is entryMark under uiMu.
+// mark is uitest.EntryMark under widgets.Mu.
 func (f *curatorFixture) mark(e fyne.Widget) (m string) {
-	f.do(func() { m = entryMark(e) })
+	f.do(func() { m = uitest.EntryMark(e) })
 	return m
-}
-
-// renderedObjects lists o and what its cached renderers hold (unlike
-// test.LaidOutObjects, which builds new renderers).
-func renderedObjects(o fyne.CanvasObject) []fyne.CanvasObject {
-	out := []fyne.CanvasObject{o}
-	switch v := o.(type) {
-	case fyne.Widget:
-		for _, ch := range test.WidgetRenderer(v).Objects() {
-			out = append(out, renderedObjects(ch)...)
-		}
-	case *fyne.Container:
-		for _, ch := range v.Objects {
-			out = append(out, renderedObjects(ch)...)
-		}
-	}
-	return out
 }
 
 // writeCSV writes a CSV of rows rows from a header and a row function.
@@ -191,11 +155,11 @@ func TestCuratorKeyboardMainPath(t *testing.T) {
 	csv := irisLike(t, f.dir)
 
 	f.shortcut(fyne.KeyO)
-	if c.openFlow == nil || !f.onTop(c.openFlow.dlg) {
+	if c.openFlow == nil || !f.onTop(c.openFlow.Dlg) {
 		t.Fatal("Ctrl+O shows no Open dialog")
 	}
 	f.do(func() {
-		if c.win.Canvas().Focused() != c.openFlow.path {
+		if c.win.Canvas().Focused() != c.openFlow.Path {
 			t.Error("the Open dialog's path field has no focus")
 		}
 	})
@@ -341,15 +305,15 @@ func TestCuratorDialogsKeyboard(t *testing.T) {
 	// says why.
 	f.shortcut(fyne.KeyO)
 	f.pressKey(fyne.KeyEscape)
-	if c.openFlow.dlg.Visible() {
+	if c.openFlow.Dlg.Visible() {
 		t.Error("Escape does not cancel the Open dialog")
 	}
 	f.shortcut(fyne.KeyO)
 	f.selectAll()
 	f.typeKeys(filepath.Join(f.dir, "missing.csv"))
 	f.pressKey(fyne.KeyReturn)
-	if !c.openFlow.dlg.Visible() || !strings.Contains(c.openFlow.msg.Text, "missing.csv") {
-		t.Errorf("Enter on a missing file: visible %v, message %q", c.openFlow.dlg.Visible(), c.openFlow.msg.Text)
+	if !c.openFlow.Dlg.Visible() || !strings.Contains(c.openFlow.Msg.Text, "missing.csv") {
+		t.Errorf("Enter on a missing file: visible %v, message %q", c.openFlow.Dlg.Visible(), c.openFlow.Msg.Text)
 	}
 	f.pressKey(fyne.KeyEscape)
 
@@ -469,12 +433,12 @@ func TestCuratorSpendDialogsEscape(t *testing.T) {
 func TestMultiLineFieldsLeaveTab(t *testing.T) {
 	f := newCuratorFixture(t)
 	rp := f.c.pages[stepRelease].(*releasePage)
-	for name, w := range map[string]fyne.Focusable{"the release note": rp.note, "a new tab entry": newTabEntry()} {
+	for name, w := range map[string]fyne.Focusable{"the release note": rp.note, "a new tab entry": widgets.NewTabEntry()} {
 		if tb, ok := w.(fyne.Tabbable); ok && tb.AcceptsTab() {
 			t.Errorf("%s keeps Tab as text", name)
 		}
 	}
-	if !newTabEntry().MultiLine {
+	if !widgets.NewTabEntry().MultiLine {
 		t.Error("newTabEntry is not multi-line")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fmt"
@@ -17,6 +17,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // newIrisFixture is a curator with an iris-shaped table open at step.
@@ -397,7 +398,7 @@ func TestCuratorWindowFitsSmallScreens(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
 	limit := fyne.NewSize(1024, 700-40) // the title bar
-	if s := defaultWindowSize; s.Width > limit.Width || s.Height > limit.Height {
+	if s := widgets.WindowSize; s.Width > limit.Width || s.Height > limit.Height {
 		t.Errorf("default window size %v does not fit %v", s, limit)
 	}
 	f.loadCSV(longColumns(t, f.dir, 40))
@@ -419,9 +420,9 @@ func TestCuratorWindowFitsSmallScreens(t *testing.T) {
 		}
 		// At the default size and split, neither side is squeezed below
 		// its minimum (which would clip it under the other).
-		half := defaultWindowSize.Width * float32(c.split.Offset)
-		if left.Width > half || right.Width > defaultWindowSize.Width-half {
-			t.Errorf("step %s: the steps need %v and the preview %v of a %v window split in half", step, left.Width, right.Width, defaultWindowSize.Width)
+		half := widgets.WindowSize.Width * float32(c.split.Offset)
+		if left.Width > half || right.Width > widgets.WindowSize.Width-half {
+			t.Errorf("step %s: the steps need %v and the preview %v of a %v window split in half", step, left.Width, right.Width, widgets.WindowSize.Width)
 		}
 	}
 	f.waitIdle()

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // previewPanel is the right-hand side of the curator window: the tradeoff
@@ -137,7 +138,7 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	gen := p.gen
 	p.mu.Unlock()
 	job := &previewJob{gen: gen, renderOnly: renderOnly,
-		theme: plotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize()}
+		theme: widgets.PlotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize()}
 	req, err := c.state.request(c.ds)
 	if c.ds == nil && c.dsErr != nil {
 		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
@@ -229,7 +230,7 @@ func (p *previewPanel) worker() {
 		if job.inputErr != nil {
 			res, err = nil, job.inputErr
 		} else if !job.renderOnly || key != lastKey || last == nil && lastErr == nil {
-			uiDo(func() { p.started() })
+			widgets.Do(func() { p.started() })
 			res, err = p.c.engine.compute(ctx, job.input, p.progressFunc())
 		}
 		var timg, fimg image.Image
@@ -245,11 +246,11 @@ func (p *previewPanel) worker() {
 		p.running = nil
 		p.mu.Unlock()
 		if errors.Is(err, context.Canceled) {
-			uiDo(func() { p.cancelled(job.gen) })
+			widgets.Do(func() { p.cancelled(job.gen) })
 			continue
 		}
 		last, lastErr, lastKey = res, err, key
-		uiDo(func() { p.show(job, res, err, timg, fimg, rerr) })
+		widgets.Do(func() { p.show(job, res, err, timg, fimg, rerr) })
 	}
 }
 
@@ -285,7 +286,7 @@ func (p *previewPanel) progressFunc() previewProgress {
 		}
 		lastPct, lastStage = pct, stage
 		mu.Unlock()
-		uiDo(func() {
+		widgets.Do(func() {
 			p.progress.SetValue(float64(pct) / 100)
 			p.stage.SetText(fmt.Sprintf("%s … %d%%", stage, pct))
 		})

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fmt"
@@ -12,6 +12,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // What the preview runs on (issue 13 item 7): the private data, whose
@@ -93,10 +95,10 @@ func (p *previewPanel) pickPublicCSV() {
 		back()
 		return
 	}
-	showOpenFile(c.win, []string{".csv", ".tsv", ".txt"}, func(path string) {
+	files.ShowOpenFile(c.win, []string{".csv", ".tsv", ".txt"}, func(path string) {
 		go func() {
 			ds, err := dataset.ReadCSV(path, dataset.CSVOptions{Columns: cols})
-			uiDo(func() {
+			widgets.Do(func() {
 				if err != nil {
 					dialog.ShowError(fmt.Errorf("public stand-in: %w", err), c.win)
 					back()

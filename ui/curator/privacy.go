@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"errors"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // privacyPage sets ε (log slider + entry), δ where it applies, the noise
@@ -326,20 +327,20 @@ func (p *privacyPage) setBudget() {
 	c := p.c
 	eps, err := parseEpsilon(p.total.Text)
 	if err != nil {
-		showCuratorError(c.win, fmt.Errorf("total budget: %w", err))
+		widgets.ShowError(c.win, fmt.Errorf("total budget: %w", err))
 		return
 	}
 	if c.ds == nil {
-		showCuratorError(c.win, errors.New("open a dataset first: the budget belongs to a dataset"))
+		widgets.ShowError(c.win, errors.New("open a dataset first: the budget belongs to a dataset"))
 		return
 	}
 	l, err := c.openLedger()
 	if err != nil {
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	if err := l.SetBudget(c.ledgerKey(l), eps); err != nil {
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	c.setStatus("Total privacy budget for this dataset set to ε = %s (recorded in the ledger).", formatValue(eps))

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // privateBoundsFlow is one run of "Estimate privately…" for a column: the
@@ -23,9 +24,9 @@ import (
 // off the UI goroutine, and the bounds filled into the form.
 type privateBoundsFlow struct {
 	col                   string
-	dialog                *curatorDialog
-	lo, hi, qlo, qhi, eps *keyEntry
-	over                  *keyCheck
+	dialog                *widgets.Dialog
+	lo, hi, qlo, qhi, eps *widgets.KeyEntry
+	over                  *widgets.KeyCheck
 	forecast, stage       *widget.Label
 	// done is closed when the run has finished and the form is updated
 	// (tests wait on it).
@@ -48,7 +49,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 	if in.rng, err = parseBounds(&columnSetting{Lo: fl.lo.Text, Hi: fl.hi.Text}); err != nil {
 		return in, fmt.Errorf("public range: %w", err)
 	}
-	for i, e := range []*keyEntry{fl.qlo, fl.qhi} {
+	for i, e := range []*widgets.KeyEntry{fl.qlo, fl.qhi} {
 		v, err := parseNumber(e.Text)
 		if err != nil {
 			return in, fmt.Errorf("percentile: %w", err)
@@ -70,7 +71,7 @@ func (fl *privateBoundsFlow) parse() (privateBoundsInputs, error) {
 // and that it is recorded in the ledger first.
 func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	if c.ds == nil {
-		showCuratorMessage(c.win, "No dataset", "Load a dataset on the Data step first.")
+		widgets.ShowMessage(c.win, "No dataset", "Load a dataset on the Data step first.")
 		return nil
 	}
 	fl := &privateBoundsFlow{col: col, done: make(chan struct{})}
@@ -81,7 +82,7 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		budgetText = budgetSentence(spent, budget)
 		defEps = release.DefaultBoundsShare * budget
 	}
-	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false), newKeyEntry(false)
+	fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps = widgets.NewKeyEntry(false), widgets.NewKeyEntry(false), widgets.NewKeyEntry(false), widgets.NewKeyEntry(false), widgets.NewKeyEntry(false)
 	fl.lo.SetPlaceHolder("e.g. 0")
 	fl.hi.SetPlaceHolder("e.g. 10000000")
 	if st := c.state.Bounds[col]; st != nil {
@@ -93,12 +94,12 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 	fl.qlo.SetText(formatValue(release.DefaultBoundsQuantiles[0] * 100))
 	fl.qhi.SetText(formatValue(release.DefaultBoundsQuantiles[1] * 100))
 	fl.eps.SetText(formatValue(roundSig(defEps, 3)))
-	fl.over = newKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.over = widgets.NewKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
 	fl.forecast = widget.NewLabel("")
 	fl.forecast.Wrapping = fyne.TextWrapWord
 	fl.stage = widget.NewLabel("")
 	fl.stage.Wrapping = fyne.TextWrapWord
-	for _, e := range []*keyEntry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
+	for _, e := range []*widgets.KeyEntry{fl.lo, fl.hi, fl.qlo, fl.qhi, fl.eps} {
 		e.OnChanged = func(string) { fl.showForecast(c.ds.Rows) }
 	}
 	intro := widget.NewLabel(fmt.Sprintf(
@@ -119,16 +120,16 @@ func (c *curator) showPrivateBoundsDialog(col string) *privateBoundsFlow {
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent on these bounds:"), nil, fl.eps), splitNote(),
 		fl.forecast, fl.over, fl.stage)
 	labels := []string{"Cancel", "Spend ε and estimate"}
-	fl.dialog = showCuratorDialog(c.win, "Estimate the bounds of "+col+" privately",
-		dialogBody(fyne.NewSize(580, form.MinSize().Height+160), form),
+	fl.dialog = widgets.ShowDialog(c.win, "Estimate the bounds of "+col+" privately",
+		widgets.DialogBody(fyne.NewSize(580, form.MinSize().Height+160), form),
 		labels, []func() bool{nil, func() bool {
 			in, err := fl.parse()
 			if err != nil {
 				fl.stage.SetText(err.Error())
 				return false
 			}
-			fl.dialog.button(labels[1]).Disable()
-			fl.dialog.button(labels[0]).Disable()
+			fl.dialog.Button(labels[1]).Disable()
+			fl.dialog.Button(labels[0]).Disable()
 			fl.stage.SetText(fmt.Sprintf("Recording ε = %s in the ledger, then estimating …", formatValue(in.eps)))
 			c.runPrivateBounds(fl, in, fl.over.Checked)
 			return false
@@ -183,7 +184,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
 			})
 		}()
-		uiDo(func() { c.privateBoundsFinished(fl, res, err) })
+		widgets.Do(func() { c.privateBoundsFinished(fl, res, err) })
 	}()
 }
 
@@ -193,7 +194,7 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *release.Priv
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	if err := c.spendEnded(fl.dialog, err, "nothing was estimated or spent"); err != nil {
-		showCuratorError(c.win, fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err))
+		widgets.ShowError(c.win, fmt.Errorf("estimate the bounds of %s privately: %w", fl.col, err))
 		return
 	}
 	b, pv := res.Bounds[fl.col], res.Provenance[fl.col]
@@ -211,7 +212,7 @@ func (c *curator) privateBoundsFinished(fl *privateBoundsFlow, res *release.Priv
 // spendEnded closes the dialog of a run that may have spent ε and shows
 // the budget as the ledger now has it; a refusal by the budget is
 // reworded to say that nothing was spent (UI goroutine).
-func (c *curator) spendEnded(d *curatorDialog, err error, nothingSpent string) error {
+func (c *curator) spendEnded(d *widgets.Dialog, err error, nothingSpent string) error {
 	d.Hide()
 	c.updateBudget()
 	if be := (*ledger.BudgetError)(nil); errors.As(err, &be) {

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -156,7 +156,7 @@ func TestCuratorEstimatePrivately(t *testing.T) {
 	if es := l.Entries(c.ds.Hash); len(es) != 0 {
 		t.Fatalf("spent before the confirmation: %+v", es)
 	}
-	f.do(func() { test.Tap(fl.dialog.button("Spend ε and estimate")) })
+	f.do(func() { test.Tap(fl.dialog.Button("Spend ε and estimate")) })
 	f.waitFor(fl.done, "the private estimate")
 	if fl.err != nil {
 		t.Fatal(fl.err)

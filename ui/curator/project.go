@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"errors"
@@ -14,6 +14,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // projectExt is the extension of project files.
@@ -162,7 +164,7 @@ func (c *curator) newProject() {
 		c.preview.schedule(false)
 	}
 	if c.dirty {
-		showCuratorConfirm(c.win, "Unsaved changes", "Discard the changes to this project?", "Discard", do)
+		widgets.ShowConfirm(c.win, "Unsaved changes", "Discard the changes to this project?", "Discard", do)
 		return
 	}
 	do()
@@ -173,7 +175,7 @@ func (c *curator) newProject() {
 func (c *curator) openProject(path string) {
 	w, err := project.LoadWorkspace(path)
 	if err != nil {
-		showCuratorError(c.win, fmt.Errorf("could not open the project: %w", err))
+		widgets.ShowError(c.win, fmt.Errorf("could not open the project: %w", err))
 		return
 	}
 	c.resetProject()
@@ -183,11 +185,11 @@ func (c *curator) openProject(path string) {
 	if err := w.CheckDataset(); err != nil {
 		var changed *project.DatasetChangedError
 		if errors.As(err, &changed) {
-			showCuratorMessage(c.win, "The dataset changed",
+			widgets.ShowMessage(c.win, "The dataset changed",
 				"The CSV file changed since this project was saved:\n"+changed.Path+
 					"\n\nIt counts as a new dataset in the privacy budget (its releases so far are charged to the old content). Check the columns and bounds before releasing.")
 		} else {
-			showCuratorError(c.win, fmt.Errorf("the project's dataset cannot be read: %w", err))
+			widgets.ShowError(c.win, fmt.Errorf("the project's dataset cannot be read: %w", err))
 		}
 	}
 	c.updateTitle()
@@ -207,8 +209,8 @@ func (c *curator) saveProject(as bool) {
 		dir = filepath.Dir(c.state.CSVPath)
 	}
 	name := strings.TrimSuffix(suggestedFileName(c.state.Title), ".synopsis") + projectExt
-	showSaveForm(c.win, "Save project as", dir, name, "saved as "+projectExt,
-		protectTarget(projectSaveTarget, c.protectedFiles),
+	files.ShowSaveForm(c.win, "Save project as", dir, name, "saved as "+projectExt,
+		files.ProtectTarget(projectSaveTarget, c.protectedFiles),
 		func(_, path string) { c.writeProject(path, true) })
 }
 
@@ -216,7 +218,7 @@ func (c *curator) saveProject(as bool) {
 // reports whether a file is already there (the form then asks before
 // replacing it).
 func projectSaveTarget(dir, name string) (string, bool, error) {
-	path, st, err := saveTarget(dir, name, projectExt)
+	path, st, err := files.SaveTarget(dir, name, projectExt)
 	return path, st != nil, err
 }
 
@@ -227,7 +229,7 @@ func (c *curator) writeProject(path string, overwrite bool) bool {
 		err = project.SaveWorkspace(path, w, overwrite)
 	}
 	if err != nil {
-		showCuratorError(c.win, fmt.Errorf("could not save the project: %w", err))
+		widgets.ShowError(c.win, fmt.Errorf("could not save the project: %w", err))
 		return false
 	}
 	c.projectPath = path

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"context"
@@ -25,6 +25,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // releasePage summarises what will be published and starts the release.
@@ -32,7 +33,7 @@ type releasePage struct {
 	c         *curator
 	box       fyne.CanvasObject
 	title     *widget.Entry
-	note      *tabEntry
+	note      *widgets.TabEntry
 	summary   *widget.Label
 	out       *widget.Entry
 	overwrite *widget.Check
@@ -53,7 +54,7 @@ func newReleasePage(c *curator) *releasePage {
 		c.state.Title = s
 		c.changed()
 	}
-	p.note = newTabEntry()
+	p.note = widgets.NewTabEntry()
 	p.note.SetPlaceHolder("public note for analysts (optional): what the data are, how to read the output")
 	p.note.SetMinRowsVisible(3)
 	p.note.Wrapping = fyne.TextWrapWord
@@ -274,7 +275,7 @@ func (c *curator) pickFolder(cb func(dir string)) {
 	}
 	dialog.ShowFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil {
-			showCuratorError(c.win, err)
+			widgets.ShowError(c.win, err)
 			return
 		}
 		if u != nil {
@@ -285,18 +286,18 @@ func (c *curator) pickFolder(cb func(dir string)) {
 
 // releaseFlow holds the dialogs of one release (for tests).
 type releaseFlow struct {
-	dlg       *curatorDialog
-	pass      *keyEntry
-	overBudge *keyCheck
+	dlg       *widgets.Dialog
+	pass      *widgets.KeyEntry
+	overBudge *widgets.KeyCheck
 	identity  *identityWidgets
 	progress  *widget.ProgressBar
 	stage     *widget.Label
-	result    *curatorDialog
-	keyDlg    *curatorDialog
-	keyPass   *keyEntry
-	keyPass2  *keyEntry
-	principal *keyEntry
-	keyInfo   *curatorDialog
+	result    *widgets.Dialog
+	keyDlg    *widgets.Dialog
+	keyPass   *widgets.KeyEntry
+	keyPass2  *widgets.KeyEntry
+	principal *widgets.KeyEntry
+	keyInfo   *widgets.Dialog
 }
 
 // startRelease is File ▸ Release (Ctrl+R): check the settings, make sure a
@@ -308,7 +309,7 @@ func (c *curator) startRelease() {
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		showCuratorMessage(c.win, "Not ready to release", releaseBlocker(err))
+		widgets.ShowMessage(c.win, "Not ready to release", releaseBlocker(err))
 		return
 	}
 	rp := c.pages[stepRelease].(*releasePage)
@@ -316,7 +317,7 @@ func (c *curator) startRelease() {
 		c.showStep(stepRelease)
 	}
 	if err := rp.out.Validate(); err != nil {
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	if _, err := os.Stat(c.opts.KeyPath); errors.Is(err, os.ErrNotExist) {
@@ -329,12 +330,12 @@ func (c *curator) startRelease() {
 // showReleaseDialog shows the summary and asks for the key passphrase.
 func (c *curator) showReleaseDialog(req release.Request) {
 	rp := c.pages[stepRelease].(*releasePage)
-	f := &releaseFlow{pass: newKeyEntry(true), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
+	f := &releaseFlow{pass: widgets.NewKeyEntry(true), progress: widget.NewProgressBar(), stage: widget.NewLabel(""), identity: newIdentityWidgets()}
 	c.release = f
 	f.pass.SetPlaceHolder("passphrase of your curator key")
 	passLabel, keyEncrypted, err := releaseKeyLabel(c.opts.KeyPath, f.pass)
 	if err != nil {
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	spent, _, budget, berr := c.budgetState()
@@ -346,7 +347,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 		budgetText = releaseBudgetText(spent, budget, req.Privacy.Epsilon, req.Privacy.Delta, req.Privacy.Noise)
 	}
 	over := berr == nil && req.Privacy.Epsilon > left*(1+1e-9)+1e-12
-	f.overBudge = newKeyCheck("Release anyway, over the budget (the ledger records that it exceeded the budget)", nil)
+	f.overBudge = widgets.NewKeyCheck("Release anyway, over the budget (the ledger records that it exceeded the budget)", nil)
 	budgetLabel := widget.NewLabel(budgetText)
 	budgetLabel.Wrapping = fyne.TextWrapWord
 	if over {
@@ -381,7 +382,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 	content := container.NewVBox(sum, out, f.identity.finding, f.identity.diffPop, budgetLabel, f.overBudge, passLabel, f.pass, order, f.progress, f.stage)
 	f.progress.Hide()
 	var running bool
-	f.dlg = showCuratorDialog(c.win, "Release", container.NewVScroll(content), []string{"Cancel", "Release"}, []func() bool{
+	f.dlg = widgets.ShowDialog(c.win, "Release", container.NewVScroll(content), []string{"Cancel", "Release"}, []func() bool{
 		nil,
 		func() bool {
 			if running {
@@ -393,12 +394,12 @@ func (c *curator) showReleaseDialog(req release.Request) {
 			}
 			running = true
 			f.progress.Show()
-			f.dlg.button("Release").Disable()
-			f.dlg.button("Cancel").Disable()
+			f.dlg.Button("Release").Disable()
+			f.dlg.Button("Cancel").Disable()
 			c.runRelease(req, rp.out.Text, rp.overwrite.Checked, f.overBudge.Checked, f.identity.diffPop.Checked, []byte(f.pass.Text), func(ok bool) {
 				running = false
-				f.dlg.button("Release").Enable()
-				f.dlg.button("Cancel").Enable()
+				f.dlg.Button("Release").Enable()
+				f.dlg.Button("Cancel").Enable()
 				if ok {
 					f.dlg.Hide()
 				}
@@ -406,7 +407,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 			return false
 		},
 	})
-	f.dlg.pop.Resize(fyne.NewSize(640, 560))
+	f.dlg.Pop.Resize(fyne.NewSize(640, 560))
 	c.win.Canvas().Focus(f.pass) // Enter in it releases (keyEntry)
 }
 
@@ -427,16 +428,16 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 			if err != nil {
 				return nil, err
 			}
-			uiDo(func() { f.stage.SetText("Fitting and evaluating F_D on the lattice …") })
+			widgets.Do(func() { f.stage.SetText("Fitting and evaluating F_D on the lattice …") })
 			prep, err := release.Prepare(context.Background(), req, func(done, total int) {
 				if total > 0 {
-					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
+					widgets.Do(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				}
 			})
 			if err != nil {
 				return nil, err
 			}
-			uiDo(func() {
+			widgets.Do(func() {
 				f.stage.SetText("Recording the spend in the ledger, adding noise, signing, writing …")
 				f.progress.SetValue(0)
 			})
@@ -445,11 +446,11 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 				Ledger: ledger, Signer: signer, AppVersion: version,
 				Protected: release.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
-					uiDo(func() { f.progress.SetValue(float64(done) / float64(total)) })
+					widgets.Do(func() { f.progress.SetValue(float64(done) / float64(total)) })
 				},
 			})
 		}()
-		uiDo(func() {
+		widgets.Do(func() {
 			c.releaseFinished(res, err, finished)
 		})
 	}()
@@ -495,7 +496,7 @@ func (c *curator) releaseFinished(res *release.Result, err error, finished func(
 	share.Wrapping = fyne.TextWrapWord
 	share.TextStyle.Italic = true
 	path := res.Path
-	f.result = showCuratorDialog(c.win, "Released", container.NewVBox(msg, share), []string{"Close", "Open in viewer"}, []func() bool{
+	f.result = widgets.ShowDialog(c.win, "Released", container.NewVBox(msg, share), []string{"Close", "Open in viewer"}, []func() bool{
 		nil, func() bool { c.openSynopsis(path); return true },
 	})
 	c.setStatus("Released %s (ε = %s)", path, formatValue(res.Spent))
@@ -509,10 +510,10 @@ func (c *curator) releaseFinished(res *release.Result, err error, finished func(
 func (c *curator) createKey(then func()) {
 	f := &releaseFlow{}
 	c.release = f
-	f.principal = newKeyEntry(false)
+	f.principal = widgets.NewKeyEntry(false)
 	f.principal.SetText(defaultPrincipal())
-	f.keyPass = newKeyEntry(true)
-	f.keyPass2 = newKeyEntry(true)
+	f.keyPass = widgets.NewKeyEntry(true)
+	f.keyPass2 = widgets.NewKeyEntry(true)
 	msg := widget.NewLabel("You have no curator key yet. Releases are signed with it so analysts can check they come from you. The key is stored encrypted with a passphrase at\n" + c.opts.KeyPath)
 	msg.Wrapping = fyne.TextWrapWord
 	errl := widget.NewLabel("")
@@ -522,7 +523,7 @@ func (c *curator) createKey(then func()) {
 	content := container.NewVBox(msg,
 		widget.NewLabel("Your name or e-mail (shown to analysts, no spaces):"), f.principal,
 		widget.NewLabel("Passphrase:"), f.keyPass, widget.NewLabel("Passphrase again:"), f.keyPass2, trust, errl)
-	f.keyDlg = showCuratorDialog(c.win, "Create your curator key", content, []string{"Cancel", "Create key"}, []func() bool{
+	f.keyDlg = widgets.ShowDialog(c.win, "Create your curator key", content, []string{"Cancel", "Create key"}, []func() bool{
 		nil,
 		func() bool {
 			if f.keyPass.Text == "" || f.keyPass.Text != f.keyPass2.Text {
@@ -539,20 +540,20 @@ func (c *curator) createKey(then func()) {
 			return true
 		},
 	})
-	f.keyDlg.pop.Resize(fyne.NewSize(560, 420))
+	f.keyDlg.Pop.Resize(fyne.NewSize(560, 420))
 }
 
 // showPublicKey shows the key's fingerprint and allowed_signers line.
 func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 	f := c.release
-	entry := newTabEntry()
+	entry := widgets.NewTabEntry()
 	entry.SetText(line)
 	entry.Wrapping = fyne.TextWrapBreak
 	entry.SetMinRowsVisible(4)
 	msg := widget.NewLabel(fmt.Sprintf("Key fingerprint: %s\nPublic key: %s\n\nGive analysts this allowed_signers line so their viewer (or ssh-keygen -Y verify) trusts your releases:", fp, pubPath))
 	msg.Wrapping = fyne.TextWrapWord
 	cp := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.app.Clipboard().SetContent(line) })
-	f.keyInfo = showCuratorDialog(c.win, "Your curator key", container.NewVBox(msg, entry, cp), []string{"Continue"}, []func() bool{
+	f.keyInfo = widgets.ShowDialog(c.win, "Your curator key", container.NewVBox(msg, entry, cp), []string{"Continue"}, []func() bool{
 		func() bool {
 			// Hide first: removing a popup also removes every overlay
 			// above it, so the next dialog must open after this one closed.
@@ -563,7 +564,7 @@ func (c *curator) showPublicKey(fp, line, pubPath string, then func()) {
 			return false
 		},
 	})
-	f.keyInfo.pop.Resize(fyne.NewSize(640, 360))
+	f.keyInfo.Pop.Resize(fyne.NewSize(640, 360))
 }
 
 // showKeyInfo is Release ▸ Curator Key…: show the key or offer to create it.
@@ -574,7 +575,7 @@ func (c *curator) showKeyInfo() {
 			c.createKey(nil)
 			return
 		}
-		showCuratorError(c.win, err)
+		widgets.ShowError(c.win, err)
 		return
 	}
 	c.release = &releaseFlow{}

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/ui/internal/trust"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // unencryptedKeyWarning is shown in the release dialog instead of the
@@ -48,12 +50,12 @@ const (
 // agreement.
 type ownKeyTrust struct {
 	widget.BaseWidget
-	check *keyCheck
+	check *widgets.KeyCheck
 	note  *widget.Label
 }
 
 func newOwnKeyTrust() *ownKeyTrust {
-	o := &ownKeyTrust{check: newKeyCheck(ownKeyTrustText, nil), note: widget.NewLabel(ownKeyTrustNote)}
+	o := &ownKeyTrust{check: widgets.NewKeyCheck(ownKeyTrustText, nil), note: widget.NewLabel(ownKeyTrustNote)}
 	o.check.Checked = true
 	o.note.Wrapping = fyne.TextWrapWord
 	o.ExtendBaseWidget(o)
@@ -75,18 +77,18 @@ func (o *ownKeyTrust) agreed() bool { return o.check.Checked }
 func (c *curator) trustPath() string { return filepath.Join(c.opts.ConfigDir, "allowed_signers") }
 
 // writeCuratorKey writes the curator key pair (keys.WriteKeyPair) and,
-// if the curator agreed (trust), adds the key under its principal to the
+// if the curator agreed (trustIt), adds the key under its principal to the
 // trusted keys at trustPath with the viewer's own trust logic
-// (trustStore.add: the allowed_signers line the curator would otherwise add
+// (trust.Store.Add: the allowed_signers line the curator would otherwise add
 // by hand). A key that could not be written is an error; a key written but
 // not trusted is reported in win and returned (the key is there; the
 // viewer then offers to trust it).
-func writeCuratorKey(win fyne.Window, keyPath, trustPath string, pass []byte, principal string, trust bool) (*keys.KeyPair, error) {
+func writeCuratorKey(win fyne.Window, keyPath, trustPath string, pass []byte, principal string, trustIt bool) (*keys.KeyPair, error) {
 	kp, err := keys.WriteKeyPair(keyPath, pass, principal, false)
-	if err != nil || !trust {
+	if err != nil || !trustIt {
 		return kp, err
 	}
-	if err := (trustStore{path: trustPath}).add(kp.Principal, kp.Key); err != nil {
+	if err := (trust.Store{Path: trustPath}).Add(kp.Principal, kp.Key); err != nil {
 		dialog.ShowError(fmt.Errorf("your curator key was created, but it could not be added to your trusted keys (%s): %w", trustPath, err), win)
 	}
 	return kp, nil

@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // startPage is the first screen: demo datasets, open, recent projects.
@@ -77,11 +78,11 @@ func (c *curator) openDemo(name string) {
 	path := filepath.Join(dir, name)
 	if _, err := os.Stat(path); err != nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			showCuratorError(c.win, err)
+			widgets.ShowError(c.win, err)
 			return
 		}
 		if _, err := dataset.WriteDemoData(dir, true); err != nil {
-			showCuratorError(c.win, err)
+			widgets.ShowError(c.win, err)
 			return
 		}
 	}

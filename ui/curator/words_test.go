@@ -1,4 +1,4 @@
-package ui
+package curator
 
 import (
 	"os"
@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/privacywords"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // textOverflow is one text object drawn outside its pane.
@@ -49,7 +50,7 @@ func (tc *textCheck) walk(o fyne.CanvasObject, at fyne.Position, inPane bool, lo
 		}
 	}
 	switch x := o.(type) {
-	case *widget.Entry, *keyEntry, *widget.Table:
+	case *widget.Entry, *widgets.KeyEntry, *widget.Table:
 		return
 	case *container.Scroll:
 		if !pane && inPane && x.Direction != container.ScrollVerticalOnly && x.Direction != container.ScrollNone {
@@ -265,7 +266,7 @@ func TestCuratorPrivacyInWords(t *testing.T) {
 	var page, dialog string
 	f.do(func() {
 		page = laidOutLabelTexts(pp.content())
-		dialog = laidOutLabelTexts(fl.dialog.pop)
+		dialog = laidOutLabelTexts(fl.dialog.Pop)
 	})
 	for _, want := range []string{privacywords.DirectionPrivate, privacywords.DirectionAccurate, "still allows releases", "Smaller δ: more private"} {
 		if !strings.Contains(page, want) {
@@ -277,6 +278,6 @@ func TestCuratorPrivacyInWords(t *testing.T) {
 			t.Errorf("the private-choice dialog lacks %q:\n%s", want, dialog)
 		}
 	}
-	f.do(func() { fl.dialog.dismiss() })
+	f.do(func() { fl.dialog.Dismiss() })
 	f.waitIdle()
 }

@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"bytes"
@@ -19,6 +19,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // viewerPreviewRows is how many rows the batch tables show.
@@ -219,7 +221,7 @@ func (t *viewerBatchTab) resultCell(row, col int) string {
 }
 
 func (t *viewerBatchTab) choose() {
-	showOpenFile(t.v.win, []string{".csv", ".tsv", ".txt"}, t.load)
+	files.ShowOpenFile(t.v.win, []string{".csv", ".tsv", ".txt"}, t.load)
 }
 
 // load reads a query CSV in the background and shows its preview; the
@@ -241,7 +243,7 @@ func (t *viewerBatchTab) load(path string) {
 	r, skip := t.r, t.skip.Checked
 	t.v.goJob(func() {
 		q, err := viewerReadQueries(context.Background(), path, r, skip)
-		uiDo(func() {
+		widgets.Do(func() {
 			if t.path != path || t.skip.Checked != skip {
 				return // another file or setting was chosen meanwhile
 			}
@@ -290,7 +292,7 @@ func (t *viewerBatchTab) evaluate() {
 		res, err := viewerEvalBatch(ctx, r, x, report)
 		elapsed := time.Since(start)
 		stop()
-		uiDo(func() {
+		widgets.Do(func() {
 			if t.path != path {
 				return
 			}
@@ -385,7 +387,7 @@ func (t *viewerBatchTab) export(path string) {
 	t.cancel = t.v.runCtx(func(ctx context.Context) {
 		err := viewerExportBatch(ctx, path, res, report)
 		stop()
-		uiDo(func() {
+		widgets.Do(func() {
 			t.cancelBt.Disable()
 			t.exportBt.Enable()
 			if err != nil {

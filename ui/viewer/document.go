@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"errors"
@@ -16,6 +16,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/trust"
 )
 
 // viewerVerifyState is the verification outcome of an opened synopsis file.
@@ -78,7 +79,7 @@ func viewerLoad(path, trustPath string) *viewerDoc { return viewerLoadOwn(path, 
 // by the allowed_signers file alone.
 func viewerLoadOwn(path, trustPath, ownKeyPath string) *viewerDoc {
 	d := &viewerDoc{Path: path}
-	trusted, err := trustLoad(trustPath)
+	trusted, err := trust.Load(trustPath)
 	if err != nil {
 		d.TrustWarning = fmt.Sprintf("Your trusted-keys file could not be read, so no key counts as trusted: %v", err)
 		trusted = nil
@@ -137,15 +138,6 @@ func viewerOwnKey(keyPath, fingerprint string) (own bool, principal string) {
 		}
 	}
 	return true, principal
-}
-
-// trustLoad loads the allowed_signers file (keys.LoadTrust: a missing
-// file trusts nobody); no path, no file.
-func trustLoad(path string) (*keys.AllowedSigners, error) {
-	if path == "" {
-		return nil, nil
-	}
-	return keys.LoadTrust(path)
 }
 
 // viewerInvalidHeadline explains in one viewerSentence why a file cannot be used.

@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"bytes"
@@ -18,6 +18,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/uitest"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // TestViewerQueryMarkFollowsRule: the query field's mark follows the rule
@@ -36,21 +38,21 @@ func TestViewerQueryMarkFollowsRule(t *testing.T) {
 	for _, bad := range []string{"abc", "35,5", "70"} {
 		c.Focus(e)
 		setEntry(e, bad)
-		if m := entryMark(e); m == "ok" {
+		if m := uitest.EntryMark(e); m == "ok" {
 			t.Errorf("%q while typed: the field shows ✓", bad)
 		}
 		if !strings.Contains(v.query.status.Text, "1 of 1 inputs invalid") {
 			t.Errorf("%q: status %q", bad, v.query.status.Text)
 		}
 		c.Unfocus()
-		if m := entryMark(e); m != "error" {
+		if m := uitest.EntryMark(e); m != "error" {
 			t.Errorf("%q after leaving the field: mark %q, want ✗", bad, m)
 		}
 	}
 	c.Focus(e)
 	setEntry(e, "7.5")
 	c.Unfocus()
-	if m := entryMark(e); m != "ok" || v.query.last == nil {
+	if m := uitest.EntryMark(e); m != "ok" || v.query.last == nil {
 		t.Errorf("7.5: mark %q, result %v; want ✓ and a value", m, v.query.last)
 	}
 }
@@ -242,9 +244,9 @@ func tapCentre(o fyne.Tappable) {
 }
 
 // vdo runs a widget action serialised with the viewer's background
-// callbacks (uiMu), as the UI goroutine would.
+// callbacks (widgets.Mu), as the UI goroutine would.
 func vdo(f func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
+	widgets.Mu.Lock()
+	defer widgets.Mu.Unlock()
 	f()
 }

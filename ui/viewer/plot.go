@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/fileio"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // Plot resolution: points of a curve (ℓ = 1) and per axis of a heatmap.
@@ -296,7 +297,7 @@ func (t *viewerPlotTab) redraw() {
 		if ctx.Err() != nil {
 			return
 		}
-		uiDo(func() {
+		widgets.Do(func() {
 			if gen != t.gen {
 				return
 			}
@@ -326,7 +327,7 @@ func (t *viewerPlotTab) render(fig plotting.ViewerFigure) {
 	fig = viewerWithMark(fig, t.mark, t.r.dim())
 	t.v.goJob(func() {
 		img, err := plotting.RenderViewer(fig, th, size)
-		uiDo(func() {
+		widgets.Do(func() {
 			if gen == t.gen {
 				t.show(fig, img, err)
 			}
@@ -405,7 +406,7 @@ func (t *viewerPlotTab) export(path, format string) {
 		if err == nil {
 			err = fileio.WriteAtomic(path, buf.Bytes(), 0o644, true)
 		}
-		uiDo(func() {
+		widgets.Do(func() {
 			if err != nil {
 				t.status.SetText("Export failed: " + err.Error())
 				return

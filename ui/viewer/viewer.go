@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"context"
@@ -22,13 +22,16 @@ import (
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/trust"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // viewerAppID is the application ID of the standalone viewer (shared with
 // the curator app: same preferences and configuration directory).
 const viewerAppID = "io.github.bernsteinrelease.bernstein"
 
-// RunViewer opens the analyst's viewer on the synopsis file at path as a
+// Run opens the analyst's viewer on the synopsis file at path as a
 // standalone app (`bernstein view FILE.synopsis`) and returns when its
 // window is closed. path may be "" (the window then offers to open a
 // file). A path that cannot be found is an error before any window opens;
@@ -38,7 +41,7 @@ const viewerAppID = "io.github.bernsteinrelease.bernstein"
 // The viewer is read-only: it never writes the synopsis file. It writes
 // only what the analyst asks for through a save dialog (batch results, plot
 // exports) and the analyst's trusted-keys file.
-func RunViewer(path string) error {
+func Run(path string) error {
 	if path != "" {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -50,17 +53,17 @@ func RunViewer(path string) error {
 	}
 	a := app.NewWithID(viewerAppID)
 	a.SetIcon(icons.AppPNG)
-	OpenViewer(a, path)
+	Open(a, path)
 	a.Run()
 	return nil
 }
 
-// OpenViewer opens a new viewer window in the running app a (the curator
+// Open opens a new viewer window in the running app a (the curator
 // app's File ▸ Open Synopsis…) on the synopsis file at path ("" for an
 // empty window), shows it and returns it. Verification runs in the
 // background; the window shows "Verifying…" until it is done. Call it on
 // the UI goroutine.
-func OpenViewer(a fyne.App, path string) fyne.Window {
+func Open(a fyne.App, path string) fyne.Window {
 	trustPath, err := keys.DefaultAllowedSignersPath()
 	ownKey, _ := keys.DefaultKeyPath() // "" if unknown: no key is this machine's
 	v := newViewer(a, viewerConfig{trustPath: trustPath, ownKeyPath: ownKey})
@@ -124,7 +127,7 @@ func newViewer(a fyne.App, cfg viewerConfig) *viewer {
 	v.body = container.NewStack()
 	v.root = container.NewBorder(v.banner, nil, nil, nil, v.body)
 	v.win.SetContent(v.root)
-	v.win.Resize(defaultWindowSize) // fits a 1024×700 screen, like the curator
+	v.win.Resize(widgets.WindowSize) // fits a 1024×700 screen, like the curator
 	v.win.SetMainMenu(v.menu())
 	v.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { v.dropped(uris) })
 	v.win.SetOnClosed(v.cancelAll)
@@ -189,7 +192,7 @@ func (v *viewer) open(path string) {
 	cfg := v.cfg
 	v.goJob(func() {
 		d := viewerLoadOwn(path, cfg.trustPath, cfg.ownKeyPath)
-		uiDo(func() {
+		widgets.Do(func() {
 			if gen == v.gen {
 				v.show(d)
 			}
@@ -364,7 +367,7 @@ func (v *viewer) setBanner(kind viewerBannerKind, headline, detail string, actio
 
 // chooseFile asks for a synopsis file to open in this window.
 func (v *viewer) chooseFile() {
-	showOpenFile(v.win, []string{synopsis.Ext}, v.open)
+	files.ShowOpenFile(v.win, []string{synopsis.Ext}, v.open)
 }
 
 // dropped opens a dropped .synopsis file, or loads a dropped .csv file as
@@ -433,7 +436,7 @@ func (v *viewer) trust(principal string) error {
 	if d == nil || d.Verified == nil {
 		return fmt.Errorf("no verified file is open")
 	}
-	if err := v.trustStore().add(principal, d.Verified.Signer); err != nil {
+	if err := v.store().Add(principal, d.Verified.Signer); err != nil {
 		return err
 	}
 	v.reverify()
@@ -444,18 +447,18 @@ func (v *viewer) trust(principal string) error {
 // open file.
 func (v *viewer) showTrustManager() {
 	w := v.app.NewWindow("Trusted Curator Keys")
-	m := newTrustManager(v.trustStore(), w, v.reverify)
-	w.SetContent(m.content)
+	m := trust.NewManager(v.store(), w, v.reverify)
+	w.SetContent(m.Content)
 	w.Resize(fyne.NewSize(860, 460))
 	w.Show()
 }
 
-// trustStore returns the analyst's trusted keys.
-func (v *viewer) trustStore() trustStore { return trustStore{path: v.cfg.trustPath} }
+// store returns the analyst's trusted keys.
+func (v *viewer) store() trust.Store { return trust.Store{Path: v.cfg.trustPath} }
 
 // viewerProgress forwards progress from worker goroutines to a progress
 // bar: report may be called from any goroutine; one goroutine copies the
-// latest value to the bar via fyne.DoAndWait (serialised by uiMu) at most 10 times a second, so the UI
+// latest value to the bar via fyne.DoAndWait (serialised by widgets.Mu) at most 10 times a second, so the UI
 // goroutine is never flooded. stop ends it (and waits for it) before the
 // caller's final update.
 func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop func()) {
@@ -486,8 +489,8 @@ func viewerProgress(bar *widget.ProgressBar) (report func(done, total int), stop
 				mu.Unlock()
 				if c {
 					fyne.DoAndWait(func() {
-						uiMu.Lock()
-						defer uiMu.Unlock()
+						widgets.Mu.Lock()
+						defer widgets.Mu.Unlock()
 						bar.SetValue(f)
 					})
 				}

@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"bytes"
@@ -17,10 +17,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-	"golang.org/x/crypto/ssh"
 
 	"github.com/bernsteinrelease/bernstein/plotting"
-	"github.com/bernsteinrelease/bernstein/project/keys"
 )
 
 // newTestViewer opens path in a viewer window of a headless test app,
@@ -477,60 +475,12 @@ func TestViewerDropAndMenu(t *testing.T) {
 }
 
 func TestRunViewerMissingFile(t *testing.T) {
-	err := RunViewer(filepath.Join(t.TempDir(), "missing.synopsis"))
+	err := Run(filepath.Join(t.TempDir(), "missing.synopsis"))
 	if err == nil || !os.IsNotExist(err) {
-		t.Errorf("RunViewer(missing) = %v, want a not-exist error", err)
+		t.Errorf("Run(missing) = %v, want a not-exist error", err)
 	}
-	if err := RunViewer(t.TempDir()); err == nil || !strings.Contains(err.Error(), "directory") {
-		t.Errorf("RunViewer(dir) = %v", err)
-	}
-}
-
-// TestTrustManager adds keys as a public-key line and as an allowed_signers
-// line, lists them with fingerprints, rejects junk and removes a key.
-func TestTrustManager(t *testing.T) {
-	dir := t.TempDir()
-	a := test.NewTempApp(t)
-	w := a.NewWindow("keys")
-	defer w.Close()
-	path := filepath.Join(dir, "sub", "allowed_signers")
-	changes := 0
-	m := newTrustManager(trustStore{path: path}, w, func() { changes++ })
-	if len(m.entries) != 0 || !strings.Contains(m.status.Text, "No trusted keys") {
-		t.Fatalf("fresh: %d entries, %q", len(m.entries), m.status.Text)
-	}
-	k1, k2 := viewerTestSigner(t, 8).PublicKey(), viewerTestSigner(t, 9).PublicKey()
-	pub := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(k1))) + " bob@example.org"
-	if err := m.addText("", pub); err != nil {
-		t.Fatal(err)
-	}
-	line, err := keys.AllowedSignersLine("carol@example.org", k2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.addText("", "# from carol\n"+line+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	for _, junk := range []string{"", "hello", "ssh-ed25519 AAAAnotbase64", line + "\n" + line} {
-		if err := m.addText("x@example.org", junk); err == nil {
-			t.Errorf("accepted %q", junk)
-		}
-	}
-	if len(m.entries) != 2 || m.entries[0].Principals != "bob@example.org" || m.entries[1].Principals != "carol@example.org" || changes != 2 {
-		t.Fatalf("entries %+v, %d changes", m.entries, changes)
-	}
-	if m.entries[0].Fingerprint != fingerprintOf(k1) || m.list.Length() != 2 {
-		t.Errorf("fingerprint %s, want %s; list %d", m.entries[0].Fingerprint, fingerprintOf(k1), m.list.Length())
-	}
-	if err := m.remove(fingerprintOf(k1)); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.remove(fingerprintOf(k1)); err == nil {
-		t.Error("removing an absent key succeeded")
-	}
-	got, err := trustStore{path: path}.entries()
-	if err != nil || len(got) != 1 || got[0].Principals != "carol@example.org" {
-		t.Errorf("file after remove: %+v, %v", got, err)
+	if err := Run(t.TempDir()); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("Run(dir) = %v", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package ui
+package files
 
 import (
 	"fmt"
@@ -13,26 +13,28 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
-// openFileFlow is the curator's Open dialog: a path typed (Enter opens
+// OpenFileFlow is the curator's Open dialog: a path typed (Enter opens
 // it, Escape cancels, so a file can be opened with the keyboard alone) or
 // chosen with Browse… in Fyne's file dialog.
-type openFileFlow struct {
-	dlg  *curatorDialog
-	path *keyEntry
-	msg  *widget.Label
+type OpenFileFlow struct {
+	Dlg  *widgets.Dialog
+	Path *widgets.KeyEntry
+	Msg  *widget.Label
 }
 
-// showOpenFile asks for a file in Fyne's file dialog (only the extensions
+// ShowOpenFile asks for a file in Fyne's file dialog (only the extensions
 // exts are offered; none: any file) and calls open with its path. Fyne
 // opens the file for reading before the callback; it is closed at once:
 // the caller reads it itself.
-func showOpenFile(win fyne.Window, exts []string, open func(path string)) {
+func ShowOpenFile(win fyne.Window, exts []string, open func(path string)) {
 	fileOpenDialog(win, exts, "", open).Show()
 }
 
-// fileOpenDialog is Fyne's file dialog for showOpenFile, starting in dir
+// fileOpenDialog is Fyne's file dialog for ShowOpenFile, starting in dir
 // if given.
 func fileOpenDialog(win fyne.Window, exts []string, dir string, open func(path string)) *dialog.FileDialog {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
@@ -58,23 +60,23 @@ func fileOpenDialog(win fyne.Window, exts []string, dir string, open func(path s
 	return d
 }
 
-// showOpenPath is the curator's Open dialog (openFileFlow): exts as for
-// showOpenFile, dir the folder it starts in ("" none).
-func showOpenPath(win fyne.Window, exts []string, dir string, open func(path string)) *openFileFlow {
-	f := &openFileFlow{path: newKeyEntry(false), msg: widget.NewLabel("")}
-	f.msg.Wrapping = fyne.TextWrapWord
-	f.msg.Importance = widget.DangerImportance
-	f.msg.Hide()
-	f.path.SetPlaceHolder("type a path, e.g. " + filepath.Join(dir, "data"+firstOr(exts, ".csv")))
+// ShowOpenPath is the curator's Open dialog (OpenFileFlow): exts as for
+// ShowOpenFile, dir the folder it starts in ("" none).
+func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path string)) *OpenFileFlow {
+	f := &OpenFileFlow{Path: widgets.NewKeyEntry(false), Msg: widget.NewLabel("")}
+	f.Msg.Wrapping = fyne.TextWrapWord
+	f.Msg.Importance = widget.DangerImportance
+	f.Msg.Hide()
+	f.Path.SetPlaceHolder("type a path, e.g. " + filepath.Join(dir, "data"+firstOr(exts, ".csv")))
 	if dir != "" {
-		f.path.SetText(dir + string(filepath.Separator))
+		f.Path.SetText(dir + string(filepath.Separator))
 	}
 	say := func(s string) {
-		f.msg.SetText(s)
-		f.msg.Show()
+		f.Msg.SetText(s)
+		f.Msg.Show()
 	}
 	choose := func() bool {
-		p := strings.TrimSpace(f.path.Text)
+		p := strings.TrimSpace(f.Path.Text)
 		if strings.HasPrefix(p, "~"+string(filepath.Separator)) {
 			if home, err := os.UserHomeDir(); err == nil {
 				p = filepath.Join(home, p[2:])
@@ -95,20 +97,20 @@ func showOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 			say(fmt.Sprintf("%q is not one of %s.", filepath.Base(p), strings.Join(exts, ", ")))
 			return false
 		}
-		f.dlg.Hide() // first: open may show a dialog of its own
+		f.Dlg.Hide() // first: open may show a dialog of its own
 		open(p)
 		return false
 	}
 	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
-		f.dlg.Hide()
+		f.Dlg.Hide()
 		fileOpenDialog(win, exts, dir, open).Show()
 	})
 	help := widget.NewLabel("Accepted: " + strings.Join(exts, ", ") + ". Enter opens the file typed, Escape cancels.")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
-	content := container.NewVBox(container.NewBorder(nil, nil, nil, browse, f.path), f.msg, help)
-	f.dlg = showCuratorDialog(win, "Open", content, []string{"Cancel", "Open"}, []func() bool{nil, choose})
-	f.dlg.pop.Resize(fyne.NewSize(min(640, max(win.Canvas().Size().Width-16, 480)), f.dlg.pop.MinSize().Height))
+	content := container.NewVBox(container.NewBorder(nil, nil, nil, browse, f.Path), f.Msg, help)
+	f.Dlg = widgets.ShowDialog(win, "Open", content, []string{"Cancel", "Open"}, []func() bool{nil, choose})
+	f.Dlg.Pop.Resize(fyne.NewSize(min(640, max(win.Canvas().Size().Width-16, 480)), f.Dlg.Pop.MinSize().Height))
 	return f
 }
 

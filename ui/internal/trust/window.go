@@ -1,4 +1,4 @@
-package ui
+package trust
 
 import (
 	"fmt"
@@ -13,24 +13,28 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
-// trustManager is the trusted-keys manager: it lists the entries of the
+// Manager is the trusted-keys manager: it lists the entries of the
 // analyst's allowed_signers file with their fingerprints and lets the
 // analyst add and remove curator keys.
-type trustManager struct {
-	store    trustStore
+type Manager struct {
+	store    Store
 	win      fyne.Window
 	onChange func() // called after every successful change (may be nil)
 
 	entries []keys.AllowedSigner
 	list    *widget.List
 	status  *widget.Label
-	content fyne.CanvasObject
+	Content fyne.CanvasObject // the manager, to put into a window
 }
 
-func newTrustManager(store trustStore, win fyne.Window, onChange func()) *trustManager {
-	m := &trustManager{store: store, win: win, onChange: onChange}
+// NewManager returns the manager of store in win; onChange (may be nil)
+// is called after every successful change.
+func NewManager(store Store, win fyne.Window, onChange func()) *Manager {
+	m := &Manager{store: store, win: win, onChange: onChange}
 	m.status = widget.NewLabel("")
 	m.status.Wrapping = fyne.TextWrapWord
 	m.list = widget.NewList(
@@ -58,11 +62,11 @@ func newTrustManager(store trustStore, win fyne.Window, onChange func()) *trustM
 			rm.OnTapped = func() { m.confirmRemove(e) }
 		},
 	)
-	path := widget.NewLabel("Trusted keys are kept in " + store.path + " (an OpenSSH allowed_signers file; `ssh-keygen -Y verify -f` accepts it too).")
+	path := widget.NewLabel("Trusted keys are kept in " + store.Path + " (an OpenSSH allowed_signers file; `ssh-keygen -Y verify -f` accepts it too).")
 	path.Wrapping = fyne.TextWrapWord
 	add := widget.NewButtonWithIcon("Add Key…", theme.ContentAddIcon(), m.showAdd)
 	imp := widget.NewButtonWithIcon("Import from File…", theme.FileIcon(), m.showImport)
-	m.content = container.NewBorder(
+	m.Content = container.NewBorder(
 		container.NewVBox(widget.NewLabelWithStyle("Curator keys you trust", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), path),
 		container.NewVBox(m.status, container.NewHBox(add, imp, layout.NewSpacer())),
 		nil, nil, m.list)
@@ -92,8 +96,8 @@ func trustEntryInfo(e keys.AllowedSigner) string {
 }
 
 // reload re-reads the file and refreshes the list.
-func (m *trustManager) reload() {
-	entries, err := m.store.entries()
+func (m *Manager) reload() {
+	entries, err := m.store.Entries()
 	if err != nil {
 		m.entries = nil
 		m.status.SetText("Cannot read the trusted-keys file: " + err.Error())
@@ -111,14 +115,14 @@ func (m *trustManager) reload() {
 	m.list.Refresh()
 }
 
-func (m *trustManager) changed() {
+func (m *Manager) changed() {
 	m.reload()
 	if m.onChange != nil {
 		m.onChange()
 	}
 }
 
-func (m *trustManager) confirmRemove(e keys.AllowedSigner) {
+func (m *Manager) confirmRemove(e keys.AllowedSigner) {
 	dialog.ShowConfirm("Remove trusted key?",
 		fmt.Sprintf("Stop trusting %s?\n%s\n\nFiles signed with this key will show as untrusted.", e.Principals, e.Fingerprint),
 		func(ok bool) {
@@ -131,8 +135,8 @@ func (m *trustManager) confirmRemove(e keys.AllowedSigner) {
 }
 
 // remove stops trusting the key with the fingerprint.
-func (m *trustManager) remove(fingerprint string) error {
-	if _, err := m.store.remove(fingerprint); err != nil {
+func (m *Manager) remove(fingerprint string) error {
+	if _, err := m.store.Remove(fingerprint); err != nil {
 		return err
 	}
 	m.changed()
@@ -141,7 +145,7 @@ func (m *trustManager) remove(fingerprint string) error {
 
 // addText trusts the key in keyText (a public key or allowed_signers line)
 // under principal ("" takes the principal suggested by keyText).
-func (m *trustManager) addText(principal, keyText string) error {
+func (m *Manager) addText(principal, keyText string) error {
 	key, suggested, err := keys.ParseKeyText(keyText)
 	if err != nil {
 		return err
@@ -152,17 +156,17 @@ func (m *trustManager) addText(principal, keyText string) error {
 	if strings.TrimSpace(principal) == "" {
 		return fmt.Errorf("name the curator (a name or e-mail address without spaces)")
 	}
-	if err := m.store.add(principal, key); err != nil {
+	if err := m.store.Add(principal, key); err != nil {
 		return err
 	}
 	m.changed()
 	return nil
 }
 
-func (m *trustManager) showAdd() { m.showAddWith("") }
+func (m *Manager) showAdd() { m.showAddWith("") }
 
-func (m *trustManager) showAddWith(text string) {
-	keyEntry := newTabEntry()
+func (m *Manager) showAddWith(text string) {
+	keyEntry := widgets.NewTabEntry()
 	keyEntry.SetPlaceHolder("ssh-ed25519 AAAA…   or   alice@example.org namespaces=\"bernstein-synopsis\" ssh-ed25519 AAAA…")
 	keyEntry.Wrapping = fyne.TextWrapBreak
 	keyEntry.SetMinRowsVisible(3)
@@ -199,8 +203,8 @@ func (m *trustManager) showAddWith(text string) {
 }
 
 // showImport reads a .pub or allowed_signers file into the add dialog.
-func (m *trustManager) showImport() {
-	showOpenFile(m.win, nil, func(path string) {
+func (m *Manager) showImport() {
+	files.ShowOpenFile(m.win, nil, func(path string) {
 		data, err := readSmallFile(path, 64<<10)
 		if err != nil {
 			dialog.ShowError(err, m.win)

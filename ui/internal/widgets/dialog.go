@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
@@ -7,17 +7,17 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// curatorDialog is a modal dialog whose buttons the curator window (and its
+// Dialog is a modal dialog whose buttons the curator window (and its
 // tests) hold directly: dialog.NewCustom hides its buttons, which would
 // make the release flow impossible to drive from a headless test.
 //
 // Keyboard: Enter runs the default action (the last button), Escape the
 // dismiss action (the first), whether the focus is on one of its entries
-// (keyEntry), one of its buttons or nowhere; Tab moves between its fields
+// (KeyEntry), one of its buttons or nowhere; Tab moves between its fields
 // and buttons. When it opens, the first entry, else the default button,
 // has the focus.
-type curatorDialog struct {
-	pop     *widget.PopUp
+type Dialog struct {
+	Pop     *widget.PopUp // the popup (callers resize it; tests walk it)
 	title   *widget.Label
 	buttons map[string]*dialogButton
 	order   []*dialogButton
@@ -32,7 +32,7 @@ type curatorDialog struct {
 // Escape (dismiss the dialog) while it has the focus.
 type dialogButton struct {
 	widget.Button
-	d *curatorDialog
+	d *Dialog
 }
 
 func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
@@ -40,38 +40,38 @@ func (b *dialogButton) TypedKey(ev *fyne.KeyEvent) {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		b.Tapped(nil)
 	case fyne.KeyEscape:
-		b.d.dismiss()
+		b.d.Dismiss()
 	default:
 		b.Button.TypedKey(ev)
 	}
 }
 
-// keyEntry is an entry of a curator dialog: Escape dismisses the dialog
+// KeyEntry is an entry of a curator dialog: Escape dismisses the dialog
 // (a plain entry ignores it) and, single-line, Enter runs the default
 // action unless OnSubmitted is set.
-type keyEntry struct {
+type KeyEntry struct {
 	widget.Entry
 	onEscape func()
 }
 
-// keyCheck is a check box of a curator dialog: Escape dismisses the dialog
+// KeyCheck is a check box of a curator dialog: Escape dismisses the dialog
 // and Enter runs its default action while the box has the focus (Space
 // still toggles it); a plain check box swallows both.
-type keyCheck struct {
+type KeyCheck struct {
 	widget.Check
 	onEscape, onEnter func()
 }
 
-// newKeyCheck returns a dialog check box with the label and change handler
+// NewKeyCheck returns a dialog check box with the label and change handler
 // of widget.NewCheck.
-func newKeyCheck(label string, changed func(bool)) *keyCheck {
-	c := &keyCheck{}
+func NewKeyCheck(label string, changed func(bool)) *KeyCheck {
+	c := &KeyCheck{}
 	c.Text, c.OnChanged = label, changed
 	c.ExtendBaseWidget(c)
 	return c
 }
 
-func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
+func (c *KeyCheck) TypedKey(ev *fyne.KeyEvent) {
 	switch {
 	case ev.Name == fyne.KeyEscape && c.onEscape != nil:
 		c.onEscape()
@@ -82,15 +82,15 @@ func (c *keyCheck) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// newKeyEntry returns a single-line dialog entry (password: concealed).
-func newKeyEntry(password bool) *keyEntry {
-	e := &keyEntry{}
+// NewKeyEntry returns a single-line dialog entry (password: concealed).
+func NewKeyEntry(password bool) *KeyEntry {
+	e := &KeyEntry{}
 	e.Password = password
 	e.ExtendBaseWidget(e)
 	return e
 }
 
-func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
+func (e *KeyEntry) TypedKey(ev *fyne.KeyEvent) {
 	if ev.Name == fyne.KeyEscape && e.onEscape != nil {
 		e.onEscape()
 		return
@@ -98,14 +98,14 @@ func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
 	e.Entry.TypedKey(ev)
 }
 
-// showCuratorDialog shows a modal dialog over w with content and buttons
+// ShowDialog shows a modal dialog over w with content and buttons
 // (label → action; an action returning false keeps the dialog open). The
 // first button is the dismiss button, the last the default (high
 // importance). An action that opens another dialog must hide this one
 // first and return false: Fyne removes every overlay above a popup that is
 // hidden.
-func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool) *curatorDialog {
-	d := &curatorDialog{title: widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+func ShowDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool) *Dialog {
+	d := &Dialog{title: widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		buttons: map[string]*dialogButton{}, canvas: w.Canvas()}
 	var row []fyne.CanvasObject
 	row = append(row, layout.NewSpacer())
@@ -127,17 +127,17 @@ func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, l
 		row = append(row, b)
 	}
 	body := container.NewBorder(d.title, container.NewHBox(row...), nil, nil, content)
-	d.pop = widget.NewModalPopUp(container.NewPadded(body), w.Canvas())
+	d.Pop = widget.NewModalPopUp(container.NewPadded(body), w.Canvas())
 	min := body.MinSize()
 	size := w.Canvas().Size()
-	d.pop.Resize(fyne.NewSize(max(min.Width+32, 480), min.Height+32).Min(fyne.NewSize(max(size.Width-16, 480), max(size.Height-16, 200))))
+	d.Pop.Resize(fyne.NewSize(max(min.Width+32, 480), min.Height+32).Min(fyne.NewSize(max(size.Width-16, 480), max(size.Height-16, 200))))
 	var first fyne.Focusable
 	for _, o := range allObjects(content) {
-		if ch, ok := o.(*keyCheck); ok {
-			ch.onEscape, ch.onEnter = d.dismiss, d.activate
+		if ch, ok := o.(*KeyCheck); ok {
+			ch.onEscape, ch.onEnter = d.Dismiss, d.activate
 		}
-		if e, ok := o.(*keyEntry); ok {
-			e.onEscape = d.dismiss
+		if e, ok := o.(*KeyEntry); ok {
+			e.onEscape = d.Dismiss
 			if e.OnSubmitted == nil && !e.MultiLine {
 				e.OnSubmitted = func(string) { d.activate() }
 			}
@@ -152,10 +152,10 @@ func showCuratorDialog(w fyne.Window, title string, content fyne.CanvasObject, l
 		case fyne.KeyReturn, fyne.KeyEnter:
 			d.activate()
 		case fyne.KeyEscape:
-			d.dismiss()
+			d.Dismiss()
 		}
 	})
-	d.pop.Show()
+	d.Pop.Show()
 	if first == nil && len(d.order) > 0 {
 		first = d.order[len(d.order)-1]
 	}
@@ -181,7 +181,7 @@ func allObjects(o fyne.CanvasObject) []fyne.CanvasObject {
 }
 
 // activate runs the default action (the last button), if enabled.
-func (d *curatorDialog) activate() {
+func (d *Dialog) activate() {
 	if len(d.order) == 0 || d.hidden {
 		return
 	}
@@ -190,8 +190,8 @@ func (d *curatorDialog) activate() {
 	}
 }
 
-// dismiss runs the dismiss action (the first button), if enabled.
-func (d *curatorDialog) dismiss() {
+// Dismiss runs the dismiss action (the first button), if enabled.
+func (d *Dialog) Dismiss() {
 	if len(d.order) == 0 || d.hidden {
 		return
 	}
@@ -201,46 +201,46 @@ func (d *curatorDialog) dismiss() {
 }
 
 // Hide closes the dialog and gives the window its key handler back.
-func (d *curatorDialog) Hide() {
+func (d *Dialog) Hide() {
 	if !d.hidden {
 		d.hidden = true
 		d.canvas.SetOnTypedKey(d.prevKey)
 	}
-	d.pop.Hide()
+	d.Pop.Hide()
 }
 
 // Visible reports whether the dialog is marked visible (the headless tests
 // also check that it is the top overlay, see curatorOnTop).
-func (d *curatorDialog) Visible() bool { return d.pop.Visible() }
+func (d *Dialog) Visible() bool { return d.Pop.Visible() }
 
-// button returns a button by label (tests and keyboard shortcuts).
-func (d *curatorDialog) button(label string) *widget.Button {
+// Button returns a button by label (tests and keyboard shortcuts).
+func (d *Dialog) Button(label string) *widget.Button {
 	if b := d.buttons[label]; b != nil {
 		return &b.Button
 	}
 	return nil
 }
 
-// showCuratorMessage shows a message with one Close button (Enter and
+// ShowMessage shows a message with one Close button (Enter and
 // Escape close it).
-func showCuratorMessage(w fyne.Window, title, text string) *curatorDialog {
+func ShowMessage(w fyne.Window, title, text string) *Dialog {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
-	return showCuratorDialog(w, title, l, []string{"Close"}, []func() bool{nil})
+	return ShowDialog(w, title, l, []string{"Close"}, []func() bool{nil})
 }
 
-// showCuratorError shows an error (Enter and Escape close it).
-func showCuratorError(w fyne.Window, err error) *curatorDialog {
-	return showCuratorMessage(w, "Error", err.Error())
+// ShowError shows an error (Enter and Escape close it).
+func ShowError(w fyne.Window, err error) *Dialog {
+	return ShowMessage(w, "Error", err.Error())
 }
 
-// showCuratorConfirm asks before an action: Enter confirms, Escape
+// ShowConfirm asks before an action: Enter confirms, Escape
 // cancels.
-func showCuratorConfirm(w fyne.Window, title, text, confirm string, ok func()) *curatorDialog {
+func ShowConfirm(w fyne.Window, title, text, confirm string, ok func()) *Dialog {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
-	var d *curatorDialog
-	d = showCuratorDialog(w, title, l, []string{"Cancel", confirm}, []func() bool{nil, func() bool {
+	var d *Dialog
+	d = ShowDialog(w, title, l, []string{"Cancel", confirm}, []func() bool{nil, func() bool {
 		d.Hide() // first: ok may open another dialog
 		ok()
 		return false

@@ -1,15 +1,15 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 )
 
-// dialogBody asks for size as its minimum (a dialog sizes itself from it)
+// DialogBody asks for size as its minimum (a dialog sizes itself from it)
 // but lays its content out in a vertical scroll filling whatever it gets:
 // when a window is too short for the dialog, the content scrolls instead
 // of running under the dialog's buttons (issue 17 item 3).
-func dialogBody(size fyne.Size, content fyne.CanvasObject) fyne.CanvasObject {
+func DialogBody(size fyne.Size, content fyne.CanvasObject) fyne.CanvasObject {
 	return container.New(fixedMin{size}, container.NewVScroll(content))
 }
 

@@ -1,22 +1,22 @@
-package ui
+package widgets
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 )
 
-// tabEntry is a multi-line entry that leaves Tab and Shift+Tab to focus
+// TabEntry is a multi-line entry that leaves Tab and Shift+Tab to focus
 // traversal. Fyne's multi-line entry keeps them as text, so a keyboard
 // user could never leave a form's note field and every Tab put a tab
 // character into text that is published (the synopsis note). Nothing in
 // this app needs a typed tab character.
-type tabEntry struct {
+type TabEntry struct {
 	widget.Entry
 }
 
-// newTabEntry returns a multi-line entry whose Tab moves the focus.
-func newTabEntry() *tabEntry {
-	e := &tabEntry{}
+// NewTabEntry returns a multi-line entry whose Tab moves the focus.
+func NewTabEntry() *TabEntry {
+	e := &TabEntry{}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrap(fyne.TextTruncateClip) // as widget.NewMultiLineEntry
 	e.ExtendBaseWidget(e)
@@ -24,4 +24,4 @@ func newTabEntry() *tabEntry {
 }
 
 // AcceptsTab reports false: Tab moves the focus (fyne.Tabbable).
-func (e *tabEntry) AcceptsTab() bool { return false }
+func (e *TabEntry) AcceptsTab() bool { return false }

@@ -1,4 +1,4 @@
-package ui
+package widgets
 
 import (
 	"image/color"
@@ -12,9 +12,9 @@ import (
 
 // Theme choices of the View menu, stored in the app preferences.
 const (
-	themeSystem = "system"
-	themeLight  = "light"
-	themeDark   = "dark"
+	ThemeSystem = "system"
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
 )
 
 // fixedVariantTheme is the default Fyne theme forced to one variant (light
@@ -32,25 +32,25 @@ func (t fixedVariantTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
 }
 func (t fixedVariantTheme) Size(n fyne.ThemeSizeName) float32 { return theme.DefaultTheme().Size(n) }
 
-// applyTheme sets the app theme for a View-menu choice.
-func applyTheme(a fyne.App, choice string) {
+// ApplyTheme sets the app theme for a View-menu choice.
+func ApplyTheme(a fyne.App, choice string) {
 	switch choice {
-	case themeLight:
+	case ThemeLight:
 		a.Settings().SetTheme(fixedVariantTheme{variant: theme.VariantLight})
-	case themeDark:
+	case ThemeDark:
 		a.Settings().SetTheme(fixedVariantTheme{variant: theme.VariantDark})
 	default:
 		a.Settings().SetTheme(theme.DefaultTheme())
 	}
 }
 
-// plotTheme returns the plot colours matching the app's current theme.
-func plotTheme(a fyne.App, choice string) plotting.Theme {
+// PlotTheme returns the plot colours matching the app's current theme.
+func PlotTheme(a fyne.App, choice string) plotting.Theme {
 	dark := false
 	switch choice {
-	case themeDark:
+	case ThemeDark:
 		dark = true
-	case themeLight:
+	case ThemeLight:
 	default:
 		dark = a.Settings().ThemeVariant() == theme.VariantDark
 	}
@@ -60,20 +60,20 @@ func plotTheme(a fyne.App, choice string) plotting.Theme {
 	return plotting.Light()
 }
 
-// uiMu serialises the UI callbacks of this package's background goroutines.
+// Mu serialises the UI callbacks of this package's background goroutines.
 // In the app, fyne.Do already runs them one at a time on the UI goroutine
-// and uiMu is never contended; Fyne's headless test driver runs fyne.Do
+// and Mu is never contended; Fyne's headless test driver runs fyne.Do
 // callbacks directly on the calling goroutine, so without it two workers
 // could touch widgets (and Fyne's shared text cache) at once. Tests take
-// uiMu around their own widget actions for the same reason.
-var uiMu sync.Mutex
+// Mu around their own widget actions for the same reason.
+var Mu sync.Mutex
 
-// uiDo runs fn on the UI goroutine (fyne.Do), serialised by uiMu. Call it
-// only from background goroutines, never from inside a uiDo callback.
-func uiDo(fn func()) {
+// Do runs fn on the UI goroutine (fyne.Do), serialised by Mu. Call it
+// only from background goroutines, never from inside a Do callback.
+func Do(fn func()) {
 	fyne.Do(func() {
-		uiMu.Lock()
-		defer uiMu.Unlock()
+		Mu.Lock()
+		defer Mu.Unlock()
 		fn()
 	})
 }

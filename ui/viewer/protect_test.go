@@ -1,4 +1,4 @@
-package ui
+package viewer
 
 import (
 	"errors"
@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/files"
 )
 
 // TestViewerSaveRefusesProtectedFiles (issue 14 item 6): the viewer's save
@@ -36,7 +36,7 @@ func TestViewerSaveRefusesProtectedFiles(t *testing.T) {
 	if err := os.Link(trust, filepath.Join(dir, "hard.csv")); err != nil {
 		t.Fatal(err)
 	}
-	target := protectTarget(func(d, name string) (string, bool, error) {
+	target := files.ProtectTarget(func(d, name string) (string, bool, error) {
 		return viewerSaveTarget(d, name, ".csv", path)
 	}, v.protectedFiles)
 	for _, name := range []string{"sym", "hard.csv"} {
@@ -79,55 +79,6 @@ func TestViewerSaveRefusesProtectedFiles(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(trust); string(after) != string(before) {
 		t.Error("allowed_signers changed")
-	}
-}
-
-// TestCuratorRefusesProtectedOutputs (issue 14 item 6): the curator's
-// synopsis file and project "Save as" refuse the dataset, the ledger (by
-// name or symbolic link) and the key.
-func TestCuratorRefusesProtectedOutputs(t *testing.T) {
-	f := newCuratorFixture(t)
-	c := f.c
-	data := filepath.Join(f.dir, "data.csv")
-	if err := os.WriteFile(data, []byte("x\n1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(c.opts.LedgerPath), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(c.opts.LedgerPath, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(c.opts.LedgerPath, filepath.Join(f.dir, "l.bernstein")); err != nil {
-		t.Fatal(err)
-	}
-	f.do(func() { c.state.CSVPath = data })
-	rp := c.pages[stepRelease].(*releasePage)
-	for _, out := range []string{data, c.opts.LedgerPath, c.opts.LedgerPath + ".lock", c.opts.KeyPath,
-		c.opts.KeyPath + keys.PublicKeySuffix, filepath.Join(f.dir, "l.bernstein")} {
-		var err error
-		f.do(func() {
-			rp.out.SetText(out)
-			err = rp.out.Validate()
-		})
-		if !errors.Is(err, release.ErrProtectedPath) {
-			t.Errorf("synopsis file %s: validation %v, want ErrProtectedPath", out, err)
-		}
-	}
-	var err error
-	f.do(func() {
-		rp.out.SetText(filepath.Join(f.dir, "fine.synopsis"))
-		err = rp.out.Validate()
-	})
-	if err != nil {
-		t.Errorf("a fresh synopsis file refused: %v", err)
-	}
-	target := protectTarget(projectSaveTarget, c.protectedFiles)
-	if _, _, err := target(f.dir, "l"); !errors.Is(err, release.ErrProtectedPath) {
-		t.Errorf("project saved over a link to the ledger: %v", err)
-	}
-	if _, _, err := target(f.dir, "study"); err != nil {
-		t.Errorf("project save refused: %v", err)
 	}
 }
 
