@@ -1,6 +1,7 @@
-// Package ui is the graphical application of Bernstein Release (Fyne): the
-// curator's window, which prepares and publishes releases, and the analyst's
-// viewer (files viewer*.go), which verifies and evaluates them.
+// Package curator is the curator's window of Bernstein Release (Fyne): the
+// wizard that loads a dataset, declares its bounds and classes, chooses a
+// learner and the privacy parameters, previews simulated releases and
+// publishes a signed synopsis.
 //
 // # Contract
 //
@@ -9,44 +10,45 @@
 // (*release.Prepared).Release (ledger entry first, secure noise from the
 // mechanism package, signed synopsis last); budgets come from the project
 // ledger; bounds, columns and parameters are validated by project and the
-// learners' specs. The curator's preview only simulates releases with seeded
-// simulation noise (mechanism.SimulationNoise, mechanism.Simulate), a type
-// that can never be published.
+// learners' specs. The preview only simulates releases with seeded
+// simulation noise (study, mechanism.SimulationNoise), a type that can
+// never be published.
 //
-// Entry points: Run (the curator window, from `bernstein` and
-// `bernstein --open FILE`), RunViewer and OpenViewer (the analyst's viewer).
-// They must run on the main goroutine.
+// Entry point: Run (from `bernstein` and `bernstein --open FILE`), on the
+// main goroutine. The curator does not import the analyst's viewer
+// (ui/viewer): Options.OpenViewer opens a synopsis in it.
 //
 // # Threads
 //
 // Heavy work (reading CSV files, fitting, the preview simulation, drawing
 // plots with plotting, releasing) runs on background goroutines; widgets
-// are touched only on the UI goroutine, through fyne.Do (uiDo in the curator,
-// which also serialises callbacks under Fyne's headless test driver). Stale
-// preview work is cancelled through its context when a setting changes.
+// are touched only on the UI goroutine, through widgets.Do (fyne.Do, also
+// serialised under Fyne's headless test driver). Stale preview work is
+// cancelled through its context when a setting changes.
 //
-// # Files of the curator
+// # Files
 //
 //   - curator.go: the window, menus, shortcuts, dataset loading, budget,
 //     and derive, the one update path: after every change every page's
 //     derived views (marks, messages, summaries, enabled buttons) are
 //     recomputed from the state, so none keeps a stale or last-valid value;
 //     pages' refresh fills their inputs from the state;
-//   - curator_state.go: the settings as plain data (text that does not
-//     parse is kept as typed and blocks the request with its rule) and
-//     their conversion to a release.Request; curator_project.go:
-//     project files, recent projects;
-//   - curator_modal.go: the curator's dialogs (Enter runs the default
-//     action, Escape cancels); file_open.go: the Open dialog (a typed path,
-//     or Browse…);
-//   - curator_start.go, curator_data.go, curator_bounds.go,
-//     curator_learner.go, curator_privacy.go, curator_release.go: the wizard
-//     steps and the release flow;
-//   - curator_preview.go: the preview panel and its worker;
-//     preview_engine.go: the preview computation and its caches;
-//     preview_tradeoff.go, preview_tensor.go: the tradeoff simulation;
-//   - privacy_text.go: the plain-language reading of ε and the budget line.
+//   - state.go: the settings as plain data (text that does not parse is
+//     kept as typed and blocks the request with its rule) and their
+//     conversion to a release.Request; project.go: project files, recent
+//     projects; protect.go: the files no output may be;
+//   - start.go, data.go, classes.go, fill.go, bounds.go,
+//     bounds_provenance.go, private_bounds.go, learner.go, choose.go,
+//     privacy.go, release.go, release_key.go, identity.go: the wizard steps
+//     and the release flow; about.go, about_paths.go: the About dialog;
+//   - preview.go, plotview.go: the preview panel, its worker and plot area;
+//     preview_engine.go, preview_autok.go, preview_standin.go: the preview
+//     computation over study, its caches, the automatic-k curve and the
+//     public stand-in;
+//   - privacy_text.go: the budget line and the budget sentences of the
+//     dialogs (the wording of ε itself is in privacywords).
 //
-// Errors from user input and files are shown in the window; only programmer
-// misuse panics (documented where it can happen).
+// The shared dialogs, theme and file forms are in ui/internal/widgets and
+// ui/internal/files. Errors from user input and files are shown in the
+// window; only programmer misuse panics (documented where it can happen).
 package curator

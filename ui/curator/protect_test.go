@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/ui/internal/files"

@@ -144,12 +144,8 @@ func TestCuratorOwnKeyTrustedInViewer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pub, err := fileio.ReadRegular(c.opts.KeyPath+keys.PublicKeySuffix, keys.MaxAllowedSignersSize)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Fingerprint != keyFingerprint(strings.TrimSpace(string(pub))) || v.Trusted != agree {
-				t.Errorf("own release signed by %s (trusted %v), want the curator key %s (trusted %v)", v.Fingerprint, v.Trusted, keyFingerprint(strings.TrimSpace(string(pub))), agree)
+			if v.Fingerprint != keyFingerprint(strings.TrimSpace(string(kp))) || v.Trusted != agree {
+				t.Errorf("own release signed by %s (trusted %v), want the curator key %s (trusted %v)", v.Fingerprint, v.Trusted, keyFingerprint(strings.TrimSpace(string(kp))), agree)
 			}
 		})
 	}

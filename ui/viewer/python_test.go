@@ -24,7 +24,7 @@ func featureNames(r *viewerRelease) []string {
 }
 
 // viewerPythonScript is the numpy-only snippet documented in docs/python.md.
-var viewerPythonScript = filepath.Join("..", "docs", "python", "bernstein_eval.py")
+var viewerPythonScript = filepath.Join("..", "..", "docs", "python", "bernstein_eval.py")
 
 // viewerPython returns a Python 3 interpreter that can import numpy, or
 // skips the test (CI installs Debian's python3-numpy so it runs there).
@@ -48,7 +48,7 @@ func TestViewerPythonSnippet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "python.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "python.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
