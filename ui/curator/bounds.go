@@ -56,17 +56,15 @@ func newBoundsPage(c *curator) *boundsPage {
 	ackText := widget.NewLabel("\"Suggest from data\" reveals each column's minimum and maximum outside the ε guarantee. It stays disabled until you accept that leak; your acceptance is recorded in the project file and in the published synopsis.")
 	ackText.Wrapping = fyne.TextWrapWord
 	p.ack = widget.NewCheck("I accept this leak", func(b bool) {
-		if c.syncing {
-			return
-		}
-		c.state.AckDataBounds = b
-		if b {
-			c.state.AckTime = time.Now().UTC()
-		} else {
-			c.state.AckTime = time.Time{}
-		}
-		p.updateSuggestButtons()
-		c.changed()
+		c.edit(func() {
+			c.state.AckDataBounds = b
+			if b {
+				c.state.AckTime = time.Now().UTC()
+			} else {
+				c.state.AckTime = time.Time{}
+			}
+			p.updateSuggestButtons()
+		})
 	})
 	p.ackEnds = widget.NewLabel("")
 	p.ackEnds.Wrapping = fyne.TextWrapWord

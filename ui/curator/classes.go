@@ -40,14 +40,12 @@ const fillNegative, fillPositive = "become the negative class", "become the posi
 func newClassForm(c *curator) *classForm {
 	f := &classForm{}
 	changed := func() {
-		if c.syncing {
-			return
-		}
-		c.state.Negative, c.state.Positive = f.negative.Text, f.positive.Text
-		if dp, ok := c.pages[stepData].(*dataPage); ok {
-			dp.refreshColumns() // the declaration's errors
-		}
-		c.changed()
+		c.edit(func() {
+			c.state.Negative, c.state.Positive = f.negative.Text, f.positive.Text
+			if dp, ok := c.pages[stepData].(*dataPage); ok {
+				dp.refreshColumns() // the declaration's errors
+			}
+		})
 	}
 	f.negative = widget.NewSelectEntry(nil)
 	f.negative.SetPlaceHolder("value of class −1, e.g. 0 or no")
@@ -56,11 +54,7 @@ func newClassForm(c *curator) *classForm {
 	f.positive.SetPlaceHolder("value of class +1, e.g. 1 or yes")
 	f.positive.OnChanged = func(string) { changed() }
 	f.fill = widget.NewSelect([]string{fillNegative, fillPositive}, func(s string) {
-		if c.syncing {
-			return
-		}
-		c.state.FillPositive = s == fillPositive
-		c.changed()
+		c.edit(func() { c.state.FillPositive = s == fillPositive })
 	})
 	help := widget.NewLabel("Declare the two label values like bounds: they are public and recorded in the synopsis. " +
 		"Any other or missing value in the label column is replaced by the fill class; every row is kept.")

@@ -86,7 +86,7 @@ type curator struct {
 	dsErr       error          // why the dataset could not be loaded
 	projectPath string
 	dirty       bool
-	syncing     bool // widgets are being filled from state: ignore their callbacks
+	filling     bool // the pages are being filled from the state (fill): callbacks are no edits
 	themeChoice string
 
 	ledgerMu  sync.Mutex // guards ledger (opened lazily, used from release goroutines)
@@ -312,9 +312,7 @@ func (c *curator) showStep(step string) {
 		return
 	}
 	c.current = step
-	c.syncing = true
-	p.refresh()
-	c.syncing = false
+	c.fill(p.refresh)
 	c.derive()
 	c.pageBox.Objects = []fyne.CanvasObject{p.content()}
 	c.pageBox.Refresh()
@@ -326,11 +324,11 @@ func (c *curator) showStep(step string) {
 // refreshPages re-fills every page from the state (after loading a
 // project or a dataset).
 func (c *curator) refreshPages() {
-	c.syncing = true
-	for _, p := range c.pages {
-		p.refresh()
-	}
-	c.syncing = false
+	c.fill(func() {
+		for _, p := range c.pages {
+			p.refresh()
+		}
+	})
 	c.derive()
 }
 
@@ -354,18 +352,40 @@ func (c *curator) derive() {
 // budgetLeft is the ε left in the dataset's budget (last ledger read).
 func (c *curator) budgetLeft() float64 { return c.budgetTotal - c.budgetSpent }
 
-// changed is called after the curator edited a setting: it updates what
-// the window derives from the state, marks the project unsaved, schedules
-// the autosave and recomputes the preview.
-func (c *curator) changed() {
-	c.derive()
-	if c.syncing {
+// edit is the one update path of a setting the curator changed in a
+// widget: write (nil: the callback wrote the state itself) copies the
+// widget's value into the state; then edit updates what the window
+// derives from the state, marks the project unsaved, schedules the
+// autosave and recomputes the preview. While the pages are filled from
+// the state (fill), the widgets' callbacks are no edits: write is skipped,
+// so filling an input never writes the state back, and only the derived
+// views are updated.
+func (c *curator) edit(write func()) {
+	if c.filling {
+		c.derive()
 		return
 	}
+	if write != nil {
+		write()
+	}
+	c.derive()
 	c.dirty = true
 	c.updateTitle()
 	c.scheduleAutosave()
 	c.preview.schedule(false)
+}
+
+// changed is edit for a callback that already wrote the state.
+func (c *curator) changed() { c.edit(nil) }
+
+// fill runs refresh, which fills widgets from the state, with their
+// callbacks turned into no edits (edit); a fill inside a fill keeps the
+// outer one.
+func (c *curator) fill(refresh func()) {
+	was := c.filling
+	c.filling = true
+	defer func() { c.filling = was }()
+	refresh()
 }
 
 // updateTitle shows the project name and an unsaved marker.

@@ -108,18 +108,16 @@ func newDataPage(c *curator) *dataPage {
 	p.filter.SetPlaceHolder("filter the columns by name")
 	p.filter.OnChanged = func(string) { p.showFeatureOptions() }
 	p.label = widget.NewSelect(nil, func(s string) {
-		if c.syncing {
-			return
-		}
-		if s == noLabel {
-			s = ""
-		}
-		if s != c.state.Label {
-			c.state.Negative, c.state.Positive, c.state.FillPositive = "", "", false
-		}
-		c.state.Label = s
-		p.refreshColumns()
-		c.changed()
+		c.edit(func() {
+			if s == noLabel {
+				s = ""
+			}
+			if s != c.state.Label {
+				c.state.Negative, c.state.Positive, c.state.FillPositive = "", "", false
+			}
+			c.state.Label = s
+			p.refreshColumns()
+		})
 	})
 	p.classes = newClassForm(c)
 	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
@@ -211,11 +209,11 @@ func (p *dataPage) refresh() {
 
 // refreshColumns updates the label and positive-class choices and the
 // per-column errors.
-func (p *dataPage) refreshColumns() {
+func (p *dataPage) refreshColumns() { p.c.fill(p.fillColumns) }
+
+// fillColumns is refreshColumns' work, inside fill.
+func (p *dataPage) fillColumns() {
 	c := p.c
-	wasSyncing := c.syncing
-	c.syncing = true
-	defer func() { c.syncing = wasSyncing }()
 	spec := c.state.spec()
 	opts := []string{noLabel}
 	if c.ds != nil {

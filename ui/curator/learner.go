@@ -99,15 +99,13 @@ func (p *learnerPage) buildForm() {
 				}
 			}
 			sel := widget.NewSelect(names, func(s string) {
-				if c.syncing {
-					return
-				}
-				for i, n := range names {
-					if n == s {
-						c.state.setParamText(ps.Name, formatValue(ps.Choices[i]))
+				c.edit(func() {
+					for i, n := range names {
+						if n == s {
+							c.state.setParamText(ps.Name, formatValue(ps.Choices[i]))
+						}
 					}
-				}
-				c.changed()
+				})
 			})
 			cur := c.state.paramText(ps)
 			for i, v := range ps.Choices {

@@ -76,7 +76,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	p.epsErr.Importance = widget.DangerImportance
 	p.epsErr.Hide()
 	// The slider and the entry edit the same state field; each writes
-	// the other without callbacks of its own (no syncing guard needed).
+	// the other without callbacks of its own (so neither needs fill).
 	p.epsSlide.OnChanged = func(v float64) {
 		if math.Abs(v-epsSliderValue(c.state.Epsilon)) < p.epsSlide.Step/2 && c.state.Typed[fieldEpsilon] == "" {
 			return // the slider only followed the state
