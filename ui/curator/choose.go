@@ -173,7 +173,7 @@ func (fl *chooseFlow) showForecast() {
 }
 
 // runChoose runs release.ChooseSettings off the UI goroutine; widgets are
-// touched only through uiDo.
+// touched only through widgets.Do.
 func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver, bandwidths bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	fl.cancel = cancel

@@ -39,7 +39,7 @@ type privacyPage struct {
 	budget   *widget.Label
 	total    *widget.Entry
 	setTotal *widget.Button
-	// choose opens "Choose h and k privately…" (curator_choose.go);
+	// choose opens "Choose h and k privately…" (choose.go);
 	// chooseFlow is its latest run.
 	choose     *widget.Button
 	chooseFlow *chooseFlow

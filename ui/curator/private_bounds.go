@@ -159,7 +159,7 @@ func (fl *privateBoundsFlow) showForecast(n int) {
 }
 
 // runPrivateBounds runs release.EstimatePrivateBounds off the UI
-// goroutine; widgets are touched only through uiDo.
+// goroutine; widgets are touched only through widgets.Do.
 func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs, allowOver bool) {
 	ds := c.ds
 	// Charged to the ledger datasets of the release's records (its features

@@ -408,7 +408,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 		},
 	})
 	f.dlg.Pop.Resize(fyne.NewSize(640, 560))
-	c.win.Canvas().Focus(f.pass) // Enter in it releases (keyEntry)
+	c.win.Canvas().Focus(f.pass) // Enter in it releases (widgets.KeyEntry)
 }
 
 // runRelease prepares and publishes in the background: release.Prepare

@@ -63,7 +63,7 @@ type columnSetting struct {
 	Lo, Hi string // as typed
 	Unit   string
 	// LoEnd and HiEnd say where each end came from (typed, the data after
-	// the acknowledgement, or a private estimate); curator_bounds_provenance.go.
+	// the acknowledgement, or a private estimate); bounds_provenance.go.
 	LoEnd, HiEnd endSetting
 	// Fill is the public fill value for missing or non-numeric values, as
 	// typed; "" means the midpoint of the bounds.

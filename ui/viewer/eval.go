@@ -42,7 +42,7 @@ func (f viewerFeature) label() string {
 // viewerRelease is the public description of a verified release that the
 // evaluation, batch and plot code needs, plus its evaluator. It is built
 // from a *synopsis.Verified only after the signature verified (see
-// viewer_document.go); nothing here is ever built from an unverified file.
+// document.go); nothing here is ever built from an unverified file.
 type viewerRelease struct {
 	Features    []viewerFeature
 	OutputName  string              // e.g. "density", or the label's name for regression

@@ -14,7 +14,7 @@ import (
 // chosen file before the caller sees the name, so an analyst who picked
 // the open synopsis by mistake would destroy it. The viewer's own "Save
 // as" asks for a folder and a name, refuses any target that is the open
-// synopsis or a .synopsis file or a protected file (save_protect.go),
+// synopsis or a .synopsis file or a protected file (protect.go),
 // confirms before replacing a file, and writes through
 // fileio.WriteAtomic (temporary file, then rename).
 
