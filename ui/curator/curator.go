@@ -26,6 +26,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/files"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
@@ -94,7 +95,7 @@ type curator struct {
 	ledgerErr error
 	idKey     identityKey // ledger dataset of the loaded records (guarded by ledgerMu)
 
-	engine  *previewEngine
+	engine  *preview.Engine
 	preview *previewPanel
 
 	nav     *widget.List
@@ -117,7 +118,7 @@ type curator struct {
 	openFlow   *files.OpenFileFlow
 
 	// Test hooks (nil in the app).
-	onPreviewDone  func(res *previewResult, err error)
+	onPreviewDone  func(res *preview.Result, err error)
 	onReleaseDone  func(res *release.Result, err error)
 	onDatasetReady func(err error)
 	chooseFolder   func(cb func(dir string)) // default: a folder dialog
@@ -162,7 +163,7 @@ func newCurator(a fyne.App, opts Options) (*curator, error) {
 		opts.Version = "dev"
 	}
 	c := &curator{
-		app: a, opts: opts, state: newCuratorState(), engine: newPreviewEngine(),
+		app: a, opts: opts, state: newCuratorState(), engine: preview.NewEngine(),
 		pages: map[string]curatorPage{},
 	}
 	c.themeChoice = a.Preferences().StringWithFallback("theme", widgets.ThemeSystem)
@@ -663,7 +664,7 @@ func (c *curator) confirmClose() {
 }
 
 // previewShown passes a finished preview's numbers to the pages.
-func (c *curator) previewShown(*previewResult) { c.derive() }
+func (c *curator) previewShown(*preview.Result) { c.derive() }
 
 // ctxBackground is the context of background work (cancelled per job).
 var ctxBackground = context.Background()

@@ -22,6 +22,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -115,7 +116,7 @@ func (f *curatorFixture) waitIdle() {
 
 // preview waits for the preview and returns its last result, failing the
 // test if it ended in an error.
-func (f *curatorFixture) preview() *previewResult {
+func (f *curatorFixture) preview() *preview.Result {
 	f.t.Helper()
 	f.waitIdle()
 	p := f.c.preview

@@ -41,10 +41,9 @@
 //     bounds_provenance.go, private_bounds.go, learner.go, choose.go,
 //     privacy.go, release.go, release_key.go, identity.go: the wizard steps
 //     and the release flow; about.go, about_paths.go: the About dialog;
-//   - preview.go, plotview.go: the preview panel, its worker and plot area;
-//     preview_engine.go, preview_autok.go, preview_standin.go: the preview
-//     computation over study, its caches, the automatic-k curve and the
-//     public stand-in;
+//   - preview.go, plotview.go, preview_standin.go: the preview panel, its
+//     worker, plot area and public stand-in; the computation is package
+//     ui/curator/preview;
 //   - privacy_text.go: the budget line and the budget sentences of the
 //     dialogs (the wording of ε itself is in privacywords).
 //

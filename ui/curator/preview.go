@@ -21,6 +21,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -57,7 +58,7 @@ type previewPanel struct {
 	// last is the last result and lastKey the settings it was computed
 	// for (settingsKey; UI goroutine): pages show its numbers only while
 	// they are the current settings' (lastFor).
-	last    *previewResult
+	last    *preview.Result
 	lastKey string
 	// sliceAt holds the ℓ ≥ 3 slice position of every axis from the third.
 	sliceAt []float64
@@ -73,7 +74,7 @@ type previewPanel struct {
 type previewJob struct {
 	gen        int
 	key        string // settingsKey of the input ("" if incomplete)
-	input      previewInput
+	input      preview.Input
 	inputErr   error // the settings are incomplete: show this instead
 	renderOnly bool  // only the theme or size changed
 	theme      plotting.Theme
@@ -151,7 +152,7 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	if err == nil {
 		job.key = settingsKey(req)
 	}
-	job.input = previewInput{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
+	job.input = preview.Input{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
 	if p.pending != nil && !p.pending.renderOnly {
@@ -197,7 +198,7 @@ const previewDebounce = 120 * time.Millisecond
 
 // worker runs preview jobs one at a time, always the latest.
 func (p *previewPanel) worker() {
-	var last *previewResult
+	var last *preview.Result
 	var lastErr error
 	var lastKey string
 	for range p.wake {
@@ -224,14 +225,14 @@ func (p *previewPanel) worker() {
 		}
 		key := ""
 		if job.inputErr == nil {
-			key = fitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v|peers=%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt, job.input.Peers)
+			key = preview.FitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v|peers=%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt, job.input.Peers)
 		}
 		res, err := last, lastErr
 		if job.inputErr != nil {
 			res, err = nil, job.inputErr
 		} else if !job.renderOnly || key != lastKey || last == nil && lastErr == nil {
 			widgets.Do(func() { p.started() })
-			res, err = p.c.engine.compute(ctx, job.input, p.progressFunc())
+			res, err = p.c.engine.Compute(ctx, job.input, p.progressFunc())
 		}
 		var timg, fimg image.Image
 		var rerr error
@@ -239,7 +240,7 @@ func (p *previewPanel) worker() {
 			// The engine's fit cache ignores the units: the axis labels
 			// are taken from this job's request.
 			res = withUnits(res, job.input.Request)
-			timg, fimg, rerr = renderPreview(res, job.theme, job.tsize, job.fsize)
+			timg, fimg, rerr = preview.Render(res, job.theme, job.tsize, job.fsize)
 		}
 		cancel()
 		p.mu.Lock()
@@ -254,27 +255,12 @@ func (p *previewPanel) worker() {
 	}
 }
 
-// renderPreview draws both plots of a result.
-func renderPreview(res *previewResult, th plotting.Theme, ts, fs plotting.Size) (timg, fimg image.Image, err error) {
-	timg, err = plotting.RenderTradeoff(res.Tradeoff, th, ts)
-	if err != nil {
-		return nil, nil, err
-	}
-	switch {
-	case res.Function != nil:
-		fimg, err = plotting.RenderFunction1D(res.Function, th, fs)
-	case res.Heatmaps != nil:
-		fimg, err = plotting.RenderHeatmaps(res.Heatmaps, th, fs)
-	}
-	return timg, fimg, err
-}
-
 // progressFunc returns a progress callback that updates the bar through
 // fyne.Do at most once per percent.
-func (p *previewPanel) progressFunc() previewProgress {
+func (p *previewPanel) progressFunc() preview.Progress {
 	var mu sync.Mutex
-	lastPct, lastStage := -1, previewStage("")
-	return func(stage previewStage, done, total int) {
+	lastPct, lastStage := -1, preview.Stage("")
+	return func(stage preview.Stage, done, total int) {
 		if total <= 0 {
 			return
 		}
@@ -314,7 +300,7 @@ func (p *previewPanel) cancelled(gen int) {
 }
 
 // show displays a finished preview (UI goroutine).
-func (p *previewPanel) show(job *previewJob, res *previewResult, err error, timg, fimg image.Image, rerr error) {
+func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, timg, fimg image.Image, rerr error) {
 	gen := job.gen
 	p.cancel.Disable()
 	if p.isLatest(gen) {
@@ -342,7 +328,7 @@ func (p *previewPanel) show(job *previewJob, res *previewResult, err error, timg
 		p.stage.SetText("The plots could not be drawn")
 		p.tradeoff.SetMessage(rerr.Error())
 	default:
-		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", previewRepeats(res.Dim)))
+		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", preview.Repeats(res.Dim)))
 		p.tradeoff.SetImage(timg)
 		p.function.SetImage(fimg)
 		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
@@ -356,7 +342,7 @@ func (p *previewPanel) show(job *previewJob, res *previewResult, err error, timg
 
 // showPeerCaption shows, while the peers are compared, why a peer is not
 // drawn (UI goroutine).
-func (p *previewPanel) showPeerCaption(res *previewResult) {
+func (p *previewPanel) showPeerCaption(res *preview.Result) {
 	if p.peers && res.PeerCaption != "" {
 		p.peerCaption.SetText(res.PeerCaption)
 		p.peerCaption.Show()
@@ -374,7 +360,7 @@ func (p *previewPanel) isLatest(gen int) bool {
 }
 
 // done records a finished job and reports the latest to the test hook.
-func (p *previewPanel) done(gen int, res *previewResult, err error) {
+func (p *previewPanel) done(gen int, res *preview.Result, err error) {
 	p.mu.Lock()
 	latest := gen == p.gen
 	if gen > p.doneGen {
@@ -396,9 +382,9 @@ func (p *previewPanel) idle() bool {
 // previewSummary is the numbers line under the plots.
 // The clip count is shown only once the curator has confirmed the bounds
 // (clipCountsWhy).
-func previewSummary(r *previewResult, boundsConfirmed bool) string {
+func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, kLabel(r.K), latticeCount(r.K), r.H, r.Scale)
+	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, preview.KLabel(r.K), latticeCount(r.K), r.H, r.Scale)
 	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %s).", r.MarkerErr, approxText(r.Approx, r.MarkerErr))
 	clipped := 0
 	for _, n := range r.Clipped {
@@ -455,7 +441,7 @@ func sortedMap[V any](m map[string]V) string {
 
 // lastFor returns the last preview if it was computed for the current
 // settings of s and ds, else nil.
-func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *previewResult {
+func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *preview.Result {
 	if p.last == nil {
 		return nil
 	}
@@ -468,7 +454,7 @@ func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *previewResul
 
 // withUnits returns res with the function plot's axis labels named from
 // req's columns and units (a copy; the engine may cache res).
-func withUnits(res *previewResult, req release.Request) *previewResult {
+func withUnits(res *preview.Result, req release.Request) *preview.Result {
 	label := func(col string) string {
 		if u := req.Units[col]; u != "" {
 			return col + " (" + u + ")"

@@ -3,7 +3,6 @@ package curator
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
@@ -148,27 +147,4 @@ func (p *previewPanel) applyStandIn(req release.Request) (release.Request, strin
 		return req, "public stand-in: " + s.csv.Path, nil
 	}
 	return req, "", nil
-}
-
-// markStandIn labels the plots of a preview computed on a stand-in.
-func markStandIn(res *previewResult, label string) {
-	if label == "" || res == nil {
-		return
-	}
-	suffix := " — " + label
-	if res.Tradeoff != nil {
-		res.Tradeoff.Title += suffix
-	}
-	if res.Function != nil {
-		res.Function.Title += suffix
-	}
-	if res.Heatmaps != nil {
-		for i := range res.Heatmaps.Maps {
-			res.Heatmaps.Maps[i].Title = strings.Replace(res.Heatmaps.Maps[i].Title, "(private)", "(stand-in)", 1)
-		}
-		if len(res.Heatmaps.Maps) > 0 {
-			res.Heatmaps.Maps[0].Title += suffix
-		}
-	}
-	res.Warnings = append(res.Warnings, "Preview on a "+label+", not on the private data.")
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -293,7 +294,7 @@ func (p *privacyPage) derive() {
 
 // kInUseText says which k the current settings use: the preview's k when
 // the preview is of the current settings, else what the state asks for.
-func kInUseText(s *curatorState, r *previewResult) string {
+func kInUseText(s *curatorState, r *preview.Result) string {
 	mode := "automatic"
 	if !s.KAuto {
 		mode = "chosen by you"
@@ -301,12 +302,12 @@ func kInUseText(s *curatorState, r *previewResult) string {
 			return "k in use: none: " + privacyFields[2].parse(t).Error()
 		}
 		k := slices.Repeat([]int{s.K}, max(len(s.Features), 1))
-		return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", kLabel(k), mode, latticeCount(k))
+		return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", preview.KLabel(k), mode, latticeCount(k))
 	}
 	if r == nil {
 		return "k in use: automatic (shown once the preview has run)"
 	}
-	return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", kLabel(r.K), mode, latticeCount(r.K))
+	return fmt.Sprintf("k in use: %s (%s), %d noisy coefficients", preview.KLabel(r.K), mode, latticeCount(r.K))
 }
 
 // showBudget shows the dataset's spent and remaining budget.

@@ -25,6 +25,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -185,7 +186,7 @@ func releaseBlocker(err error) string {
 // the ones the release request is built from (the same parsing); a
 // missing or invalid one is named with the step that fixes it. r is the
 // preview of these settings (nil if none).
-func releaseSummary(s *curatorState, r *previewResult) string {
+func releaseSummary(s *curatorState, r *preview.Result) string {
 	spec := s.spec()
 	var b strings.Builder
 	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values).\n")
@@ -224,7 +225,7 @@ func releaseSummary(s *curatorState, r *previewResult) string {
 	case !s.KAuto:
 		kText = strconv.Itoa(s.K)
 	case r != nil:
-		kText = kLabel(r.K) + " (automatic)"
+		kText = preview.KLabel(r.K) + " (automatic)"
 	}
 	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", s.H, kText, s.Noise)
 	if t, typed := s.Typed[fieldEpsilon]; typed {
@@ -641,7 +642,7 @@ func requestSummary(req release.Request, s *curatorState) string {
 	}
 	kText := "automatic (least predicted error)"
 	if !req.KAuto && len(req.Privacy.K) > 0 {
-		kText = kLabel(req.Privacy.K)
+		kText = preview.KLabel(req.Privacy.K)
 	}
 	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
 	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(req.Privacy.Epsilon), deltaSuffix(req.Privacy.Delta))

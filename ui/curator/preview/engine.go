@@ -1,8 +1,9 @@
-package curator
+package preview
 
 import (
 	"context"
 	"fmt"
+	"image"
 	"math"
 	"slices"
 	"sort"
@@ -42,9 +43,9 @@ var previewOrders = []int{1, 2, 3, 4, 5}
 // settings always show the same picture.
 const previewSeed = 20170204
 
-// previewRepeats returns the simulated releases averaged per tradeoff
+// Repeats returns the simulated releases averaged per tradeoff
 // point: 200 for ℓ ≤ 2, fewer for larger ℓ where each costs more.
-func previewRepeats(dim int) int {
+func Repeats(dim int) int {
 	switch {
 	case dim <= 2:
 		return 200
@@ -54,8 +55,8 @@ func previewRepeats(dim int) int {
 	return 50
 }
 
-// previewInput is everything the preview depends on.
-type previewInput struct {
+// Input is everything the preview depends on.
+type Input struct {
 	// Request is the release request the curator would make now (Title,
 	// Note are ignored). Privacy.K is used unless KAuto.
 	Request release.Request
@@ -70,23 +71,23 @@ type previewInput struct {
 	StandIn string
 }
 
-// previewStage names the step of the preview in progress.
-type previewStage string
+// Stage names the step of the preview in progress.
+type Stage string
 
 const (
-	stageFit      previewStage = "Fitting the learner and evaluating F_D on the lattice"
-	stageLattice  previewStage = "Evaluating F_D on the lattice"
-	stageGrid     previewStage = "Evaluating F_D on the preview grid"
-	stageSimulate previewStage = "Simulating releases"
-	stagePeers    previewStage = "Simulating releases of the published peers"
+	StageFit      Stage = "Fitting the learner and evaluating F_D on the lattice"
+	StageLattice  Stage = "Evaluating F_D on the lattice"
+	StageGrid     Stage = "Evaluating F_D on the preview grid"
+	StageSimulate Stage = "Simulating releases"
+	StagePeers    Stage = "Simulating releases of the published peers"
 )
 
-// previewProgress is called (from any goroutine) with the stage and its
+// Progress is called (from any goroutine) with the stage and its
 // progress.
-type previewProgress func(stage previewStage, done, total int)
+type Progress func(stage Stage, done, total int)
 
-// previewResult is the computed preview: plot data and numbers, no images.
-type previewResult struct {
+// Result is the computed preview: plot data and numbers, no images.
+type Result struct {
 	Dim         int
 	K           []int
 	H           int
@@ -145,14 +146,14 @@ func epsilonGrid(eps float64) []float64 {
 	return out
 }
 
-// previewEngine holds the caches. Its methods are safe for concurrent use;
-// compute calls are serialised (a new one waits for the previous to notice
+// Engine holds the caches. Its methods are safe for concurrent use;
+// Compute calls are serialised (a new one waits for the previous to notice
 // its cancellation).
-type previewEngine struct {
+type Engine struct {
 	run sync.Mutex // serialises compute
 
 	mu       sync.Mutex
-	fitKey   string
+	FitKey   string
 	prep     *release.Prepared
 	lattices map[string][]float64
 	truth    []float64 // F_D on tradeoffGrid(dim)
@@ -166,13 +167,14 @@ type previewEngine struct {
 	slice      []float64
 }
 
-func newPreviewEngine() *previewEngine {
-	return &previewEngine{}
+// NewEngine returns an engine with empty caches.
+func NewEngine() *Engine {
+	return &Engine{}
 }
 
 // resetLocked drops every cache (a new fit).
-func (e *previewEngine) resetLocked() {
-	e.fitKey, e.prep, e.truth, e.sliceKey, e.slice = "", nil, nil, "", nil
+func (e *Engine) resetLocked() {
+	e.FitKey, e.prep, e.truth, e.sliceKey, e.slice = "", nil, nil, "", nil
 	e.lattices = map[string][]float64{}
 	e.models = map[string]*study.Model{}
 	e.curves = map[string]*study.Result{}
@@ -187,8 +189,8 @@ type peerBuild struct {
 	caption string
 }
 
-// fitKey identifies everything the fit depends on.
-func fitKey(r release.Request) string {
+// FitKey identifies everything the fit depends on.
+func FitKey(r release.Request) string {
 	var b strings.Builder
 	if r.Dataset != nil {
 		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
@@ -228,14 +230,14 @@ func kKey(k []int) string {
 	return strings.Join(s, "x")
 }
 
-// compute returns the preview for in. It returns ctx.Err() when cancelled
+// Compute returns the preview for in. It returns ctx.Err() when cancelled
 // and request errors (missing bounds, invalid parameters, …) as they come
 // from release.Prepare or mechanism validation.
-func (e *previewEngine) compute(ctx context.Context, in previewInput, progress previewProgress) (*previewResult, error) {
+func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Result, error) {
 	e.run.Lock()
 	defer e.run.Unlock()
 	if progress == nil {
-		progress = func(previewStage, int, int) {}
+		progress = func(Stage, int, int) {}
 	}
 	st, err := e.simulate(ctx, in.Request, progress)
 	if err != nil {
@@ -257,7 +259,7 @@ func (e *previewEngine) compute(ctx context.Context, in previewInput, progress p
 	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
 		return nil, err
 	}
-	markStandIn(res, in.StandIn)
+	MarkStandIn(res, in.StandIn)
 	return res, nil
 }
 
@@ -303,10 +305,10 @@ func cached[T any](mu *sync.Mutex, load func() (T, bool), compute func() (T, err
 // simulate fits (or reuses the fit), resolves k, evaluates F_D on the
 // lattice and the preview grid, and runs the study's simulated releases,
 // each step cached per fit (and per k, noise and ε grid).
-func (e *previewEngine) simulate(ctx context.Context, req release.Request, progress previewProgress) (*previewState, error) {
-	key := fitKey(req)
+func (e *Engine) simulate(ctx context.Context, req release.Request, progress Progress) (*previewState, error) {
+	key := FitKey(req)
 	e.mu.Lock()
-	if e.lattices == nil || e.fitKey != key {
+	if e.lattices == nil || e.FitKey != key {
 		e.resetLocked()
 	}
 	e.mu.Unlock()
@@ -314,10 +316,10 @@ func (e *previewEngine) simulate(ctx context.Context, req release.Request, progr
 	var err error
 	st.prep, err = cached(&e.mu, func() (*release.Prepared, bool) { return e.prep, e.prep != nil },
 		func() (*release.Prepared, error) {
-			return release.Prepare(ctx, req, func(done, total int) { progress(stageFit, done, total) })
+			return release.Prepare(ctx, req, func(done, total int) { progress(StageFit, done, total) })
 		},
 		func(p *release.Prepared) {
-			e.fitKey, e.prep = key, p
+			e.FitKey, e.prep = key, p
 			e.lattices[kKey(p.Params.K)] = p.Exact
 		})
 	if err != nil {
@@ -338,7 +340,7 @@ func (e *previewEngine) simulate(ctx context.Context, req release.Request, progr
 			if err != nil {
 				return nil, err
 			}
-			return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, func(d, t int) { progress(stageLattice, d, t) })
+			return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, func(d, t int) { progress(StageLattice, d, t) })
 		},
 		func(v []float64) { e.lattices[st.kk] = v })
 	if err != nil {
@@ -347,7 +349,7 @@ func (e *previewEngine) simulate(ctx context.Context, req release.Request, progr
 	st.grid = tradeoffGrid(dim)
 	st.truth, err = cached(&e.mu, func() ([]float64, bool) { return e.truth, e.truth != nil },
 		func() ([]float64, error) {
-			return study.EvalGrid(ctx, fit.Oracle, st.grid, func(d, t int) { progress(stageGrid, d, t) })
+			return study.EvalGrid(ctx, fit.Oracle, st.grid, func(d, t int) { progress(StageGrid, d, t) })
 		},
 		func(v []float64) { e.truth = v })
 	if err != nil {
@@ -372,9 +374,9 @@ func (e *previewEngine) simulate(ctx context.Context, req release.Request, progr
 
 // runCurves simulates the error-vs-ε curves (cached per k, noise, δ, ε
 // grid, repeats and S) and the error at the current setting.
-func (e *previewEngine) runCurves(ctx context.Context, st *previewState, progress previewProgress) error {
+func (e *Engine) runCurves(ctx context.Context, st *previewState, progress Progress) error {
 	p, sens := st.params, st.prep.Fitted.Sensitivity
-	st.repeats = previewRepeats(len(p.K))
+	st.repeats = Repeats(len(p.K))
 	st.epsGrid = epsilonGrid(p.Epsilon)
 	st.ckey = fmt.Sprintf("%s|%s|%v|%v|%d|%v", st.kk, p.Noise, p.Delta, st.epsGrid, st.repeats, sens)
 	var err error
@@ -382,7 +384,7 @@ func (e *previewEngine) runCurves(ctx context.Context, st *previewState, progres
 		func() (*study.Result, error) {
 			sp := study.Spec{Sensitivity: sens, Noise: p.Noise, Delta: p.Delta,
 				Epsilons: st.epsGrid, Orders: previewOrders, Baseline: true, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}
-			return st.model.Run(ctx, sp, func(d, t int) { progress(stageSimulate, d, t) })
+			return st.model.Run(ctx, sp, func(d, t int) { progress(StageSimulate, d, t) })
 		},
 		func(v *study.Result) { e.curves[st.ckey] = v })
 	if err != nil {
@@ -394,9 +396,9 @@ func (e *previewEngine) runCurves(ctx context.Context, st *previewState, progres
 }
 
 // result is the preview's numbers and warnings for st (plots come later).
-func (st *previewState) result() *previewResult {
+func (st *previewState) result() *Result {
 	fit, params := st.prep.Fitted, st.params
-	res := &previewResult{
+	res := &Result{
 		Dim: len(params.K), K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: st.scale,
 		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
 		Clipped: st.prep.Clipped, Filled: st.prep.Filled,
@@ -419,7 +421,7 @@ func (st *previewState) result() *previewResult {
 // functionPlots draws one simulated release at the current setting beside
 // F_D: a curve in one dimension, heat maps in two, and in more a slice
 // through sliceAt (F_D on the slice cached per slice).
-func (e *previewEngine) functionPlots(ctx context.Context, st *previewState, sliceAt []float64, res *previewResult, progress previewProgress) error {
+func (e *Engine) functionPlots(ctx context.Context, st *previewState, sliceAt []float64, res *Result, progress Progress) error {
 	fit := st.prep.Fitted
 	sim, err := mechanism.Simulate(st.exact, fit.Sensitivity, st.params, mechanism.NewSimulationNoise(previewSeed))
 	if err != nil {
@@ -438,7 +440,7 @@ func (e *previewEngine) functionPlots(ctx context.Context, st *previewState, sli
 		sliceTruth, err = cached(&e.mu,
 			func() ([]float64, bool) { return e.slice, e.sliceKey == skey && e.slice != nil },
 			func() ([]float64, error) {
-				return study.EvalGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(stageGrid, d, t) })
+				return study.EvalGrid(ctx, fit.Oracle, axes, func(d, t int) { progress(StageGrid, d, t) })
 			},
 			func(v []float64) { e.sliceKey, e.slice = skey, v })
 		if err != nil {
@@ -452,8 +454,8 @@ func (e *previewEngine) functionPlots(ctx context.Context, st *previewState, sli
 // addPeers fills res.Peers and res.PeerCaption from the caches, simulating
 // what is missing with the same ε grid, repeats and seed as the Bernstein
 // curves (study.RunPeers).
-func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc study.PeerData, kk, ckey string,
-	epsGrid []float64, repeats int, progress previewProgress) error {
+func (e *Engine) addPeers(ctx context.Context, res *Result, pc study.PeerData, kk, ckey string,
+	epsGrid []float64, repeats int, progress Progress) error {
 	skey := fmt.Sprintf("%s|δ=%v", kk, pc.Delta)
 	e.mu.Lock()
 	pb := e.peerSims[skey]
@@ -471,7 +473,7 @@ func (e *previewEngine) addPeers(ctx context.Context, res *previewResult, pc stu
 	}
 	if !cached {
 		var err error
-		curves, err = study.RunPeers(ctx, pb.sims, epsGrid, repeats, study.PerRepeat{Seed: previewSeed}, func(d, t int) { progress(stagePeers, d, t) })
+		curves, err = study.RunPeers(ctx, pb.sims, epsGrid, repeats, study.PerRepeat{Seed: previewSeed}, func(d, t int) { progress(StagePeers, d, t) })
 		if err != nil {
 			return err
 		}
@@ -560,9 +562,9 @@ func outputLabel(p *release.Prepared) string {
 func fmtEps(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
 // tradeoffPlot assembles the tradeoff figure.
-func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res *previewResult, sens float64) *plotting.Tradeoff {
+func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res *Result, sens float64) *plotting.Tradeoff {
 	t := &plotting.Tradeoff{
-		Title:    fmt.Sprintf("Error vs privacy: k = %s, mean of %d simulated releases", kLabel(params.K), previewRepeats(len(params.K))),
+		Title:    fmt.Sprintf("Error vs privacy: k = %s, mean of %d simulated releases", KLabel(params.K), Repeats(len(params.K))),
 		Epsilons: c.Epsilons, MarkerEps: params.Epsilon, MarkerErr: res.MarkerErr,
 		MarkerLabel: fmt.Sprintf("your setting (ε = %s, h = %d)", fmtEps(params.Epsilon), params.H),
 	}
@@ -600,7 +602,9 @@ func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res
 	return t
 }
 
-func kLabel(k []int) string {
+// KLabel writes a cover size k for people: "20" when every axis has the
+// same k, else "20x10".
+func KLabel(k []int) string {
 	if len(k) > 0 && slices.Equal(k, slices.Repeat(k[:1], len(k))) {
 		return strconv.Itoa(k[0])
 	}
@@ -608,7 +612,7 @@ func kLabel(k []int) string {
 }
 
 // functionPlot1D assembles the ℓ = 1 figure in data units.
-func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *release.Prepared, aff affine, res *previewResult) (*plotting.Function1D, error) {
+func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *release.Prepared, aff affine, res *Result) (*plotting.Function1D, error) {
 	rel, err := sim.EvalGrid([][]float64{ys})
 	if err != nil {
 		return nil, err
@@ -631,7 +635,7 @@ func functionPlot1D(sim *mechanism.SimulatedRelease, ys, truth []float64, prep *
 }
 
 // heatmapPlot assembles the ℓ ≥ 2 figure (a slice for ℓ ≥ 3).
-func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []float64, prep *release.Prepared, aff affine, res *previewResult) (*plotting.Heatmaps, error) {
+func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []float64, prep *release.Prepared, aff affine, res *Result) (*plotting.Heatmaps, error) {
 	rel, err := sim.EvalGrid(axes)
 	if err != nil {
 		return nil, err
@@ -666,4 +670,42 @@ func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []floa
 		h.Maps[0].Title += " at " + strings.Join(parts, ", ")
 	}
 	return h, nil
+}
+
+// MarkStandIn labels the plots of a preview computed on a stand-in.
+func MarkStandIn(res *Result, label string) {
+	if label == "" || res == nil {
+		return
+	}
+	suffix := " — " + label
+	if res.Tradeoff != nil {
+		res.Tradeoff.Title += suffix
+	}
+	if res.Function != nil {
+		res.Function.Title += suffix
+	}
+	if res.Heatmaps != nil {
+		for i := range res.Heatmaps.Maps {
+			res.Heatmaps.Maps[i].Title = strings.Replace(res.Heatmaps.Maps[i].Title, "(private)", "(stand-in)", 1)
+		}
+		if len(res.Heatmaps.Maps) > 0 {
+			res.Heatmaps.Maps[0].Title += suffix
+		}
+	}
+	res.Warnings = append(res.Warnings, "Preview on a "+label+", not on the private data.")
+}
+
+// Render draws both plots of a result.
+func Render(res *Result, th plotting.Theme, ts, fs plotting.Size) (timg, fimg image.Image, err error) {
+	timg, err = plotting.RenderTradeoff(res.Tradeoff, th, ts)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case res.Function != nil:
+		fimg, err = plotting.RenderFunction1D(res.Function, th, fs)
+	case res.Heatmaps != nil:
+		fimg, err = plotting.RenderHeatmaps(res.Heatmaps, th, fs)
+	}
+	return timg, fimg, err
 }

@@ -1,4 +1,4 @@
-package curator
+package preview
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 
 // twoClassKDE is a 2-D KDE request on the bundled two-class demo data
 // (ℓ = 2, k = 20, the benchmark setting).
-func twoClassKDE(eps float64) previewInput {
-	return previewInput{Request: release.Request{
+func twoClassKDE(eps float64) Input {
+	return Input{Request: release.Request{
 		Dataset: dataset.DemoTwoClass2D(1), Features: []string{"x1", "x2"},
 		Bounds:  map[string]dataset.Bounds{"x1": {Lo: 0, Hi: 1}, "x2": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
@@ -28,20 +28,20 @@ func twoClassKDE(eps float64) previewInput {
 // values and (within the same ε grid) the tradeoff curves; changing a
 // learner parameter refits.
 func TestPreviewEngineCaches(t *testing.T) {
-	e := newPreviewEngine()
-	var stages []previewStage
-	progress := func(s previewStage, done, total int) {
+	e := NewEngine()
+	var stages []Stage
+	progress := func(s Stage, done, total int) {
 		if len(stages) == 0 || stages[len(stages)-1] != s {
 			stages = append(stages, s)
 		}
 	}
-	first, err := e.compute(context.Background(), twoClassKDE(1), nil)
+	first, err := e.Compute(context.Background(), twoClassKDE(1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	prep := e.prep
 	stages = nil
-	second, err := e.compute(context.Background(), twoClassKDE(2), func(s previewStage, d, n int) { progress(s, d, n) })
+	second, err := e.Compute(context.Background(), twoClassKDE(2), func(s Stage, d, n int) { progress(s, d, n) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestPreviewEngineCaches(t *testing.T) {
 	}
 	in := twoClassKDE(2)
 	in.Request.Params = learners.Values{"bandwidth": {0.08}}
-	if _, err := e.compute(context.Background(), in, nil); err != nil {
+	if _, err := e.Compute(context.Background(), in, nil); err != nil {
 		t.Fatal(err)
 	}
 	if e.prep == prep {
@@ -68,24 +68,24 @@ func TestPreviewEngineCaches(t *testing.T) {
 // TestPreviewEngineErrors: request errors come from release.Prepare and
 // mechanism validation unchanged; cancellation returns context.Canceled.
 func TestPreviewEngineErrors(t *testing.T) {
-	e := newPreviewEngine()
+	e := NewEngine()
 	in := twoClassKDE(1)
 	delete(in.Request.Bounds, "x2")
-	_, err := e.compute(context.Background(), in, nil)
+	_, err := e.Compute(context.Background(), in, nil)
 	var re *release.RequestError
 	if !errors.As(err, &re) || re.Field != "bounds[x2]" {
 		t.Errorf("missing bounds: %v, want a *release.RequestError for bounds[x2]", err)
 	}
 	in = twoClassKDE(1)
 	in.Request.Privacy.Noise = mechanism.NoiseGaussian // needs δ
-	_, err = e.compute(context.Background(), in, nil)
+	_, err = e.Compute(context.Background(), in, nil)
 	var pe *mechanism.ParamError
 	if !errors.As(err, &pe) {
 		t.Errorf("Gaussian noise without δ: %v, want a *mechanism.ParamError", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := newPreviewEngine().compute(ctx, twoClassKDE(1), nil); !errors.Is(err, context.Canceled) {
+	if _, err := NewEngine().Compute(ctx, twoClassKDE(1), nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled compute: %v, want context.Canceled", err)
 	}
 }
@@ -95,19 +95,19 @@ func TestPreviewEngineErrors(t *testing.T) {
 // the marker (200 simulated releases at one order), one simulated release
 // on the grid, and drawing both plots at 640×420.
 func BenchmarkPreviewEpsilonMove(b *testing.B) {
-	e := newPreviewEngine()
-	if _, err := e.compute(context.Background(), twoClassKDE(1), nil); err != nil {
+	e := NewEngine()
+	if _, err := e.Compute(context.Background(), twoClassKDE(1), nil); err != nil {
 		b.Fatal(err)
 	}
 	size := plotting.Size{W: 640, H: 420, Scale: 1}
 	eps := []float64{1.1, 1.3, 1.5, 1.7}
 	i := 0
 	for b.Loop() {
-		res, err := e.compute(context.Background(), twoClassKDE(eps[i%len(eps)]), nil)
+		res, err := e.Compute(context.Background(), twoClassKDE(eps[i%len(eps)]), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := renderPreview(res, plotting.Light(), size, size); err != nil {
+		if _, _, err := Render(res, plotting.Light(), size, size); err != nil {
 			b.Fatal(err)
 		}
 		i++
@@ -119,11 +119,11 @@ func BenchmarkPreviewEpsilonMove(b *testing.B) {
 func BenchmarkPreviewFirst(b *testing.B) {
 	size := plotting.Size{W: 640, H: 420, Scale: 1}
 	for b.Loop() {
-		res, err := newPreviewEngine().compute(context.Background(), twoClassKDE(1), nil)
+		res, err := NewEngine().Compute(context.Background(), twoClassKDE(1), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := renderPreview(res, plotting.Light(), size, size); err != nil {
+		if _, _, err := Render(res, plotting.Light(), size, size); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -141,7 +141,7 @@ func TestPreviewTailBoundCurve(t *testing.T) {
 			if noise == mechanism.NoiseGaussian {
 				in.Request.Privacy.Delta = 1e-6
 			}
-			res, err := newPreviewEngine().compute(context.Background(), in, nil)
+			res, err := NewEngine().Compute(context.Background(), in, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,12 +1,10 @@
-package curator
+package preview
 
 import (
 	"context"
 	"math"
 	"strings"
 	"testing"
-
-	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -16,8 +14,8 @@ import (
 )
 
 // kde1DInput is the Figure 1 demo (ℓ = 1 KDE, k = 20) with the peers on.
-func kde1DInput(eps float64) previewInput {
-	return previewInput{Request: release.Request{
+func kde1DInput(eps float64) Input {
+	return Input{Request: release.Request{
 		Dataset: dataset.DemoKDE1D(1), Features: []string{"x"},
 		Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
 		Learner: learners.KindKDE,
@@ -26,7 +24,7 @@ func kde1DInput(eps float64) previewInput {
 }
 
 // twoClassInput is the two-class demo with another learner.
-func twoClassInput(kind learners.Kind, params learners.Values) previewInput {
+func twoClassInput(kind learners.Kind, params learners.Values) Input {
 	in := twoClassKDE(1)
 	in.Request.Learner = kind
 	in.Request.Label, in.Request.Classes = "label", &dataset.Classes{Negative: "0", Positive: "1"}
@@ -42,18 +40,18 @@ func twoClassInput(kind learners.Kind, params learners.Values) previewInput {
 // curves' ε grid; turning the peers on reuses the cached Bernstein
 // simulation and only simulates the peers.
 func TestPreviewPeersKDE(t *testing.T) {
-	e := newPreviewEngine()
+	e := NewEngine()
 	off := kde1DInput(1)
 	off.Peers = false
-	plain, err := e.compute(context.Background(), off, nil)
+	plain, err := e.Compute(context.Background(), off, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(plain.Peers) != 0 {
 		t.Fatalf("peers off: %d peer curves", len(plain.Peers))
 	}
-	var stages []previewStage
-	res, err := e.compute(context.Background(), kde1DInput(1), func(s previewStage, _, _ int) {
+	var stages []Stage
+	res, err := e.Compute(context.Background(), kde1DInput(1), func(s Stage, _, _ int) {
 		if len(stages) == 0 || stages[len(stages)-1] != s {
 			stages = append(stages, s)
 		}
@@ -61,8 +59,8 @@ func TestPreviewPeersKDE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(stages) != 1 || stages[0] != stagePeers {
-		t.Errorf("turning the peers on ran stages %v; want only %q", stages, stagePeers)
+	if len(stages) != 1 || stages[0] != StagePeers {
+		t.Errorf("turning the peers on ran stages %v; want only %q", stages, StagePeers)
 	}
 	if len(res.Peers) != 3 || !strings.HasPrefix(res.Peers[0].Label, study.PeerNameTrig) || !strings.HasPrefix(res.Peers[1].Label, study.PeerNameHistogram) ||
 		res.Peers[2].Label != study.PeerNameGP+" (δ = 1e-06, ε ≤ 1)" {
@@ -106,7 +104,7 @@ func TestPreviewPeersKDE(t *testing.T) {
 		}
 	}
 	// Same curves from the cache, and the Bernstein curves unchanged.
-	again, err := e.compute(context.Background(), kde1DInput(1.2), nil)
+	again, err := e.Compute(context.Background(), kde1DInput(1.2), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,8 +117,8 @@ func TestPreviewPeersKDE(t *testing.T) {
 // noise vanishes (ε → ∞): the trig summary its noise-free approximation
 // error, the histogram its binning error, output perturbation F_D itself.
 func TestPeerSimLimits(t *testing.T) {
-	e := newPreviewEngine()
-	if _, err := e.compute(context.Background(), kde1DInput(1), nil); err != nil {
+	e := NewEngine()
+	if _, err := e.Compute(context.Background(), kde1DInput(1), nil); err != nil {
 		t.Fatal(err)
 	}
 	grid := tradeoffGrid(1)
@@ -155,8 +153,8 @@ func TestPeerSimLimits(t *testing.T) {
 		t.Errorf("histogram at ε = 1e12: %v, want the binning error %v", got, want)
 	}
 
-	lr := newPreviewEngine()
-	res, err := lr.compute(context.Background(), twoClassInput(learners.KindLogistic, learners.Values{"C": {1}}), nil)
+	lr := NewEngine()
+	res, err := lr.Compute(context.Background(), twoClassInput(learners.KindLogistic, learners.Values{"C": {1}}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +189,8 @@ func maxOf(v []float64) float64 {
 // (θ·√(3/200)·4.5 ≈ 0.55θ, i.e. 18 % of 3θ) with probability < 1e-5, so
 // 1.2·E‖b‖ is a safe bound; the curve must also fall like 1/ε.
 func TestPreviewPeersOutputPerturbation(t *testing.T) {
-	e := newPreviewEngine()
-	res, err := e.compute(context.Background(), twoClassInput(learners.KindLogistic, learners.Values{"C": {1}}), nil)
+	e := NewEngine()
+	res, err := e.Compute(context.Background(), twoClassInput(learners.KindLogistic, learners.Values{"C": {1}}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,18 +214,18 @@ func TestPreviewPeersOutputPerturbation(t *testing.T) {
 // and no curves.
 func TestPreviewPeersNone(t *testing.T) {
 	for _, tc := range []struct {
-		in   previewInput
+		in   Input
 		want string
 	}{
 		{twoClassInput(learners.KindNaiveBayes, nil), "No published peer applies to Naive Bayes"},
-		{func() previewInput {
+		{func() Input {
 			in := twoClassInput(learners.KindRidge, nil)
 			in.Request.Bounds["label"] = dataset.Bounds{Lo: 0, Hi: 1}
 			in.Request.Classes = nil
 			return in
 		}(), "No published peer applies to Ridge"},
 	} {
-		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
+		res, err := NewEngine().Compute(context.Background(), tc.in, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,64 +235,13 @@ func TestPreviewPeersNone(t *testing.T) {
 	}
 }
 
-// TestCuratorComparePeers ticks "Compare with published peers" in the
-// curator window: for the ℓ = 1 KDE demo the preview's tradeoff result
-// holds the peer series; switched to naive Bayes, the caption says no peer
-// applies.
-func TestCuratorComparePeers(t *testing.T) {
-	f := newCuratorFixture(t)
-	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	res := f.preview()
-	if len(res.Peers) != 0 || c.preview.peersCheck.Checked {
-		t.Fatalf("peers shown before the box is ticked (checked %v, %d curves)", c.preview.peersCheck.Checked, len(res.Peers))
-	}
-	f.do(func() { test.Tap(c.preview.peersCheck) })
-	res = f.preview()
-	if len(res.Peers) != 3 {
-		t.Fatalf("after ticking: %d peer curves, want 3 (caption %q)", len(res.Peers), res.PeerCaption)
-	}
-	labels := map[string]bool{}
-	for _, cv := range res.Tradeoff.Curves {
-		labels[cv.Label] = true
-	}
-	for _, pc := range res.Peers {
-		if !labels[pc.Label] {
-			t.Errorf("peer %q missing from the tradeoff plot's curves", pc.Label)
-		}
-	}
-
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoSVM) })
-	f.waitDataset()
-	f.preview()
-	lp := c.pages[stepLearner].(*learnerPage)
-	f.do(func() { lp.choose.SetSelected(learners.NewNaiveBayes().Spec().Title) })
-	res = f.preview()
-	if c.state.Learner != learners.KindNaiveBayes {
-		t.Fatalf("learner %q after choosing naive Bayes", c.state.Learner)
-	}
-	var caption string
-	var visible bool
-	f.do(func() { caption, visible = c.preview.peerCaption.Text, c.preview.peerCaption.Visible() })
-	if len(res.Peers) != 0 || !visible || !strings.HasPrefix(caption, "No published peer applies to Naive Bayes") {
-		t.Errorf("naive Bayes: %d peers, caption %q (visible %v)", len(res.Peers), caption, visible)
-	}
-	f.do(func() { test.Tap(c.preview.peersCheck) })
-	f.preview()
-	f.do(func() { visible = c.preview.peerCaption.Visible() })
-	if visible {
-		t.Error("caption still shown after unticking")
-	}
-}
-
 // TestPreviewPeersSkipped: a KDE bandwidth below what the trig peer's
 // quadrature resolves leaves the histogram and explains the missing trig
 // curve in the caption.
 func TestPreviewPeersSkipped(t *testing.T) {
 	in := kde1DInput(1)
 	in.Request.Params = learners.Values{"bandwidth": {0.004}}
-	res, err := newPreviewEngine().compute(context.Background(), in, nil)
+	res, err := NewEngine().Compute(context.Background(), in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,13 +261,13 @@ func TestPreviewPeersGP(t *testing.T) {
 	svm := twoClassInput(learners.KindSVM, nil)
 	svm.Request.Privacy.Noise, svm.Request.Privacy.Delta = mechanism.NoiseGaussian, 1e-5
 	for _, tc := range []struct {
-		in    previewInput
+		in    Input
 		label string
 	}{
 		{kde2, study.PeerNameGP + " (δ = 1e-06, ε ≤ 1)"},
 		{svm, study.PeerNameGP + " (δ = 1e-05, ε ≤ 1)"},
 	} {
-		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
+		res, err := NewEngine().Compute(context.Background(), tc.in, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

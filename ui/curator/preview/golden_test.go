@@ -1,4 +1,4 @@
-package curator
+package preview
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestPreviewNumbersGolden(t *testing.T) {
 	svm.Request.Privacy.Noise, svm.Request.Privacy.Delta = mechanism.NoiseGaussian, 1e-5
 	cases := []struct {
 		name string
-		in   previewInput
+		in   Input
 	}{
 		{"kde1d-laplace-peers", kde1DInput(1)},
 		{"kde1d-gaussian-peers", gauss},
@@ -49,7 +49,7 @@ func TestPreviewNumbersGolden(t *testing.T) {
 	var b strings.Builder
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, tc := range cases {
-		res, err := newPreviewEngine().compute(context.Background(), tc.in, nil)
+		res, err := NewEngine().Compute(context.Background(), tc.in, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -1,4 +1,4 @@
-package curator
+package preview
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func TestPreviewAutoKCurve(t *testing.T) {
 	in := kde1DInput(2)
 	in.Peers = false
 	in.Request.KAuto = true
-	res, err := newPreviewEngine().compute(context.Background(), in, nil)
+	res, err := NewEngine().Compute(context.Background(), in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestPreviewAutoKRangeWarning(t *testing.T) {
 	in.Peers = false
 	in.Request.KAuto = true
 	in.Request.Params = learners.Values{"bandwidth": {0.01}}
-	res, err := newPreviewEngine().compute(context.Background(), in, nil)
+	res, err := NewEngine().Compute(context.Background(), in, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package curator
+package preview
 
 import (
 	"context"
@@ -28,10 +28,10 @@ type autoKCurve struct {
 // addAutoKCurve appends the automatic-k curve to res.Tradeoff and, when the
 // predicted error at the current setting exceeds the function's public
 // range, a warning saying what would help. req must have KAuto set.
-func (e *previewEngine) addAutoKCurve(ctx context.Context, req release.Request, st *previewState, res *previewResult) error {
+func (e *Engine) addAutoKCurve(ctx context.Context, req release.Request, st *previewState, res *Result) error {
 	fit, p := st.prep.Fitted, st.params
 	dim := len(p.K)
-	key := fmt.Sprintf("%s|%d|%s", st.ckey, p.H, e.fitKey)
+	key := fmt.Sprintf("%s|%d|%s", st.ckey, p.H, e.FitKey)
 	curve, err := cached(&e.mu, func() (*autoKCurve, bool) { v := e.autoK[key]; return v, v != nil },
 		func() (*autoKCurve, error) { return e.computeAutoKCurve(ctx, req, st) },
 		func(v *autoKCurve) { e.autoK[key] = v })
@@ -54,7 +54,7 @@ func (e *previewEngine) addAutoKCurve(ctx context.Context, req release.Request, 
 
 // computeAutoKCurve resolves the automatic k at every ε of the plot and
 // simulates each distinct k once (lattice and model cached per k).
-func (e *previewEngine) computeAutoKCurve(ctx context.Context, req release.Request, st *previewState) (*autoKCurve, error) {
+func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st *previewState) (*autoKCurve, error) {
 	fit, p := st.prep.Fitted, st.params
 	dim := len(p.K)
 	beta := req.Beta
