@@ -1,0 +1,255 @@
+package curator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
+)
+
+// chooseFlow is one run of "Choose h and k privately…": the dialog that
+// states and edits the ε it will spend, the progress while the candidates
+// are scored off the UI goroutine, and the result dialog.
+type chooseFlow struct {
+	dialog *widgets.Dialog
+	eps    *widgets.KeyEntry
+	over   *widgets.KeyCheck
+	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
+	// the candidates (release.ChooseOptions.Bandwidths).
+	bandwidths *widgets.KeyCheck
+	// cancel stops a running choice (the spend stays recorded).
+	cancel   context.CancelFunc
+	progress *widget.ProgressBar
+	stage    *widget.Label
+	// forecast states, before anything is spent, the selection noise and
+	// the utility bound for the ε typed (from release.PreviewChoice, run
+	// off the UI goroutine when the dialog opens).
+	forecast *widget.Label
+	preview  *release.ChoicePreview
+	// planned receives once per finished preview (tests wait on it);
+	// planGen numbers the previews so a stale one is ignored.
+	planned chan struct{}
+	planGen int
+	result  *widgets.Dialog
+	// done is closed when the run has finished and the form is updated
+	// (tests wait on it).
+	done chan struct{}
+	res  *release.ChooseResult
+	err  error
+}
+
+// chooseDefaultShare is the default ε of the private choice, as a share of
+// the release's ε.
+const chooseDefaultShare = 0.1
+
+// showChooseDialog opens the private-choice dialog (UI goroutine). It says
+// how much ε the choice will spend (default 10% of the release's ε,
+// editable), that it is recorded in the ledger before anything is computed,
+// and that the release later spends its own ε.
+func (c *curator) showChooseDialog() *chooseFlow {
+	req, err := c.state.request(c.ds)
+	if err != nil {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			c.showStep(fe.Step)
+		}
+		widgets.ShowError(c.win, fmt.Errorf("not ready to choose h and k: %w", err))
+		return nil
+	}
+	fl := &chooseFlow{done: make(chan struct{}), planned: make(chan struct{}, 4)}
+	fl.eps = widgets.NewKeyEntry(false) // Enter chooses, Escape cancels
+	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
+	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
+	fl.over = widgets.NewKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
+	fl.bandwidths = widgets.NewKeyCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
+	if !learnerHasBandwidth(req.Learner) {
+		fl.bandwidths.Hide()
+	}
+	fl.progress = widget.NewProgressBar()
+	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
+	fl.forecast.Wrapping = fyne.TextWrapWord
+	fl.eps.OnChanged = func(string) { fl.showForecast() }
+	fl.stage = widget.NewLabel("")
+	fl.stage.Wrapping = fyne.TextWrapWord
+	spent, _, budget, berr := c.budgetState()
+	budgetText := "Budget: unknown (no dataset ledger yet)."
+	if berr == nil {
+		budgetText = budgetSentence(spent, budget)
+	}
+	intro := widget.NewLabel(fmt.Sprintf(
+		"Compares h = 1…5 and k around k* by private validation: 30%% of the records are held out at random, each setting is "+
+			"fitted on the rest and scored on them with simulated noise of your release (ε = %s), and the best score plus Laplace "+
+			"noise wins. Only the choice is shown, never a score.\n\n"+
+			"This spends the ε below from the dataset's budget now (recorded in the ledger before anything is computed); "+
+			"the release later spends its own ε. %s", formatValue(req.Privacy.Epsilon), budgetText))
+	intro.Wrapping = fyne.TextWrapWord
+	content := container.NewVBox(intro,
+		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
+		fl.bandwidths, fl.forecast, fl.over, fl.stage, fl.progress)
+	fl.progress.Hide()
+	labels := []string{"Cancel", "Spend ε and choose"}
+	cancelRun := func() bool {
+		if fl.cancel != nil {
+			fl.cancel() // chooseFinished reports it; the spend stays recorded
+		}
+		return true
+	}
+	fl.dialog = widgets.ShowDialog(c.win, "Choose h and k privately", widgets.DialogBody(fyne.NewSize(560, content.MinSize().Height+170), content),
+		labels, []func() bool{cancelRun, func() bool {
+			eps, err := parseEpsilon(fl.eps.Text)
+			if err != nil {
+				fl.stage.SetText("ε: " + err.Error())
+				return false
+			}
+			fl.dialog.Button(labels[1]).Disable()
+			fl.eps.Disable()
+			fl.bandwidths.Disable()
+			fl.progress.Show()
+			fl.stage.SetText(fmt.Sprintf("Recording ε = %s in the ledger, then scoring the candidates …", formatValue(eps)))
+			c.runChoose(fl, req, eps, fl.over.Checked, fl.bandwidths.Checked)
+			return false
+		}})
+	if pp, ok := c.pages[stepPrivacy].(*privacyPage); ok {
+		pp.chooseFlow = fl
+	}
+	c.planChoice(fl, req)
+	return fl
+}
+
+// planChoice works out the candidates and β of the choice as the dialog
+// stands (release.PreviewChoice, nothing spent) off the UI goroutine and
+// shows the forecast; a newer plan supersedes an older one (UI goroutine).
+func (c *curator) planChoice(fl *chooseFlow, req release.Request) {
+	fl.planGen++
+	gen, bw := fl.planGen, fl.bandwidths.Checked
+	fl.preview = nil
+	fl.forecast.SetText("Working out the candidates and the selection noise (nothing is spent) …")
+	go func() {
+		pv, err := release.PreviewChoice(context.Background(), req, release.ChooseOptions{Bandwidths: bw})
+		widgets.Do(func() {
+			defer func() { fl.planned <- struct{}{} }()
+			if gen != fl.planGen {
+				return
+			}
+			if err != nil {
+				fl.forecast.SetText(fmt.Sprintf("The choice cannot be planned (nothing is spent): %v", err))
+				return
+			}
+			fl.preview = pv
+			fl.showForecast()
+		})
+	}()
+}
+
+// showForecast states the selection noise and the utility bound for the ε
+// typed, before anything is spent (UI goroutine).
+func (fl *chooseFlow) showForecast() {
+	pv := fl.preview
+	if pv == nil {
+		return
+	}
+	eps, err := parseEpsilon(fl.eps.Text)
+	if err != nil {
+		fl.forecast.SetText("")
+		return
+	}
+	fl.forecast.SetText(fmt.Sprintf(
+		"Before you spend: %d settings compared on %d training / %d validation records; score sensitivity β = %.3g. "+
+			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s score is within "+
+			"%.3g of the best. Larger ε means less noise: the choice is only useful when this is small next to the "+
+			"differences between settings.",
+		len(pv.Candidates), pv.TrainN, pv.ValidationN, pv.Beta, formatValue(eps), pv.Scale(eps), 1-pv.Gamma, pv.ScoreKind,
+		pv.UtilityBound(eps)))
+}
+
+// runChoose runs release.ChooseSettings off the UI goroutine; widgets are
+// touched only through widgets.Do.
+func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver, bandwidths bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	fl.cancel = cancel
+	go func() {
+		defer cancel()
+		res, err := func() (*release.ChooseResult, error) {
+			ledger, err := c.openLedger()
+			if err != nil {
+				return nil, err
+			}
+			return release.ChooseSettings(ctx, req, release.ChooseOptions{
+				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver, Bandwidths: bandwidths,
+				Progress: func(done, total int) {
+					widgets.Do(func() { fl.progress.SetValue(float64(done) / float64(total)) })
+				},
+			})
+		}()
+		widgets.Do(func() { c.chooseFinished(fl, res, err) })
+	}()
+}
+
+// chooseFinished fills the chosen h and k into the form and reports the
+// spend (UI goroutine).
+func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err error) {
+	defer close(fl.done)
+	fl.res, fl.err = res, err
+	fl.dialog.Hide()
+	c.updateBudget()
+	if err != nil {
+		var be *ledger.BudgetError
+		switch {
+		case errors.As(err, &be):
+			err = fmt.Errorf("nothing was chosen or spent: %w", err)
+		case errors.Is(err, context.Canceled):
+			err = fmt.Errorf("cancelled: nothing was chosen (%w)", err)
+		}
+		widgets.ShowError(c.win, fmt.Errorf("choose h and k privately: %w", err))
+		return
+	}
+	c.state.H = res.Chosen.H
+	c.state.KAuto = false
+	c.state.K = res.Chosen.K
+	chosen := fmt.Sprintf("h = %d, k = %d", res.Chosen.H, res.Chosen.K)
+	if bw := res.Chosen.Bandwidth; bw != nil {
+		parts := make([]string, len(bw))
+		for i, b := range bw {
+			parts[i] = formatValue(b)
+		}
+		c.state.setParamText("bandwidth", strings.Join(parts, ", "))
+		chosen += ", bandwidth = " + strings.Join(parts, ", ")
+	}
+	c.refreshPages()
+	c.changed()
+	msg := fmt.Sprintf("Chosen: %s (filled into the form).\n\n"+
+		"Spent ε = %s on this choice (ledger entry %s). The dataset has now spent ε %s of %s.\n\n"+
+		"Compared %d settings on %d training and %d validation records. Score sensitivity β = %.3g, selection noise "+
+		"Laplace(%.3g): with probability %g the chosen setting's score is within %.3g of the best. When the noise is "+
+		"much larger than the differences between settings, the choice is close to random.",
+		chosen, formatValue(res.Epsilon), res.Entry.ID, fmtBudget(res.Spent), fmtBudget(res.Budget),
+		len(res.Candidates), res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+	if res.Entry.OverBudget {
+		msg += "\n\nThis choice exceeded the budget (allowed; recorded in the ledger)."
+	}
+	l := widget.NewLabel(msg)
+	l.Wrapping = fyne.TextWrapWord
+	fl.result = widgets.ShowDialog(c.win, "h and k chosen privately", widgets.DialogBody(fyne.NewSize(560, 260), l),
+		[]string{"OK"}, []func() bool{nil})
+	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
+}
+
+// learnerHasBandwidth reports whether the learner has a "bandwidth"
+// parameter (the private choice can then also choose it).
+func learnerHasBandwidth(k learners.Kind) bool {
+	l, err := learners.Lookup(k)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(l.Spec().Params, func(p learners.ParamSpec) bool { return p.Name == "bandwidth" })
+}

@@ -1,0 +1,529 @@
+package curator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/plotting"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
+)
+
+// previewPanel is the right-hand side of the curator window: the tradeoff
+// plot, the function plot, a progress bar with a cancel button and the key
+// numbers. It recomputes in a background worker goroutine when settings
+// change (debounced), cancels stale work, and touches widgets only through
+// fyne.Do.
+type previewPanel struct {
+	c        *curator
+	tradeoff *plotView
+	function *plotView
+	progress *widget.ProgressBar
+	stage    *widget.Label
+	cancel   *widget.Button
+	info     *widget.Label
+	warn     *widget.Label
+	sliders  *fyne.Container
+	barRow   *fyne.Container // progress bar and Cancel, shown while computing
+	// peersCheck is "Compare with published peers" (off by default);
+	// peerCaption explains peers that do not apply. peers mirrors the
+	// checkbox (UI goroutine).
+	peersCheck  *widget.Check
+	peerCaption *widget.Label
+	peers       bool
+	// standIn chooses the data the preview runs on: the private data or a
+	// public stand-in (preview_standin.go).
+	standIn *standIn
+	box     fyne.CanvasObject
+
+	// gen counts scheduled jobs and doneGen the last one finished (both
+	// under mu), so tests can wait until the preview is idle.
+	gen, doneGen int
+	// last is the last result and lastKey the settings it was computed
+	// for (settingsKey; UI goroutine): pages show its numbers only while
+	// they are the current settings' (lastFor).
+	last    *preview.Result
+	lastKey string
+	// sliceAt holds the ℓ ≥ 3 slice position of every axis from the third.
+	sliceAt []float64
+
+	mu      sync.Mutex // guards pending, running, stopped
+	pending *previewJob
+	running context.CancelFunc
+	stopped bool
+	wake    chan struct{}
+}
+
+// previewJob is one request to the worker: a snapshot of the settings.
+type previewJob struct {
+	gen        int
+	key        string // settingsKey of the input ("" if incomplete)
+	input      preview.Input
+	inputErr   error // the settings are incomplete: show this instead
+	renderOnly bool  // only the theme or size changed
+	theme      plotting.Theme
+	tsize      plotting.Size
+	fsize      plotting.Size
+}
+
+func newPreviewPanel(c *curator) *previewPanel {
+	p := &previewPanel{c: c, wake: make(chan struct{}, 1)}
+	onResize := func() { p.schedule(true) }
+	// Tall enough to read at any window size (the panel scrolls).
+	p.tradeoff = newPlotView(fyne.NewSize(320, 320), onResize)
+	p.function = newPlotView(fyne.NewSize(320, 320), onResize)
+	p.progress = widget.NewProgressBar()
+	p.stage = widget.NewLabel("")
+	p.stage.Wrapping = fyne.TextWrapWord
+	p.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), p.cancelRunning)
+	p.cancel.Disable()
+	p.info = widget.NewLabel("")
+	p.info.Wrapping = fyne.TextWrapWord
+	p.warn = widget.NewLabel("")
+	p.warn.Wrapping = fyne.TextWrapWord
+	p.warn.Importance = widget.WarningImportance
+	p.sliders = container.NewVBox()
+	p.peerCaption = widget.NewLabel("")
+	p.peerCaption.Wrapping = fyne.TextWrapWord
+	p.peerCaption.TextStyle.Italic = true
+	p.peerCaption.Hide()
+	p.peersCheck = widget.NewCheck("Compare with published peers", func(on bool) {
+		p.peers = on
+		if !on {
+			p.peerCaption.SetText("")
+			p.peerCaption.Hide()
+		}
+		p.schedule(false)
+	})
+	title := widget.NewLabelWithStyle("Preview (simulated releases — nothing is published)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.standIn = p.newStandIn()
+	source := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Preview on"), nil, p.standIn.choice), p.standIn.notice)
+	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
+	p.barRow.Hide()
+	bar := container.NewVBox(p.barRow, p.stage)
+	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
+	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
+	// The panel scrolls when the window is smaller than it: its size
+	// never sets the window's.
+	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
+	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
+	p.function.SetMessage("")
+	go p.worker()
+	return p
+}
+
+func (p *previewPanel) content() fyne.CanvasObject { return p.box }
+
+// schedule asks the worker to recompute (renderOnly: only redraw). It
+// snapshots the settings on the UI goroutine and cancels work in progress.
+func (p *previewPanel) schedule(renderOnly bool) {
+	c := p.c
+	p.mu.Lock()
+	p.gen++
+	gen := p.gen
+	p.mu.Unlock()
+	job := &previewJob{gen: gen, renderOnly: renderOnly,
+		theme: widgets.PlotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize()}
+	req, err := c.state.request(c.ds)
+	if c.ds == nil && c.dsErr != nil {
+		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
+	}
+	var standInLabel string
+	if err == nil {
+		req, standInLabel, err = p.applyStandIn(req)
+	}
+	job.inputErr = err
+	if err == nil {
+		job.key = settingsKey(req)
+	}
+	job.input = preview.Input{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
+	p.syncSliders(len(req.Features))
+	p.mu.Lock()
+	if p.pending != nil && !p.pending.renderOnly {
+		job.renderOnly = false // never lose a pending recompute
+	}
+	p.pending = job
+	if !renderOnly && p.running != nil {
+		p.running() // cancel stale work
+	}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// stop ends the worker.
+func (p *previewPanel) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	if p.running != nil {
+		p.running()
+	}
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// cancelRunning is the Cancel button.
+func (p *previewPanel) cancelRunning() {
+	p.mu.Lock()
+	if p.running != nil {
+		p.running()
+	}
+	p.mu.Unlock()
+}
+
+// previewDebounce is how long the worker waits for further changes before
+// starting (typing in a field or dragging a slider sends many).
+const previewDebounce = 120 * time.Millisecond
+
+// worker runs preview jobs one at a time, always the latest.
+func (p *previewPanel) worker() {
+	var last *preview.Result
+	var lastErr error
+	var lastKey string
+	for range p.wake {
+		time.Sleep(previewDebounce)
+		p.mu.Lock()
+		job := p.pending
+		p.pending = nil
+		stopped := p.stopped
+		var ctx context.Context
+		var cancel context.CancelFunc
+		if job != nil {
+			ctx, cancel = context.WithCancel(ctxBackground)
+			p.running = cancel
+		}
+		p.mu.Unlock()
+		if stopped {
+			if cancel != nil {
+				cancel()
+			}
+			return
+		}
+		if job == nil {
+			continue
+		}
+		key := ""
+		if job.inputErr == nil {
+			key = preview.FitKey(job.input.Request) + fmt.Sprintf("|%+v|%v|%v|%v|peers=%v", job.input.Request.Privacy, job.input.Request.KAuto, job.input.Request.Beta, job.input.SliceAt, job.input.Peers)
+		}
+		res, err := last, lastErr
+		if job.inputErr != nil {
+			res, err = nil, job.inputErr
+		} else if !job.renderOnly || key != lastKey || last == nil && lastErr == nil {
+			widgets.Do(func() { p.started() })
+			res, err = p.c.engine.Compute(ctx, job.input, p.progressFunc())
+		}
+		var timg, fimg image.Image
+		var rerr error
+		if err == nil && res != nil {
+			// The engine's fit cache ignores the units: the axis labels
+			// are taken from this job's request.
+			res = withUnits(res, job.input.Request)
+			timg, fimg, rerr = preview.Render(res, job.theme, job.tsize, job.fsize)
+		}
+		cancel()
+		p.mu.Lock()
+		p.running = nil
+		p.mu.Unlock()
+		if errors.Is(err, context.Canceled) {
+			widgets.Do(func() { p.cancelled(job.gen) })
+			continue
+		}
+		last, lastErr, lastKey = res, err, key
+		widgets.Do(func() { p.show(job, res, err, timg, fimg, rerr) })
+	}
+}
+
+// progressFunc returns a progress callback that updates the bar through
+// fyne.Do at most once per percent.
+func (p *previewPanel) progressFunc() preview.Progress {
+	var mu sync.Mutex
+	lastPct, lastStage := -1, preview.Stage("")
+	return func(stage preview.Stage, done, total int) {
+		if total <= 0 {
+			return
+		}
+		pct := done * 100 / total
+		mu.Lock()
+		if pct == lastPct && stage == lastStage {
+			mu.Unlock()
+			return
+		}
+		lastPct, lastStage = pct, stage
+		mu.Unlock()
+		widgets.Do(func() {
+			p.progress.SetValue(float64(pct) / 100)
+			p.stage.SetText(fmt.Sprintf("%s … %d%%", stage, pct))
+		})
+	}
+}
+
+// started shows that a computation runs (UI goroutine).
+func (p *previewPanel) started() {
+	p.barRow.Show()
+	p.cancel.Enable()
+	p.progress.SetValue(0)
+	p.stage.SetText("Computing the preview …")
+}
+
+// cancelled shows that the last computation was cancelled.
+func (p *previewPanel) cancelled(gen int) {
+	if !p.isLatest(gen) {
+		return // a newer job is coming
+	}
+	p.cancel.Disable()
+	p.barRow.Hide()
+	p.stage.SetText("Preview cancelled. Change a setting to compute it again.")
+	p.progress.SetValue(0)
+	p.done(gen, nil, context.Canceled)
+}
+
+// show displays a finished preview (UI goroutine).
+func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, timg, fimg image.Image, rerr error) {
+	gen := job.gen
+	p.cancel.Disable()
+	if p.isLatest(gen) {
+		p.barRow.Hide()
+	}
+	p.progress.SetValue(1)
+	switch {
+	case err != nil:
+		p.progress.SetValue(0)
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			p.stage.SetText("Waiting for settings")
+			p.tradeoff.SetMessage(fmt.Sprintf("Step %q: %s", fe.Step, err))
+		} else {
+			p.stage.SetText("The preview could not be computed")
+			p.tradeoff.SetMessage(err.Error())
+		}
+		p.function.SetMessage("")
+		p.info.SetText("")
+		p.warn.SetText("")
+		p.peerCaption.Hide()
+		p.last, p.lastKey = nil, ""
+		p.c.derive()
+	case rerr != nil:
+		p.stage.SetText("The plots could not be drawn")
+		p.tradeoff.SetMessage(rerr.Error())
+	default:
+		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", preview.Repeats(res.Dim)))
+		p.tradeoff.SetImage(timg)
+		p.function.SetImage(fimg)
+		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
+		p.warn.SetText(strings.Join(res.Warnings, "\n"))
+		p.showPeerCaption(res)
+		p.last, p.lastKey = res, job.key
+		p.c.previewShown(res)
+	}
+	p.done(gen, res, err)
+}
+
+// showPeerCaption shows, while the peers are compared, why a peer is not
+// drawn (UI goroutine).
+func (p *previewPanel) showPeerCaption(res *preview.Result) {
+	if p.peers && res.PeerCaption != "" {
+		p.peerCaption.SetText(res.PeerCaption)
+		p.peerCaption.Show()
+		return
+	}
+	p.peerCaption.SetText("")
+	p.peerCaption.Hide()
+}
+
+// isLatest reports whether gen is the newest scheduled job.
+func (p *previewPanel) isLatest(gen int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return gen == p.gen
+}
+
+// done records a finished job and reports the latest to the test hook.
+func (p *previewPanel) done(gen int, res *preview.Result, err error) {
+	p.mu.Lock()
+	latest := gen == p.gen
+	if gen > p.doneGen {
+		p.doneGen = gen
+	}
+	p.mu.Unlock()
+	if latest && p.c.onPreviewDone != nil {
+		p.c.onPreviewDone(res, err)
+	}
+}
+
+// idle reports whether every scheduled job has finished.
+func (p *previewPanel) idle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.doneGen == p.gen
+}
+
+// previewSummary is the numbers line under the plots.
+// The clip count is shown only once the curator has confirmed the bounds
+// (clipCountsWhy).
+func previewSummary(r *preview.Result, boundsConfirmed bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, preview.KLabel(r.K), latticeCount(r.K), r.H, r.Scale)
+	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %s).", r.MarkerErr, approxText(r.Approx, r.MarkerErr))
+	clipped := 0
+	for _, n := range r.Clipped {
+		clipped += n
+	}
+	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
+	if !boundsConfirmed {
+		b.WriteString(" (clip counts after you confirm the bounds)")
+	} else if clipped > 0 {
+		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
+	}
+	filled := 0
+	for _, n := range r.Filled {
+		filled += n
+	}
+	if filled > 0 {
+		fmt.Fprintf(&b, ", %s filled by the public fill rules", plural(filled, "missing or invalid value"))
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// approxText writes the noiseless approximation error: below a millionth
+// of the total error (or of 1 when there is none) it is rounding noise of
+// the evaluation (e.g. 5.6e-17), shown as negligible.
+func approxText(approx, total float64) string {
+	if approx < 1e-6*math.Max(total, 1) {
+		return "negligible"
+	}
+	return fmt.Sprintf("%.4g", approx)
+}
+
+// settingsKey identifies the settings a preview was computed for: the
+// dataset, the columns, bounds, units, learner, parameters and privacy
+// parameters of the request.
+func settingsKey(r release.Request) string {
+	hash := ""
+	if r.Dataset != nil {
+		hash = r.Dataset.Hash
+	}
+	return fmt.Sprintf("%s|%q|%q|%v|%v|%v|%v|%v|%v|%s|%v|%+v|%v|%v", hash, r.Features, r.Label, r.Classes, r.FillClass,
+		sortedMap(r.Bounds), sortedMap(r.Units), sortedMap(r.Fill), sortedMap(r.BoundsFromData), r.Learner, sortedMap(r.Params), r.Privacy, r.KAuto, r.AcknowledgedDataBounds)
+}
+
+// sortedMap prints a map in key order.
+func sortedMap[V any](m map[string]V) string {
+	keys := slices.Sorted(maps.Keys(m))
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%q=%v;", k, m[k])
+	}
+	return b.String()
+}
+
+// lastFor returns the last preview if it was computed for the current
+// settings of s and ds, else nil.
+func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *preview.Result {
+	if p.last == nil {
+		return nil
+	}
+	req, err := s.request(ds)
+	if err != nil || settingsKey(req) != p.lastKey {
+		return nil
+	}
+	return p.last
+}
+
+// withUnits returns res with the function plot's axis labels named from
+// req's columns and units (a copy; the engine may cache res).
+func withUnits(res *preview.Result, req release.Request) *preview.Result {
+	label := func(col string) string {
+		if u := req.Units[col]; u != "" {
+			return col + " (" + u + ")"
+		}
+		return col
+	}
+	out := *res
+	if res.Function != nil && len(req.Features) > 0 {
+		f := *res.Function
+		f.XLabel = label(req.Features[0])
+		if l, err := learners.Lookup(req.Learner); err == nil && req.Label != "" && l.Spec().Label == learners.LabelReal {
+			f.YLabel = label(req.Label)
+		}
+		out.Function = &f
+	}
+	if res.Heatmaps != nil && len(req.Features) > 1 {
+		h := *res.Heatmaps
+		h.XLabel, h.YLabel = label(req.Features[0]), label(req.Features[1])
+		out.Heatmaps = &h
+	}
+	return &out
+}
+
+func latticeCount(k []int) int {
+	m := 1
+	for _, v := range k {
+		m *= v + 1
+	}
+	return m
+}
+
+// syncSliders shows one slider per axis from the third (ℓ ≥ 3 slice).
+func (p *previewPanel) syncSliders(dim int) {
+	want := max(dim-2, 0)
+	for len(p.sliceAt) < want {
+		p.sliceAt = append(p.sliceAt, 0.5)
+	}
+	p.sliceAt = p.sliceAt[:want]
+	if len(p.sliders.Objects) == want {
+		return
+	}
+	p.sliders.Objects = nil
+	names := p.c.state.Features
+	for j := 0; j < want; j++ {
+		j := j
+		name := fmt.Sprintf("axis %d", j+3)
+		if j+2 < len(names) {
+			name = names[j+2]
+		}
+		s := widget.NewSlider(0, 1)
+		s.Step = 0.01
+		s.SetValue(p.sliceAt[j])
+		s.OnChangeEnded = func(v float64) {
+			p.sliceAt[j] = v
+			p.schedule(false)
+		}
+		// The axis name is truncated above its slider: a long column name
+		// must not widen the panel (and the window).
+		l := widget.NewLabel("Slice at " + name + " (fraction of its bounds)")
+		l.Truncation = fyne.TextTruncateEllipsis
+		p.sliders.Add(container.NewVBox(l, s))
+	}
+	p.sliders.Refresh()
+}
+
+// plural writes "1 value" or "n values".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,18 @@
+// Package preview is the curator's preview computation: it turns a
+// release.Request into the data of the two preview plots (the error-vs-ε
+// tradeoff over study, with the published peers and the automatic-k
+// curve, and the simulated release against F_D) and renders them
+// (Render).
+//
+// # Contract
+//
+// It never releases anything and never touches widgets. The fit goes
+// through release.Prepare (the one pipeline shared with the release);
+// every release it shows is simulated with seeded simulation noise
+// (study, mechanism.SimulationNoise), a type no release function accepts.
+// The same Input always gives the same Result (fixed seed). Engine caches
+// what does not change between calls (the fit, F_D, the study models and
+// curves) and is safe for concurrent use; Compute honours its context's
+// cancellation. Bad settings come back as errors from release.Prepare and
+// mechanism, never as panics.
+package preview

@@ -1,0 +1,27 @@
+package widgets
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+)
+
+// DialogBody asks for size as its minimum (a dialog sizes itself from it)
+// but lays its content out in a vertical scroll filling whatever it gets:
+// when a window is too short for the dialog, the content scrolls instead
+// of running under the dialog's buttons (issue 17 item 3).
+func DialogBody(size fyne.Size, content fyne.CanvasObject) fyne.CanvasObject {
+	return container.New(fixedMin{size}, container.NewVScroll(content))
+}
+
+// fixedMin is a layout whose minimum size is fixed and which stretches
+// every object over the container.
+type fixedMin struct{ size fyne.Size }
+
+func (l fixedMin) MinSize([]fyne.CanvasObject) fyne.Size { return l.size }
+
+func (l fixedMin) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
