@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -456,7 +457,13 @@ func (c *curator) updateBudget() {
 		return
 	}
 	c.budgetKnown, c.budgetSpent, c.budgetTotal = true, spent, budget
-	c.budget.SetText(budgetLine(spent, delta, budget))
+	line := budgetLine(spent, delta, budget)
+	if l, err := c.openLedger(); err == nil {
+		if a := l.Accounts(c.ledgerKey(l)); a.ZCDPInForce() {
+			line += fmt.Sprintf("; zCDP account in force: ε %s at δ %s", fmtBudget(a.ZCDPEpsilon), strconv.FormatFloat(a.DeltaBudget, 'g', 3, 64))
+		}
+	}
+	c.budget.SetText(line)
 }
 
 // setTheme applies and stores a theme choice and redraws the plots.

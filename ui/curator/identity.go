@@ -1,7 +1,9 @@
 package curator
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
@@ -131,14 +133,33 @@ func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*
 }
 
 // identityBudgetText is the release dialog's budget sentence for the
-// ledger dataset the release is charged to.
+// ledger dataset the release is charged to. over is the ledger's own
+// admission rule (Ledger.Admits: basic composition, or else its zCDP
+// account, docs/ledger.md) for every dataset the release is charged to, so
+// the dialog never calls over budget what the ledger admits; a release
+// that only the zCDP account admits says so.
 func identityBudgetText(l *ledger.Ledger, fd *ledger.IdentityFinding, eps, delta float64, kind mechanism.NoiseKind) (text string, over bool) {
 	key := fd.Charges[0].DatasetHash
 	spent, _ := l.Spent(key)
 	budget := l.Budget(key)
-	left := budget - spent
 	text = releaseBudgetText(spent, budget, eps, delta, kind)
-	return text, eps > left*(1+1e-9)+1e-12
+	for _, m := range fd.Charges {
+		e := ledger.Entry{Kind: ledger.KindRelease, DatasetHash: m.DatasetHash, Epsilon: eps, Delta: delta, Noise: string(kind)}
+		if l.Admits(e) != nil {
+			return text, true
+		}
+	}
+	if spent+eps > budget*(1+1e-9)+1e-12 {
+		text += "\n" + zcdpAdmitsSentence(l.Accounts(key).DeltaBudget)
+	}
+	return text, false
+}
+
+// zcdpAdmitsSentence explains a release that adding ε would put past the
+// budget but the ledger's zCDP account admits.
+func zcdpAdmitsSentence(deltaBudget float64) string {
+	return fmt.Sprintf("Adding up ε, this passes the ε budget; the ledger's tighter zCDP account (Gaussian noise composes better) admits it at the dataset's δ budget %s (docs/ledger.md, \"zCDP accounting\").",
+		strconv.FormatFloat(deltaBudget, 'g', 3, 64))
 }
 
 // rememberLedgerKey records the ledger dataset a release of the loaded
