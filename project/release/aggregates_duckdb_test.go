@@ -18,7 +18,6 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/aggregate"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
-	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // duckdbTable does what a curator does with their own engine: loads the
@@ -129,14 +128,7 @@ func TestReleaseFromDuckDBAggregates(t *testing.T) {
 			}
 		}
 		e := newReleaseEnv(t)
-		res, err := p.Release(context.Background(), e.opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := synopsis.Open(res.Path, e.trusted(t))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, v := releaseAndOpen(t, p, e)
 		if s := v.File.Source; s == nil || s.QuerySHA256 != QueryHash(q) || s.Bins != B || s.Dialect != "duckdb" {
 			t.Errorf("%s: source %+v, want the hash %s of the query DuckDB ran", req.Learner, s, QueryHash(q))
 		}

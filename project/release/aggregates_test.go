@@ -97,6 +97,20 @@ func ridgeTable(d learners.Dataset) ([]string, [][]string) {
 	return aggregate.Columns(aggregate.Spec{Learner: learners.KindRidge, Features: make([]aggregate.Feature, dim)}), [][]string{row}
 }
 
+// releaseAndOpen releases p in e and reads the synopsis back, verified.
+func releaseAndOpen(t *testing.T, p *Prepared, e *releaseEnv) (*Result, *synopsis.Verified) {
+	t.Helper()
+	res, err := p.Release(context.Background(), e.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := synopsis.Open(res.Path, e.trusted(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, v
+}
+
 // fromAggregates turns a request from the records into the same request
 // from the table at path (n declared, dataset named).
 func fromAggregates(req Request, path string, n int) Request {
@@ -150,14 +164,7 @@ func TestReleaseFromKDEAggregates(t *testing.T) {
 			t.Errorf("lattice value %d: binned %v, records %v: difference %v above the binning bound %v", i, p.Exact[i], mem.Exact[i], d, bound)
 		}
 	}
-	res, err := p.Release(context.Background(), e.opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := synopsis.Open(res.Path, e.trusted(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, v := releaseAndOpen(t, p, e)
 	spec := aggregate.Spec{Learner: learners.KindKDE, Bins: B,
 		Features: []aggregate.Feature{{Name: "x", Bounds: dataset.Bounds{Lo: 0, Hi: 10}, Fill: 5}}}
 	q, err := aggregate.Query(spec, aggregate.DuckDB, aggregate.Table("data"))
