@@ -27,6 +27,9 @@ type datasetFlags struct {
 	classes                        flagvalue.Classes
 	fill                           flagvalue.Fill
 	fillClass                      string
+	// aggregatesSource: the release reads an aggregate table (release
+	// --aggregates), not --data; request leaves the Dataset nil.
+	aggregatesSource bool
 }
 
 // register defines the flags on fs; epsilonUsage says what --epsilon means
@@ -54,7 +57,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
 // checkRequired reports the first missing required flag.
 func (f *datasetFlags) checkRequired() error {
 	switch {
-	case f.data == "":
+	case f.data == "" && !f.aggregatesSource:
 		return usagef("--data FILE.csv is required")
 	case len(f.features) == 0:
 		return usagef("--features is required")
@@ -116,9 +119,11 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	if binary && f.label != "" {
 		opts.Classes = map[string]dataset.Classes{f.label: f.classes.Value}
 	}
-	ds, err := dataset.ReadCSV(f.data, opts)
-	if err != nil {
-		return release.Request{}, spec, err
+	var ds *dataset.Table
+	if !f.aggregatesSource {
+		if ds, err = dataset.ReadCSV(f.data, opts); err != nil {
+			return release.Request{}, spec, err
+		}
 	}
 	req := release.Request{
 		Dataset:                ds,

@@ -102,6 +102,9 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	if f.Fill != nil {
 		field("fill rules", "%s", describeFill(f.Fill))
 	}
+	if f.Source != nil {
+		field("computed from", "%s", f.Source.Describe())
+	}
 	if len(f.Values) > 0 {
 		field("values", "%d noisy lattice values in [%g, %g] (--json prints them)",
 			len(f.Values), slices.Min(f.Values), slices.Max(f.Values))

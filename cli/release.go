@@ -21,6 +21,7 @@ import (
 type releaseFlags struct {
 	datasetFlags
 	private                                       privateBoundsFlags
+	agg                                           aggregateFlags
 	out, key, title, note, passphraseFile, ledger string
 	units                                         boundsUnits
 	k                                             flagvalue.K
@@ -54,6 +55,14 @@ least half its rows with one in the ledger (estimated from keyed sketches kept
 beside the ledger) is charged to that dataset's budget and the finding is
 shown on standard error, unless --different-population declares otherwise.
 
+With --aggregates FILE instead of --data, the release reads the aggregate
+table that the query of 'bernstein aggregate-sql' (same learner, columns,
+bounds, fill values, classes, --bins, --table and --dialect) returned on the
+curator's own engine (kde, naive-bayes, ridge; docs/aggregates.md). n is
+declared (--n) and the table's counts must add up to it; the ledger dataset
+is declared too (--dataset-id), since the ledger cannot recognise records it
+never reads; the synopsis records the dialect and the query's SHA-256.
+
 Bounds must be public: chosen from domain knowledge, not from the data. COL=data
 takes them from the data's minimum and maximum, which leaks those values
 outside ε; it is refused unless --acknowledge-data-bounds is given, and the
@@ -67,6 +76,7 @@ one value per feature):
 			f.k.Auto = true
 			f.register(fs, "privacy parameter ε = `E` > 0 spent by this release (required)")
 			f.private.register(fs)
+			f.agg.register(fs)
 			fs.Var(&f.units, "units", "units `A=UNIT,B=UNIT` of the columns, recorded in the synopsis (optional)")
 			fs.Var(&f.k, "k", "lattice cover size: `auto` (least predicted error, docs/sensitivity.md), one K for every axis, or K1,K2,… per axis")
 			flagvalue.WholeVar(fs, &f.h, "h", f.h, "iterated Bernstein order `H`, 1 to "+strconv.Itoa(mechanism.MaxH))
@@ -81,7 +91,12 @@ one value per feature):
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			fs.StringVar(&f.key, "key", "", "the curator's private signing key `FILE` (default: the key 'bernstein keygen' writes)")
 			fs.StringVar(&f.passphraseFile, "passphrase-file", "", "read the key passphrase from `FILE` (else $"+passphraseEnv+", else a prompt)")
-			return func(ctx context.Context, _ []string) error { return runRelease(ctx, e, f) }
+			return func(ctx context.Context, _ []string) error {
+				if err := f.agg.check(fs, f); err != nil {
+					return err
+				}
+				return runRelease(ctx, e, f)
+			}
 		},
 	}
 }
@@ -192,6 +207,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := f.private.check(&f.datasetFlags, spec, f.budget.Given || f.deltaBudget.Given); err != nil {
 		return err
 	}
+	if f.agg.given() {
+		req.Aggregates = f.agg.source()
+	}
 	req.Units = f.units
 	req.Privacy.K, req.Privacy.H, req.KAuto = f.k.Sizes, f.h, f.k.Auto
 	req.Title, req.Note = f.title, f.note
@@ -211,12 +229,17 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			return err
 		}
 	}
-	if err := checkOutputs([]string{f.out}, release.DatasetProtected(f.data),
+	sourcePath := f.data
+	if f.agg.given() {
+		sourcePath = f.agg.path
+	}
+	source := release.DatasetProtected(sourcePath)
+	if err := checkOutputs([]string{f.out}, source,
 		release.LedgerProtected(ledgerPath), release.KeyProtected(keyPath),
 		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
-	if err := checkLedgerPath(ledgerPath, release.DatasetProtected(f.data), release.KeyProtected(keyPath),
+	if err := checkLedgerPath(ledgerPath, source, release.KeyProtected(keyPath),
 		release.PassphraseProtected(f.passphraseFile)); err != nil {
 		return err
 	}
@@ -246,7 +269,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
 		}
 	}
-	printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
+	if !f.agg.given() {
+		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
+	}
 	keyEncrypted, err := checkSigningKey(e, keyPath)
 	if err != nil {
 		return err
@@ -258,18 +283,18 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err != nil {
 		return err
 	}
-	id, err := prep.Identity()
+	charges, finding, err := prep.LedgerDatasets(led, f.differentPopulation)
 	if err != nil {
 		return err
 	}
-	found, err := ledger.FindDataset(led, id, f.differentPopulation)
-	if err != nil {
-		return err
+	key := charges[0]
+	if f.agg.given() {
+		fmt.Fprintf(e.Stderr, "dataset (declared by you, --dataset-id): %s\n", finding)
+	} else {
+		fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", finding)
 	}
-	key := found.Charges[0].DatasetHash
-	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", found.Describe())
-	for _, m := range found.Charges {
-		if err := budgetPrecheck(led, m.DatasetHash, prep.Params, f); err != nil {
+	for _, h := range charges {
+		if err := budgetPrecheck(led, h, prep.Params, f); err != nil {
 			return err
 		}
 	}

@@ -17,6 +17,9 @@ import (
 type Result struct {
 	Spec    Spec
 	Dialect Dialect // the engine that computed it: its sums' error bound
+	// TableHash is the hex SHA-256 of the table file's bytes (as read), for
+	// the curator's ledger.
+	TableHash string
 	// KDE: bin indices (len(Counts)·ℓ, row-major) and records per cell.
 	// Naive Bayes: per row class (−1/+1), feature (1…ℓ), bin, records.
 	Cells  []int32
@@ -90,12 +93,12 @@ func ReadResultCSV(path string, spec Spec, d Dialect) (*Result, error) {
 func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 	path := t.Path
 	cols := Columns(spec)
-	for _, c := range t.Columns {
+	for i, c := range t.Columns {
 		if !slices.Contains(cols, c) {
-			return nil, &dataset.CSVError{File: path, ColumnName: c, Rule: fmt.Sprintf("not a column of the %s aggregate table (want %s)", spec.Learner, quoteNames(cols))}
+			return nil, &dataset.CSVError{File: path, Line: 1, Column: i + 1, ColumnName: c, Rule: fmt.Sprintf("not a column of the %s aggregate table (want %s)", spec.Learner, quoteNames(cols))}
 		}
 	}
-	r := &Result{Spec: spec, Dialect: d}
+	r := &Result{Spec: spec, Dialect: d, TableHash: t.Hash}
 	col := func(name string) []float64 { v, _ := t.Column(name); return v }
 	rowErr := func(i int, name, rule string) error {
 		return &dataset.CSVError{File: path, Line: i + 2, ColumnName: name, Rule: rule}

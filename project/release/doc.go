@@ -24,9 +24,18 @@
 //   - The private choice of settings (ChooseSettings, choose.go) spends its
 //     own ε on a held-out split chosen with crypto-seeded randomness
 //     (choose_seed.go) and records it in the ledger (docs/validation.md).
+//   - A release from an aggregate table (Request.Aggregates, aggregates.go;
+//     docs/aggregates.md) checks the same public settings, reads the table
+//     the learner's aggregate query returned (aggregate.ReadResultCSV,
+//     errors with file, line and column), fits the oracle from it with the
+//     declared n (aggregate.Result.Fit) and then follows the same steps;
+//     it is charged to the ledger dataset the curator declares
+//     (Aggregates.Dataset: a known hash or a name; the ledger cannot
+//     recognise records it never reads) and the synopsis records its
+//     source (dialect, bins, the query's SHA-256).
 //   - The preview's stand-in data (UniformStandIn) depends only on public
 //     values (n, columns, bounds, a seed), never on the records.
 //
-// Package release imports project/ledger, project/dataset,
+// Package release imports project/aggregate, project/ledger, project/dataset,
 // project/synopsis, project/keys, project/fileio, learners and mechanism.
 package release

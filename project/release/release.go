@@ -41,7 +41,12 @@ type Request struct {
 	// Dataset is the private data, from ReadCSV (with CSVOptions.Columns
 	// listing at least the features and the label, and KeepInvalid so that
 	// every row is kept; the label may be read with CSVOptions.Classes).
+	// Nil exactly when Aggregates is set.
 	Dataset *dataset.Table
+	// Aggregates, if set, is the aggregate table computed by the curator's
+	// own engine that the release uses instead of Dataset (aggregates.go;
+	// docs/aggregates.md): kde, naive-bayes and ridge only.
+	Aggregates *Aggregates
 	// Features are the feature columns, in axis order (ℓ = len(Features)).
 	Features []string
 	// Label is the label column; "" for unsupervised learners (KDE).
@@ -128,9 +133,17 @@ type Prepared struct {
 	Domain synopsis.DomainInfo
 	// ClassLabels names the negative and positive class (classifiers).
 	ClassLabels []string
+	// Source records that the values came from an aggregate table (nil
+	// for a release from the records); written into the synopsis.
+	Source *synopsis.Source
 	// identity identifies the records used, for the ledger (computed on
-	// first use: previews never need it); see (*Prepared).Identity.
+	// first use: previews never need it); see (*Prepared).Identity. Nil
+	// for a release from aggregates, whose ledger dataset is declared
+	// (aggregates).
 	identity *lazyIdentity
+	// aggregates is the aggregate table a release from aggregates was
+	// read from, and what the ledger records of it.
+	aggregates *aggregateOrigin
 }
 
 // RequestError is a release request that breaks a rule; Field names the
@@ -171,45 +184,18 @@ func reqErr(field, format string, args ...any) *RequestError {
 //
 // progress (may be nil) reports the lattice evaluation; ctx cancels it.
 func Prepare(ctx context.Context, req Request, progress func(done, total int)) (*Prepared, error) {
+	if req.Aggregates != nil {
+		return prepareAggregates(ctx, req, progress)
+	}
 	if req.Dataset == nil {
 		return nil, reqErr("dataset", "no dataset given")
 	}
-	learner, err := learners.Lookup(req.Learner)
+	p, learner, pub, err := preparePublic(req)
 	if err != nil {
-		return nil, reqErr("learner", "%v", err)
-	}
-	spec := learner.Spec()
-	dim := len(req.Features)
-	if err := checkColumns(req, spec); err != nil {
 		return nil, err
 	}
-	if err := checkDescription(req.Title, req.Note); err != nil {
-		return nil, err
-	}
-
-	if err := checkClasses(req, spec.Label == learners.LabelBinary); err != nil {
-		return nil, err
-	}
-	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}}
-	p.Request.Features = slices.Clone(req.Features)
-
-	// Public bounds, data-derived ones only with the acknowledgement.
-	used := slices.Clone(req.Features)
-	if spec.Label == learners.LabelReal {
-		used = append(used, req.Label)
-	}
-	bounds := make([]dataset.Bounds, 0, len(used))
-	prov := make([]synopsis.BoundsProvenance, 0, len(used))
-	for _, col := range used {
-		b, pv, err := columnBounds(req, col)
-		if err != nil {
-			return nil, err
-		}
-		bounds, prov = append(bounds, b), append(prov, pv)
-	}
-	for j, col := range req.Features {
-		p.Domain.Features = append(p.Domain.Features, boundWithProvenance(col, req.Units[col], bounds[j], prov[j]))
-	}
+	spec, dim := p.Spec, len(req.Features)
+	used, bounds, prov := pub.used, pub.bounds, pub.prov
 
 	// Replace missing values by the public fill rules, then map the
 	// private data to the learner's domain.
@@ -265,19 +251,82 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 	p.identity = &lazyIdentity{ds: ds, columns: usedColumns(req)}
 
 	// Fit F_D (the learner validates its parameters and the dataset).
+	if err := p.fitAndEvaluate(ctx, func() (*learners.Fitted, error) { return learner.Fit(ctx, p.Data, req.Params) }, progress); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// publicSettings are the public parts of a request that preparePublic
+// resolved: the used numeric columns (features, then a real label), their
+// bounds and the bounds' provenance.
+type publicSettings struct {
+	used   []string
+	bounds []dataset.Bounds
+	prov   []synopsis.BoundsProvenance
+}
+
+// preparePublic checks the public settings of a request, the same for
+// every source of the data: learner, columns, title and note, declared
+// classes and the bounds of the used numeric columns (data-derived ones
+// only with the acknowledgement); it returns the Prepared with its
+// request, learner spec and the features' domain set.
+func preparePublic(req Request) (*Prepared, learners.Learner, publicSettings, error) {
+	var pub publicSettings
+	learner, err := learners.Lookup(req.Learner)
+	if err != nil {
+		return nil, nil, pub, reqErr("learner", "%v", err)
+	}
+	spec := learner.Spec()
+	if err := checkColumns(req, spec); err != nil {
+		return nil, nil, pub, err
+	}
+	if err := checkDescription(req.Title, req.Note); err != nil {
+		return nil, nil, pub, err
+	}
+	if err := checkClasses(req, spec.Label == learners.LabelBinary); err != nil {
+		return nil, nil, pub, err
+	}
+	p := &Prepared{Request: req, Spec: spec, Clipped: map[string]int{}}
+	p.Request.Features = slices.Clone(req.Features)
+
+	pub.used = slices.Clone(req.Features)
+	if spec.Label == learners.LabelReal {
+		pub.used = append(pub.used, req.Label)
+	}
+	for _, col := range pub.used {
+		b, pv, err := columnBounds(req, col)
+		if err != nil {
+			return nil, nil, pub, err
+		}
+		pub.bounds, pub.prov = append(pub.bounds, b), append(pub.prov, pv)
+	}
+	for j, col := range req.Features {
+		p.Domain.Features = append(p.Domain.Features, boundWithProvenance(col, req.Units[col], pub.bounds[j], pub.prov[j]))
+	}
+	return p, learner, pub, nil
+}
+
+// fitAndEvaluate fits F_D with fit (from the records or from aggregates),
+// checks its sensitivity, resolves k (mechanism.ResolveK), checks δ
+// against n and the synopsis's public fields, and evaluates F_D on the
+// lattice: the steps after the data are read, the same for every source.
+func (p *Prepared) fitAndEvaluate(ctx context.Context, fit func() (*learners.Fitted, error), progress func(done, total int)) error {
+	req, spec, dim := p.Request, p.Spec, len(p.Request.Features)
+	var err error
 	p.Resolved, err = spec.Resolve(req.Params, dim)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p.Fitted, err = learner.Fit(ctx, p.Data, req.Params)
+	p.Fitted, err = fit()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if p.Fitted == nil || p.Fitted.Oracle == nil {
-		return nil, fmt.Errorf("learner %s returned no fitted function", spec.Kind)
+		return fmt.Errorf("learner %s returned no fitted function", spec.Kind)
 	}
 	if err := mechanism.ValidateSensitivity(p.Fitted.Sensitivity); err != nil {
-		return nil, fmt.Errorf("learner %s: %w", spec.Kind, err)
+		return fmt.Errorf("learner %s: %w", spec.Kind, err)
 	}
 	if p.Fitted.Output.Kind != "" {
 		// The fit knows what its values mean when a parameter decides it
@@ -287,30 +336,27 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 
 	// Release parameters, k auto or given (the one rule: mechanism.ResolveK).
 	if n := len(req.Privacy.K); !req.KAuto && n != 1 && n != dim {
-		return nil, reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", n, dim)
+		return reqErr("k", "%d cover sizes given for %d features; give one, one per feature, or auto", n, dim)
 	}
 	params, err := mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, p.Fitted.Sensitivity, p.Fitted.StandIn)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := CheckDeltaForN(params.Delta, p.Fitted.N); err != nil {
-		return nil, err
+		return err
 	}
 	p.Params = params
 	p.Lattice, err = mechanism.NewLattice(params.K)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// Title, note, domain and output are checked now (with a placeholder
 	// app version), so that a mistake surfaces before the lattice work.
 	if err := p.checkMeta(p.synopsisMeta("0", time.Now())); err != nil {
-		return nil, err
+		return err
 	}
 	p.Exact, err = mechanism.EvaluateLattice(ctx, p.Fitted.Oracle, p.Lattice, progress)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return err
 }
 
 // checkColumns validates the feature and label columns against the learner.
@@ -327,7 +373,7 @@ func checkColumns(req Request, spec learners.Spec) error {
 		if slices.Index(req.Features, c) != j {
 			return reqErr("features", "column %q is selected twice", c)
 		}
-		if !slices.Contains(req.Dataset.Columns, c) {
+		if req.Dataset != nil && !slices.Contains(req.Dataset.Columns, c) {
 			return reqErr("features", "no column %q in %s (columns: %s)", c, req.Dataset.Path, strings.Join(req.Dataset.Columns, ", "))
 		}
 	}
@@ -343,7 +389,7 @@ func checkColumns(req Request, spec learners.Spec) error {
 		if slices.Contains(req.Features, req.Label) {
 			return reqErr("label", "column %q cannot be both a feature and the label", req.Label)
 		}
-		if !slices.Contains(req.Dataset.Columns, req.Label) {
+		if req.Dataset != nil && !slices.Contains(req.Dataset.Columns, req.Label) {
 			return reqErr("label", "no column %q in %s (columns: %s)", req.Label, req.Dataset.Path, strings.Join(req.Dataset.Columns, ", "))
 		}
 	}
@@ -497,21 +543,16 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 	}
 	params["h"] = []float64{float64(p.Params.H)}
 	params["k"] = intsToFloats(p.Params.K)
-	id, err := p.Identity()
-	if err != nil {
-		return nil, err
-	}
-	entries, found, err := ledger.ReserveByIdentity(opt.Ledger, id, ledger.Entry{
-		Time:        created,
-		Kind:        ledger.KindRelease,
-		DatasetPath: absPath(p.Request.Dataset.Path),
-		Epsilon:     eps,
-		Delta:       p.Params.Delta,
-		Learner:     string(p.Spec.Kind),
-		Params:      params,
-		Noise:       string(p.Params.Noise),
-		Output:      absPath(opt.Out),
-	}, opt.AllowOverBudget, opt.DifferentPopulation)
+	entries, found, err := p.reserve(opt, ledger.Entry{
+		Time:    created,
+		Kind:    ledger.KindRelease,
+		Epsilon: eps,
+		Delta:   p.Params.Delta,
+		Learner: string(p.Spec.Kind),
+		Params:  params,
+		Noise:   string(p.Params.Noise),
+		Output:  absPath(opt.Out),
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -565,6 +606,7 @@ func (p *Prepared) synopsisMeta(appVersion string, created time.Time) synopsis.M
 		OutputRange: p.Fitted.OutputRange,
 		ClassLabels: p.ClassLabels,
 		Fill:        p.Fill,
+		Source:      p.Source,
 	}
 }
 

@@ -32,10 +32,75 @@ type lazyIdentity struct {
 // features and label), computed on the first call (one sort of the rows).
 // It is private data, for the local ledger and sketch store only.
 func (p *Prepared) Identity() (*ledger.DatasetIdentity, error) {
-	if p.identity == nil {
+	if p.identity == nil && p.aggregates == nil {
 		return nil, errors.New("release: nothing prepared; call Prepare first")
+	}
+	if p.aggregates != nil {
+		return nil, errors.New("release: a release from aggregates has no records to identify; it is charged to the ledger dataset the curator declares (Aggregates.Dataset)")
 	}
 	li := p.identity
 	li.once.Do(func() { li.id, li.err = ledger.IdentifyDataset(li.ds, li.columns) })
 	return li.id, li.err
+}
+
+// reserve records the release's spend in the ledger before anything is
+// published: for the records, on every ledger dataset they belong to
+// (ledger.ReserveByIdentity); for aggregates, on the dataset the curator
+// declared (Aggregates.Dataset). It returns the entries recorded, the one
+// whose budget is shown first, and the identity finding (nil for
+// aggregates).
+func (p *Prepared) reserve(opt Options, e ledger.Entry) ([]ledger.Entry, *ledger.IdentityFinding, error) {
+	if p.aggregates != nil {
+		if opt.DifferentPopulation {
+			return nil, nil, errDifferentPopulation
+		}
+		entries, err := p.aggregates.reserve(opt.Ledger, e, opt.AllowOverBudget)
+		return entries, nil, err
+	}
+	id, err := p.Identity()
+	if err != nil {
+		return nil, nil, err
+	}
+	e.DatasetPath = absPath(p.Request.Dataset.Path)
+	return ledger.ReserveByIdentity(opt.Ledger, id, e, opt.AllowOverBudget, opt.DifferentPopulation)
+}
+
+// errDifferentPopulation refuses the declaration "different population"
+// for a release from aggregates, which has no near-duplicates to declare.
+var errDifferentPopulation = reqErr("different population", "applies to a release from the records (near-duplicate datasets found by their rows); "+
+	"a release from aggregates is charged to the dataset it names")
+
+// LedgerDatasets returns the ledger datasets a release of p would be
+// charged to (the one whose budget is shown first) and a sentence for the
+// curator (never for standard output: for the records it is derived from
+// them). For the records it is ledger.FindDataset's finding; for
+// aggregates the dataset the curator declared (Aggregates.Dataset). It
+// only reads; Release repeats the lookup, authoritatively.
+func (p *Prepared) LedgerDatasets(l *ledger.Ledger, differentPopulation bool) ([]string, string, error) {
+	if p.aggregates != nil {
+		if differentPopulation {
+			return nil, "", errDifferentPopulation
+		}
+		if err := l.Refresh(); err != nil {
+			return nil, "", err
+		}
+		h, how, err := resolveDataset(l, p.aggregates.dataset)
+		if err != nil {
+			return nil, "", err
+		}
+		return []string{h}, how, nil
+	}
+	id, err := p.Identity()
+	if err != nil {
+		return nil, "", err
+	}
+	found, err := ledger.FindDataset(l, id, differentPopulation)
+	if err != nil {
+		return nil, "", err
+	}
+	var hashes []string
+	for _, m := range found.Charges {
+		hashes = append(hashes, m.DatasetHash)
+	}
+	return hashes, found.Describe(), nil
 }

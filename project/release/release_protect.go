@@ -1,12 +1,15 @@
 package release
 
 // releaseProtected lists the files a release's output must never be: the
-// dataset it was prepared from, the ledger it records the spend in (and its
+// dataset or aggregate table it was prepared from, the ledger it records the spend in (and its
 // lock), opt.Protected (the caller's signing key) and DefaultProtected.
 func releaseProtected(p *Prepared, opt Options) []ProtectedFile {
 	var out []ProtectedFile
 	if ds := p.Request.Dataset; ds != nil {
 		out = append(out, DatasetProtected(ds.Path)...)
+	}
+	if a := p.Request.Aggregates; a != nil {
+		out = append(out, DatasetProtected(a.Path)...)
 	}
 	if opt.Ledger != nil {
 		out = append(out, LedgerProtected(opt.Ledger.Path())...)

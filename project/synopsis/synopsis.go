@@ -57,6 +57,10 @@ type File struct {
 	// the label), by which invalid or missing values were replaced; absent
 	// in files written before fill rules existed (fill.go).
 	Fill []FillRule `json:"fill,omitempty"`
+	// Source records that the release was computed from an aggregate table
+	// (synopsis_source.go); absent for a release from the records and in
+	// files written before it.
+	Source *Source `json:"source,omitempty"`
 	// Values are the ∏(k_j+1) noisy lattice values in LatticeOrder.
 	Values []float64 `json:"-"`
 }
@@ -215,6 +219,8 @@ type Meta struct {
 	ClassLabels []string
 	// Fill are the fill rules of the used columns (FillRule).
 	Fill []FillRule
+	// Source is set for a release computed from an aggregate table (Source).
+	Source *Source
 }
 
 // NewFile assembles the file content of a release. It copies the
@@ -278,6 +284,7 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 		f.Output.ClassLabels = slices.Clone(meta.ClassLabels)
 	}
 	f.Fill = CloneFill(meta.Fill)
+	f.Source = CloneSource(meta.Source)
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
@@ -302,9 +309,9 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 // finite bound lo < hi per axis, a label bound exactly for regression,
 // BoundsFromData consistent), the output (known kind, finite range, two
 // distinct class labels exactly for classifiers) and the values (count
-// ∏(k_j+1), all finite). The error is a *FormatError naming the field; it
-// wraps ErrTooLarge for a cap, ErrUnsupportedFormat for the version and
-// ErrMalformed otherwise.
+// ∏(k_j+1), all finite), the fill rules and the source record. The error
+// is a *FormatError naming the field; it wraps ErrTooLarge for a cap,
+// ErrUnsupportedFormat for the version and ErrMalformed otherwise.
 func (f *File) Validate() error {
 	if f == nil {
 		return fieldErr(ErrMalformed, "", "no synopsis")
@@ -359,7 +366,10 @@ func (f *File) validateMeta() error {
 	if err := f.Output.validate(); err != nil {
 		return err
 	}
-	return f.validateFill()
+	if err := f.validateFill(); err != nil {
+		return err
+	}
+	return f.validateSource()
 }
 
 // mechanismParamErr is a *mechanism.ParamError as the malformed field

@@ -19,12 +19,14 @@ import (
 // sentinels; every accepted file is canonical — its payload re-encodes to
 // exactly the input bytes, and its content passes Validate.
 //
-// Seed corpus: the golden file, the fixtures below and
-// testdata/fuzz/FuzzReadSynopsis/. CI runs it for 30 s
+// Seed corpus: the golden files (with and without a source record), the
+// fixtures below and testdata/fuzz/FuzzReadSynopsis/. CI runs it for 30 s
 // (go test -run '^$' -fuzz '^FuzzReadSynopsis$' -fuzztime 30s ./project).
 func FuzzReadSynopsis(f *testing.F) {
-	if golden, err := os.ReadFile(goldenPath); err == nil {
-		f.Add(golden)
+	for _, path := range []string{goldenPath, goldenSourcePath} {
+		if golden, err := os.ReadFile(path); err == nil {
+			f.Add(golden)
+		}
 	}
 	for _, s := range []synSpec{
 		{kind: learners.OutputDensity, k: []int{3}},

@@ -1,0 +1,286 @@
+package release
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/project/aggregate"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+)
+
+// Aggregates is the source of a release from an aggregate table (issue 20;
+// docs/aggregates.md): the result of the learner's aggregate query
+// (aggregate.Query, printed by bernstein aggregate-sql), computed by the
+// curator's own engine where the records live, instead of the records.
+// Everything in it is public or declared by the curator.
+type Aggregates struct {
+	// Path is the result table: a CSV file with a header row
+	// (aggregate.ReadResultCSV).
+	Path string
+	// Dialect is the SQL dialect of the engine that computed it (its sums'
+	// public error bound; recorded in the synopsis).
+	Dialect aggregate.Dialect
+	// Bins is B, the fine bins per axis the query was written with (kde,
+	// naive-bayes); 0 means aggregate.DefaultBins.
+	Bins int
+	// Table is the table name the query was written for ("" means "data",
+	// aggregate-sql's default): the query's text, so its hash, depends on it.
+	Table string
+	// N is the public number of records, declared by the curator: the
+	// table's counts must add up to it (n is never taken from the table).
+	N int
+	// Dataset names the ledger dataset the release is charged to
+	// (resolveDataset): the hex hash of a dataset the ledger knows (at
+	// least its first 12 digits, as bernstein ledger prints them; or the
+	// records fingerprint of an earlier release), or a name of the
+	// curator's choosing. Required: without the records the ledger cannot
+	// recognise the data (docs/ledger.md, "Releases from aggregates").
+	Dataset string
+}
+
+// DefaultAggregateTable is the table name a query is written for when
+// Aggregates.Table is empty (bernstein aggregate-sql's --table default).
+const DefaultAggregateTable = "data"
+
+// aggregateOrigin is what a release from aggregates keeps for the ledger.
+type aggregateOrigin struct {
+	path      string // the table file, absolute
+	dataset   string // the curator's declaration (Aggregates.Dataset)
+	tableHash string // SHA-256 of the table file
+	source    synopsis.Source
+}
+
+// datasetNameDomain separates the hash of a curator's dataset name from
+// every other SHA-256 (records fingerprints, file hashes).
+const datasetNameDomain = "bernstein dataset name v1\x00"
+
+// minDatasetPrefix is the fewest hex digits that refer to a ledger
+// dataset by its hash (bernstein ledger prints 12).
+const minDatasetPrefix = 12
+
+// NamedDataset returns the ledger dataset hash of a curator's dataset
+// name: the hex SHA-256 of a domain tag and the name.
+func NamedDataset(name string) string {
+	h := sha256.Sum256([]byte(datasetNameDomain + name))
+	return hex.EncodeToString(h[:])
+}
+
+// QueryHash returns the hex SHA-256 of a query's exact text (the
+// synopsis's source.query_sha256).
+func QueryHash(query string) string {
+	h := sha256.Sum256([]byte(query))
+	return hex.EncodeToString(h[:])
+}
+
+// prepareAggregates is Prepare for a request with Aggregates: the public
+// settings are checked as for the records (preparePublic), the aggregate
+// query's Spec is built from them (bounds, fill values, declared classes,
+// B, the declared n), the table is read and checked against it
+// (aggregate.ReadResultCSV: errors name the file, line and column), the
+// learner's oracle is fitted from it (aggregate.Result.Fit: the counts must
+// add up to n) and evaluated on the lattice like any other.
+func prepareAggregates(ctx context.Context, req Request, progress func(done, total int)) (*Prepared, error) {
+	a := req.Aggregates
+	if req.Dataset != nil {
+		return nil, reqErr("aggregates", "give the records (a dataset) or an aggregate table, not both")
+	}
+	if !slices.Contains([]learners.Kind{learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge}, req.Learner) {
+		return nil, reqErr("learner", "%s has no aggregate path (kde, naive-bayes and ridge have); it needs the records", req.Learner)
+	}
+	if err := checkTypedBounds(req); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(a.Dataset) == "" {
+		return nil, reqErr("dataset id", "a release from aggregates must name its ledger dataset: the hash of a dataset the ledger knows "+
+			"(the records' dataset if they were released before, see bernstein ledger) or a name of your choosing; "+
+			"the ledger cannot recognise records it never reads")
+	}
+	if a.N < 1 {
+		return nil, reqErr("n", "declare the public number of records n (at least 1): it is never taken from the aggregates")
+	}
+	d, err := aggregate.ParseDialect(string(a.Dialect))
+	if err != nil {
+		return nil, reqErr("dialect", "%v", err)
+	}
+	p, _, pub, err := preparePublic(req)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := aggregateSpec(p, pub, a)
+	if err != nil {
+		return nil, err
+	}
+	table := a.Table
+	if table == "" {
+		table = DefaultAggregateTable
+	}
+	query, err := aggregate.Query(spec, d, aggregate.Table(table))
+	if err != nil {
+		return nil, reqErr("aggregates", "%v", err)
+	}
+	res, err := aggregate.ReadResultCSV(a.Path, spec, d)
+	if err != nil {
+		return nil, err
+	}
+	p.Source = &synopsis.Source{Kind: synopsis.SourceAggregates, Dialect: string(d), QuerySHA256: QueryHash(query)}
+	if req.Learner != learners.KindRidge {
+		p.Source.Bins = spec.Bins
+	}
+	p.aggregates = &aggregateOrigin{path: absPath(a.Path), dataset: strings.TrimSpace(a.Dataset), tableHash: res.TableHash, source: *p.Source}
+	fit := func() (*learners.Fitted, error) {
+		f, err := res.Fit(ctx, req.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Path, err)
+		}
+		return f, nil
+	}
+	if err := p.fitAndEvaluate(ctx, fit, progress); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkTypedBounds refuses bounds that need the records: taken from the
+// data, or estimated privately. The aggregate query is written from
+// public bounds typed by the curator.
+func checkTypedBounds(req Request) error {
+	for _, col := range usedColumns(req) {
+		pv, err := provenanceOf(req, col)
+		if err != nil {
+			return err
+		}
+		if pv.Lo != synopsis.EndTyped || pv.Hi != synopsis.EndTyped {
+			return reqErr("bounds["+col+"]", "a release from aggregates takes public bounds typed from domain knowledge only: "+
+				"bounds from the data or estimated privately need the records")
+		}
+	}
+	return nil
+}
+
+// aggregateSpec builds the aggregate query's Spec from the checked public
+// settings and sets the Prepared's fill rules, label bound and class
+// labels, as Prepare does for the records.
+func aggregateSpec(p *Prepared, pub publicSettings, a *Aggregates) (aggregate.Spec, error) {
+	req := p.Request
+	if err := checkFillColumns(req, pub.used); err != nil {
+		return aggregate.Spec{}, err
+	}
+	bins := a.Bins
+	if bins == 0 {
+		bins = aggregate.DefaultBins
+	}
+	spec := aggregate.Spec{Learner: req.Learner, Bins: bins, N: a.N}
+	for j, col := range pub.used {
+		v, err := fillValue(req, col, pub.bounds[j])
+		if err != nil {
+			return spec, err
+		}
+		p.Fill = append(p.Fill, synopsis.FillRule{Column: col, Value: &v})
+		if j < len(req.Features) {
+			spec.Features = append(spec.Features, aggregate.Feature{Name: col, Bounds: pub.bounds[j], Fill: v})
+			continue
+		}
+		spec.Label = &aggregate.Label{Name: col, Bounds: pub.bounds[j], Fill: v}
+		l := boundWithProvenance(col, req.Units[col], pub.bounds[j], pub.prov[j])
+		p.Domain.Label = &l
+	}
+	if p.Spec.Label == learners.LabelBinary {
+		code, class, err := fillClass(req)
+		if err != nil {
+			return spec, err
+		}
+		spec.Label = &aggregate.Label{Name: req.Label, Classes: req.Classes, FillClass: code}
+		p.ClassLabels = req.Classes.Labels()
+		p.Fill = append(p.Fill, synopsis.FillRule{Column: req.Label, Class: class})
+	}
+	if err := spec.Validate(); err != nil {
+		return spec, reqErr("aggregates", "%v", err)
+	}
+	return spec, nil
+}
+
+// resolveDataset returns the ledger dataset a release from aggregates is
+// charged to, from the curator's declaration decl, and a sentence saying
+// so (for the curator):
+//
+//   - 12 to 64 hex digits refer to a dataset the ledger knows: the prefix
+//     of exactly one ledger dataset hash, or of the records fingerprint or
+//     file hash an entry of it records (so the fingerprint a release from
+//     the records showed names its dataset). A prefix that matches none,
+//     or several, is refused: a mistyped hash must not open a new budget.
+//   - Anything else is a name of the curator's choosing (the synopsis text
+//     rule, at most 200 characters): its dataset is NamedDataset(name),
+//     new or known from earlier releases under the same name.
+//
+// The ledger cannot check the declaration: without the records it cannot
+// tell which records the aggregates count (docs/ledger.md).
+func resolveDataset(l *ledger.Ledger, decl string) (string, string, error) {
+	entries := l.Entries("")
+	if isHex(decl) && len(decl) >= minDatasetPrefix && len(decl) <= 64 {
+		prefix := strings.ToLower(decl)
+		var found []string
+		for _, e := range entries {
+			if e.DatasetHash == "" || slices.Contains(found, e.DatasetHash) {
+				continue
+			}
+			match := strings.HasPrefix(e.DatasetHash, prefix)
+			if x := e.Identity; x != nil {
+				match = match || strings.HasPrefix(x.Records, prefix) || x.FileHash != "" && strings.HasPrefix(x.FileHash, prefix)
+			}
+			if match {
+				found = append(found, e.DatasetHash)
+			}
+		}
+		switch len(found) {
+		case 0:
+			return "", "", reqErr("dataset id", "no dataset %s in the ledger %s: give the hash of a dataset it knows (bernstein ledger lists them), or a name for a new dataset", decl, l.Path())
+		case 1:
+			return found[0], fmt.Sprintf("Charged to ledger dataset %s, as you declared (--dataset-id): the ledger cannot check that these aggregates count its records.", ledger.ShortHash(found[0])), nil
+		}
+		return "", "", reqErr("dataset id", "%s is the start of %d ledger datasets (%s, %s, …); give more digits", decl, len(found), ledger.ShortHash(found[0]), ledger.ShortHash(found[1]))
+	}
+	if err := synopsis.CheckText("dataset id", decl, synopsis.MaxNameRunes, false); err != nil {
+		return "", "", asRequestError(err)
+	}
+	h := NamedDataset(decl)
+	for _, e := range entries {
+		if e.DatasetHash == h {
+			return h, fmt.Sprintf("Charged to ledger dataset %s, which you named %q: releases under this name share its budget; the ledger cannot check that these aggregates count its records.", ledger.ShortHash(h), decl), nil
+		}
+	}
+	return h, fmt.Sprintf("A new ledger dataset %s, which you named %q: it gets a budget of its own. The ledger cannot tell whether these aggregates count records already released from a file or under another name; if they do, name that dataset instead (--dataset-id with its hash, bernstein ledger lists them), or its budget is escaped.", ledger.ShortHash(h), decl), nil
+}
+
+// isHex reports whether s is non-empty and all hex digits.
+func isHex(s string) bool {
+	return s != "" && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
+}
+
+// reserveAggregates records the spend of a release from aggregates in the
+// ledger: resolved again under the ledger's current state (authoritative),
+// one entry on the declared dataset, whose note records the table's and
+// the query's hashes and the declaration.
+func (o *aggregateOrigin) reserve(l *ledger.Ledger, e ledger.Entry, allowOver bool) ([]ledger.Entry, error) {
+	if err := l.Refresh(); err != nil {
+		return nil, err
+	}
+	hash, _, err := resolveDataset(l, o.dataset)
+	if err != nil {
+		return nil, err
+	}
+	e.DatasetHash = hash
+	e.DatasetPath = o.path
+	e.Note = fmt.Sprintf("from aggregates (%s): table SHA-256 %s, query SHA-256 %s; ledger dataset declared by the curator: %q",
+		o.source.Dialect, o.tableHash, o.source.QuerySHA256, o.dataset)
+	rec, err := l.Reserve(e, allowOver)
+	if err != nil {
+		return nil, err
+	}
+	return []ledger.Entry{rec}, nil
+}
