@@ -107,18 +107,27 @@ func (rr ridge) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, 
 		return nil, err
 	}
 
-	fp := 2 * ermLinearEvalError(data.Dim, wMax, false)
+	return ridgeFitted(data.Dim, n, c, w, wMax, stab, r, tau, plan, ""), nil
+}
+
+// ridgeFitted is the one home of ridge's sensitivity and output range
+// (docs/sensitivity.md §Ridge), for fits from the records and from
+// sufficient statistics (ridge_aggregate.go): S = stab + 2r + fp, where r
+// bounds ‖ŵ − w*‖ and fp the floating-point error of evaluating ⟨ŵ, ỹ⟩.
+// how is appended to the sensitivity note (e.g. where the fit came from).
+func ridgeFitted(dim, n int, c float64, w []float64, wMax, stab, r, tau float64, plan ermGDPlan, how string) *Fitted {
+	fp := 2 * ermLinearEvalError(dim, wMax, false)
 	s := stab + 2*r + fp
 	rng := wMax + fp/2 // |F| ≤ ‖ŵ‖·‖ỹ‖ ≤ √C + r, plus rounding
 	note := fmt.Sprintf("S = 2MC/n + 2τ + fp = 2·%.4g·%g/%d + 2·%.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex "+
-		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance%s",
-		1+math.Sqrt(c), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
+		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance%s%s",
+		1+math.Sqrt(c), c, n, r, fp, s, ermGradShare, how, ermFallbackNote(plan, tau))
 	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, b: 1},
+		Oracle:          &ermLinearOracle{dim: dim, w: w, b: 1},
 		Sensitivity:     s,
 		SensitivityNote: note,
 		OutputRange:     [2]float64{-rng, rng},
 		N:               n,
-		StandIn:         linearStandIn(rng, data.Dim),
-	}, nil
+		StandIn:         linearStandIn(rng, dim),
+	}
 }

@@ -78,21 +78,7 @@ func FitRidgeMoments(ctx context.Context, m RidgeMoments, values Values) (*Fitte
 			return nil, err
 		}
 	}
-	fp := 2 * ermLinearEvalError(m.Dim, wMax, false)
-	s := stab + 2*r + fp
-	rng := wMax + fp/2
-	note := fmt.Sprintf("S = 2MC/n + 2τ + fp = 2·%.4g·%g/%d + 2·%.3g + %.1g = %.6g: replace-one stability of the 1-strongly convex "+
-		"ridge objective, square loss ½(l − z)² with M = 1 + √C on ‖w‖ ≤ √C (‖x̃‖, ‖ỹ‖ ≤ 1, |l| ≤ 1); τ = %g·MC/n is the certified gradient-norm tolerance "+
-		"(fitted from sufficient statistics)%s",
-		1+math.Sqrt(c), c, n, r, fp, s, ermGradShare, ermFallbackNote(plan, tau))
-	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: m.Dim, w: w, b: 1},
-		Sensitivity:     s,
-		SensitivityNote: note,
-		OutputRange:     [2]float64{-rng, rng},
-		N:               n,
-		StandIn:         linearStandIn(rng, m.Dim),
-	}, nil
+	return ridgeFitted(m.Dim, n, c, w, wMax, stab, r, tau, plan, " (fitted from sufficient statistics)"), nil
 }
 
 // check validates the moments (public checks).
