@@ -39,12 +39,14 @@ var allowedImports = map[string][]string{
 	"project/aggregate/duckdb": {"project/aggregate"},
 	"project/release":          {"project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism"},
 	"learners":                 {"mechanism"},
-	"mechanism":                {},
+	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},
 	"mechanism/peers":          {"mechanism"},
 	"icons":                    {},
 	"audit":                    {},
 	"internal/memprobe":        {},
+	"internal/gemm":            {},
+	"internal/anchor":          {},
 	"scripts/winres":           {},
 }
 
