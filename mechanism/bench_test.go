@@ -2,11 +2,9 @@ package mechanism
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"math"
 	rand "math/rand/v2" // seeded: benchmark inputs only
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -73,8 +71,12 @@ func numpyAnchor(b *testing.B, p *Polynomial, pts, out []float64, goNsPerOp floa
 	}
 	dir := b.TempDir()
 	primePath, ptsPath, outPath := filepath.Join(dir, "prime"), filepath.Join(dir, "points"), filepath.Join(dir, "out")
-	writeFloats(b, primePath, p.prime)
-	writeFloats(b, ptsPath, pts)
+	if err := anchor.WriteFloats(primePath, p.prime); err != nil {
+		b.Fatal(err)
+	}
+	if err := anchor.WriteFloats(ptsPath, pts); err != nil {
+		b.Fatal(err)
+	}
 	ks := make([]string, len(p.k))
 	for j, kj := range p.k {
 		ks[j] = strconv.Itoa(kj)
@@ -83,20 +85,13 @@ func numpyAnchor(b *testing.B, p *Polynomial, pts, out []float64, goNsPerOp floa
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw, err := os.ReadFile(outPath)
+	np, err := anchor.ReadFloats(outPath, len(out))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if len(raw) != 8*len(out) {
-		b.Fatalf("numpy anchor wrote %d bytes, want %d", len(raw), 8*len(out))
-	}
-	var scale float64
-	for _, c := range p.prime {
-		scale += math.Abs(c)
-	}
+	scale := sumAbs(p.prime)
 	for i, v := range out {
-		w := math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-		if math.Abs(v-w) > 1e-9*scale {
+		if w := np[i]; math.Abs(v-w) > 1e-9*scale {
 			b.Fatalf("query %d: EvalBatch %.17g, numpy %.17g", i, v, w)
 		}
 	}
@@ -106,17 +101,6 @@ func numpyAnchor(b *testing.B, p *Polynomial, pts, out []float64, goNsPerOp floa
 	}
 	b.ReportMetric(ms, "numpy-ms/op")
 	b.ReportMetric(ms*1e6/goNsPerOp, "numpy-ratio")
-}
-
-func writeFloats(b *testing.B, path string, v []float64) {
-	b.Helper()
-	buf := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
-	}
-	if err := os.WriteFile(path, buf, 0o600); err != nil {
-		b.Fatal(err)
-	}
 }
 
 // BenchmarkEvalSingle: one query at a time through Eval (one goroutine).

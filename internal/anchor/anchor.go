@@ -3,7 +3,10 @@ package anchor
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -43,4 +46,31 @@ func Run(python, script string, args ...string) (map[string]float64, error) {
 		figures[f[0]] = v
 	}
 	return figures, sc.Err()
+}
+
+// WriteFloats writes v to path as little-endian float64 values (numpy's
+// dtype "<f8"), the format the anchor scripts read.
+func WriteFloats(path string, v []float64) error {
+	buf := make([]byte, 8*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
+	}
+	return os.WriteFile(path, buf, 0o600)
+}
+
+// ReadFloats reads want little-endian float64 values written by an anchor
+// script; a file of another length is an error.
+func ReadFloats(path string, want int) ([]float64, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) != 8*want {
+		return nil, fmt.Errorf("%s: %d bytes, want %d float64 values", path, len(raw), want)
+	}
+	v := make([]float64, want)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+	}
+	return v, nil
 }

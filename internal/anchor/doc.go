@@ -5,7 +5,9 @@
 // then /usr/bin/python3, the Debian python3-numpy the Makefile's deps
 // install), or "" when there is none; benchmarks then report their own
 // figures without the ratio. Run executes an anchor script and reads the
-// lines "name value" it prints to standard output. CPUTime is the process's
+// lines "name value" it prints to standard output; WriteFloats and
+// ReadFloats exchange float64 arrays with it (little endian, numpy's "<f8").
+// CPUTime is the process's
 // user + system CPU time (all threads), which the benchmarks report next to
 // wall time because the build machine is shared.
 package anchor
