@@ -75,14 +75,7 @@ func TestEvalBatchMatchesDefinition8(t *testing.T) {
 		p := randomPolynomial(t, r, s.k, s.h)
 		dim := len(s.k)
 		const n = 13
-		pts := make([]float64, n*dim)
-		for i := range n {
-			copy(pts[i*dim:], randomPoint(r, dim))
-		}
-		out := make([]float64, n)
-		if err := p.EvalBatch(context.Background(), pts, out); err != nil {
-			t.Fatal(err)
-		}
+		pts, out := randomBatch(t, r, p, n)
 		for i := range n {
 			y := pts[i*dim : (i+1)*dim]
 			want := naiveEval(s.k, s.h, p.Coefficients(), y)
@@ -134,14 +127,7 @@ func TestEvalBatchBlockShapes(t *testing.T) {
 			t.Errorf("k=%v: blocked = %v, want %v", s.k, got, s.blocked && gemm.Fast())
 		}
 		dim := len(s.k)
-		pts := make([]float64, s.n*dim)
-		for i := range s.n {
-			copy(pts[i*dim:], randomPoint(r, dim))
-		}
-		out := make([]float64, s.n)
-		if err := p.EvalBatch(context.Background(), pts, out); err != nil {
-			t.Fatal(err)
-		}
+		pts, out := randomBatch(t, r, p, s.n)
 		for i := range s.n {
 			y := pts[i*dim : (i+1)*dim]
 			want, _ := p.Eval(y)
@@ -172,4 +158,20 @@ func sumAbs(v []float64) float64 {
 		s += math.Abs(x)
 	}
 	return s
+}
+
+// randomBatch returns n random query points for p (randomPoint) and their
+// values by EvalBatch.
+func randomBatch(t *testing.T, r *rand.Rand, p *Polynomial, n int) (pts, out []float64) {
+	t.Helper()
+	dim := p.Dim()
+	pts = make([]float64, n*dim)
+	for i := range n {
+		copy(pts[i*dim:], randomPoint(r, dim))
+	}
+	out = make([]float64, n)
+	if err := p.EvalBatch(context.Background(), pts, out); err != nil {
+		t.Fatal(err)
+	}
+	return pts, out
 }
