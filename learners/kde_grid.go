@@ -281,7 +281,7 @@ func kernelRowsProduct(w []float64, stride int, x []float64, dim, j, lo, hi int,
 	invH := 1 / h // any nearby k_0 will do: it only centres the products
 	start := func(i int) (row, g []float64, p, f float64) {
 		d := x[i*dim+j]
-		k0 := max(0, min(m-1, int(math.Round((d-a0)*invH))))
+		k0 := max(0, min(m-1, int((d-a0)*invH+0.5))) // rounds half up where ≥ 0
 		u0 := a0 + float64(k0)*h - d
 		return w[(i-lo)*stride : (i-lo)*stride+m], ka.gsym[m-1-k0 : 2*m-1-k0],
 			math.Exp(-(u0*u0 - 2*u0*float64(k0)*h) * c), math.Exp(-2 * u0 * h * c)
