@@ -38,7 +38,7 @@ var allowedImports = map[string][]string{
 	"project/aggregate":        {"project/dataset", "project/fileio", "learners", "mechanism"},
 	"project/aggregate/duckdb": {"project/aggregate"},
 	"project/release":          {"project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism"},
-	"learners":                 {"mechanism"},
+	"learners":                 {"mechanism", "internal/gemm"},
 	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},
 	"mechanism/peers":          {"mechanism"},
