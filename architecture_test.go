@@ -38,13 +38,15 @@ var allowedImports = map[string][]string{
 	"project/aggregate":        {"project/dataset", "project/fileio", "learners", "mechanism"},
 	"project/aggregate/duckdb": {"project/aggregate"},
 	"project/release":          {"project/aggregate", "project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism"},
-	"learners":                 {"mechanism"},
-	"mechanism":                {},
+	"learners":                 {"mechanism", "internal/gemm"},
+	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},
 	"mechanism/peers":          {"mechanism"},
 	"icons":                    {},
 	"audit":                    {},
 	"internal/memprobe":        {},
+	"internal/gemm":            {},
+	"internal/anchor":          {},
 	"scripts/winres":           {},
 }
 

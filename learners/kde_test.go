@@ -171,7 +171,8 @@ func gridPoints(axes [][]float64) [][]float64 {
 }
 
 // TestGridEqualsEval checks EvalGrid against Eval at every grid point for
-// KDE and naive Bayes, ℓ = 1..4, on uniform lattices (the recurrence path)
+// KDE and naive Bayes, ℓ = 1..4, on uniform lattices (the product and
+// recurrence paths, by bandwidth)
 // and irregular axes (direct path), with n above the chunk size so that
 // several workers run. Tolerance: 1e-12 of the output range bound K (the
 // recurrence errs by about (k²/2 + 2k)·2⁻⁵³ ≈ 5e-14 relative for k = 20,
@@ -308,6 +309,63 @@ func compareGolden(t *testing.T, name string, values []float64) {
 		}
 		if math.Abs(values[i]-want) > 1e-12*math.Abs(want) {
 			t.Errorf("%s value %d = %.17g, golden %.17g", name, i, values[i], want)
+		}
+	}
+}
+
+// TestKernelRowsProduct checks the two-exponential rows of a uniform axis
+// (kernelRowsProduct) against math.Exp at every value, for bandwidths inside
+// its range (newKernelAxis: (h²/4 + 2h + 1)·c ≤ kernelProductMax on the
+// lattice, h = 1/k) and that it is not chosen outside it. Tolerance: twice
+// the documented bound (2k + 3 + 5·(z_P + k·z_F + z_g))·2⁻⁵³ plus 3z·2⁻⁵³,
+// the reference's own error (exp of a rounded exponent). Rows are written
+// at a padded stride, and the padding is left alone.
+func TestKernelRowsProduct(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const u = 0x1p-53
+	for _, b := range []float64{0.031, 0.05, 0.1, 0.5, 1, 0.02, 0.01} {
+		c := 1 / (2 * b * b)
+		for _, k := range []int{2, 20, 60} {
+			ax := latticeAxes(1, k)[0]
+			h := 1 / float64(k)
+			ka := newKernelAxis(ax, c)
+			if want := (h*h/4+2*h+1)*c <= kernelProductMax; (ka.gsym != nil) != want {
+				t.Fatalf("b=%g k=%d: product path %v, want %v", b, k, ka.gsym != nil, want)
+			}
+			if ka.gsym == nil {
+				continue
+			}
+			x := []float64{0, 1, 0.5, ax[1], math.Nextafter(ax[k-1], 1), (ax[1] + ax[2]) / 2}
+			for range 40 {
+				x = append(x, r.Float64())
+			}
+			stride := k + 1 + 3
+			w := make([]float64, len(x)*stride)
+			for i := range w {
+				w[i] = -1
+			}
+			kernelMatrix(w, stride, x, 1, 0, 0, len(x), ka)
+			for i, d := range x {
+				k0 := int(math.Round(d * float64(k)))
+				u0 := float64(k0)*h - d
+				zP := math.Abs(u0*u0-2*u0*float64(k0)*h) * c
+				zF := 2 * math.Abs(u0) * h * c
+				for kk, a := range ax {
+					z := (a - d) * (a - d) * c
+					want := math.Exp(-z)
+					dk := float64(kk - k0)
+					zg := dk * dk * h * h * c
+					bound := 2*(2*float64(kk)+3+5*(zP+float64(kk)*zF+zg))*u + 3*z*u
+					if got := w[i*stride+kk]; math.Abs(got-want) > bound*want {
+						t.Fatalf("b=%g k=%d d=%g: row[%d] = %.17g, exp %.17g (relative error %.3g, bound %.3g)", b, k, d, kk, got, want, math.Abs(got-want)/want, bound)
+					}
+				}
+				for q := k + 1; q < stride; q++ {
+					if w[i*stride+q] != -1 {
+						t.Fatalf("b=%g k=%d: padding w[%d][%d] written", b, k, i, q)
+					}
+				}
+			}
 		}
 	}
 }

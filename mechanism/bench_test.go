@@ -3,8 +3,14 @@ package mechanism
 import (
 	"context"
 	"fmt"
+	"math"
 	rand "math/rand/v2" // seeded: benchmark inputs only
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/bernsteinrelease/bernstein/internal/anchor"
 )
 
 // Run: go test -run x -bench . -benchtime=3x ./mechanism/
@@ -26,18 +32,75 @@ func benchPoints(n, dim int) []float64 {
 	return pts
 }
 
-// BenchmarkEvalBatch: 10⁶ queries, ℓ = 2, k = 20, h = 3, all cores.
+// BenchmarkEvalBatch: 10⁶ queries, ℓ = 2, k = 20, h = 3, all cores. Where
+// python3 with numpy is installed it then runs the numpy anchor
+// (testdata/anchor_evalbatch.py: bases as matrices, BLAS product, row-wise
+// contraction) on the same C′ and points, checks its values against ours,
+// and reports numpy's wall time per op and numpy-ratio = numpy / ours (> 1:
+// we are faster), both measured in this run.
 func BenchmarkEvalBatch(b *testing.B) {
 	p := benchPolynomial(b, []int{20, 20}, 3)
 	pts := benchPoints(batchQueries, 2)
 	out := make([]float64, batchQueries)
+	cpu0, _ := anchor.CPUTime()
 	b.ResetTimer()
-	for range b.N {
+	for b.Loop() {
 		if err := p.EvalBatch(context.Background(), pts, out); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batchQueries), "ns/query")
+	b.StopTimer()
+	perOp := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(perOp/batchQueries, "ns/query")
+	if cpu1, ok := anchor.CPUTime(); ok {
+		b.ReportMetric(float64((cpu1-cpu0).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	}
+	numpyAnchor(b, p, pts, out, perOp)
+}
+
+// numpyAnchor runs testdata/anchor_evalbatch.py on p's C′ and pts (3
+// repeats), fails if its values differ from out by more than 1e-9 of the
+// scale Σ|C′| (numpy's bases by binomials and powers carry a relative error
+// of about k·2⁻⁵³ each), and reports numpy-ms/op and numpy-ratio against
+// goNsPerOp. Without numpy it logs why and reports nothing.
+func numpyAnchor(b *testing.B, p *Polynomial, pts, out []float64, goNsPerOp float64) {
+	py := anchor.Python()
+	if py == "" {
+		b.Log("no python3 with numpy (install python3-numpy): numpy anchor not run")
+		return
+	}
+	dir := b.TempDir()
+	primePath, ptsPath, outPath := filepath.Join(dir, "prime"), filepath.Join(dir, "points"), filepath.Join(dir, "out")
+	if err := anchor.WriteFloats(primePath, p.prime); err != nil {
+		b.Fatal(err)
+	}
+	if err := anchor.WriteFloats(ptsPath, pts); err != nil {
+		b.Fatal(err)
+	}
+	ks := make([]string, len(p.k))
+	for j, kj := range p.k {
+		ks[j] = strconv.Itoa(kj)
+	}
+	fig, err := anchor.Run(py, filepath.Join("testdata", "anchor_evalbatch.py"), primePath, ptsPath, strings.Join(ks, ","), "3", outPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	np, err := anchor.ReadFloats(outPath, len(out))
+	if err != nil {
+		b.Fatal(err)
+	}
+	scale := sumAbs(p.prime)
+	for i, v := range out {
+		if w := np[i]; math.Abs(v-w) > 1e-9*scale {
+			b.Fatalf("query %d: EvalBatch %.17g, numpy %.17g", i, v, w)
+		}
+	}
+	ms, ok := fig["ms_per_op"]
+	if !ok {
+		b.Fatal("numpy anchor printed no ms_per_op")
+	}
+	b.ReportMetric(ms, "numpy-ms/op")
+	b.ReportMetric(ms*1e6/goNsPerOp, "numpy-ratio")
 }
 
 // BenchmarkEvalSingle: one query at a time through Eval (one goroutine).

@@ -35,7 +35,9 @@ type Polynomial struct {
 	coeffs  []float64 // c, lattice order
 	prime   []float64 // C′ = (T_1⊗…⊗T_ℓ)·c, lattice order
 	bases   []*IteratedBasis
-	scratch sync.Pool // *evalScratch
+	scratch sync.Pool  // *evalScratch
+	block   *blockPlan // nil: Eval and EvalBatch evaluate query by query (evalWith)
+	blocks  sync.Pool  // *blockScratch, when block != nil
 }
 
 type evalScratch struct {
@@ -89,6 +91,10 @@ func newPolynomial(k []int, h int, coeffs []float64) *Polynomial {
 		for j := range k {
 			modeProductInPlace(p.prime, shape, j, p.bases[j].t)
 		}
+	}
+	p.block = newBlockPlan(k, p.prime)
+	if p.block != nil {
+		p.blocks.New = func() any { return p.newBlockScratch() }
 	}
 	m := len(coeffs)
 	p.scratch.New = func() any {
@@ -215,7 +221,12 @@ func (p *Polynomial) Eval(y []float64) (float64, error) {
 		return 0, err
 	}
 	s := p.scratch.Get().(*evalScratch)
-	v := p.evalWith(y, s)
+	var v float64
+	if p.block != nil {
+		v = p.evalFMA(y, s)
+	} else {
+		v = p.evalWith(y, s)
+	}
 	p.scratch.Put(s)
 	return v, nil
 }
@@ -277,15 +288,24 @@ func dot(a, b []float64) float64 {
 // EvalBatch evaluates n = len(out) queries: query i is
 // points[i·ℓ : (i+1)·ℓ] and its value goes to out[i]. It validates every
 // point first (an error names the first bad one), then evaluates in parallel
-// on runtime.GOMAXPROCS(0) goroutines by the same axis-by-axis contraction as
-// Eval, bit-identically. Cancelling ctx returns ctx.Err(); out is then
+// on runtime.GOMAXPROCS(0) goroutines, bit-identically to Eval: where the
+// vectorised kernel is available (internal/gemm) a block of queries at a
+// time as matrix products (eval_block.go), otherwise query by query by the
+// axis-by-axis contraction. Cancelling ctx returns ctx.Err(); out is then
 // partially written.
 func (p *Polynomial) EvalBatch(ctx context.Context, points, out []float64) error {
 	l := len(p.k)
 	if len(points) != len(out)*l {
 		return paramErr("points", fmt.Sprintf("%d values", len(points)), "need len(out)·ℓ = %d·%d = %d values", len(out), l, len(out)*l)
 	}
-	for i := range out {
+	inCube := true
+	for _, v := range points { // the common case in one pass; checkQuery names a bad point
+		if !(v >= 0 && v <= 1) {
+			inCube = false
+			break
+		}
+	}
+	for i := 0; !inCube && i < len(out); i++ {
 		if err := p.checkQuery(points[i*l : (i+1)*l]); err != nil {
 			return fmt.Errorf("query %d: %w", i, err)
 		}
@@ -303,14 +323,29 @@ func (p *Polynomial) EvalBatch(ctx context.Context, points, out []float64) error
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := p.scratch.Get().(*evalScratch)
-			defer p.scratch.Put(s)
+			var s *evalScratch
+			var bs *blockScratch
+			if p.block != nil {
+				bs = p.blocks.Get().(*blockScratch)
+				defer p.blocks.Put(bs)
+			} else {
+				s = p.scratch.Get().(*evalScratch)
+				defer p.scratch.Put(s)
+			}
 			for {
 				c := int(next.Add(1) - 1)
 				if c >= nChunks || ctx.Err() != nil {
 					return
 				}
-				for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+				hi := min((c+1)*chunk, n)
+				if bs != nil {
+					for i := c * chunk; i < hi; i += p.block.q {
+						e := min(i+p.block.q, hi)
+						p.evalBlock(points[i*l:e*l], out[i:e], bs)
+					}
+					continue
+				}
+				for i := c * chunk; i < hi; i++ {
 					out[i] = p.evalWith(points[i*l:(i+1)*l], s)
 				}
 			}

@@ -71,14 +71,7 @@ func TestEvalBatchAndGridEqualEval(t *testing.T) {
 		p := randomPolynomial(t, r, s.k, s.h)
 		dim := len(s.k)
 		const n = 5000 // more than one chunk per worker
-		pts := make([]float64, n*dim)
-		for i := range n {
-			copy(pts[i*dim:], randomPoint(r, dim))
-		}
-		out := make([]float64, n)
-		if err := p.EvalBatch(context.Background(), pts, out); err != nil {
-			t.Fatal(err)
-		}
+		pts, out := randomBatch(t, r, p, n)
 		for i := range n {
 			want, _ := p.Eval(pts[i*dim : (i+1)*dim])
 			if out[i] != want {

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package learners
-
-import "time"
-
-// processCPUTime is not available on this platform.
-func processCPUTime() (time.Duration, bool) { return 0, false }
