@@ -118,6 +118,9 @@ Keep a copy of the files before repairing.`,
 				if te := l.TipProblem(); te != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", te)
 				}
+				if hl := l.HardLinked(); hl != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", hl)
+				}
 				if data == "" {
 					writeLedgerSummary(e.Stdout, l)
 					return nil
