@@ -211,8 +211,11 @@ func (l *Ledger) Refresh() error {
 		return err
 	}
 	defer unlock()
-	_, err = l.readLocked()
-	return err
+	if _, err = l.readLocked(); err != nil {
+		return err
+	}
+	l.state().catchUpTip(l.path)
+	return nil
 }
 
 // readLocked reads the file and loads it into the cache, returning the

@@ -368,6 +368,28 @@ func (st *ledgerState) tipRepair(reset bool) (*Entry, string) {
 	return e, ""
 }
 
+// catchUpTip rewrites, under the ledger's lock, a tip file that names a
+// line before the ledger's last when nothing else is wrong (no damage, no
+// tear, no tip problem, one hard link): a crash between an append and its
+// tip write, or an older tip restored, leaves the lines after the tip's
+// line uncovered until the next write; a read now covers them too, so
+// that cutting them is seen. Best effort: an error (a read-only
+// directory) leaves the tip as it was, which is accepted.
+func (st *ledgerState) catchUpTip(path string) {
+	n := len(st.entries)
+	if st.tip == nil || st.tipErr != nil || st.torn != nil || len(st.damaged) > 0 || st.links > 1 || n == 0 {
+		return
+	}
+	last := st.entries[n-1]
+	if last.Totals == nil || last.Sum == "" || !last.Tip || last.Sum == st.tip.LineSum {
+		return
+	}
+	t := tipRecord{LineSum: last.Sum, Totals: *last.Totals}
+	if data, err := marshalTip(t); err == nil {
+		_ = fileio.WriteAtomic(TipPath(path), data, 0o600, true)
+	}
+}
+
 // writeTip writes the tip file of the ledger at path for the state st
 // just appended (its last valid entry is the last line written), under
 // the ledger's lock, atomically (fileio.WriteAtomic, through the fsops
