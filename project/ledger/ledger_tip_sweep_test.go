@@ -55,13 +55,7 @@ func TestLedgerTipCutAfterTipRepair(t *testing.T) {
 			t.Fatal("setup: the lowered budget does not refuse")
 		}
 		// An accident cuts the last line (the budget entry) at a line end.
-		if err := os.WriteFile(p, cutLines(mustRead(t, p), 1), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		l2, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l2 := cutOpen(t, p, 1)
 		if l2.TipProblem() == nil {
 			t.Errorf("the budget entry cut from the end is not seen: budget now %g (curator set 0.4)", l2.Budget(hashA))
 			if _, err := l2.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.5}, false); err == nil {
@@ -75,13 +69,7 @@ func TestLedgerTipCutAfterTipRepair(t *testing.T) {
 			Entry{DatasetHash: hashB, Epsilon: 0.5})
 		// An accident cuts the last line; the repair charges 0.5 (+margin)
 		// to every dataset: correct.
-		if err := os.WriteFile(p, cutLines(mustRead(t, p), 1), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		l, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := cutOpen(t, p, 1)
 		if _, err := l.Repair(RepairOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -90,13 +78,7 @@ func TestLedgerTipCutAfterTipRepair(t *testing.T) {
 			t.Fatal(err)
 		}
 		before, _ := l.Spent(hashC)
-		if err := os.WriteFile(p, cutLines(mustRead(t, p), 1), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		l2, err := Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l2 := cutOpen(t, p, 1)
 		after, _ := l2.Spent(hashC)
 		if l2.TipProblem() == nil && after < before {
 			t.Errorf("the release cut from the end is not seen: C spent %g, truly %g", after, before)
@@ -578,17 +560,25 @@ func TestLedgerTipCrashLagThenCut(t *testing.T) {
 	if data := mustRead(t, p); !bytes.Equal(tipOf(t, data), mustRead(t, TipPath(p))) {
 		t.Fatal("the read did not catch the tip up to the last line")
 	}
-	if err := os.WriteFile(p, cutLines(mustRead(t, p), 1), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	l2, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l2 := cutOpen(t, p, 1)
 	if l2.TipProblem() == nil {
 		t.Error("the last line cut after a read caught the tip up is not seen")
 	}
 	if eps, _ := l2.Spent(hashB); eps < 0.5 {
 		t.Errorf("B spent %g after the cut, want ≥ 0.5 (the tip shows it)", eps)
 	}
+}
+
+// cutOpen cuts the last n lines of the ledger at p at a line end (an
+// accident) and opens it.
+func cutOpen(t *testing.T, p string, n int) *Ledger {
+	t.Helper()
+	if err := os.WriteFile(p, cutLines(mustRead(t, p), n), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
