@@ -118,6 +118,9 @@ Keep a copy of the files before repairing.`,
 				if te := l.TipProblem(); te != nil {
 					fmt.Fprintf(e.Stderr, "warning: %v\n", te)
 				}
+				if hl := l.HardLinked(); hl != nil {
+					fmt.Fprintf(e.Stderr, "warning: %v\n", hl)
+				}
 				if data == "" {
 					writeLedgerSummary(e.Stdout, l)
 					return nil
@@ -337,6 +340,11 @@ func spentFigure(v float64, damaged []ledger.DamagedLine) string {
 // leftFigure shows what is left of a budget; unknown while the ledger is
 // damaged (an overspend already visible is still shown).
 func leftFigure(spent, budget float64, damaged []ledger.DamagedLine) string {
+	if budget == 0 {
+		// A repair of lines that may have held a budget entry set it
+		// aside (docs/ledger.md, "Missing budget entries").
+		return "none: budget set aside by a repair, set it again (--budget/--delta-budget)"
+	}
 	left := budgetLeft(spent, budget)
 	if len(damaged) > 0 && !strings.HasSuffix(left, "over budget") {
 		return "unknown (ledger damaged)"

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -202,5 +203,51 @@ func TestReleaseAdmittedByZCDP(t *testing.T) {
 	r := te.run(w.kdeRelease(w.path("l.synopsis"), "--epsilon", "0.3")...)
 	if r.code != exitBudget || !strings.Contains(r.stderr, "zCDP") {
 		t.Errorf("Laplace release past both accounts: exit %d %q", r.code, r.stderr)
+	}
+}
+
+// TestLedgerBudgetSetAsideAndHardLink (tip review, issue 14): a budget
+// entry cut from the end of the ledger is repaired with the dataset's
+// budgets set aside (shown as such, releases refused saying so) until the
+// curator sets them again; a hard link to the ledger is warned about and
+// refuses releases.
+func TestLedgerBudgetSetAsideAndHardLink(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := filepath.Join(w.demo, dataset.DemoKDE1DFile)
+	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--epsilon", "0.3")...)
+	te.mustRun(t, "ledger", "--data", data, "--budget", "0.4")
+	p := openDefaultLedger(t).Path()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := b[:bytes.LastIndexByte(b[:len(b)-1], '\n')+1] // the budget line cut at a line end
+	if err := os.WriteFile(p, cut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	te.mustRun(t, "ledger", "--repair")
+	r := te.mustRun(t, "ledger", "--data", data)
+	if !strings.Contains(r.stdout, "budget set aside by a repair") {
+		t.Errorf("ledger --data after the repair:\n%s", r.stdout)
+	}
+	r = te.run(w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.05")...)
+	if r.code != exitBudget || !strings.Contains(r.stderr, "set aside") {
+		t.Errorf("a release after the repair: exit %d, %q; want refused, the budget set aside", r.code, r.stderr)
+	}
+	te.mustRun(t, "ledger", "--data", data, "--budget", "0.4", "--delta-budget", "1e-6")
+	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.05")...)
+
+	if err := os.Link(p, p+".hard"); err != nil {
+		t.Fatal(err)
+	}
+	r = te.mustRun(t, "ledger")
+	if !strings.Contains(r.stderr, "2 hard links") {
+		t.Errorf("ledger with a hard link: stderr %q", r.stderr)
+	}
+	r = te.run(w.kdeRelease(w.path("c.synopsis"), "--epsilon", "0.01")...)
+	if r.code == 0 || !strings.Contains(r.stderr, "hard links") {
+		t.Errorf("a release through a hard-linked ledger: exit %d, %q", r.code, r.stderr)
 	}
 }

@@ -17,7 +17,11 @@
 //     or a gap in the totals is counted conservatively, reported, and kept
 //     counted by Repair (docs/ledger.md); lines cut from the end show
 //     against the tip file (TipPath, written after every append under
-//     the lock) and are charged to every dataset; a damaged sketch store
+//     the lock) and are charged to every dataset; missing lines that held
+//     or may have held a budget entry (the totals' budget count) set the
+//     budgets they may have lowered aside until the curator sets them
+//     again; a ledger file with another hard link (whose own tip would
+//     lag) refuses every write (*HardLinkError); a damaged sketch store
 //     (*SketchStoreError) refuses releases rather than forgetting a
 //     dataset.
 //   - A dataset is identified by its records in the used columns

@@ -101,6 +101,13 @@ type Entry struct {
 	// every dataset (AllDatasets), or the curator's reset of the tip file
 	// (docs/ledger.md, "The tip file"). RepairsLine is then its own line.
 	RepairsTip bool `json:"repairs_tip,omitempty"`
+	// BudgetsLost marks a KindRepair entry for lines missing from the
+	// ledger that held (or may have held) a budget entry, whose loss may
+	// have raised a budget: the budgets of the datasets it charges (every
+	// dataset if AllDatasets) are in effect exhausted (Budget and
+	// DeltaBudget return 0) until the curator sets them again
+	// (docs/ledger.md, "Lines missing before an intact line").
+	BudgetsLost bool `json:"budgets_lost,omitempty"`
 	// Identity names the records a release or validation used and how it
 	// was matched to DatasetHash (dataset_identity.go); nil in older
 	// entries and in budget and repair entries.
@@ -138,15 +145,17 @@ type Ledger struct {
 
 // ledgerState is what one read of the ledger file found.
 type ledgerState struct {
-	entries []Entry        // the valid entries, in file order
-	torn    *TornError     // an unterminated last line, or nil
-	damaged []damagedLine  // complete lines that do not parse and are not yet repaired
-	charges []damageCharge // conservative charges of damaged, where attributable
-	summed  bool           // some valid line carries a checksum
-	run     Totals         // running totals after the last valid entry
-	totaled bool           // some valid line carries totals
-	notes   []string       // harmless irregularities read past (see tolerate)
-	longest int            // length of the longest valid line (singleEntryBound)
+	entries  []Entry        // the valid entries, in file order
+	torn     *TornError     // an unterminated last line, or nil
+	damaged  []damagedLine  // complete lines that do not parse and are not yet repaired
+	charges  []damageCharge // conservative charges of damaged, where attributable
+	summed   bool           // some valid line carries a checksum
+	run      Totals         // running totals after the last valid entry
+	totaled  bool           // some valid line carries totals
+	budgeted bool           // some valid line's totals carry a budget count
+	budgets  int            // the number of valid budget entries
+	notes    []string       // harmless irregularities read past (see tolerate)
+	longest  int            // length of the longest valid line (singleEntryBound)
 	// tipFirst is the index in entries of the first entry that says a tip
 	// file is kept (Entry.Tip), -1 if none; tipFirstLine its line.
 	tipFirst, tipFirstLine int
@@ -154,6 +163,7 @@ type ledgerState struct {
 	unterminated           bool       // the last line is damaged and has no line end (Repair terminates it)
 	tip                    *tipRecord // the tip file, if one was read
 	tipErr                 *TipError  // the ledger does not end where the tip says
+	links                  int        // the ledger file's hard links (linkCount), set by load
 }
 
 // DefaultPath returns os.UserConfigDir()/bernstein/ledger.jsonl.
@@ -201,8 +211,11 @@ func (l *Ledger) Refresh() error {
 		return err
 	}
 	defer unlock()
-	_, err = l.readLocked()
-	return err
+	if _, err = l.readLocked(); err != nil {
+		return err
+	}
+	l.state().catchUpTip(l.path)
+	return nil
 }
 
 // readLocked reads the file and loads it into the cache, returning the
@@ -223,6 +236,7 @@ func (l *Ledger) readLocked() ([]byte, error) {
 func (l *Ledger) load(data []byte) error {
 	r := readTip(l.path)
 	st := parseLedgerTip(data, l.path, &r)
+	st.links = linkCount(l.path)
 	l.mu.Lock()
 	l.st = st
 	l.mu.Unlock()
@@ -258,6 +272,22 @@ func (l *Ledger) Notes() []string {
 // Reserve and SetBudget refuse with until Repair; otherwise nil.
 func (l *Ledger) Damaged() *Error {
 	return l.state().damageError(l.path)
+}
+
+// HardLinked returns, if the ledger file had more than one hard link when
+// last read (Unix), the *HardLinkError every write, Repair included,
+// refuses with; otherwise nil.
+func (l *Ledger) HardLinked() *HardLinkError {
+	return l.state().linkError(l.path)
+}
+
+// linkError is the refusal of writes through a file with several hard
+// links.
+func (st *ledgerState) linkError(path string) *HardLinkError {
+	if st.links > 1 {
+		return &HardLinkError{File: path, Links: st.links}
+	}
+	return nil
 }
 
 // TipProblem returns, if the ledger did not end where its tip file says
@@ -322,11 +352,17 @@ func budget(entries []Entry, hash string) float64 {
 }
 
 // lastBudget returns the value field gives for the last KindBudget entry of
-// the dataset that sets it (> 0), or def.
+// the dataset that sets it (> 0), or def; but 0 (in effect exhausted) if
+// a repair of lines that may have held a budget entry (BudgetsLost)
+// charging the dataset comes after that entry: the lost entry may have
+// lowered the budget, so it holds until the curator sets it again.
 func lastBudget(entries []Entry, hash string, field func(Entry) float64, def float64) float64 {
 	for _, e := range slices.Backward(entries) {
 		if e.DatasetHash == hash && e.Kind == KindBudget && field(e) > 0 {
 			return field(e)
+		}
+		if e.BudgetsLost && e.charges(hash) {
+			return 0
 		}
 	}
 	return def
@@ -472,6 +508,9 @@ func (l *Ledger) appendChecked(decide func(st *ledgerState) ([]byte, error)) err
 	if err != nil {
 		return err
 	}
+	if le := l.state().linkError(l.path); le != nil {
+		return le // checked under the lock: a write through any name sees the other
+	}
 	line, err := decide(l.state())
 	if err != nil {
 		return err
@@ -608,6 +647,9 @@ func (e *Entry) validate() error {
 	}
 	if e.AdmittedBy != "" && (e.AdmittedBy != AdmittedByZCDP || e.OverBudget || !(e.Kind == KindRelease || e.Kind == KindValidation || e.Kind == KindBounds)) {
 		return fmt.Errorf("admitted_by: %q is allowed only as %q, on a release, validation or bounds entry not over budget", e.AdmittedBy, AdmittedByZCDP)
+	}
+	if e.BudgetsLost && e.Kind != KindRepair {
+		return errors.New("budgets_lost: only a repair entry sets budgets aside")
 	}
 	if e.RepairsTip && !e.AllDatasets {
 		return errors.New("repairs_tip: only an unattributed repair (all_datasets) resolves the tip file")
@@ -758,13 +800,13 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 		}
 		e, err := decodeEntry(line, st.summed)
 		if err == nil && e.Kind == KindRepair && !e.RepairsTip {
-			err = resolveRepair(damaged, n, validLine, e, st.run)
+			err = resolveRepair(damaged, n, validLine, e, st.want(e))
 		}
 		if err == nil && e.Kind == KindBudget {
 			err = checkBudgetOrder(budgetAt, n, e)
 		}
 		if err == nil {
-			err = checkVersionTotals(e, st.totaled)
+			err = checkVersionTotals(e, st.totaled, st.budgeted)
 		}
 		if err == nil {
 			err = checkTipMarker(e, st.tipFirst >= 0)
@@ -774,7 +816,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 			// Clean only if no damaged line lies since the last line with
 			// totals: the valid lines without totals (version 1) after a
 			// damaged line do not show what it held.
-			order = checkTotals(st.run, e, sinceTotals == len(damaged))
+			order = checkTotals(st.want(e), e, sinceTotals == len(damaged))
 		}
 		if err != nil {
 			damaged = append(damaged, newDamagedLine(n, line, err))
@@ -792,7 +834,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 		if e.Totals != nil && order == nil && sinceTotals < len(damaged) {
 			// Its totals bound every damaged line since the last line
 			// with totals, together (one span).
-			bound := newSpanBound(n, st.run, e)
+			bound := newSpanBound(n, st.want(e), e)
 			for i := sinceTotals; i < len(damaged); i++ {
 				damaged[i].bound = bound
 			}
@@ -804,7 +846,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 			d.outOfOrder = true
 			if e.Totals.Entries > st.run.after(e).Entries {
 				// Entries are missing before it: what they spent.
-				d.gap = newSpanBound(n, st.run, e)
+				d.gap = newSpanBound(n, st.want(e), e)
 			}
 			damaged = append(damaged, d)
 			lastOutOfOrder = n
@@ -816,6 +858,10 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 			sinceTotals = len(damaged)
 		}
 		st.run, st.totaled = st.run.advance(e), st.totaled || e.Totals != nil
+		st.budgeted = st.budgeted || e.Totals != nil && e.Totals.Budgets != nil
+		if e.Kind == KindBudget {
+			st.budgets++
+		}
 		st.longest = max(st.longest, len(line))
 		st.entries = append(st.entries, e)
 	}
@@ -852,7 +898,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 		}
 	}
 	st.charges, _ = damageCharges(st, nil, true)
-	if te := st.tipErr; te != nil && te.Known && !te.boundsDamage {
+	if te := st.tipErr; te != nil && !te.boundsDamage && (te.Epsilon > 0 || te.Delta > 0) {
 		st.charges = append(st.charges, damageCharge{all: true, eps: te.Epsilon, delta: te.Delta,
 			why: "the tip file shows lines missing at the end of the ledger"})
 	}

@@ -206,7 +206,7 @@ func markJoined(damaged []damagedLine, longest int) {
 // wrote after a crash during a repair); a repair of this version resolves
 // only the line it names, so that a damaged repair entry is never
 // swallowed by the next one.
-func resolveRepair(damaged []damagedLine, n, validLine int, e Entry, run Totals) error {
+func resolveRepair(damaged []damagedLine, n, validLine int, e Entry, wantTotals Totals) error {
 	want := e.RepairsLine
 	if want == n-1 && validLine == n-1 {
 		if e.Epsilon != 0 || e.Delta != 0 {
@@ -221,7 +221,7 @@ func resolveRepair(damaged []damagedLine, n, validLine int, e Entry, run Totals)
 	if d := damaged[i]; e.Totals != nil && e.Epsilon == 0 && e.Delta == 0 && !d.outOfOrder {
 		b := d.bound
 		if b == nil && !d.followed {
-			b = newSpanBound(n, run, e) // this repair is the first valid line after it
+			b = newSpanBound(n, wantTotals, e) // this repair is the first valid line after it
 		}
 		if b == nil || b.entries != 0 {
 			return fmt.Errorf("repair entry charges nothing for line %d, but the running totals do not show that the line held no entry (it was valid when the repair was written, or was damaged since)", want)
@@ -244,7 +244,20 @@ type damageCharge struct {
 	all        bool
 	eps, delta float64
 	why        string
+	// budgetsLost is set if the lines charged were missing and held, or
+	// may have held, a budget entry (Entry.BudgetsLost).
+	budgetsLost bool
 }
+
+// budgetsLost reports whether missing lines may have held a budget entry:
+// the totals around them count budgets > held budget entries more than
+// the damaged lines among them can hold, or do not count them (-1).
+func budgetsLost(budgets, held int) bool {
+	return budgets < 0 || budgets > held
+}
+
+// budgetsNote is what a repair note adds when budgetsLost.
+const budgetsNote = "; they held or may have held a budget entry, so the budgets of the datasets charged are set aside until the curator sets them again"
 
 // outOfOrderCharges returns the charges of an intact line out of order
 // (damagedLine.outOfOrder): nothing if no entry is missing before it;
@@ -253,12 +266,32 @@ type damageCharge struct {
 // were lost), or to the datasets hs the curator attributes them to.
 func outOfOrderCharges(d damagedLine, hs []string) []damageCharge {
 	g := d.gap
+	var own []damageCharge
+	if d.rec.kind == KindBudget && IsSHA256Hex(d.rec.hash) {
+		// A budget entry copied or moved later counts as written and may
+		// have raised its dataset's budget back: set it aside.
+		own = append(own, damageCharge{line: d.line, hash: d.rec.hash, budgetsLost: true,
+			why: fmt.Sprintf("line %d is an intact budget entry out of order (%s); it counts as written, but a copy or a moved budget entry may have raised the budget again: the dataset's budgets are set aside until the curator sets them again", d.line, d.reason)})
+	}
 	if g == nil {
+		if len(own) > 0 {
+			return own
+		}
 		return []damageCharge{{line: d.line,
 			why: fmt.Sprintf("line %d is intact but out of order (%s); it counts as written", d.line, d.reason)}}
 	}
-	c := damageCharge{line: d.line, eps: g.eps, delta: min(g.delta, 1-1e-12), all: len(hs) == 0,
+	return append(gapCharges(d, hs), own...)
+}
+
+// gapCharges returns the charges of the entries missing before the
+// intact line d (outOfOrderCharges).
+func gapCharges(d damagedLine, hs []string) []damageCharge {
+	g := d.gap
+	c := damageCharge{line: d.line, eps: g.eps, delta: min(g.delta, 1-1e-12), all: len(hs) == 0, budgetsLost: budgetsLost(g.budgets, 0),
 		why: fmt.Sprintf("the running totals of line %d show %d missing entries that spent ε %g, δ %g", d.line, g.entries, g.eps, g.delta)}
+	if c.budgetsLost {
+		c.why += budgetsNote
+	}
 	if c.all {
 		c.why = UnattributedNote(d.line) + ": " + c.why + "; charged to every dataset"
 		return []damageCharge{c}
@@ -389,7 +422,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	byHash := map[string][]lineCharge{}
 	var order []string
 	var out []damageCharge
-	type spanEntries struct{ first, k int }
+	type spanEntries struct{ first, k, bud int } // bud: entries of lines that may be budget entries
 	spans := map[*spanBound]*spanEntries{}
 	var spanOrder []*spanBound
 	for _, d := range st.damaged {
@@ -409,6 +442,9 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 				spanOrder = append(spanOrder, b)
 			}
 			spans[b].k += k // what its keys and length show
+			if k > 1 || d.rec.kind == "" || d.rec.kind == KindBudget {
+				spans[b].bud += k
+			}
 		}
 		k = max(k, d.joined)
 		var hs []string
@@ -462,9 +498,13 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	// hold: whole lines are missing too, of datasets nobody knows.
 	for _, b := range spanOrder {
 		if sp := spans[b]; b.entries > sp.k {
-			out = append(out, damageCharge{line: sp.first, all: true, eps: b.eps, delta: min(b.delta, 1-1e-12),
+			c := damageCharge{line: sp.first, all: true, eps: b.eps, delta: min(b.delta, 1-1e-12), budgetsLost: budgetsLost(b.budgets, sp.bud),
 				why: fmt.Sprintf("%s: %s count %d entries since the valid line before line %d, more than the damaged lines can hold, spending ε %g, δ %g together; charged to every dataset",
-					UnattributedNote(sp.first), b.source(), b.entries, sp.first, b.eps, b.delta)})
+					UnattributedNote(sp.first), b.source(), b.entries, sp.first, b.eps, b.delta)}
+			if c.budgetsLost {
+				c.why += budgetsNote
+			}
+			out = append(out, c)
 		}
 	}
 	for _, h := range order {
@@ -684,18 +724,24 @@ func repairLines(st *ledgerState, opt RepairOptions) ([]byte, []Entry, error) {
 	}
 	// The totals continue from the last valid entry, and from the torn
 	// line if the line end makes it one.
-	run := st.run
+	run, budgets := st.run, st.budgets
 	if t := st.torn; t != nil && t.Complete {
 		if e, err := decodeEntry(t.Fragment, st.summed); err == nil {
 			run = run.advance(e)
+			if e.Kind == KindBudget {
+				budgets++
+			}
 		}
+	}
+	if run.Budgets == nil { // continue the count as ledgerState.want does
+		run.Budgets = &budgets
 	}
 	// Damaged lines last to first (a repair of this version resolves only
 	// the line it names, whatever the order; see resolveRepair).
 	slices.SortStableFunc(charges, func(a, b damageCharge) int { return b.line - a.line })
 	for _, c := range charges {
 		i := slices.IndexFunc(st.damaged, func(d damagedLine) bool { return d.line == c.line })
-		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, AllDatasets: c.all, Epsilon: c.eps, Delta: c.delta,
+		reps = append(reps, Entry{Kind: KindRepair, RepairsLine: c.line, DatasetHash: c.hash, AllDatasets: c.all, Epsilon: c.eps, Delta: c.delta, BudgetsLost: c.budgetsLost,
 			Note: fmt.Sprintf("%s: %s", c.why, quoteFragment(st.damaged[i].data))})
 	}
 	if tipRep != nil {

@@ -452,6 +452,13 @@ func FuzzLedgerRepair(f *testing.F) {
 			if e1 < e0*(1-1e-12) || d1 < d0*(1-1e-12) {
 				t.Fatalf("dataset %s…: spent ε %v, δ %v after damage and repair, was ε %v, δ %v\ndamaged:\n%s", h[:8], e1, d1, e0, d0, data)
 			}
+			// Budgets: what is left never grows (a lost budget entry that
+			// lowered a budget is set aside or charged at the cap).
+			b0, b1 := budget(orig.entries, h), budget(st.entries, h)
+			db0, db1 := deltaBudget(orig.entries, h), deltaBudget(st.entries, h)
+			if b1-e1 > max(b0-e0, 0)+1e-9*(b0+1) || db1-d1 > max(db0-d0, 0)+1e-9*(db0+1e-6) {
+				t.Fatalf("dataset %s…: left ε %v, δ %v after damage and repair (budgets %v, %v), was ε %v, δ %v (budgets %v, %v)\ndamaged:\n%s", h[:8], b1-e1, db1-d1, b1, db1, b0-e0, db0-d0, b0, db0, data)
+			}
 		}
 	})
 }

@@ -79,8 +79,29 @@ func (e *BudgetError) Error() string {
 	if e.Delta {
 		sym, flag = "δ", "--delta-budget"
 	}
+	if e.Budget == 0 {
+		return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: its %s budget is set aside, because a repair recorded lines missing from the ledger that held or may have held a budget entry (which may have lowered it); the dataset has spent %s %g; set the budget again ('bernstein ledger --data FILE %s VALUE', recorded), or pass --allow-over-budget (which is recorded)",
+			e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, sym, e.Spent, flag)
+	}
 	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
 		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag) + zcdpNote(e.ZCDP)
+}
+
+// HardLinkError reports that the ledger file has more than one hard link
+// (name). Each name keeps its own tip file (TipPath), so writes through
+// one name leave the other name's tip behind, and a tip behind is
+// accepted: lines cut from the end after it would go unseen. The ledger
+// therefore refuses every write, Repair included, through a file with
+// another hard link (docs/ledger.md, "The tip file"); Unix only (on other
+// platforms the count is not looked up).
+type HardLinkError struct {
+	File  string // the ledger
+	Links int    // its number of hard links
+}
+
+func (e *HardLinkError) Error() string {
+	return fmt.Sprintf("%s: the ledger file has %d hard links (names); the ledger refuses to write through a file with more than one, because each name keeps its own tip file and a tip left behind by writes through the other name would hide lines cut from the end. Remove the other name(s) of the file (find them with 'find / -xdev -samefile %s'), and use a symbolic link instead, which shares the tip (see docs/ledger.md, \"The tip file\")",
+		e.File, e.Links, e.File)
 }
 
 // shortHash abbreviates a SHA-256 for messages.

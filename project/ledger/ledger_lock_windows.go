@@ -43,6 +43,7 @@ func lockLedger(path string) (func(), error) {
 }
 
 // linkCount returns 1: the number of hard links of the ledger is not
-// looked up on this platform, so a missing tip file is never excused by
-// another name of the ledger that may keep it (checkTip).
+// looked up on this platform, so a ledger with another hard link is not
+// refused here (docs/ledger.md, "The tip file": use one name, or symbolic
+// links, which share the tip).
 func linkCount(string) int { return 1 }

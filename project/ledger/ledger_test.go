@@ -501,8 +501,11 @@ func TestDefaultLedgerPath(t *testing.T) {
 // TestLedgerConcurrentLinks reproduces issue 14 item 2: the lock was keyed
 // on the path name, so releases through a symbolic or hard link to the
 // ledger took another lock and both passed the budget check (1.1 spent of
-// a budget of 1). Twenty concurrent releases of ε = 0.1 through three names
-// of one ledger file admit exactly ten.
+// a budget of 1). Twenty concurrent releases of ε = 0.1 through two names
+// of one ledger file (its path and a symbolic link) admit exactly ten.
+// With a hard link (another name, which would keep its own tip file),
+// every release through every name is refused (*HardLinkError, the tip
+// review: TestLedgerHardLinkRefused), so none can over-spend either.
 func TestLedgerConcurrentLinks(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "ledger.jsonl")
@@ -523,39 +526,55 @@ func TestLedgerConcurrentLinks(t *testing.T) {
 	if err := os.Link(p, hard); err != nil {
 		t.Fatal(err)
 	}
-	names := []string{p, sym, hard}
-	const workers = 20
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for i := range workers {
-		wg.Go(func() {
-			l, err := Open(names[i%len(names)])
-			if err != nil {
-				errs[i] = err
-				return
+	race := func(names []string, check func(error)) int {
+		const workers = 20
+		var wg sync.WaitGroup
+		errs := make([]error, workers)
+		for i := range workers {
+			wg.Go(func() {
+				l, err := Open(names[i%len(names)])
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				_, errs[i] = l.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.1}, false)
+			})
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			if err == nil {
+				ok++
+			} else {
+				check(err)
 			}
-			_, errs[i] = l.Reserve(Entry{DatasetHash: hashA, Epsilon: 0.1}, false)
-		})
+		}
+		return ok
 	}
-	wg.Wait()
-	ok := 0
-	for _, err := range errs {
-		var be *BudgetError
-		switch {
-		case err == nil:
-			ok++
-		case !errors.As(err, &be):
+	// A hard link: every name refuses.
+	if ok := race([]string{p, sym, hard}, func(err error) {
+		if hl := (*HardLinkError)(nil); !errors.As(err, &hl) {
+			t.Errorf("with a hard link: %v, want *HardLinkError", err)
+		}
+	}); ok != 0 {
+		t.Errorf("with a hard link: %d releases allowed, want 0", ok)
+	}
+	if err := os.Remove(hard); err != nil {
+		t.Fatal(err)
+	}
+	ok := race([]string{p, sym}, func(err error) {
+		if be := (*BudgetError)(nil); !errors.As(err, &be) {
 			t.Errorf("unexpected error: %v", err)
 		}
-	}
-	l, err = Open(hard)
+	})
+	l, err = Open(sym)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if eps, _ := l.Spent(hashA); ok != 10 || eps > 1+1e-9 || l.Damaged() != nil {
-		t.Errorf("%d releases allowed, ε %v spent of a budget of 1 (damaged: %v); want 10 and 1", ok, eps, l.Damaged())
+	if eps, _ := l.Spent(hashA); ok != 10 || eps > 1+1e-9 || l.Damaged() != nil || l.TipProblem() != nil {
+		t.Errorf("%d releases allowed, ε %v spent of a budget of 1 (damaged: %v, tip: %v); want 10 and 1", ok, eps, l.Damaged(), l.TipProblem())
 	}
-	for _, name := range names {
+	for _, name := range []string{p, sym, hard} {
 		if _, err := os.Lstat(name + ".lock"); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("a lock file beside %s: the lock must be the ledger file itself", name)
 		}
