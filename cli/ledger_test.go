@@ -251,3 +251,51 @@ func TestLedgerBudgetSetAsideAndHardLink(t *testing.T) {
 		t.Errorf("a release through a hard-linked ledger: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// TestReleaseLedgerRefusalsBeforePassphrase: a ledger cut at its end (its
+// tip file shows it) or reached through a hard link refuses every release;
+// release says so before it asks for (and checks) the key's passphrase, as
+// it does for a damaged or over-budget ledger.
+func TestReleaseLedgerRefusalsBeforePassphrase(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.keygen(t, te) // an encrypted key: a wrong passphrase would be refused
+	wrong := w.path("wrong-pass")
+	if err := os.WriteFile(wrong, []byte("not the passphrase\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	te.mustRun(t, w.kdeRelease(w.path("a.synopsis"), "--epsilon", "0.1")...)
+	te.mustRun(t, w.kdeRelease(w.path("b.synopsis"), "--epsilon", "0.1")...)
+	p, err := ledger.DefaultPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := b[:bytes.LastIndexByte(b[:len(b)-1], '\n')+1]
+	if err := os.WriteFile(p, cut, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := te.run(w.kdeRelease(w.path("c.synopsis"), "--passphrase-file", wrong)...)
+	if r.code == 0 || !strings.Contains(lastLine(r.stderr), "tip file") {
+		t.Errorf("release on a ledger cut at its end, wrong passphrase: exit %d, %q; want the tip refusal, not the passphrase's", r.code, r.stderr)
+	}
+	if err := os.WriteFile(p, b, 0o600); err != nil { // restored: the tip's line is back
+		t.Fatal(err)
+	}
+	if err := os.Link(p, p+".hard"); err != nil {
+		t.Fatal(err)
+	}
+	r = te.run(w.kdeRelease(w.path("c.synopsis"), "--passphrase-file", wrong)...)
+	if r.code == 0 || !strings.Contains(lastLine(r.stderr), "hard links") {
+		t.Errorf("release through a hard-linked ledger, wrong passphrase: exit %d, %q; want the hard-link refusal", r.code, r.stderr)
+	}
+}
+
+// lastLine is the last non-empty line of s (a command's error message).
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}

@@ -372,7 +372,8 @@ func checkKeyAndOut(keyPath string, f *releaseFlags) error {
 }
 
 // budgetPrecheck refuses, before the passphrase prompt, a release that the
-// ledger will certainly refuse (over budget by both of its accounts: basic
+// ledger will certainly refuse: damaged, torn, cut at its end (tip file),
+// hard-linked, or over budget by both of its accounts: basic
 // composition and zCDP, docs/ledger.md). Without budget flags it asks the
 // ledger's own admission rule (Ledger.Admits, Reserve's rule), so it never
 // refuses a release the ledger would allow. With --budget or --delta-budget
@@ -386,6 +387,12 @@ func budgetPrecheck(l *ledger.Ledger, hash string, p mechanism.Params, f *releas
 	}
 	if t := l.Torn(); t != nil {
 		return t
+	}
+	if t := l.TipProblem(); t != nil {
+		return t
+	}
+	if h := l.HardLinked(); h != nil {
+		return h
 	}
 	if f.allowOver {
 		return nil
