@@ -397,10 +397,7 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 	if err != nil {
 		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
 	}
-	delta := pc.Delta
-	if !(delta > 0 && delta < 1) {
-		delta = peerGPDefaultDelta
-	}
+	delta := PeerDelta(pc.Delta)
 	return &Peer{
 		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
