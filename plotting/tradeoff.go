@@ -116,24 +116,34 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 		}
 		lines[ci] = l
 	}
-	for _, e := range t.Legend() {
-		if e.Heading {
-			leg.Add(e.Text) // a heading: text without a thumbnail
-		} else if lines[e.Curve] != nil {
-			leg.Add(e.Text, lines[e.Curve])
-		}
-	}
+	var marker plot.Thumbnailer
 	if t.MarkerErr > 0 && finite(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
 		m, err := plotter.NewScatter(plotter.XYs{{X: t.MarkerEps, Y: t.MarkerErr}})
 		if err == nil {
 			m.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 			p.Add(m)
 			if t.MarkerLabel != "" {
-				leg.Add(t.MarkerLabel, m)
+				marker = m
 			}
 			ymin = math.Min(ymin, t.MarkerErr)
 			ymax = math.Max(ymax, t.MarkerErr)
 		}
+	}
+	// The marker's entry comes last, or before the first group heading (it
+	// belongs to no guarantee group).
+	for _, e := range t.Legend() {
+		if e.Heading && marker != nil {
+			leg.Add(t.MarkerLabel, marker)
+			marker = nil
+		}
+		if e.Heading {
+			leg.Add(e.Text) // a heading: text without a thumbnail
+		} else if lines[e.Curve] != nil {
+			leg.Add(e.Text, lines[e.Curve])
+		}
+	}
+	if marker != nil {
+		leg.Add(t.MarkerLabel, marker)
 	}
 	if math.IsInf(ymin, 1) {
 		// Nothing drawable: keep a sensible empty log range.
@@ -164,8 +174,8 @@ type LegendEntry struct {
 	Curve   int
 }
 
-// Legend returns the legend of t in drawing order (the marker, drawn last,
-// is not listed): first the labelled curves without a Group in their
+// Legend returns the legend of t in drawing order (the marker is not
+// listed: RenderTradeoff puts it after the ungrouped curves): first the labelled curves without a Group in their
 // order, then for every Group in order of first appearance its heading and
 // its labelled curves in their order. Curves with no drawable point (all
 // NaN or ≤ 0) are listed but RenderTradeoff leaves them out; a group whose
