@@ -174,6 +174,15 @@ type LegendEntry struct {
 	Curve   int
 }
 
+// String is the entry as a line of text: the text, or "# " and the text for
+// a heading.
+func (e LegendEntry) String() string {
+	if e.Heading {
+		return "# " + e.Text
+	}
+	return e.Text
+}
+
 // Legend returns the legend of t in drawing order (the marker is not
 // listed: RenderTradeoff puts it after the ungrouped curves): first the labelled curves without a Group in their
 // order, then for every Group in order of first appearance its heading and

@@ -96,11 +96,7 @@ func TestFigure1LegendGroups(t *testing.T) {
 	tr, _ := figure1Tradeoff(rows, Config1{Repeats: 5, Bandwidth: DefaultBandwidth1, Seed: 3})
 	var got []string
 	for _, e := range tr.Legend() {
-		if e.Heading {
-			got = append(got, "# "+e.Text)
-		} else {
-			got = append(got, e.Text)
-		}
+		got = append(got, e.String())
 	}
 	want := []string{
 		"# pure ε-DP",

@@ -25,11 +25,7 @@ func TestCuratorPeersLikeWithLike(t *testing.T) {
 	res := f.preview()
 	var lines []string
 	for _, e := range res.Tradeoff.Legend() {
-		if e.Heading {
-			lines = append(lines, "# "+e.Text)
-		} else {
-			lines = append(lines, e.Text)
-		}
+		lines = append(lines, e.String())
 	}
 	pure, approx := slices.Index(lines, "# pure ε-DP"), slices.Index(lines, "# (ε, δ = 1e-06)-DP")
 	if pure != 0 || approx < 0 {

@@ -95,15 +95,7 @@ func (e *Engine) approxDPCurve(ctx context.Context, st *previewState, q mechanis
 	key := fmt.Sprintf("likewise|%s|%s|%v|%v|%d|%v|%d", kk, q.Noise, q.Delta, st.epsGrid, st.repeats, fit.Sensitivity, q.H)
 	r, err := cached(&e.mu, func() (*study.Result, bool) { v := e.curves[key]; return v, v != nil },
 		func() (*study.Result, error) {
-			exact, err := cached(&e.mu, func() ([]float64, bool) { v := e.lattices[kk]; return v, v != nil },
-				func() ([]float64, error) {
-					lat, err := mechanism.NewLattice(q.K)
-					if err != nil {
-						return nil, err
-					}
-					return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, nil)
-				},
-				func(v []float64) { e.lattices[kk] = v })
+			exact, err := e.latticeValues(ctx, st, q.K)
 			if err != nil {
 				return nil, err
 			}
@@ -132,4 +124,19 @@ func groupByGuarantee(t *plotting.Tradeoff, curatorDelta float64) {
 			t.Curves[i].Group = study.GuaranteeGroup(curatorDelta)
 		}
 	}
+}
+
+// latticeValues is F_D on the lattice of k (cached per k, like the
+// Bernstein curves' lattice): for curves at another k than the curator's.
+func (e *Engine) latticeValues(ctx context.Context, st *previewState, k []int) ([]float64, error) {
+	kk := kKey(k)
+	return cached(&e.mu, func() ([]float64, bool) { v := e.lattices[kk]; return v, v != nil },
+		func() ([]float64, error) {
+			lat, err := mechanism.NewLattice(k)
+			if err != nil {
+				return nil, err
+			}
+			return mechanism.EvaluateLattice(ctx, st.prep.Fitted.Oracle, lat, nil)
+		},
+		func(v []float64) { e.lattices[kk] = v })
 }

@@ -16,11 +16,7 @@ import (
 func legendLines(res *Result) []string {
 	var out []string
 	for _, e := range res.Tradeoff.Legend() {
-		if e.Heading {
-			out = append(out, "# "+e.Text)
-		} else {
-			out = append(out, e.Text)
-		}
+		out = append(out, e.String())
 	}
 	return out
 }
