@@ -26,11 +26,14 @@ mean sup-norm error on a 1001-point grid against the non-private KDE.
 Two peer mechanisms are added as extra series (not in the paper): Wang et
 al.'s trigonometric summary (21 moments) and Chaudhuri–Vinterbo's private
 histogram (20 bins), and for ε ≤ 1 Hall, Rinaldo & Wasserman's
-Gaussian-process release ((ε, δ)-DP with δ = 1e-6, on the 1001-point grid).
-Releases are SIMULATED with seeded noise (Laplace,
-scale S·21/ε for Bernstein): this is a study of utility, not a release. Writes DIR/` + figure.CSV1File + ` (columns method, h,
-epsilon, mean_sup_error; h empty except for bernstein) and DIR/` + figure.PNG1File + `
-(log–log plot).
+Gaussian-process release ((ε, δ)-DP with δ = 1e-6, on the 1001-point grid),
+beside the Bernstein mechanism at the same (ε, δ) with Gaussian and
+Laplace-approx noise (k = 20, h = 1..5). Releases are SIMULATED with seeded
+noise (Laplace, scale S·21/ε for pure-ε Bernstein): this is a study of
+utility, not a release. Writes DIR/` + figure.CSV1File + ` (columns method, h,
+epsilon, mean_sup_error, delta; h empty for the baseline and the peers,
+delta 0 for pure ε-DP) and DIR/` + figure.PNG1File + ` (log–log plot, legend grouped
+by guarantee).
 
 figure 2: private RBF SVM (Section 6, Figure 2). C = σ = 1 on the bundled
 two-class demo data (1500 points per class, bounds [0,1]²); for (k, h) in

@@ -60,21 +60,23 @@ func TestFigure1Claims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"method", "h", "epsilon", "mean_sup_error"}; strings.Join(recs[0], ",") != strings.Join(want, ",") {
+	if want := []string{"method", "h", "epsilon", "mean_sup_error", "delta"}; strings.Join(recs[0], ",") != strings.Join(want, ",") {
 		t.Fatalf("header %v, want %v", recs[0], want)
 	}
 	// 7 ε × (h = 1..5 + baseline) = 42 rows, plus 7 ε × 2 peer methods,
-	// plus the Hall et al. GP for the 5 values ε ≤ 1.
-	if len(recs)-1 != 7*8+5 {
-		t.Fatalf("%d rows, want 7 ε × 8 methods + 5 = 61", len(recs)-1)
+	// plus the Hall et al. GP for the 5 values ε ≤ 1, plus the Bernstein
+	// Gaussian and Laplace-approx series (7 ε × h = 1..5 each).
+	if len(recs)-1 != 7*8+5+70 {
+		t.Fatalf("%d rows, want 7 ε × 8 methods + 5 + 70 = 131", len(recs)-1)
 	}
 	perMethod := map[string]int{}
 	for _, r := range recs[1:] {
 		perMethod[r[0]]++
 	}
 	if perMethod["bernstein"] != 35 || perMethod[figure.MethodNearest] != 7 ||
-		perMethod[figure.MethodTrig] != 7 || perMethod[figure.MethodHistogram] != 7 || perMethod[figure.MethodGP] != 5 {
-		t.Errorf("rows per method %v, want bernstein 35, hall-gp 5 and 7 for each other method", perMethod)
+		perMethod[figure.MethodTrig] != 7 || perMethod[figure.MethodHistogram] != 7 || perMethod[figure.MethodGP] != 5 ||
+		perMethod[figure.MethodGaussian] != 35 || perMethod[figure.MethodLaplaceApprox] != 35 {
+		t.Errorf("rows per method %v, want bernstein, bernstein-gaussian, bernstein-laplace-approx 35, hall-gp 5 and 7 for each other method", perMethod)
 	}
 	errAt := map[[2]string]float64{} // (method/h, ε) → error
 	for _, r := range recs[1:] {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -19,6 +20,10 @@ type Curve struct {
 	// Colour index into Theme.Series; −1 selects Theme.Muted.
 	Colour int
 	Width  float64 // line width in points; 0 means 1.5
+	// Group is the legend heading the curve is listed under (e.g. the
+	// privacy guarantee, "pure ε-DP" or "(ε, δ)-DP"); "" lists it first,
+	// without a heading. See Tradeoff.Legend.
+	Group string
 }
 
 // Tradeoff is the privacy/utility tradeoff plot: the sup-norm error of a
@@ -70,9 +75,10 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	addGrid(p, th)
 	leg := newLegend(th)
+	lines := make([]plot.Thumbnailer, len(t.Curves)) // legend thumbnails by curve index
 
 	ymin, ymax := math.Inf(1), math.Inf(-1)
-	for _, c := range t.Curves {
+	for ci, c := range t.Curves {
 		var xys plotter.XYs
 		for i, y := range c.Y {
 			if y > 0 && finite(y) {
@@ -108,21 +114,36 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
 			p.Add(sc)
 		}
-		if c.Label != "" {
-			leg.Add(c.Label, l)
-		}
+		lines[ci] = l
 	}
+	var marker plot.Thumbnailer
 	if t.MarkerErr > 0 && finite(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
 		m, err := plotter.NewScatter(plotter.XYs{{X: t.MarkerEps, Y: t.MarkerErr}})
 		if err == nil {
 			m.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 			p.Add(m)
 			if t.MarkerLabel != "" {
-				leg.Add(t.MarkerLabel, m)
+				marker = m
 			}
 			ymin = math.Min(ymin, t.MarkerErr)
 			ymax = math.Max(ymax, t.MarkerErr)
 		}
+	}
+	// The marker's entry comes last, or before the first group heading (it
+	// belongs to no guarantee group).
+	for _, e := range t.Legend() {
+		if e.Heading && marker != nil {
+			leg.Add(t.MarkerLabel, marker)
+			marker = nil
+		}
+		if e.Heading {
+			leg.Add(e.Text) // a heading: text without a thumbnail
+		} else if lines[e.Curve] != nil {
+			leg.Add(e.Text, lines[e.Curve])
+		}
+	}
+	if marker != nil {
+		leg.Add(t.MarkerLabel, marker)
 	}
 	if math.IsInf(ymin, 1) {
 		// Nothing drawable: keep a sensible empty log range.
@@ -142,4 +163,52 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	p.X.Min = t.Epsilons[0]
 	p.X.Max = t.Epsilons[len(t.Epsilons)-1]
 	return renderWithLegend(p, leg, s, th)
+}
+
+// LegendEntry is one line of a tradeoff plot's legend: a group heading
+// (Heading, Text = the group) or a curve (Text = its label, Curve = its
+// index in Tradeoff.Curves).
+type LegendEntry struct {
+	Heading bool
+	Text    string
+	Curve   int
+}
+
+// String is the entry as a line of text: the text, or "# " and the text for
+// a heading.
+func (e LegendEntry) String() string {
+	if e.Heading {
+		return "# " + e.Text
+	}
+	return e.Text
+}
+
+// Legend returns the legend of t in drawing order (the marker is not
+// listed: RenderTradeoff puts it after the ungrouped curves): first the labelled curves without a Group in their
+// order, then for every Group in order of first appearance its heading and
+// its labelled curves in their order. Curves with no drawable point (all
+// NaN or ≤ 0) are listed but RenderTradeoff leaves them out; a group whose
+// curves are all unlabelled gets no heading.
+func (t *Tradeoff) Legend() []LegendEntry {
+	var out []LegendEntry
+	var groups []string
+	for i, c := range t.Curves {
+		if c.Label == "" {
+			continue
+		}
+		if c.Group == "" {
+			out = append(out, LegendEntry{Text: c.Label, Curve: i})
+		} else if !slices.Contains(groups, c.Group) {
+			groups = append(groups, c.Group)
+		}
+	}
+	for _, g := range groups {
+		out = append(out, LegendEntry{Heading: true, Text: g, Curve: -1})
+		for i, c := range t.Curves {
+			if c.Label != "" && c.Group == g {
+				out = append(out, LegendEntry{Text: c.Label, Curve: i})
+			}
+		}
+	}
+	return out
 }

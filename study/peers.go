@@ -80,7 +80,8 @@ type peerSimulator struct {
 // Peer is a published peer mechanism prepared for one fit and grid
 // (BuildPeers); RunPeers simulates it.
 type Peer struct {
-	Label string // legend name, with its settings (moments, bins, δ)
+	Label string  // legend name, with its settings (moments, bins, δ)
+	Delta float64 // the peer's δ: 0 for pure ε-DP, PeerDelta for Hall et al.
 	// scale returns the peer's noise scale at ε; an error makes the point
 	// NaN (the peer does not apply at that ε).
 	scale func(eps float64) (float64, error)
@@ -150,6 +151,7 @@ func BuildPeers(pc PeerData) (sims []*Peer, caption string, err error) {
 // PeerCurve is one peer's mean sup-norm error per ε.
 type PeerCurve struct {
 	Label string
+	Delta float64   // the peer's δ (Peer.Delta)
 	Mean  []float64 // NaN where the peer does not apply at ε
 }
 
@@ -202,7 +204,7 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 				mean[i] = sums[i] / float64(repeats)
 			}
 		}
-		out[si] = PeerCurve{Label: s.Label, Mean: mean}
+		out[si] = PeerCurve{Label: s.Label, Delta: s.Delta, Mean: mean}
 	}
 	return out, nil
 }
@@ -397,12 +399,10 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 	if err != nil {
 		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
 	}
-	delta := pc.Delta
-	if !(delta > 0 && delta < 1) {
-		delta = peerGPDefaultDelta
-	}
+	delta := PeerDelta(pc.Delta)
 	return &Peer{
 		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
+		Delta: delta,
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
 		newWorker: func() func(Source, []float64, []float64) error {
 			g := make([]float64, f.Size())

@@ -1,7 +1,8 @@
 // Package figure reproduces Figures 1 and 2 of Aldà & Rubinstein (2017) as
 // configurations of the study engine (package study): figure 1, the private
-// KDE's mean sup-norm error against ε (with the nearest-lattice baseline and
-// three published peers); figure 2, the private RBF SVM's agreement with the
+// KDE's mean sup-norm error against ε (with the nearest-lattice baseline,
+// three published peers and the Bernstein mechanism at the (ε, δ) of the
+// (ε, δ)-DP peer, legend grouped by guarantee); figure 2, the private RBF SVM's agreement with the
 // non-private classifier (docs/reproduction.md).
 //
 // Contract:

@@ -72,16 +72,7 @@ func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st 
 	}
 	for k, idx := range byK {
 		K := slices.Repeat([]int{k}, dim)
-		kk := kKey(K)
-		exact, err := cached(&e.mu, func() ([]float64, bool) { v := e.lattices[kk]; return v, v != nil },
-			func() ([]float64, error) {
-				lat, err := mechanism.NewLattice(K)
-				if err != nil {
-					return nil, err
-				}
-				return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, nil)
-			},
-			func(v []float64) { e.lattices[kk] = v })
+		exact, err := e.latticeValues(ctx, st, K)
 		if err != nil {
 			return nil, err
 		}

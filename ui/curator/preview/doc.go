@@ -1,7 +1,9 @@
 // Package preview is the curator's preview computation: it turns a
 // release.Request into the data of the two preview plots (the error-vs-ε
-// tradeoff over study, with the published peers and the automatic-k
-// curve, and the simulated release against F_D) and renders them
+// tradeoff over study, with the published peers — beside an (ε, δ) peer
+// the Bernstein mechanism at the same (ε, δ), legend grouped by guarantee —
+// and the automatic-k curve, and the simulated release against F_D) and
+// renders them
 // (Render).
 //
 // # Contract

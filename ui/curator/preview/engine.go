@@ -256,6 +256,11 @@ func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Res
 			return nil, err
 		}
 	}
+	if in.Peers {
+		if err := e.addApproxDPCurves(ctx, in.Request, st, res); err != nil { // likewise.go
+			return nil, err
+		}
+	}
 	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
 		return nil, err
 	}
@@ -596,7 +601,7 @@ func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: "lower bound S/ε (up to constants)", Y: lower, Colour: -1, Dashed: true, Width: 0.8})
 	for i, pc := range res.Peers {
-		t.Curves = append(t.Curves, plotting.Curve{Label: pc.Label, Y: pc.Mean, Colour: 6 + i, Dashed: true, Width: 2})
+		t.Curves = append(t.Curves, plotting.Curve{Label: pc.Label, Y: pc.Mean, Colour: 6 + i, Dashed: true, Width: 2, Group: study.GuaranteeGroup(pc.Delta)})
 	}
 	t.YLabel = "sup-norm error (learner units)"
 	return t
