@@ -271,12 +271,13 @@ func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int
 	}
 	// mean returns the mean of series s of measure a per ε (NaN where the
 	// scale is invalid, or everywhere when no ε is valid).
+	inv := 1 / float64(sp.Repeats)
 	mean := func(a, s int) []float64 {
 		out := make([]float64, nE)
 		for i, sc := range res.Scales {
 			out[i] = math.NaN()
 			if sums != nil && !math.IsNaN(sc) {
-				out[i] = sums[(a*perMeasure+s)*nE+i] / float64(sp.Repeats)
+				out[i] = sums[(a*perMeasure+s)*nE+i] * inv
 			}
 		}
 		return out
