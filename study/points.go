@@ -3,6 +3,9 @@ package study
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 )
 
 // PointData are evaluation points off the grid — in the preview, the
@@ -136,27 +139,40 @@ func (p *Points) NonPrivateAccuracy(threshold float64) float64 {
 }
 
 // pointContractor evaluates a lattice tensor at the points: for point i,
-// Σ_ν c_ν ∏_j B_j[i][ν_j], contracting the last axis first (cost about
-// the lattice size per point). It owns its scratch: one per goroutine.
+// Σ_ν c_ν ∏_j B_j[i][ν_j]. The last axis is contracted for every point at
+// once with BLAS, the others point by point (cost m/(k_ℓ+1) per point).
+// It owns its scratch: one per goroutine.
 type pointContractor struct {
 	p          *Points
+	t          []float64 // n × m/(k_ℓ+1)
 	buf1, buf2 []float64
 	out        []float64
 }
 
 func (p *Points) contractor() *pointContractor {
-	m := p.md.m
-	return &pointContractor{p: p, buf1: make([]float64, m), buf2: make([]float64, m), out: make([]float64, p.n)}
+	last := p.md.k[len(p.md.k)-1] + 1
+	r := p.md.m / last
+	return &pointContractor{p: p, t: make([]float64, r*p.n), buf1: make([]float64, r), buf2: make([]float64, r), out: make([]float64, p.n)}
 }
 
 // apply returns the values at the points of order h's polynomial with
 // coefficients c (lattice order). The slice is reused by the next call.
 func (pc *pointContractor) apply(h int, c []float64) []float64 {
-	rows, k := pc.p.rows[h], pc.p.md.k
+	rows, k, n := pc.p.rows[h], pc.p.md.k, pc.p.n
+	last := rows[len(k)-1]
+	w := last.cols
+	r := len(c) / w
+	// T (n × r) = B_ℓ (n × w) · Cᵀ, C the coefficients as an r × w matrix:
+	// row i of T is point i's tensor with the last axis contracted.
+	blas64.Implementation().Dgemm(blas.NoTrans, blas.Trans, n, r, w, 1, last.data, w, c, w, 0, pc.t, r)
+	if len(k) == 1 {
+		copy(pc.out, pc.t)
+		return pc.out
+	}
 	bufs := [2][]float64{pc.buf1, pc.buf2}
-	for i := range pc.out {
-		cur := c
-		for j, t := len(k)-1, 0; j >= 0; j, t = j-1, 1-t {
+	for i := range n {
+		cur := pc.t[i*r : (i+1)*r]
+		for j, t := len(k)-2, 0; j >= 0; j, t = j-1, 1-t {
 			w := k[j] + 1
 			size := len(cur) / w
 			row := rows[j].data[i*w : (i+1)*w]
