@@ -52,7 +52,7 @@ func TestCuratorClassifierPreview(t *testing.T) {
 	}
 	var info string
 	f.do(func() { info = c.preview.info.Text })
-	for _, want := range []string{"Agreement with the non-private classifier at your setting: ", "accuracy on them ", " non-private"} {
+	for _, want := range []string{"Agreement with the non-private classifier at your setting: ", "of 1000 evenly spaced records (mean of 200", "Curator only: accuracy on 1000 evenly spaced records ", " non-private."} {
 		if !strings.Contains(info, want) {
 			t.Errorf("preview text %q: want %q", info, want)
 		}

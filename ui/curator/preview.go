@@ -409,17 +409,15 @@ func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 		fmt.Fprintf(&b, "\nRMSE of the released vs the non-private fit: %s.", r.ErrorText(r.RMSE))
 	}
 	if r.Classifier {
-		fmt.Fprintf(&b, "\nAgreement with the non-private classifier at your setting: %.3g of the records (mean of %d simulated releases).",
-			r.Agreement, preview.Repeats(r.Dim))
+		fmt.Fprintf(&b, "\nAgreement with the non-private classifier at your setting: %.3g of %s (mean of %d simulated releases).",
+			r.Agreement, recordsText(r), preview.Repeats(r.Dim))
 	}
 	clipped := 0
 	for _, n := range r.Clipped {
 		clipped += n
 	}
 	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
-	if r.Classifier {
-		fmt.Fprintf(&b, ", accuracy on them %.3g released (mean), %.3g non-private", r.Accuracy, r.NonPrivateAccuracy)
-	}
+
 	if !boundsConfirmed {
 		b.WriteString(" (clip counts after you confirm the bounds)")
 	} else if clipped > 0 {
@@ -433,7 +431,19 @@ func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 		fmt.Fprintf(&b, ", %s filled by the public fill rules", plural(filled, "missing or invalid value"))
 	}
 	b.WriteString(".")
+	if r.Classifier {
+		fmt.Fprintf(&b, "\nCurator only: accuracy on %s %.3g released (mean), %.3g non-private.", recordsText(r), r.Accuracy, r.NonPrivateAccuracy)
+	}
 	return b.String()
+}
+
+// recordsText names the records a classifier's agreement and accuracy
+// are scored on: all of them, or an evenly spaced subset.
+func recordsText(r *preview.Result) string {
+	if r.Records >= r.N {
+		return "the records"
+	}
+	return fmt.Sprintf("%d evenly spaced records", r.Records)
 }
 
 // approxText writes the noiseless approximation error in the plot's

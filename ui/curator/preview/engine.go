@@ -118,8 +118,11 @@ type Result struct {
 	// for other learners). RMSE is a regression's mean RMSE of the
 	// released vs the non-private fit on the grid (learner units; NaN for
 	// other learners). All from the same simulated releases as MarkerErr.
+	// Records is how many records they are scored on (at most
+	// previewMaxPoints, evenly spaced by row number).
 	Classifier                              bool
 	Agreement, Accuracy, NonPrivateAccuracy float64
+	Records                                 int
 	RMSE                                    float64
 	// SweepBestK and SweepBestErr are the least mean sup-norm error of the
 	// error-vs-k curve and its k; NoBetterThanZero says that every k is no

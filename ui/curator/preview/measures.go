@@ -141,6 +141,7 @@ func (st *previewState) markerMeasures(res *Result) {
 	res.Agreement, res.Accuracy, res.RMSE = at(study.PointAgreement), at(study.PointAccuracy), at(study.RMSError)
 	if st.points != nil {
 		res.NonPrivateAccuracy = st.points.NonPrivateAccuracy(st.threshold)
+		res.Records = len(st.pts.Truth)
 	}
 }
 
@@ -264,7 +265,9 @@ func classifierPlot(st *previewState, res *Result) *plotting.Tradeoff {
 	}
 	t.Curves = append(t.Curves, plotting.Curve{Label: "agreement, nearest lattice point (baseline)", Y: c.AlsoBaseline[agree], Colour: 5, Dashed: true, Width: 1.8})
 	if o := slices.Index(c.Orders, p.H); o >= 0 {
-		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy on the data, h = %d", p.H), Y: c.Also[acc][o], Colour: o, Dashed: true, Width: 1.5})
+		// Its own colour: the current order's dashed curve is the
+		// automatic-k agreement.
+		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy on the data, h = %d", p.H), Y: c.Also[acc][o], Colour: 6, Dashed: true, Width: 1.5})
 	}
 	np := slices.Repeat([]float64{res.NonPrivateAccuracy}, len(c.Epsilons))
 	t.Curves = append(t.Curves, plotting.Curve{Label: "accuracy of the non-private classifier", Y: np, Colour: -1, Dashed: true, Width: 1.2})
