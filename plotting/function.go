@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Function1D is a one-dimensional function plot: the true function, a
@@ -24,6 +26,11 @@ type Function1D struct {
 	RelLabel  string // default "simulated release"
 	// Points optionally marks evaluated points (e.g. the analyst's queries).
 	PointsX, PointsY []float64
+	// ScatterX, ScatterY optionally draw data beneath the curves (the
+	// curator's records under a regression: curator only), labelled
+	// ScatterLabel; the y range covers them.
+	ScatterX, ScatterY []float64
+	ScatterLabel       string
 }
 
 // Validate checks that every series has one value per x, that x is finite
@@ -64,6 +71,9 @@ func (f *Function1D) Validate() error {
 	if len(f.PointsX) != len(f.PointsY) {
 		return fmt.Errorf("plotting: function: %d point x values but %d y values", len(f.PointsX), len(f.PointsY))
 	}
+	if len(f.ScatterX) != len(f.ScatterY) {
+		return fmt.Errorf("plotting: function: %d scatter x values but %d y values", len(f.ScatterX), len(f.ScatterY))
+	}
 	return nil
 }
 
@@ -98,6 +108,27 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 			p.Add(pg)
 			if f.BandLabel != "" {
 				leg.Add(f.BandLabel, pg)
+			}
+		}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	if len(f.ScatterX) > 0 {
+		var xys plotter.XYs
+		for i := range f.ScatterX {
+			if finite(f.ScatterX[i]) && finite(f.ScatterY[i]) {
+				xys = append(xys, plotter.XY{X: f.ScatterX[i], Y: f.ScatterY[i]})
+				lo, hi = math.Min(lo, f.ScatterY[i]), math.Max(hi, f.ScatterY[i])
+			}
+		}
+		if len(xys) > 0 {
+			sc, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, fmt.Errorf("plotting: function: scatter: %w", err)
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: th.Muted, Radius: vg.Points(1.3), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+			if f.ScatterLabel != "" {
+				leg.Add(f.ScatterLabel, sc)
 			}
 		}
 	}
@@ -150,7 +181,6 @@ func RenderFunction1D(f *Function1D, th Theme, s Size) (image.Image, error) {
 		}
 	}
 	// Leave head room for the legend.
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, y := range f.True {
 		if finite(y) {
 			lo, hi = math.Min(lo, y), math.Max(hi, y)

@@ -28,7 +28,9 @@ type Curve struct {
 
 // Tradeoff is the privacy/utility tradeoff plot: the sup-norm error of a
 // release against ε on log–log axes (Figure 1 of Aldà & Rubinstein 2017),
-// with reference lines and a marker at the current setting.
+// with reference lines and a marker at the current setting. The same plot
+// draws the error against the cover size k (XLabel) and, with Share, a
+// share such as a classifier's agreement on a linear axis from 0 to 1.
 type Tradeoff struct {
 	Title    string
 	Epsilons []float64 // x values, all > 0, increasing
@@ -37,6 +39,10 @@ type Tradeoff struct {
 	MarkerEps, MarkerErr float64
 	MarkerLabel          string
 	YLabel               string // default "sup-norm error"
+	XLabel               string // default "ε (privacy loss, log scale)"
+	// Share draws the y values (shares in [0, 1], e.g. agreement) on a
+	// linear axis that ends at 1; values outside [0, 1] are skipped.
+	Share bool
 }
 
 // Validate checks the shapes: at least two ε values, all positive, finite
@@ -59,7 +65,8 @@ func (t *Tradeoff) Validate() error {
 }
 
 // RenderTradeoff draws t. Points that are NaN or ≤ 0 are left out of their
-// curve (a log axis cannot show them).
+// curve (a log axis cannot show them); with t.Share, points outside
+// [0, 1].
 func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
@@ -68,11 +75,20 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if ylabel == "" {
 		ylabel = "sup-norm error"
 	}
-	p := newPlot(th, t.Title, "ε (privacy loss, log scale)", ylabel)
+	xlabel := t.XLabel
+	if xlabel == "" {
+		xlabel = "ε (privacy loss, log scale)"
+	}
+	p := newPlot(th, t.Title, xlabel, ylabel)
 	p.X.Scale = plot.LogScale{}
-	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	drawable := func(y float64) bool { return y > 0 && finite(y) }
+	if t.Share {
+		drawable = func(y float64) bool { return y >= 0 && y <= 1 }
+	} else {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
 	addGrid(p, th)
 	leg := newLegend(th)
 	lines := make([]plot.Thumbnailer, len(t.Curves)) // legend thumbnails by curve index
@@ -81,7 +97,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	for ci, c := range t.Curves {
 		var xys plotter.XYs
 		for i, y := range c.Y {
-			if y > 0 && finite(y) {
+			if drawable(y) {
 				xys = append(xys, plotter.XY{X: t.Epsilons[i], Y: y})
 				if c.Colour >= 0 {
 					ymin = math.Min(ymin, y)
@@ -117,7 +133,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 		lines[ci] = l
 	}
 	var marker plot.Thumbnailer
-	if t.MarkerErr > 0 && finite(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
+	if drawable(t.MarkerErr) && t.MarkerEps > 0 && finite(t.MarkerEps) {
 		m, err := plotter.NewScatter(plotter.XYs{{X: t.MarkerEps, Y: t.MarkerErr}})
 		if err == nil {
 			m.GlyphStyle = draw.GlyphStyle{Color: th.Accent, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
@@ -145,6 +161,18 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if marker != nil {
 		leg.Add(t.MarkerLabel, marker)
 	}
+	p.X.Min = t.Epsilons[0]
+	p.X.Max = t.Epsilons[len(t.Epsilons)-1]
+	if t.Share {
+		// A linear axis ending at 1, starting a little below the least
+		// share (at most at 0).
+		p.Y.Max = 1.02
+		p.Y.Min = 0
+		if !math.IsInf(ymin, 1) {
+			p.Y.Min = math.Max(0, math.Floor((ymin-0.05)*10)/10)
+		}
+		return renderWithLegend(p, leg, s, th)
+	}
 	if math.IsInf(ymin, 1) {
 		// Nothing drawable: keep a sensible empty log range.
 		ymin, ymax = 1e-3, 1
@@ -160,8 +188,6 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if p.Y.Max/p.Y.Min < 100 {
 		p.Y.Min /= 10 // at least two decades, so the curves are not squeezed flat
 	}
-	p.X.Min = t.Epsilons[0]
-	p.X.Max = t.Epsilons[len(t.Epsilons)-1]
 	return renderWithLegend(p, leg, s, th)
 }
 

@@ -14,7 +14,19 @@
 //     λ = mechanism.NoiseScale(S, ε, δ, noise, k) — up to floating-point
 //     rounding (TestModelMatchesSimulate), and the nearest-lattice baseline
 //     of Section 4.2 on the same draws. Measures: SupError (the paper's
-//     sup_grid |F_D − release|) and SignAgreement (Figure 2).
+//     sup_grid |F_D − release|), SignAgreement (Figure 2), RMSError (the
+//     root-mean-square difference on the grid, for regressions) and, at
+//     evaluation points off the grid (Model.AtPoints: the records, curator
+//     only), PointAgreement (the released classifier against the
+//     non-private one) and PointAccuracy (against the labels). One Run
+//     scores several measures on the SAME simulated releases (Spec.Also;
+//     TestPointMeasuresMatchSimulate).
+//   - Error against k. SweepK simulates one spec at each candidate cover
+//     size (KCandidates), the chosen k marked.
+//   - Units. Errors are in the learner's units; Units converts them to the
+//     units of the plot beside them and to a share of the function's
+//     public range; NoBetterThanZero says when a release would show no
+//     more than publishing zero (ZeroError).
 //   - Common random numbers. Every order, the baseline and (with the same
 //     plan) every peer of one repeat use the same unit draws; the Draws plan
 //     says whether one repeat's draws also serve every ε (PerRepeat, Stream

@@ -29,13 +29,14 @@ import (
 // matrices and exact parts, and the baseline's nearest lattice points. It is
 // immutable after NewModel and safe for concurrent use.
 type Model struct {
-	k      []int
-	grid   [][]float64
-	truth  []float64 // F_D on the grid, lattice order (private: curator only)
-	orders []int
-	mats   map[int][]axisMatrix // per order h: B_j^(h)
-	exact  map[int][]float64    // per order h: E_h = truth − B^(h)_k(F_D) on the grid
-	approx map[int]float64      // per order h: max_g |E_h(g)|
+	k       []int
+	grid    [][]float64
+	lattice []float64 // F_D on the lattice (private: curator only)
+	truth   []float64 // F_D on the grid, lattice order (private: curator only)
+	orders  []int
+	mats    map[int][]axisMatrix // per order h: B_j^(h)
+	exact   map[int][]float64    // per order h: E_h = truth − B^(h)_k(F_D) on the grid
+	approx  map[int]float64      // per order h: max_g |E_h(g)|
 	// Baseline (nearest lattice point): index of the nearest lattice point
 	// of every grid point and truth − F_D(nearest).
 	nearest   []int
@@ -49,8 +50,8 @@ type Model struct {
 // Bernstein polynomials of mechanism (Definition 9 of Aldà & Rubinstein
 // 2017) evaluated on grid. It returns an error if k is invalid
 // (mechanism.NewLattice), the shapes do not match, a value of truth is not
-// finite, or an order is outside [1, mechanism.MaxH]. The model keeps grid
-// and truth (not copied): the caller must not change them.
+// finite, or an order is outside [1, mechanism.MaxH]. The model keeps
+// exact, grid and truth (not copied): the caller must not change them.
 func NewModel(k []int, exact []float64, grid [][]float64, truth []float64, orders []int) (*Model, error) {
 	if _, err := mechanism.NewLattice(k); err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func NewModel(k []int, exact []float64, grid [][]float64, truth []float64, order
 		}
 	}
 	md := &Model{
-		k: slices.Clone(k), grid: grid, truth: truth, orders: slices.Clone(orders),
+		k: slices.Clone(k), grid: grid, lattice: exact, truth: truth, orders: slices.Clone(orders),
 		mats: map[int][]axisMatrix{}, exact: map[int][]float64{}, approx: map[int]float64{},
 		m: lat.Size(),
 	}
@@ -149,20 +150,9 @@ func (md *Model) Approx(h int) float64 {
 // Orders returns the orders the model was built for.
 func (md *Model) Orders() []int { return slices.Clone(md.orders) }
 
-// Measure is what one simulated release is scored by.
-type Measure int
-
-const (
-	// SupError is sup_grid |F_D − release| (the paper's error measure).
-	SupError Measure = iota
-	// SignAgreement is the fraction of grid points where the classifiers
-	// sign(F_D) and sign(release) (class +1 where ≥ 0) agree (Figure 2).
-	SignAgreement
-)
-
 // Spec is one computation on a Model: the noise, the ε values, the orders
 // (and the baseline), the repeats, where the draws come from and the
-// measure.
+// measures.
 type Spec struct {
 	Sensitivity float64
 	Noise       mechanism.NoiseKind
@@ -173,12 +163,24 @@ type Spec struct {
 	Repeats     int   // 1..MaxRepeats
 	Draws       Draws // nil: PerRepeat{Seed: 0}
 	Measure     Measure
+	// Also lists further measures scored on the SAME simulated releases
+	// as Measure (Result.Also), e.g. the agreement of a classifier beside
+	// its sup-norm error.
+	Also []Measure
+	// Threshold is the class boundary of the sign measures (SignAgreement,
+	// PointAgreement, PointAccuracy) in the learner's units: class +1
+	// where the value is ≥ Threshold (0 for a class score, ½ for a
+	// probability). It must be finite.
+	Threshold float64
+	// Points are the evaluation points of the point measures
+	// (PointAgreement, PointAccuracy), made by this model's AtPoints.
+	Points *Points
 	// KeepFirst keeps the grid values of repeat 0 of every order and ε
 	// (Result.First), e.g. to draw one simulated release.
 	KeepFirst bool
 }
 
-// Result holds the mean of the measure over the repeats.
+// Result holds the mean of the measures over the repeats.
 type Result struct {
 	Epsilons []float64
 	Orders   []int
@@ -188,17 +190,25 @@ type Result struct {
 	Approx   []float64     // per order: sup-norm error of the noiseless approximation on the grid
 	Errors   []error       // per ε: why it is NaN (nil when valid)
 	First    [][][]float64 // [order index][ε index]: repeat 0 on the grid (KeepFirst only)
+	// Also[a] is Mean for the measure Spec.Also[a] (same releases), and
+	// AlsoBaseline[a] its Baseline (nil unless requested).
+	Also         [][][]float64
+	AlsoBaseline [][]float64
 }
 
 // Run simulates sp.Repeats releases of every order (and the baseline) per
-// ε and returns the mean of sp.Measure. Guarantee: repeat r of order h at ε
+// ε and returns the mean of sp.Measure (and of every measure of sp.Also,
+// scored on the same releases). Guarantee: repeat r of order h at ε
 // scores the polynomial mechanism.Simulate would return for the exact
 // lattice values, parameters (ε, δ, noise, k, h) and unit draws Z_r of
-// sp.Draws, up to floating-point rounding (TestModelMatchesSimulate). The
-// noise scale is mechanism.NoiseScale; an ε it refuses is NaN in the
-// result with the reason in Errors, not an error. Results depend only on the
-// model, sp and the seeds, never on scheduling. progress (may be nil) gets
-// the finished repeats. It returns ctx.Err() when cancelled.
+// sp.Draws, up to floating-point rounding (TestModelMatchesSimulate,
+// TestPointMeasuresMatchSimulate). The noise scale is mechanism.NoiseScale;
+// an ε it refuses is NaN in the result with the reason in Errors, not an
+// error. Results depend only on the model, sp and the seeds, never on
+// scheduling. progress (may be nil) gets the finished repeats. It returns
+// ctx.Err() when cancelled, and an error naming the rule when a measure is
+// unknown, a point measure has no Points of this model (or accuracy no
+// labels), or the threshold is not finite.
 func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int)) (*Result, error) {
 	if len(sp.Epsilons) == 0 {
 		return nil, errors.New("study: no ε values")
@@ -210,6 +220,10 @@ func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int
 		if _, ok := md.mats[h]; !ok {
 			return nil, fmt.Errorf("study: order h = %d is not in the model (orders %v)", h, md.orders)
 		}
+	}
+	measures := sp.measures()
+	if err := md.checkMeasures(measures, sp); err != nil {
+		return nil, err
 	}
 	draws := sp.Draws
 	if draws == nil {
@@ -235,72 +249,82 @@ func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int
 		res.Approx = append(res.Approx, md.approx[h])
 	}
 	nO, nE := len(sp.Orders), len(sp.Epsilons)
-	res.Mean = make([][]float64, nO)
-	for o := range res.Mean {
-		res.Mean[o] = make([]float64, nE)
-	}
+	perMeasure := nO // series per measure: the orders, then the baseline
 	if sp.Baseline {
-		res.Baseline = make([]float64, nE)
+		perMeasure++
 	}
-	if !anyValid {
-		for o := range res.Mean {
-			for i := range res.Mean[o] {
-				res.Mean[o][i] = math.NaN()
+	var sums []float64
+	if anyValid {
+		if sp.KeepFirst {
+			res.First = make([][][]float64, nO)
+			for o := range res.First {
+				res.First[o] = make([][]float64, nE)
 			}
 		}
-		for i := range res.Baseline {
-			res.Baseline[i] = math.NaN()
-		}
-		return res, nil
-	}
-	if sp.KeepFirst {
-		res.First = make([][][]float64, nO)
-		for o := range res.First {
-			res.First[o] = make([][]float64, nE)
+		var err error
+		sums, err = simulate(ctx, draws, res.Scales, sp.Repeats, perMeasure*len(measures), func() repeatFunc {
+			return md.worker(sp, measures, res.First)
+		}, progress)
+		if err != nil {
+			return nil, err
 		}
 	}
-	series := nO
-	if sp.Baseline {
-		series++
-	}
-	sums, err := simulate(ctx, draws, res.Scales, sp.Repeats, series, func() repeatFunc {
-		return md.worker(sp, res.First)
-	}, progress)
-	if err != nil {
-		return nil, err
-	}
+	// mean returns the mean of series s of measure a per ε (NaN where the
+	// scale is invalid, or everywhere when no ε is valid).
 	inv := 1 / float64(sp.Repeats)
-	for i, s := range res.Scales {
-		valid := !math.IsNaN(s)
-		for o := range nO {
-			if valid {
-				res.Mean[o][i] = sums[o*nE+i] * inv
-			} else {
-				res.Mean[o][i] = math.NaN()
+	mean := func(a, s int) []float64 {
+		out := make([]float64, nE)
+		for i, sc := range res.Scales {
+			out[i] = math.NaN()
+			if sums != nil && !math.IsNaN(sc) {
+				out[i] = sums[(a*perMeasure+s)*nE+i] * inv
 			}
 		}
-		if res.Baseline != nil {
-			if valid {
-				res.Baseline[i] = sums[nO*nE+i] * inv
-			} else {
-				res.Baseline[i] = math.NaN()
-			}
+		return out
+	}
+	for a := range measures {
+		byOrder := make([][]float64, nO)
+		for o := range byOrder {
+			byOrder[o] = mean(a, o)
 		}
+		var base []float64
+		if sp.Baseline {
+			base = mean(a, nO)
+		}
+		if a == 0 {
+			res.Mean, res.Baseline = byOrder, base
+			continue
+		}
+		res.Also = append(res.Also, byOrder)
+		res.AlsoBaseline = append(res.AlsoBaseline, base)
+	}
+	if !sp.Baseline {
+		res.AlsoBaseline = nil
 	}
 	return res, nil
 }
 
 // worker returns the repeat function of one goroutine (own contractors and
 // scratch): it draws the m unit values Z of the lattice from src, contracts
-// them for every order, and scores each order and the baseline at every
-// scale of its ε group. first (may be nil) receives repeat 0's grid values.
-func (md *Model) worker(sp Spec, first [][][]float64) repeatFunc {
+// them for every order (on the grid, and at sp.Points when a point measure
+// is asked for), and scores each measure of each order and the baseline at
+// every scale of its ε group. first (may be nil) receives repeat 0's grid
+// values.
+func (md *Model) worker(sp Spec, measures []Measure, first [][][]float64) repeatFunc {
 	cons := make([]*contractor, len(sp.Orders))
 	for o, h := range sp.Orders {
 		cons[o] = newContractor(md.mats[h])
 	}
+	var pc *pointContractor
+	if needsPoints(measures) {
+		pc = sp.Points.contractor()
+	}
 	z := make([]float64, md.m)
 	nO := len(sp.Orders)
+	perMeasure := nO
+	if sp.Baseline {
+		perMeasure++
+	}
 	return func(r int, src Source, eps []int, scales, out []float64) error {
 		for i := range z {
 			if sp.Noise == mechanism.NoiseGaussian {
@@ -310,76 +334,36 @@ func (md *Model) worker(sp Spec, first [][][]float64) repeatFunc {
 			}
 		}
 		nE := len(scales)
+		series := func(a, s int) []float64 { return out[(a*perMeasure+s)*nE : (a*perMeasure+s+1)*nE] }
 		for o, h := range sp.Orders {
-			noise := cons[o].apply(z)
-			md.score(sp.Measure, md.exact[h], noise, nil, scales, out[o*nE:(o+1)*nE])
+			grid := target{truth: md.truth, exact: md.exact[h], noise: cons[o].apply(z)}
+			var pts target
+			if pc != nil {
+				pts = sp.Points.target(h, pc.apply(h, z))
+			}
+			for a, m := range measures {
+				tg := grid
+				if m.atPoints() {
+					tg = pts
+				}
+				score(m, sp.Threshold, tg, scales, series(a, o))
+			}
 			if first != nil && r == 0 {
 				for i, e := range eps {
-					first[o][e] = md.release(md.exact[h], noise, nil, scales[i])
+					first[o][e] = grid.release(scales[i])
 				}
 			}
 		}
 		if sp.Baseline {
-			md.score(sp.Measure, md.baseExact, z, md.nearest, scales, out[nO*nE:])
+			grid := target{truth: md.truth, exact: md.baseExact, noise: z, idx: md.nearest}
+			for a, m := range measures {
+				tg := grid
+				if m.atPoints() {
+					tg = sp.Points.baseline(z)
+				}
+				score(m, sp.Threshold, tg, scales, series(a, nO))
+			}
 		}
 		return nil
-	}
-}
-
-// score writes the measure of the release truth − (exact − scales[i]·noise)
-// for every scale into out (0 for NaN scales).
-func (md *Model) score(m Measure, exact, noise []float64, idx []int, scales, out []float64) {
-	if m == SignAgreement {
-		signAgreement(md.truth, exact, noise, idx, scales, out)
-		return
-	}
-	supErrors(exact, noise, idx, scales, out)
-}
-
-// release returns the grid values truth − (exact − s·noise) of one release.
-func (md *Model) release(exact, noise []float64, idx []int, s float64) []float64 {
-	out := make([]float64, len(exact))
-	for g, e := range exact {
-		out[g] = md.truth[g] - (e - s*noiseAt(noise, idx, g))
-	}
-	return out
-}
-
-func noiseAt(noise []float64, idx []int, g int) float64 {
-	if idx == nil {
-		return noise[g]
-	}
-	return noise[idx[g]]
-}
-
-// supErrors sets out[i] = max_g |exact[g] − scales[i]·noise[at(g)]| for
-// every valid (non-NaN) scale, where at(g) = g, or idx[g] when idx is not
-// nil (the baseline's nearest lattice point).
-func supErrors(exact, noise []float64, idx []int, scales []float64, out []float64) {
-	clear(out)
-	for g, e := range exact {
-		n := noiseAt(noise, idx, g)
-		for i, s := range scales {
-			if d := math.Abs(e - s*n); d > out[i] {
-				out[i] = d
-			}
-		}
-	}
-	// NaN scales produce NaN differences, which never win the comparison,
-	// so out[i] stays 0 there; Run replaces those entries by NaN.
-}
-
-// signAgreement sets out[i] to the fraction of grid points g where
-// truth[g] and the release truth[g] − (exact[g] − scales[i]·noise[at(g)])
-// have the same sign (≥ 0 counts as +1).
-func signAgreement(truth, exact, noise []float64, idx []int, scales []float64, out []float64) {
-	for i, s := range scales {
-		n := 0
-		for g, e := range exact {
-			if (truth[g] >= 0) == (truth[g]-(e-s*noiseAt(noise, idx, g)) >= 0) {
-				n++
-			}
-		}
-		out[i] = float64(n) / float64(len(exact))
 	}
 }

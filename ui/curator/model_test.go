@@ -17,6 +17,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/study"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -557,19 +559,22 @@ func TestRoundPrivateBounds(t *testing.T) {
 }
 
 // TestApproxText: rounding noise of the noiseless approximation reads as
-// negligible.
+// negligible; otherwise it is in the plot's units with its share of the
+// public range.
 func TestApproxText(t *testing.T) {
+	r := &preview.Result{Units: study.Units{Scale: 2, Range: [2]float64{0, 1}}, UnitName: "per cm", RangeText: "0 to 2 per cm"}
 	for _, tc := range []struct {
 		approx, total float64
 		want          string
 	}{
 		{5.551e-17, 0.3, "negligible"},
 		{0, 0, "negligible"},
-		{0.01234, 0.3, "0.01234"},
+		{0.01234, 0.3, "0.0247 per cm (1.2% of the public range 0 to 2 per cm)"},
 		{2e-7, 0.01, "negligible"},
-		{2e-5, 0.01, "2e-05"},
+		{2e-5, 0.01, "4e-05 per cm (0.002% of the public range 0 to 2 per cm)"},
+		{0.5, 0.6, "1 per cm (50% of the public range 0 to 2 per cm)"},
 	} {
-		if got := approxText(tc.approx, tc.total); got != tc.want {
+		if got := approxText(r, tc.approx, tc.total); got != tc.want {
 			t.Errorf("approxText(%g, %g) = %q, want %q", tc.approx, tc.total, got, tc.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +18,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/release"
@@ -34,6 +34,9 @@ type previewPanel struct {
 	c        *curator
 	tradeoff *plotView
 	function *plotView
+	// sweep is the error (a classifier: the agreement) against k at the
+	// current ε.
+	sweep    *plotView
 	progress *widget.ProgressBar
 	stage    *widget.Label
 	cancel   *widget.Button
@@ -80,6 +83,7 @@ type previewJob struct {
 	theme      plotting.Theme
 	tsize      plotting.Size
 	fsize      plotting.Size
+	ksize      plotting.Size
 }
 
 func newPreviewPanel(c *curator) *previewPanel {
@@ -88,6 +92,7 @@ func newPreviewPanel(c *curator) *previewPanel {
 	// Tall enough to read at any window size (the panel scrolls).
 	p.tradeoff = newPlotView(fyne.NewSize(320, 320), onResize)
 	p.function = newPlotView(fyne.NewSize(320, 320), onResize)
+	p.sweep = newPlotView(fyne.NewSize(320, 260), onResize)
 	p.progress = widget.NewProgressBar()
 	p.stage = widget.NewLabel("")
 	p.stage.Wrapping = fyne.TextWrapWord
@@ -118,12 +123,13 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
-	plots := container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function))
+	plots := container.NewVBox(container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
 	// The panel scrolls when the window is smaller than it: its size
 	// never sets the window's.
 	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
+	p.sweep.SetMessage("")
 	go p.worker()
 	return p
 }
@@ -139,7 +145,7 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	gen := p.gen
 	p.mu.Unlock()
 	job := &previewJob{gen: gen, renderOnly: renderOnly,
-		theme: widgets.PlotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize()}
+		theme: widgets.PlotTheme(c.app, c.themeChoice), tsize: p.tradeoff.pixelSize(), fsize: p.function.pixelSize(), ksize: p.sweep.pixelSize()}
 	req, err := c.state.request(c.ds)
 	if c.ds == nil && c.dsErr != nil {
 		err = fmt.Errorf("the dataset could not be read: %w", c.dsErr)
@@ -234,13 +240,13 @@ func (p *previewPanel) worker() {
 			widgets.Do(func() { p.started() })
 			res, err = p.c.engine.Compute(ctx, job.input, p.progressFunc())
 		}
-		var timg, fimg image.Image
+		var imgs previewImages
 		var rerr error
 		if err == nil && res != nil {
-			// The engine's fit cache ignores the units: the axis labels
-			// are taken from this job's request.
-			res = withUnits(res, job.input.Request)
-			timg, fimg, rerr = preview.Render(res, job.theme, job.tsize, job.fsize)
+			imgs.tradeoff, imgs.function, rerr = preview.Render(res, job.theme, job.tsize, job.fsize)
+			if rerr == nil {
+				imgs.sweep, rerr = preview.RenderSweep(res, job.theme, job.ksize)
+			}
 		}
 		cancel()
 		p.mu.Lock()
@@ -251,7 +257,7 @@ func (p *previewPanel) worker() {
 			continue
 		}
 		last, lastErr, lastKey = res, err, key
-		widgets.Do(func() { p.show(job, res, err, timg, fimg, rerr) })
+		widgets.Do(func() { p.show(job, res, err, imgs, rerr) })
 	}
 }
 
@@ -299,8 +305,12 @@ func (p *previewPanel) cancelled(gen int) {
 	p.done(gen, nil, context.Canceled)
 }
 
+// previewImages are the rendered plots of one preview (sweep nil when
+// there is no error-vs-k curve).
+type previewImages struct{ tradeoff, function, sweep image.Image }
+
 // show displays a finished preview (UI goroutine).
-func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, timg, fimg image.Image, rerr error) {
+func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, imgs previewImages, rerr error) {
 	gen := job.gen
 	p.cancel.Disable()
 	if p.isLatest(gen) {
@@ -319,6 +329,7 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, tim
 			p.tradeoff.SetMessage(err.Error())
 		}
 		p.function.SetMessage("")
+		p.sweep.SetMessage("")
 		p.info.SetText("")
 		p.warn.SetText("")
 		p.peerCaption.Hide()
@@ -329,8 +340,13 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, tim
 		p.tradeoff.SetMessage(rerr.Error())
 	default:
 		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", preview.Repeats(res.Dim)))
-		p.tradeoff.SetImage(timg)
-		p.function.SetImage(fimg)
+		p.tradeoff.SetImage(imgs.tradeoff)
+		p.function.SetImage(imgs.function)
+		if imgs.sweep != nil {
+			p.sweep.SetImage(imgs.sweep)
+		} else {
+			p.sweep.SetMessage("")
+		}
 		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
@@ -385,12 +401,23 @@ func (p *previewPanel) idle() bool {
 func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, preview.KLabel(r.K), latticeCount(r.K), r.H, r.Scale)
-	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %.4g (noiseless approximation alone: %s).", r.MarkerErr, approxText(r.Approx, r.MarkerErr))
+	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %s (noiseless approximation alone: %s).", r.ErrorText(r.MarkerErr), approxText(r, r.Approx, r.MarkerErr))
+	if r.SweepBestK > 0 && !r.Classifier {
+		fmt.Fprintf(&b, " At ε = %s the least error over k is %s at k = %d.", strconv.FormatFloat(r.Epsilon, 'g', 3, 64), r.ErrorText(r.SweepBestErr), r.SweepBestK)
+	}
+	if !math.IsNaN(r.RMSE) {
+		fmt.Fprintf(&b, "\nRMSE of the released vs the non-private fit: %s.", r.ErrorText(r.RMSE))
+	}
+	if r.Classifier {
+		fmt.Fprintf(&b, "\nAgreement with the non-private classifier at your setting: %.3g of %s (mean of %d simulated releases).",
+			r.Agreement, recordsText(r), preview.Repeats(r.Dim))
+	}
 	clipped := 0
 	for _, n := range r.Clipped {
 		clipped += n
 	}
 	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
+
 	if !boundsConfirmed {
 		b.WriteString(" (clip counts after you confirm the bounds)")
 	} else if clipped > 0 {
@@ -404,17 +431,30 @@ func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 		fmt.Fprintf(&b, ", %s filled by the public fill rules", plural(filled, "missing or invalid value"))
 	}
 	b.WriteString(".")
+	if r.Classifier {
+		fmt.Fprintf(&b, "\nCurator only: accuracy on %s %.3g released (mean), %.3g non-private.", recordsText(r), r.Accuracy, r.NonPrivateAccuracy)
+	}
 	return b.String()
 }
 
-// approxText writes the noiseless approximation error: below a millionth
-// of the total error (or of 1 when there is none) it is rounding noise of
-// the evaluation (e.g. 5.6e-17), shown as negligible.
-func approxText(approx, total float64) string {
+// recordsText names the records a classifier's agreement and accuracy
+// are scored on: all of them, or an evenly spaced subset.
+func recordsText(r *preview.Result) string {
+	if r.Records >= r.N {
+		return "the records"
+	}
+	return fmt.Sprintf("%d evenly spaced records", r.Records)
+}
+
+// approxText writes the noiseless approximation error in the plot's
+// units: below a millionth of the total error (or of 1 when there is
+// none) it is rounding noise of the evaluation (e.g. 5.6e-17), shown as
+// negligible.
+func approxText(r *preview.Result, approx, total float64) string {
 	if approx < 1e-6*math.Max(total, 1) {
 		return "negligible"
 	}
-	return fmt.Sprintf("%.4g", approx)
+	return r.ErrorText(approx)
 }
 
 // settingsKey identifies the settings a preview was computed for: the
@@ -450,32 +490,6 @@ func (p *previewPanel) lastFor(s *curatorState, ds *dataset.Table) *preview.Resu
 		return nil
 	}
 	return p.last
-}
-
-// withUnits returns res with the function plot's axis labels named from
-// req's columns and units (a copy; the engine may cache res).
-func withUnits(res *preview.Result, req release.Request) *preview.Result {
-	label := func(col string) string {
-		if u := req.Units[col]; u != "" {
-			return col + " (" + u + ")"
-		}
-		return col
-	}
-	out := *res
-	if res.Function != nil && len(req.Features) > 0 {
-		f := *res.Function
-		f.XLabel = label(req.Features[0])
-		if l, err := learners.Lookup(req.Learner); err == nil && req.Label != "" && l.Spec().Label == learners.LabelReal {
-			f.YLabel = label(req.Label)
-		}
-		out.Function = &f
-	}
-	if res.Heatmaps != nil && len(req.Features) > 1 {
-		h := *res.Heatmaps
-		h.XLabel, h.YLabel = label(req.Features[0]), label(req.Features[1])
-		out.Heatmaps = &h
-	}
-	return &out
 }
 
 func latticeCount(k []int) int {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/plotting"
 	"github.com/bernsteinrelease/bernstein/project/release"
@@ -19,18 +18,19 @@ import (
 // with the k the automatic rule (mechanism.AutoCoverSize, public inputs
 // only) picks at that ε, for the current h.
 
-// autoKCurve is the cached curve: the k per ε and the mean errors.
+// autoKCurve is the cached curve: the k per ε and the mean errors (and a
+// classifier's mean agreement; nil otherwise).
 type autoKCurve struct {
-	ks   []int
-	mean []float64
+	ks    []int
+	mean  []float64
+	agree []float64
 }
 
-// addAutoKCurve appends the automatic-k curve to res.Tradeoff and, when the
-// predicted error at the current setting exceeds the function's public
-// range, a warning saying what would help. req must have KAuto set.
+// addAutoKCurve appends the automatic-k curve to res.Tradeoff (in the
+// function plot's units; a classifier's agreement). req must have KAuto
+// set.
 func (e *Engine) addAutoKCurve(ctx context.Context, req release.Request, st *previewState, res *Result) error {
-	fit, p := st.prep.Fitted, st.params
-	dim := len(p.K)
+	p := st.params
 	key := fmt.Sprintf("%s|%d|%s", st.ckey, p.H, e.FitKey)
 	curve, err := cached(&e.mu, func() (*autoKCurve, bool) { v := e.autoK[key]; return v, v != nil },
 		func() (*autoKCurve, error) { return e.computeAutoKCurve(ctx, req, st) },
@@ -39,21 +39,27 @@ func (e *Engine) addAutoKCurve(ctx context.Context, req release.Request, st *pre
 		return err
 	}
 	lo, hi := slices.Min(curve.ks), slices.Max(curve.ks)
-	res.Tradeoff.Curves = append(res.Tradeoff.Curves, plotting.Curve{
+	c := plotting.Curve{
 		Label: fmt.Sprintf("Bernstein, h = %d, automatic k at each ε (k = %d…%d)", p.H, lo, hi),
 		// The current order's colour, dashed: the same h, a different k.
-		Y: curve.mean, Colour: max(slices.Index(st.curves.Orders, p.H), 0), Dashed: true, Width: 2.5,
-	})
-	if pred, err := mechanism.PredictedError(p, fit.Sensitivity, fit.StandIn); err == nil && fit.StandIn.Known(dim) {
-		if rng := fit.OutputRange[1] - fit.OutputRange[0]; rng > 0 && pred >= rng {
-			res.Warnings = append(res.Warnings, autoKRangeWarning(st.prep, pred, rng))
+		Colour: max(slices.Index(st.curves.Orders, p.H), 0), Dashed: true, Width: 2.5,
+	}
+	if curve.agree != nil {
+		c.Label = fmt.Sprintf("agreement, h = %d, automatic k at each ε (k = %d…%d)", p.H, lo, hi)
+		c.Y = curve.agree
+	} else {
+		c.Y = make([]float64, len(curve.mean))
+		for i, v := range curve.mean {
+			c.Y[i] = st.units.Plot(v)
 		}
 	}
+	res.Tradeoff.Curves = append(res.Tradeoff.Curves, c)
 	return nil
 }
 
 // computeAutoKCurve resolves the automatic k at every ε of the plot and
-// simulates each distinct k once (lattice and model cached per k).
+// simulates each distinct k once (lattice cached per k), with the same
+// measures as the tradeoff curves.
 func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st *previewState) (*autoKCurve, error) {
 	fit, p := st.prep.Fitted, st.params
 	dim := len(p.K)
@@ -62,6 +68,10 @@ func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st 
 		beta = mechanism.DefaultBeta
 	}
 	out := &autoKCurve{ks: make([]int, len(st.epsGrid)), mean: make([]float64, len(st.epsGrid))}
+	agree := st.alsoIndex(study.PointAgreement)
+	if agree >= 0 {
+		out.agree = make([]float64, len(st.epsGrid))
+	}
 	byK := map[int][]int{} // k → indices into epsGrid
 	for i, eps := range st.epsGrid {
 		q := p
@@ -84,30 +94,24 @@ func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st 
 		for j, i := range idx {
 			eps[j] = st.epsGrid[i]
 		}
-		r, err := md.Run(ctx, study.Spec{Sensitivity: fit.Sensitivity, Noise: p.Noise, Delta: p.Delta,
-			Epsilons: eps, Orders: []int{p.H}, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
+		sp := st.spec(eps, []int{p.H}, false)
+		if st.pts != nil {
+			if sp.Points, err = md.AtPoints(*st.pts); err != nil {
+				return nil, err
+			}
+		}
+		r, err := md.Run(ctx, sp, nil)
 		if err != nil {
 			return nil, err
 		}
 		for j, i := range idx {
 			out.mean[i] = r.Mean[0][j]
+			if out.agree != nil {
+				out.agree[i] = r.Also[agree][0][j]
+			}
 		}
 	}
 	return out, nil
-}
-
-// autoKRangeWarning tells the curator that the predicted error of the
-// release exceeds the function's whole public range, with what would help.
-func autoKRangeWarning(prep *release.Prepared, pred, rng float64) string {
-	help := []string{"a larger ε"}
-	if slices.ContainsFunc(prep.Spec.Params, func(s learners.ParamSpec) bool { return s.Name == "bandwidth" || s.Name == "sigma" }) {
-		help = append([]string{"a larger bandwidth"}, help...)
-	}
-	if len(prep.Params.K) > 1 {
-		help = append(help, "fewer features")
-	}
-	return fmt.Sprintf("The predicted error (%.3g) exceeds the function's whole public range (%.3g): every k is worse than publishing zero. What would help: %s.",
-		pred, rng, joinOr(help))
 }
 
 // joinOr joins a, b and c as "a, b or c".

@@ -54,9 +54,9 @@ func TestPreviewAutoKCurve(t *testing.T) {
 	}
 }
 
-// TestPreviewAutoKRangeWarning: when the predicted error exceeds the
-// function's whole public range (a narrow kernel at a tiny ε), the curator
-// is told so, with what would help.
+// TestPreviewAutoKRangeWarning: when no k does better than publishing
+// zero (a narrow kernel at a tiny ε: every simulated error is beyond the
+// whole public range), the curator is told so, with what would help.
 func TestPreviewAutoKRangeWarning(t *testing.T) {
 	in := kde1DInput(1e-4)
 	in.Peers = false
@@ -66,10 +66,13 @@ func TestPreviewAutoKRangeWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !res.NoBetterThanZero {
+		t.Errorf("NoBetterThanZero false at ε = 10⁻⁴ with bandwidth 0.01")
+	}
 	for _, w := range res.Warnings {
-		if strings.Contains(w, "exceeds the function's whole public range") && strings.Contains(w, "a larger bandwidth or a larger ε") {
+		if strings.Contains(w, "every k is no better than publishing zero") && strings.Contains(w, "a larger bandwidth or a larger ε") {
 			return
 		}
 	}
-	t.Errorf("warnings %q: want the public-range warning naming a larger bandwidth and a larger ε", res.Warnings)
+	t.Errorf("warnings %q: want the publishing-zero warning naming a larger bandwidth and a larger ε", res.Warnings)
 }

@@ -1,10 +1,13 @@
 // Package preview is the curator's preview computation: it turns a
-// release.Request into the data of the two preview plots (the error-vs-ε
+// release.Request into the data of the preview plots (the error-vs-ε
 // tradeoff over study, with the published peers — beside an (ε, δ) peer
 // the Bernstein mechanism at the same (ε, δ), legend grouped by guarantee —
-// and the automatic-k curve, and the simulated release against F_D) and
-// renders them
-// (Render).
+// and the automatic-k curve; for a classifier the agreement with the
+// non-private classifier and the accuracy on the records; the simulated
+// release against F_D, for a regression over the scatter of the records;
+// the error against k at the current ε) and the numbers beside them, every
+// error in the function plot's units and as a share of the public range
+// (measures.go), and renders them (Render, RenderSweep).
 //
 // # Contract
 //

@@ -100,9 +100,36 @@ type Result struct {
 	Clipped     map[string]int // curator only
 	Filled      map[string]int // curator only
 	PureBetter  bool           // laplace-approx is worse than pure Laplace here
-	MarkerErr   float64        // mean sup-norm error at the current setting
-	Approx      float64        // noiseless approximation error at the current h, k
+	MarkerErr   float64        // mean sup-norm error at the current setting (learner units)
+	Approx      float64        // noiseless approximation error at the current h, k (learner units)
 	Warnings    []string
+	// Units converts the errors to the function plot's units (UnitName)
+	// and shares of the public range (RangeText, in plot units): ErrorText.
+	Units     study.Units
+	UnitName  string
+	RangeText string
+	// ZeroErr is the error of publishing zero, max |F_D| on the grid
+	// (learner units; private).
+	ZeroErr float64
+	// Classifier: Agreement is the mean share of the records on which the
+	// simulated releases at the current setting agree with the non-private
+	// classifier, Accuracy their mean accuracy on the records and
+	// NonPrivateAccuracy the non-private classifier's (curator only; NaN
+	// for other learners). RMSE is a regression's mean RMSE of the
+	// released vs the non-private fit on the grid (learner units; NaN for
+	// other learners). All from the same simulated releases as MarkerErr.
+	// Records is how many records they are scored on (at most
+	// previewMaxPoints, evenly spaced by row number).
+	Classifier                              bool
+	Agreement, Accuracy, NonPrivateAccuracy float64
+	Records                                 int
+	RMSE                                    float64
+	// SweepBestK and SweepBestErr are the least mean sup-norm error of the
+	// error-vs-k curve and its k; NoBetterThanZero says that every k is no
+	// better than publishing zero (study.AllNoBetterThanZero).
+	SweepBestK       int
+	SweepBestErr     float64
+	NoBetterThanZero bool
 	// Peers are the peer curves (input Peers set); PeerCaption explains
 	// peers that do not apply ("No published peer applies to …").
 	Peers       []study.PeerCurve
@@ -111,6 +138,9 @@ type Result struct {
 	Tradeoff *plotting.Tradeoff
 	Function *plotting.Function1D // ℓ = 1
 	Heatmaps *plotting.Heatmaps   // ℓ ≥ 2
+	// Sweep is the error (a classifier: the agreement) against k at the
+	// current ε and h; nil when k differs between axes.
+	Sweep *plotting.Tradeoff
 }
 
 // tradeoffGrid returns the per-axis evaluation grid of the preview for
@@ -165,6 +195,12 @@ type Engine struct {
 	autoK      map[string]*autoKCurve // automatic-k curves (preview_autok.go)
 	sliceKey   string
 	slice      []float64
+	// points are the records with F_D at each (classifiers), modelPoints
+	// them bound to the model of each k, sweeps the error-vs-k curves per
+	// ε, h, noise and δ (measures.go).
+	points      *study.PointData
+	modelPoints map[string]*study.Points
+	sweeps      map[string]*study.KSweep
 }
 
 // NewEngine returns an engine with empty caches.
@@ -174,13 +210,15 @@ func NewEngine() *Engine {
 
 // resetLocked drops every cache (a new fit).
 func (e *Engine) resetLocked() {
-	e.FitKey, e.prep, e.truth, e.sliceKey, e.slice = "", nil, nil, "", nil
+	e.FitKey, e.prep, e.truth, e.sliceKey, e.slice, e.points = "", nil, nil, "", nil, nil
 	e.lattices = map[string][]float64{}
 	e.models = map[string]*study.Model{}
 	e.curves = map[string]*study.Result{}
 	e.peerSims = map[string]*peerBuild{}
 	e.peerCurves = map[string][]study.PeerCurve{}
 	e.autoK = map[string]*autoKCurve{}
+	e.modelPoints = map[string]*study.Points{}
+	e.sweeps = map[string]*study.KSweep{}
 }
 
 // peerBuild is the peers prepared for one fit and k.
@@ -196,6 +234,14 @@ func FitKey(r release.Request) string {
 		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
 	}
 	fmt.Fprintf(&b, "f=%q|l=%q|classes=%v|fillclass=%q|ack=%v|learner=%s|", r.Features, r.Label, r.Classes, r.FillClass, r.AcknowledgedDataBounds, r.Learner)
+	// The units are part of the fit: they name the plots' axes and the
+	// errors' units (prep.Domain).
+	units := make([]string, 0, len(r.Units))
+	for c, u := range r.Units {
+		units = append(units, fmt.Sprintf("%q=%q", c, u))
+	}
+	sort.Strings(units)
+	fmt.Fprintf(&b, "units=%s|", strings.Join(units, ","))
 	cols := make([]string, 0, len(r.Bounds))
 	for c := range r.Bounds {
 		cols = append(cols, c)
@@ -250,16 +296,21 @@ func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Res
 			return nil, err
 		}
 	}
-	res.Tradeoff = tradeoffPlot(st.curves, st.model, st.params, res, st.prep.Fitted.Sensitivity)
+	res.Tradeoff = tradeoffPlot(st, res, in.Peers)
 	if in.Request.KAuto {
 		if err := e.addAutoKCurve(ctx, in.Request, st, res); err != nil {
 			return nil, err
 		}
 	}
 	if in.Peers {
+		n := len(res.Tradeoff.Curves)
 		if err := e.addApproxDPCurves(ctx, in.Request, st, res); err != nil { // likewise.go
 			return nil, err
 		}
+		scaleCurves(res.Tradeoff.Curves[n:], st.units) // learner units → plot units
+	}
+	if err := e.addSweep(ctx, st, res, progress); err != nil {
+		return nil, err
 	}
 	if err := e.functionPlots(ctx, st, in.SliceAt, res, progress); err != nil {
 		return nil, err
@@ -285,6 +336,15 @@ type previewState struct {
 	ckey    string // the curves' cache key
 	curves  *study.Result
 	marker  *study.Result // the current setting alone
+	// What is measured (measures.go): the kind, a classifier's threshold,
+	// the measures beside the sup-norm error, the error units, and the
+	// records (classifiers), also bound to model.
+	kind      measureKind
+	threshold float64
+	also      []study.Measure
+	units     study.Units
+	pts       *study.PointData
+	points    *study.Points
 }
 
 // cached returns what load finds under mu or, when it finds nothing,
@@ -374,6 +434,9 @@ func (e *Engine) simulate(ctx context.Context, req release.Request, progress Pro
 	if err != nil {
 		return nil, err
 	}
+	if err := e.prepareMeasures(ctx, st); err != nil {
+		return nil, err
+	}
 	return st, e.runCurves(ctx, st, progress)
 }
 
@@ -387,16 +450,13 @@ func (e *Engine) runCurves(ctx context.Context, st *previewState, progress Progr
 	var err error
 	st.curves, err = cached(&e.mu, func() (*study.Result, bool) { v := e.curves[st.ckey]; return v, v != nil },
 		func() (*study.Result, error) {
-			sp := study.Spec{Sensitivity: sens, Noise: p.Noise, Delta: p.Delta,
-				Epsilons: st.epsGrid, Orders: previewOrders, Baseline: true, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}
-			return st.model.Run(ctx, sp, func(d, t int) { progress(StageSimulate, d, t) })
+			return st.model.Run(ctx, st.spec(st.epsGrid, previewOrders, true), func(d, t int) { progress(StageSimulate, d, t) })
 		},
 		func(v *study.Result) { e.curves[st.ckey] = v })
 	if err != nil {
 		return err
 	}
-	st.marker, err = st.model.Run(ctx, study.Spec{Sensitivity: sens, Noise: p.Noise, Delta: p.Delta,
-		Epsilons: []float64{p.Epsilon}, Orders: []int{p.H}, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
+	st.marker, err = st.model.Run(ctx, st.spec([]float64{p.Epsilon}, []int{p.H}, false), nil)
 	return err
 }
 
@@ -409,6 +469,7 @@ func (st *previewState) result() *Result {
 		Clipped: st.prep.Clipped, Filled: st.prep.Filled,
 		MarkerErr: st.marker.Mean[0][0], Approx: st.model.Approx(params.H),
 	}
+	st.markerMeasures(res)
 	if params.Noise == mechanism.NoiseLaplaceApprox {
 		res.PureBetter = mechanism.PureIsBetter(params)
 		if res.PureBetter {
@@ -436,6 +497,11 @@ func (e *Engine) functionPlots(ctx context.Context, st *previewState, sliceAt []
 	dim := len(st.params.K)
 	if dim == 1 {
 		res.Function, err = functionPlot1D(sim, st.grid[0], st.truth, st.prep, aff, res)
+		if err == nil && st.kind == measureRegression {
+			// The released curve over the data (curator only).
+			res.Function.ScatterX, res.Function.ScatterY = scatter(st.prep, aff)
+			res.Function.ScatterLabel = "data (curator only, never published)"
+		}
 		return err
 	}
 	axes, sliceTruth := st.grid, st.truth
@@ -566,8 +632,15 @@ func outputLabel(p *release.Prepared) string {
 
 func fmtEps(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
-// tradeoffPlot assembles the tradeoff figure.
-func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res *Result, sens float64) *plotting.Tradeoff {
+// tradeoffPlot assembles the tradeoff figure: a classifier's agreement
+// (classifierPlot) unless the published peers are compared (they are
+// scored by sup-norm error), else the sup-norm error in the function
+// plot's units (with a regression's RMSE).
+func tradeoffPlot(st *previewState, res *Result, peers bool) *plotting.Tradeoff {
+	if st.kind == measureClassifier && !peers {
+		return classifierPlot(st, res)
+	}
+	c, md, params, sens := st.curves, st.model, st.params, st.prep.Fitted.Sensitivity
 	t := &plotting.Tradeoff{
 		Title:    fmt.Sprintf("Error vs privacy: k = %s, mean of %d simulated releases", KLabel(params.K), Repeats(len(params.K))),
 		Epsilons: c.Epsilons, MarkerEps: params.Epsilon, MarkerErr: res.MarkerErr,
@@ -603,7 +676,10 @@ func tradeoffPlot(c *study.Result, md *study.Model, params mechanism.Params, res
 	for i, pc := range res.Peers {
 		t.Curves = append(t.Curves, plotting.Curve{Label: pc.Label, Y: pc.Mean, Colour: 6 + i, Dashed: true, Width: 2, Group: study.GuaranteeGroup(pc.Delta)})
 	}
-	t.YLabel = "sup-norm error (learner units)"
+	scaleCurves(t.Curves, st.units)
+	t.MarkerErr = st.units.Plot(t.MarkerErr)
+	t.YLabel = errorLabel("sup-norm error", res.UnitName)
+	addRMSECurve(t, st)
 	return t
 }
 
@@ -688,6 +764,9 @@ func MarkStandIn(res *Result, label string) {
 	}
 	if res.Function != nil {
 		res.Function.Title += suffix
+	}
+	if res.Sweep != nil {
+		res.Sweep.Title += suffix
 	}
 	if res.Heatmaps != nil {
 		for i := range res.Heatmaps.Maps {

@@ -25,8 +25,9 @@ func twoClassKDE(eps float64) Input {
 }
 
 // TestPreviewEngineCaches: changing only ε reuses the fit, the lattice
-// values and (within the same ε grid) the tradeoff curves; changing a
-// learner parameter refits.
+// values and (within the same ε grid) the tradeoff curves — only the
+// error-vs-k curve at the new ε is simulated, and it too is cached;
+// changing a learner parameter refits.
 func TestPreviewEngineCaches(t *testing.T) {
 	e := NewEngine()
 	var stages []Stage
@@ -48,8 +49,15 @@ func TestPreviewEngineCaches(t *testing.T) {
 	if e.prep != prep {
 		t.Error("changing ε refitted the learner")
 	}
+	if len(stages) != 1 || stages[0] != StageSweep {
+		t.Errorf("changing ε within the same ε grid reran %v; want everything cached but the error against k at the new ε", stages)
+	}
+	stages = nil
+	if _, err := e.Compute(context.Background(), twoClassKDE(1), func(s Stage, d, n int) { progress(s, d, n) }); err != nil {
+		t.Fatal(err)
+	}
 	if len(stages) != 0 {
-		t.Errorf("changing ε within the same ε grid reran %v; want everything cached", stages)
+		t.Errorf("back to ε = 1 reran %v; want everything cached", stages)
 	}
 	if second.Tradeoff.Curves[0].Y[0] != first.Tradeoff.Curves[0].Y[0] || second.MarkerErr >= first.MarkerErr {
 		t.Errorf("curves should be identical and the marker error fall with ε: %v vs %v, marker %v vs %v",
