@@ -136,6 +136,18 @@ func DelimiterName(r rune) string {
 	return strconv.QuoteRune(r)
 }
 
+// FormatDelimiter writes a delimiter as ParseDelimiter reads it, for
+// flags and files: "auto" for 0, "tab", or the character itself.
+func FormatDelimiter(r rune) string {
+	switch r {
+	case 0:
+		return "auto"
+	case '\t':
+		return "tab"
+	}
+	return string(r)
+}
+
 // detectDelimiter picks ',', ';' or tab (only ';' or tab with a decimal
 // comma), whichever occurs most often outside quotes in the header line:
 // the first line of head that is neither empty nor a comment line. On a

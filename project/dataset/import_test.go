@@ -158,10 +158,8 @@ func TestParseDelimiter(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("ParseDelimiter(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
-		if tc.want != 0 && tc.in != "AUTO" {
-			if back, err := ParseDelimiter(strings.Trim(DelimiterName(got), "'")); err != nil || back != got {
-				t.Errorf("ParseDelimiter(DelimiterName(%q)) = %q, %v", got, back, err)
-			}
+		if back, err := ParseDelimiter(FormatDelimiter(got)); err != nil || back != got {
+			t.Errorf("ParseDelimiter(FormatDelimiter(%q)) = %q, %v", got, back, err)
 		}
 	}
 	for _, tc := range []struct{ in, want string }{
