@@ -388,8 +388,11 @@ func (p *csvParser) readHeader() error {
 	for _, want := range p.opts.Columns {
 		i, ok := index[want]
 		if !ok {
-			return &CSVError{File: p.name, Line: line, ColumnName: want,
-				Rule: fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))}
+			rule := fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))
+			if !slices.ContainsFunc(p.opts.Columns, func(c string) bool { _, ok := index[c]; return ok }) {
+				rule += p.headerHint() // none of them: the wrong line?
+			}
+			return &CSVError{File: p.name, Line: line, ColumnName: want, Rule: rule}
 		}
 		p.cols[i].required = true
 		p.cols[i].numeric = true
@@ -512,8 +515,8 @@ func (p *csvParser) readRows(d *Table) error {
 func (p *csvParser) checkRow(rec []string, line int, first bool) *CSVError {
 	if len(rec) != len(p.header) {
 		rule := fmt.Sprintf("row has %s, the header has %d (delimiter %s)", plural(len(rec), "field"), len(p.header), DelimiterName(p.cr.Comma))
-		if first && p.opts.Import.HeaderRow <= 1 {
-			rule += fmt.Sprintf("; is line %d really the header? if the file starts with a preamble, set the header row", p.headerLine)
+		if first {
+			rule += p.headerHint()
 		}
 		return p.errAt(line, -1, rule)
 	}
@@ -523,6 +526,19 @@ func (p *csvParser) checkRow(rec []string, line int, first bool) *CSVError {
 		}
 	}
 	return nil
+}
+
+// HeaderRowHint ends the rule of a *CSVError that suggests a preamble
+// read as the header (a command adds how to set the header row).
+const HeaderRowHint = "if the file starts with a preamble, set the header row"
+
+// headerHint is added to an error that suggests a preamble read as the
+// header: "" when a header row was set.
+func (p *csvParser) headerHint() string {
+	if p.opts.Import.HeaderRow > 1 {
+		return ""
+	}
+	return fmt.Sprintf("; is line %d really the header? %s", p.headerLine, HeaderRowHint)
 }
 
 // number parses one numeric field with the file's decimal separator.

@@ -59,6 +59,7 @@ func badCSVs() []badCSV {
 		{name: "classes the same value", input: "a\n1\n", opts: CSVOptions{KeepInvalid: true, Classes: map[string]Classes{"a": {"1", "1.0"}}}, colName: "a", contains: "are the same value"},
 		{name: "unsupported delimiter option", input: "a|b\n1|2\n", opts: CSVOptions{Import: ImportOptions{Delimiter: '"'}}, contains: `delimiter '"' cannot be a quote`},
 		{name: "header row past the end", input: "title\n", opts: CSVOptions{Import: ImportOptions{HeaderRow: 3}}, line: 1, contains: "header row 3 is past the end of the file (1 line)"},
+		{name: "preamble read as the header, columns requested", input: "Survey 2024\na,b\n1,2\n", opts: CSVOptions{Columns: []string{"a", "b"}}, line: 1, colName: "a", contains: `no such column in the header (columns: "Survey 2024"); is line 1 really the header?`},
 		{name: "header row too large", input: "a\n1\n", opts: CSVOptions{Import: ImportOptions{HeaderRow: MaxHeaderRow + 1}}, contains: "header row 1001: must be a line number from 1 to 1000"},
 		{name: "no header after the header row", input: "title\n\n\n", opts: CSVOptions{Import: ImportOptions{HeaderRow: 2}}, line: 2, contains: "no header at or after header row 2"},
 		{name: "preamble line too long", input: strings.Repeat("x", 2<<20) + "\na\n1\n", opts: CSVOptions{Import: ImportOptions{HeaderRow: 2}}, line: 1, contains: "line before the header row is longer than 1048576 bytes"},

@@ -242,16 +242,7 @@ func TestEvalPointsCSVSkipInvalid(t *testing.T) {
 func TestEvalPointsCSVStdin(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
-	v := openSyn(t, buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{5, 4}}))
-	path := queryCSV(t, dir, "q.csv", "x1,x0", 3*evalChunk/2, func(i int) string { return fmt.Sprintf("%d,%d", 10+i%30, 10+i%20) })
-	want, err := evalAllAtOnce(v, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, want, data := densityQueries(t, dir, "x1,x0", 3*evalChunk/2, func(i int) string { return fmt.Sprintf("%d,%d", 10+i%30, 10+i%20) })
 	pr, pw := io.Pipe()
 	go func() { _, err := pw.Write(data); pw.CloseWithError(err) }()
 	var got bytes.Buffer
@@ -333,16 +324,7 @@ func readRecords(t *testing.T, b []byte) [][]string {
 // gives, and its errors name its own lines.
 func TestEvalPointsCSVImport(t *testing.T) {
 	dir := t.TempDir()
-	v := openSyn(t, buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{5, 4}}))
-	path := queryCSV(t, dir, "q.csv", "x0,x1", 30, func(i int) string { return fmt.Sprintf("%d.5,%d", 10+i%20, 10+i%30) })
-	want, err := evalAllAtOnce(v, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, want, data := densityQueries(t, dir, "x0,x1", 30, func(i int) string { return fmt.Sprintf("%d.5,%d", 10+i%20, 10+i%30) })
 	text := strings.NewReplacer(",", ";", ".", ",").Replace(string(data))
 	euro := filepath.Join(dir, "euro.csv")
 	if err := os.WriteFile(euro, []byte("Query points\n# generated\n"+text), 0o644); err != nil {
@@ -359,4 +341,22 @@ func TestEvalPointsCSVImport(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), StdinName+":3:2 ") || !strings.Contains(err.Error(), "decimal comma") {
 		t.Errorf("error after a preamble: %v", err)
 	}
+}
+
+// densityQueries writes the query file q.csv in dir (queryCSV) for a 2-D
+// density synopsis and returns the synopsis, the file's results evaluated
+// all at once and the file's bytes.
+func densityQueries(t *testing.T, dir, header string, rows int, row func(i int) string) (*synopsis.Verified, []byte, []byte) {
+	t.Helper()
+	v := openSyn(t, buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{5, 4}}))
+	path := queryCSV(t, dir, "q.csv", header, rows, row)
+	want, err := evalAllAtOnce(v, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, want, data
 }
