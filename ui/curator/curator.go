@@ -633,7 +633,7 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 	c.preview.schedule(false)
 	var ce *dataset.CSVError
 	if errors.As(err, &ce) && !errors.Is(err, fileio.ErrNotRegular) && (c.importFlow == nil || !c.importFlow.dlg.Visible()) {
-		c.showImportStep(path, fresh, imp, "The file could not be read with these options: "+err.Error())
+		c.showImportStep(path, fresh, imp, "The file could not be read with the options it was opened with: "+err.Error())
 	}
 	if c.onDatasetReady != nil {
 		c.onDatasetReady(err)

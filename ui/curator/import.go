@@ -128,14 +128,14 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	parsed := container.NewBorder(container.NewVBox(bold("Parsed with these options"), fl.summary, fl.problems), nil, nil, nil,
 		container.NewStack(minSpace(0, 120), fl.table))
 	split := container.NewVSplit(lines, parsed)
-	split.Offset = 0.35
+	split.Offset = 0.3
 	body := container.NewBorder(container.NewVBox(fl.intro, form), nil, nil, nil, split)
 	labels := []string{"Cancel", "Open with these options"}
 	fl.dlg = widgets.ShowDialog(c.win, "Import "+filepath.Base(path), container.NewStack(minSpace(760, 560), body), labels,
 		[]func() bool{nil, func() bool {
 			o, err := fl.options()
 			if err != nil {
-				fl.problems.SetText(err.Error())
+				fl.setProblems(err.Error())
 				return false
 			}
 			c.loadDatasetWith(path, fl.fresh, o)
@@ -216,12 +216,12 @@ func (c *curator) runImportPreview(fl *importFlow) {
 	gen := fl.gen
 	o, err := fl.options()
 	if err != nil {
-		fl.problems.SetText(err.Error())
+		fl.setProblems(err.Error())
 		fl.dlg.Button("Open with these options").Disable()
 		fl.shown = gen
 		return
 	}
-	fl.problems.SetText("")
+	fl.setProblems("")
 	c.importWork.Add(1)
 	go func() {
 		defer c.importWork.Done()
@@ -242,7 +242,7 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	if err != nil {
 		fl.pv = nil
 		fl.summary.SetText("")
-		fl.problems.SetText(err.Error())
+		fl.setProblems(err.Error())
 		ok.Disable()
 		fl.table.Refresh()
 		return
@@ -255,7 +255,7 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	fl.lines.SetText(strings.TrimSuffix(b.String(), "\n"))
 	if pv.Err != nil {
 		fl.summary.SetText("No header found with these options.")
-		fl.problems.SetText(pv.Err.Error())
+		fl.setProblems(pv.Err.Error())
 		ok.Disable()
 		fl.table.Refresh()
 		return
@@ -284,8 +284,15 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	if len(probs) > 3 {
 		probs = append(probs[:3], fmt.Sprintf("… and %d more", len(probs)-3))
 	}
-	fl.problems.SetText(strings.Join(probs, "\n"))
+	fl.setProblems(strings.Join(probs, "\n"))
 	fl.table.Refresh()
+}
+
+// setProblems shows what does not fit (hidden when nothing).
+func (fl *importFlow) setProblems(text string) {
+	fl.problems.SetText(text)
+	fl.problems.Hidden = text == ""
+	fl.problems.Refresh()
 }
 
 // minSpace is an invisible object of the given minimum size.

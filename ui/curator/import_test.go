@@ -145,7 +145,7 @@ func TestCuratorImportOnFailure(t *testing.T) {
 	}
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
-	if fl == nil || !curatorOnTop(c, fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read") {
+	if fl == nil || !curatorOnTop(c, fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
 		t.Fatal("a failed read does not offer the import step")
 	}
 	f.waitImportPreview(fl)
