@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"image/color"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -32,6 +30,7 @@ type importFlow struct {
 
 	headerRow *widgets.KeyEntry
 	delim     *widgets.KeySelect
+	delimOf   map[string]rune // the delimiter of each choice of delim
 	decimal   *widgets.KeyCheck
 	comment   *widgets.KeyEntry
 	// lines shows the file's first lines, numbered; table the parsed
@@ -50,27 +49,13 @@ type importFlow struct {
 	gen, shown int
 }
 
-// Delimiter choices of the import step; a delimiter of a project file
-// outside them is added as "'X'".
-const (
-	delimAuto      = "detect"
-	delimComma     = "comma ,"
-	delimSemicolon = "semicolon ;"
-	delimTab       = "tab"
-	delimPipe      = "pipe |"
-)
-
-var delimChoices = map[string]rune{delimAuto: 0, delimComma: ',', delimSemicolon: ';', delimTab: '\t', delimPipe: '|'}
-
-// delimChoice is the select's text for a delimiter.
-func delimChoice(r rune) string {
-	for k, v := range delimChoices {
-		if v == r {
-			return k
-		}
-	}
-	return dataset.DelimiterName(r)
-}
+// delimChoices are the delimiters the import step offers, in order; a
+// delimiter of a project file outside them is added, named by
+// dataset.DelimiterName.
+var delimChoices = []struct {
+	name string
+	r    rune
+}{{"detect", 0}, {"comma ,", ','}, {"semicolon ;", ';'}, {"tab", '\t'}, {"pipe |", '|'}}
 
 // showImportStep opens the import step for the CSV file at path with the
 // options opts (UI goroutine). why, if not empty, says why it opened (the
@@ -81,12 +66,23 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.headerRow = widgets.NewKeyEntry(false)
 	fl.headerRow.SetText(strconv.Itoa(max(opts.HeaderRow, 1)))
 	fl.headerRow.Validator = func(s string) error { _, err := parseHeaderRow(s); return err }
-	choices := []string{delimAuto, delimComma, delimSemicolon, delimTab, delimPipe}
-	if d := delimChoice(opts.Delimiter); !slices.Contains(choices, d) {
-		choices = append(choices, d)
+	fl.delimOf = map[string]rune{}
+	var choices []string
+	selected := ""
+	for _, d := range delimChoices {
+		choices = append(choices, d.name)
+		fl.delimOf[d.name] = d.r
+		if d.r == opts.Delimiter {
+			selected = d.name
+		}
+	}
+	if selected == "" {
+		selected = dataset.DelimiterName(opts.Delimiter)
+		choices = append(choices, selected)
+		fl.delimOf[selected] = opts.Delimiter
 	}
 	fl.delim = widgets.NewKeySelect(choices, nil)
-	fl.delim.SetSelected(delimChoice(opts.Delimiter))
+	fl.delim.SetSelected(selected)
 	fl.decimal = widgets.NewKeyCheck("Decimal comma (1,5 means one and a half)", nil)
 	fl.decimal.SetChecked(opts.DecimalComma)
 	fl.comment = widgets.NewKeyEntry(false)
@@ -198,11 +194,7 @@ func (fl *importFlow) options() (dataset.ImportOptions, error) {
 	if err != nil {
 		return dataset.ImportOptions{}, err
 	}
-	d, ok := delimChoices[fl.delim.Selected]
-	if !ok {
-		d, _ = utf8.DecodeRuneInString(strings.Trim(fl.delim.Selected, "'"))
-	}
-	o := dataset.ImportOptions{HeaderRow: row, Delimiter: d, DecimalComma: fl.decimal.Checked, Comment: strings.TrimSpace(fl.comment.Text)}
+	o := dataset.ImportOptions{HeaderRow: row, Delimiter: fl.delimOf[fl.delim.Selected], DecimalComma: fl.decimal.Checked, Comment: strings.TrimSpace(fl.comment.Text)}
 	if o.HeaderRow == 1 {
 		o.HeaderRow = 0 // the default, so that a project file stays as before
 	}

@@ -156,3 +156,24 @@ func TestCuratorImportOnFailure(t *testing.T) {
 		}
 	})
 }
+
+// TestCuratorImportOtherDelimiter: a delimiter from a project file that
+// the list does not offer is shown and kept, whatever the character.
+func TestCuratorImportOtherDelimiter(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "q.csv")
+	if err := os.WriteFile(path, []byte("a'b\n1'2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fl *importFlow
+	f.do(func() { fl = c.showImportStep(path, false, dataset.ImportOptions{Delimiter: '\''}, "") })
+	f.waitImportPreview(fl)
+	f.do(func() {
+		o, err := fl.options()
+		if err != nil || o.Delimiter != '\'' || fl.delim.Selected != `'\''` || strings.Join(fl.pv.Header, ",") != "a,b" {
+			t.Errorf("options %+v, %v; shown as %q; header %q", o, err, fl.delim.Selected, fl.pv.Header)
+		}
+	})
+	f.pressKey(fyne.KeyEscape)
+}
