@@ -175,5 +175,21 @@ func TestCuratorImportOtherDelimiter(t *testing.T) {
 			t.Errorf("options %+v, %v; shown as %q; header %q", o, err, fl.delim.Selected, fl.pv.Header)
 		}
 	})
+	// The keyboard: Tab reaches the delimiter list, where Escape cancels;
+	// on the decimal comma box, Enter opens the file.
+	f.tabTo(fl.delim, "the delimiter list")
 	f.pressKey(fyne.KeyEscape)
+	if f.onTop(fl.dlg) {
+		t.Error("Escape on the delimiter list does not cancel the import step")
+	}
+	f.do(func() { fl = c.showImportStep(path, false, dataset.ImportOptions{Delimiter: '\''}, "") })
+	f.waitImportPreview(fl)
+	f.tabTo(fl.decimal, "the decimal comma box")
+	f.pressKey(fyne.KeyReturn)
+	f.waitDataset()
+	f.do(func() {
+		if c.ds == nil || c.ds.Delimiter != '\'' || c.state.Import.Delimiter != '\'' {
+			t.Errorf("Enter on the decimal comma box: dataset %v, options %+v", c.ds, c.state.Import)
+		}
+	})
 }
