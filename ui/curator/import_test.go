@@ -50,7 +50,7 @@ func TestCuratorImportPreamble(t *testing.T) {
 	}
 	var fl *importFlow
 	f.do(func() { c.openChosen(path); fl = c.importFlow })
-	if fl == nil || !curatorOnTop(c, fl.dlg) {
+	if fl == nil || !f.onTop(fl.dlg) {
 		t.Fatal("opening a CSV does not show the import step")
 	}
 	f.waitImportPreview(fl)
@@ -145,7 +145,7 @@ func TestCuratorImportOnFailure(t *testing.T) {
 	}
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
-	if fl == nil || !curatorOnTop(c, fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
+	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
 		t.Fatal("a failed read does not offer the import step")
 	}
 	f.waitImportPreview(fl)
