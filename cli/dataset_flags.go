@@ -30,6 +30,7 @@ type datasetFlags struct {
 	// aggregatesSource: the release reads an aggregate table (release
 	// --aggregates), not --data; request leaves the Dataset nil.
 	aggregatesSource bool
+	layout           importFlags // --header-row, --delimiter, --decimal-comma, --comment
 }
 
 // register defines the flags on fs; epsilonUsage says what --epsilon means
@@ -51,6 +52,7 @@ func (f *datasetFlags) register(fs *flag.FlagSet, epsilonUsage string) {
 	fs.Var(&f.delta, "delta", "privacy parameter δ = `D` in (0,1), for --noise laplace-approx and gaussian")
 	fs.StringVar(&f.noise, "noise", f.noise, "noise `KIND`: laplace (pure ε-DP, Algorithm 1), laplace-approx (Section 4.2, needs --delta),\ngaussian (needs --delta)")
 	fs.Var(&f.beta, "beta", "failure probability `B` in (0,1) of the paper's k* for --k auto, used only for a learner with no public stand-in (default 0.05)")
+	f.layout.register(fs, "--data")
 	fs.BoolVar(&f.dropInvalid, "drop-invalid", false, "removed: rows are never dropped (n is public); see --fill (refused with a message)")
 }
 
@@ -115,14 +117,21 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	if err := f.checkFillFlags(binary); err != nil {
 		return release.Request{}, spec, err
 	}
-	opts := dataset.CSVOptions{Columns: cols, KeepInvalid: true}
+	layout, err := f.layout.options()
+	if err != nil {
+		return release.Request{}, spec, err
+	}
+	if f.aggregatesSource && layout != (dataset.ImportOptions{HeaderRow: 1}) {
+		return release.Request{}, spec, usagef("--header-row, --delimiter, --decimal-comma and --comment apply to --data only, not to --aggregates")
+	}
+	opts := dataset.CSVOptions{Columns: cols, KeepInvalid: true, Import: layout}
 	if binary && f.label != "" {
 		opts.Classes = map[string]dataset.Classes{f.label: f.classes.Value}
 	}
 	var ds *dataset.Table
 	if !f.aggregatesSource {
 		if ds, err = dataset.ReadCSV(f.data, opts); err != nil {
-			return release.Request{}, spec, err
+			return release.Request{}, spec, withHeaderRowFlag(err)
 		}
 	}
 	req := release.Request{

@@ -48,9 +48,11 @@ spends no privacy budget.`,
 			var at flagvalue.Point
 			var points, out, allowed string
 			var force, allowUntrusted, skipInvalid, clamp bool
+			var layout importFlags
 			fs.Var(&at, "at", "one query point `V1,V2,…` in data units, one value per feature")
 			fs.StringVar(&points, "points", "", "a CSV file `Q.csv` of query points, columns named like the features (- is standard input)")
 			fs.BoolVar(&skipInvalid, "skip-invalid", false, "with --points: leave out rows that cannot be evaluated (reported on standard error by line) instead of refusing the file")
+			layout.register(fs, "--points")
 			fs.BoolVar(&clamp, "clamp", false, "clamp released values to the output's public range (adds the column clamped)")
 			fs.StringVar(&out, "out", "", "write the results to `R.csv` instead of standard output (- is standard output)")
 			fs.BoolVar(&force, "force", false, "overwrite an existing --out file")
@@ -62,6 +64,13 @@ spends no privacy budget.`,
 					return usagef("give exactly one of --at V1,V2,… and --points Q.csv")
 				case skipInvalid && points == "":
 					return usagef("--skip-invalid applies to --points only")
+				}
+				imp, err := layout.options()
+				if err != nil {
+					return err
+				}
+				if points == "" && imp != (dataset.ImportOptions{HeaderRow: 1}) {
+					return usagef("--header-row, --delimiter, --decimal-comma and --comment apply to --points only")
 				}
 				if out == "-" { // standard output, as without --out
 					out = ""
@@ -105,7 +114,7 @@ spends no privacy budget.`,
 				} else {
 					write = func(w io.Writer) (int, error) {
 						sum, err := dataset.EvalPointsCSV(ctx, v, points, w, dataset.EvalPointsOptions{
-							QueryOptions: dataset.QueryOptions{SkipInvalid: skipInvalid}, Clamp: clamp, Stdin: e.Stdin})
+							QueryOptions: dataset.QueryOptions{SkipInvalid: skipInvalid, Import: imp}, Clamp: clamp, Stdin: e.Stdin})
 						var bad *dataset.InvalidPointsError
 						if errors.As(err, &bad) {
 							return 0, fmt.Errorf("%w; fix the file, or give --skip-invalid to evaluate the other rows", err)
@@ -114,7 +123,7 @@ spends no privacy budget.`,
 							return 0, fmt.Errorf("%w; to read query points from a pipe, give --points - and send them to standard input", err)
 						}
 						if err != nil {
-							return 0, err
+							return 0, withHeaderRowFlag(err)
 						}
 						if s := sum.Skipped.Skipped(); s != "" {
 							fmt.Fprintln(e.Stderr, s)

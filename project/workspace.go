@@ -67,6 +67,9 @@ type WorkspaceDataset struct {
 	// are replaced by the columns' fill rules (ColumnBounds.Fill,
 	// LearnerSettings.FillClass).
 	DropInvalid bool `json:"drop_invalid,omitempty"`
+	// Import is the file's layout (header row, delimiter, decimal comma,
+	// comment character); nil: the defaults (workspace_import.go).
+	Import *WorkspaceImport `json:"import,omitempty"`
 }
 
 // ColumnBounds are the public bounds of one column.

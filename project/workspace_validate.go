@@ -20,6 +20,7 @@ func (w *Workspace) validate(name string) error {
 	for _, check := range []func() *WorkspaceError{
 		w.checkVersion,
 		w.checkDataset,
+		w.checkImport,
 		w.checkFeatures,
 		w.checkBounds,
 		w.checkLearner,

@@ -403,3 +403,18 @@ func (q *Quantiles) Set(s string) error {
 	q.Value, q.Given = [2]float64{a, b}, true
 	return nil
 }
+
+// Delimiter is a CSV delimiter flag: auto (0, the default), tab, or one
+// character (dataset.ParseDelimiter; the other rules are
+// dataset.ImportOptions.Validate's).
+type Delimiter struct{ R rune }
+
+func (d *Delimiter) String() string { return dataset.FormatDelimiter(d.R) }
+
+func (d *Delimiter) Set(s string) error {
+	r, err := dataset.ParseDelimiter(s)
+	if err == nil {
+		d.R = r
+	}
+	return err
+}

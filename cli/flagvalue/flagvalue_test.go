@@ -35,3 +35,22 @@ func TestNumericFlagTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestDelimiterFlag: --delimiter takes auto, tab, names and one character,
+// and shows itself as it would be typed.
+func TestDelimiterFlag(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want rune
+		show string
+	}{{"auto", 0, "auto"}, {"tab", '\t', "tab"}, {";", ';', ";"}, {"pipe", '|', "|"}} {
+		var d Delimiter
+		if err := d.Set(c.in); err != nil || d.R != c.want || d.String() != c.show {
+			t.Errorf("Set(%q) = %q (%q), %v", c.in, d.R, d.String(), err)
+		}
+	}
+	var d Delimiter
+	if err := d.Set(`"`); err == nil || d.R != 0 {
+		t.Errorf(`--delimiter '"' accepted (%q)`, d.R)
+	}
+}

@@ -188,7 +188,9 @@ func (d *Table) WithClasses(col string, c Classes) (*Table, error) {
 	if err := c.Validate(); err != nil {
 		return nil, &CSVError{File: d.Path, ColumnName: col, Rule: "declared classes: " + err.Error()}
 	}
-	again, err := ReadCSV(d.Path, CSVOptions{KeepInvalid: true, Delimiter: d.Delimiter, Classes: map[string]Classes{col: c}})
+	imp := d.Import
+	imp.Delimiter = d.Delimiter
+	again, err := ReadCSV(d.Path, CSVOptions{KeepInvalid: true, Import: imp, Classes: map[string]Classes{col: c}})
 	if err != nil {
 		return nil, err
 	}

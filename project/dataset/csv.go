@@ -59,10 +59,9 @@ type CSVOptions struct {
 	// (Classes).Code. Text labels ("no", "yes") are read this way. Each
 	// column must be in Columns when Columns is set; needs KeepInvalid.
 	Classes map[string]Classes
-	// Delimiter is the field separator; 0 detects ',', ';' or tab from the
-	// header line (the one occurring most often outside quotes; ',' if none
-	// occurs).
-	Delimiter rune
+	// Import is the file's layout: header row, delimiter (0 detects it
+	// from the header line), decimal comma, comment character.
+	Import ImportOptions
 
 	// stream, if set, receives the numeric columns in chunks instead of
 	// the Table keeping them (scanCSVFrom); requires Columns.
@@ -79,7 +78,10 @@ type CSVOptions struct {
 type Table struct {
 	Path      string   // file name as given to ReadCSV / ParseCSV
 	Columns   []string // header names in file order (trimmed, unique, non-empty)
-	Delimiter rune     // field separator used
+	Delimiter rune     // field separator used (Import.Delimiter, or the one detected)
+	// Import are the options the file was read with (Delimiter 0 if it
+	// was detected); WithClasses reads the file again with them.
+	Import ImportOptions
 	// Data holds, for every numeric column, its Rows values in file order.
 	// With CSVOptions.Columns set, exactly those columns are present.
 	Data    map[string][]float64
@@ -131,8 +133,13 @@ func notRegularCSV(path string, err error) error {
 //     included in Hash); fields quoted as in RFC 4180 (strict: a bare quote
 //     in an unquoted field is an error); empty lines are skipped; CRLF and LF
 //     line ends are accepted.
-//   - The first record is the header: names are trimmed and must be
-//     non-empty and unique. At least one data row must follow.
+//   - The layout is opts.Import's (ImportOptions): the lines before its
+//     header row are skipped as text; lines starting with its comment
+//     character are skipped; its delimiter, or the one detected from the
+//     header line; numbers with a decimal point, or its decimal comma.
+//   - The first record (at or after the header row) is the header: names
+//     are trimmed and must be non-empty and unique. At least one data row
+//     must follow.
 //   - Every data row has exactly as many fields as the header.
 //   - No record may exceed MaxRecordBytes.
 //   - A value in a numeric column is a finite number in plain decimal
@@ -156,10 +163,8 @@ func (o CSVOptions) validate(name string) error {
 	if err := o.validateClasses(name); err != nil {
 		return err
 	}
-	switch o.Delimiter {
-	case 0, ',', ';', '\t':
-	default:
-		return &CSVError{File: name, Rule: fmt.Sprintf("delimiter %q is not supported: use ',', ';' or tab", o.Delimiter)}
+	if err := o.Import.Validate(); err != nil {
+		return &CSVError{File: name, Rule: err.Error()}
 	}
 	seen := make(map[string]bool, len(o.Columns))
 	for _, c := range o.Columns {
@@ -184,11 +189,18 @@ type csvParser struct {
 	opts CSVOptions
 	cr   *csv.Reader
 	lim  *recordLimiter
-	bom  int64
+	// base is the bytes before the csv.Reader's input (BOM and preamble);
+	// lineBase the lines of the preamble, added to encoding/csv's line
+	// numbers so that errors name the file's own lines.
+	base     int64
+	lineBase int
+	// cut is set by the preview when it read only the start of the file.
+	cut bool
 
-	header []string
-	cols   []*csvColumn // one per header field
-	used   []int        // indexes of columns parsed as numbers (required first)
+	header     []string
+	headerLine int
+	cols       []*csvColumn // one per header field
+	used       []int        // indexes of columns parsed as numbers (required first)
 
 	// bad rows in required columns
 	firstBad *CSVError
@@ -210,31 +222,11 @@ func (p *csvParser) errAt(line, field int, rule string) *CSVError {
 func (p *csvParser) parse(r io.Reader) (*Table, error) {
 	h := sha256.New()
 	p.lim = &recordLimiter{r: io.TeeReader(r, h), limit: MaxRecordBytes + readAhead}
-	br := bufio.NewReaderSize(p.lim, readAhead)
-
-	if b, err := br.Peek(len(UTF8BOM)); bytes.Equal(b, UTF8BOM) {
-		_, _ = br.Discard(len(UTF8BOM))
-		p.bom = int64(len(UTF8BOM))
-	} else if err != nil && err != io.EOF {
-		return nil, p.readErr(err, 1)
-	}
-	delim := p.opts.Delimiter
-	if delim == 0 {
-		head, err := br.Peek(readAhead)
-		if err != nil && err != io.EOF {
-			return nil, p.readErr(err, 1)
-		}
-		delim = detectDelimiter(head)
-	}
-	p.cr = csv.NewReader(br)
-	p.cr.Comma = delim
-	p.cr.FieldsPerRecord = -1 // checked here, with a better message
-	p.cr.ReuseRecord = true
-
-	if err := p.readHeader(); err != nil {
+	delim, err := p.open(bufio.NewReaderSize(p.lim, readAhead))
+	if err != nil {
 		return nil, err
 	}
-	d := &Table{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, classes: p.opts.Classes}
+	d := &Table{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, Import: p.opts.Import, classes: p.opts.Classes}
 	if err := p.readRows(d); err != nil {
 		return nil, err
 	}
@@ -242,38 +234,74 @@ func (p *csvParser) parse(r io.Reader) (*Table, error) {
 	return d, nil
 }
 
-// detectDelimiter picks ',', ';' or tab, whichever occurs most often
-// outside quotes in the first line of head; ',' on a tie or if none occurs.
-func detectDelimiter(head []byte) rune {
-	var n [3]int // ',', ';', '\t'
-	inQuote := false
-	for _, c := range head {
-		if c == '"' {
-			inQuote = !inQuote
-			continue
+// open starts reading: it strips a byte-order mark, skips the preamble
+// (the lines before Import.HeaderRow), detects the delimiter if none is
+// given, and reads the header. It returns the delimiter used.
+func (p *csvParser) open(br *bufio.Reader) (rune, error) {
+	if b, err := br.Peek(len(UTF8BOM)); bytes.Equal(b, UTF8BOM) {
+		_, _ = br.Discard(len(UTF8BOM))
+		p.base = int64(len(UTF8BOM))
+	} else if err != nil && err != io.EOF {
+		return 0, p.readErr(err, 1)
+	}
+	if err := p.skipPreamble(br); err != nil {
+		return 0, err
+	}
+	delim := p.opts.Import.Delimiter
+	if delim == 0 {
+		head, err := br.Peek(readAhead)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return 0, p.readErr(err, p.lineBase+1)
 		}
-		if inQuote {
-			continue
-		}
-		switch c {
-		case '\n':
-			goto done
-		case ',':
-			n[0]++
-		case ';':
-			n[1]++
-		case '\t':
-			n[2]++
+		var rule string
+		if delim, rule = detectDelimiter(head, p.opts.Import); rule != "" {
+			return 0, &CSVError{File: p.name, Line: p.lineBase + 1, Rule: rule}
 		}
 	}
-done:
-	best := 0
-	for i := 1; i < 3; i++ {
-		if n[i] > n[best] {
-			best = i
-		}
+	p.cr = csv.NewReader(br)
+	p.cr.Comma = delim
+	if c := p.opts.Import.Comment; c != "" {
+		p.cr.Comment, _ = utf8.DecodeRuneInString(c)
 	}
-	return []rune{',', ';', '\t'}[best]
+	p.cr.FieldsPerRecord = -1 // checked here, with a better message
+	p.cr.ReuseRecord = true
+	return delim, p.readHeader()
+}
+
+// skipPreamble reads the lines before Import.HeaderRow as text: each at
+// most MaxRecordBytes long, none parsed as CSV.
+func (p *csvParser) skipPreamble(br *bufio.Reader) error {
+	for p.lineBase < p.opts.Import.HeaderRow-1 {
+		var n int64
+		for {
+			b, err := br.ReadSlice('\n')
+			n += int64(len(b))
+			if n > MaxRecordBytes || errors.Is(err, errRecordTooLong) {
+				return p.errAt(p.lineBase+1, -1, fmt.Sprintf("line before the header row is longer than %d bytes (is the header row right?)", MaxRecordBytes))
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF {
+				lines := p.lineBase
+				if n > 0 {
+					lines++
+				}
+				if p.cut {
+					return &CSVError{File: p.name, Line: lines, Rule: fmt.Sprintf("header row %d is not within the first %d bytes the preview reads", p.opts.Import.HeaderRow, ImportPreviewBytes)}
+				}
+				return &CSVError{File: p.name, Line: lines, Rule: fmt.Sprintf("header row %d is past the end of the file (%s)", p.opts.Import.HeaderRow, plural(lines, "line"))}
+			}
+			if err != nil {
+				return p.readErr(err, p.lineBase+1)
+			}
+			break
+		}
+		p.lineBase++
+		p.base += n
+		p.lim.limit = p.base + MaxRecordBytes + readAhead
+	}
+	return nil
 }
 
 // nextRecord reads one record and enforces MaxRecordBytes. prevEnd is the
@@ -287,7 +315,7 @@ func (p *csvParser) nextRecord(prevEnd int) ([]string, error) {
 	if err == nil || err == io.EOF {
 		// Allow the next record MaxRecordBytes beyond what csv consumed,
 		// plus what the bufio layer may have read ahead.
-		p.lim.limit = p.bom + p.cr.InputOffset() + MaxRecordBytes + readAhead
+		p.lim.limit = p.base + p.cr.InputOffset() + MaxRecordBytes + readAhead
 		return rec, err
 	}
 	var pe *csv.ParseError
@@ -297,9 +325,9 @@ func (p *csvParser) nextRecord(prevEnd int) ([]string, error) {
 	case errors.As(err, &pe):
 		rule := fmt.Sprintf("%v (character %d)", pe.Err, pe.Column)
 		if pe.StartLine != pe.Line {
-			rule = fmt.Sprintf("in the quoted field of the record starting at line %d: %s", pe.StartLine, rule)
+			rule = fmt.Sprintf("in the quoted field of the record starting at line %d: %s", pe.StartLine+p.lineBase, rule)
 		}
-		return nil, p.errAt(pe.Line, -1, rule)
+		return nil, p.errAt(pe.Line+p.lineBase, -1, rule)
 	}
 	return nil, p.readErr(err, prevEnd+1)
 }
@@ -311,19 +339,29 @@ func (p *csvParser) readErr(err error, line int) error {
 // recordEnd returns the last physical line of the record just read.
 func (p *csvParser) recordEnd(rec []string) int {
 	last := len(rec) - 1
-	line, _ := p.cr.FieldPos(last)
-	return line + strings.Count(rec[last], "\n")
+	return p.line(last) + strings.Count(rec[last], "\n")
+}
+
+// line returns the file's line where field i of the record just read
+// starts (encoding/csv's line plus the preamble).
+func (p *csvParser) line(i int) int {
+	l, _ := p.cr.FieldPos(i)
+	return l + p.lineBase
 }
 
 func (p *csvParser) readHeader() error {
-	rec, err := p.nextRecord(0)
+	rec, err := p.nextRecord(p.lineBase)
+	if err == io.EOF && p.lineBase > 0 {
+		return &CSVError{File: p.name, Line: p.lineBase + 1, Rule: fmt.Sprintf("no header at or after header row %d: the rest of the file is empty", p.opts.Import.HeaderRow)}
+	}
 	if err == io.EOF {
 		return &CSVError{File: p.name, Rule: "empty file: expected a header line naming the columns"}
 	}
 	if err != nil {
 		return err
 	}
-	line, _ := p.cr.FieldPos(0)
+	line := p.line(0)
+	p.headerLine = line
 	index := make(map[string]int, len(rec))
 	p.header = make([]string, len(rec))
 	for i, raw := range rec {
@@ -350,8 +388,11 @@ func (p *csvParser) readHeader() error {
 	for _, want := range p.opts.Columns {
 		i, ok := index[want]
 		if !ok {
-			return &CSVError{File: p.name, Line: line, ColumnName: want,
-				Rule: fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))}
+			rule := fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))
+			if !slices.ContainsFunc(p.opts.Columns, func(c string) bool { _, ok := index[c]; return ok }) {
+				rule += p.headerHint() // none of them: the wrong line?
+			}
+			return &CSVError{File: p.name, Line: line, ColumnName: want, Rule: rule}
 		}
 		p.cols[i].required = true
 		p.cols[i].numeric = true
@@ -369,6 +410,7 @@ func (p *csvParser) readRows(d *Table) error {
 	prevEnd := p.recordEnd(p.header)
 	vals := make([]float64, len(p.cols))
 	var notNumeric map[string]*CSVError
+	first := true
 	for {
 		rec, err := p.nextRecord(prevEnd)
 		if err == io.EOF {
@@ -377,17 +419,12 @@ func (p *csvParser) readRows(d *Table) error {
 		if err != nil {
 			return err
 		}
-		line, _ := p.cr.FieldPos(0)
+		line := p.line(0)
 		prevEnd = p.recordEnd(rec)
-		if len(rec) != len(p.header) {
-			return p.errAt(line, -1, fmt.Sprintf("row has %s, the header has %d (delimiter %q)", plural(len(rec), "field"), len(p.header), p.cr.Comma))
+		if e := p.checkRow(rec, line, first); e != nil {
+			return e
 		}
-		for i, f := range rec {
-			if !utf8.ValidString(f) {
-				l, _ := p.cr.FieldPos(i)
-				return p.errAt(l, i, "value is not valid UTF-8 text (save the file as UTF-8)")
-			}
-		}
+		first = false
 		if len(d.Preview) < PreviewRows {
 			d.Preview = append(d.Preview, slices.Clone(rec))
 		}
@@ -402,7 +439,7 @@ func (p *csvParser) readRows(d *Table) error {
 				vals[i] = d.classValue(c.name, cl, rec[i])
 				continue
 			}
-			v, rule := parseNumber(rec[i])
+			v, rule := p.number(rec[i])
 			if rule == "" {
 				vals[i] = v
 				continue
@@ -411,7 +448,7 @@ func (p *csvParser) readRows(d *Table) error {
 				vals[i] = d.missing(c.name)
 				continue
 			}
-			l, _ := p.cr.FieldPos(i)
+			l := p.line(i)
 			if !c.required { // Columns == nil: the column is text after all
 				c.numeric, c.vals = false, nil
 				if notNumeric == nil {
@@ -457,7 +494,7 @@ func (p *csvParser) readRows(d *Table) error {
 		return e
 	}
 	if d.Rows == 0 && !p.opts.stream.skips() {
-		return &CSVError{File: p.name, Line: 1, Rule: "no data rows after the header"}
+		return &CSVError{File: p.name, Line: p.headerLine, Rule: "no data rows after the header"}
 	}
 	if err := p.opts.stream.flush(p); err != nil {
 		return err
@@ -472,15 +509,63 @@ func (p *csvParser) readRows(d *Table) error {
 	return nil
 }
 
+// checkRow checks a data row's shape (as many fields as the header) and
+// text (UTF-8); line is where it starts, first whether it is the first
+// data row (if it does not fit, the header may be a preamble's line).
+func (p *csvParser) checkRow(rec []string, line int, first bool) *CSVError {
+	if len(rec) != len(p.header) {
+		rule := fmt.Sprintf("row has %s, the header has %d (delimiter %s)", plural(len(rec), "field"), len(p.header), DelimiterName(p.cr.Comma))
+		if first {
+			rule += p.headerHint()
+		}
+		return p.errAt(line, -1, rule)
+	}
+	for i, f := range rec {
+		if !utf8.ValidString(f) {
+			return p.errAt(p.line(i), i, "value is not valid UTF-8 text (save the file as UTF-8)")
+		}
+	}
+	return nil
+}
+
+// HeaderRowHint ends the rule of a *CSVError that suggests a preamble
+// read as the header (a command adds how to set the header row).
+const HeaderRowHint = "if the file starts with a preamble, set the header row"
+
+// headerHint is added to an error that suggests a preamble read as the
+// header: "" when a header row was set.
+func (p *csvParser) headerHint() string {
+	if p.opts.Import.HeaderRow > 1 {
+		return ""
+	}
+	return fmt.Sprintf("; is line %d really the header? %s", p.headerLine, HeaderRowHint)
+}
+
+// number parses one numeric field with the file's decimal separator.
+func (p *csvParser) number(s string) (float64, string) {
+	v, rule := parseNumberIn(s, p.opts.Import.DecimalComma)
+	if r, ok := strings.CutSuffix(rule, decimalCommaHint); ok {
+		rule = r + " (decimal comma? read the file with a decimal comma, or use a point)"
+	}
+	return v, rule
+}
+
 // parseNumber parses one numeric field (ParseNumber). It returns a
 // non-empty rule if the field is not a finite number; a quoted value
 // containing a line break is never a number, even if it is one after
 // trimming ("0.5\n").
-func parseNumber(s string) (float64, string) {
+func parseNumber(s string) (float64, string) { return parseNumberIn(s, false) }
+
+// parseNumberIn is parseNumber, or with decimalComma ParseDecimalComma.
+func parseNumberIn(s string, decimalComma bool) (float64, string) {
 	if strings.ContainsAny(s, "\r\n") {
 		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", QuoteShort(s))
 	}
-	v, err := ParseNumber(s)
+	parse := ParseNumber
+	if decimalComma {
+		parse = ParseDecimalComma
+	}
+	v, err := parse(s)
 	if err != nil {
 		return 0, err.Error()
 	}

@@ -73,3 +73,22 @@ func ExampleReadCSV() {
 	// line 3, column 2 (weight): [3 4]
 	// columns ["age" "weight"], 3 rows, weight [71.5 NaN NaN] (2 missing)
 }
+
+func ExamplePreviewImport() {
+	const data = "Blood pressure, site 3\nexported 2026-11-24\nage;systolic\n41;120,5\n52;131\n"
+	pv, err := dataset.PreviewImport(strings.NewReader(data), "bp.csv", dataset.ImportOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(pv.Header, pv.Problems[0])
+
+	pv, err = dataset.PreviewImport(strings.NewReader(data), "bp.csv", dataset.ImportOptions{HeaderRow: 3, DecimalComma: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("delimiter %s, header %q at line %d, rows %q at lines %v, numeric %v\n",
+		dataset.DelimiterName(pv.Delimiter), pv.Header, pv.HeaderLine, pv.Rows, pv.RowLines, pv.Numeric)
+	// Output:
+	// [Blood pressure site 3] bp.csv:2: row has 1 field, the header has 2 (delimiter ','); is line 1 really the header? if the file starts with a preamble, set the header row
+	// delimiter ';', header ["age" "systolic"] at line 3, rows [["41" "120,5"] ["52" "131"]] at lines [4 5], numeric [true true]
+}

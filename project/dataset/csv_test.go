@@ -33,7 +33,7 @@ func TestParseCSVGood(t *testing.T) {
 			data: map[string][]float64{"x": {0.25}}, rows: 1},
 		{name: "delimiter inside quoted header ignored", input: "\"a;b\",c\n1,2\n", columns: []string{"a;b", "c"}, delim: ',',
 			data: map[string][]float64{"a;b": {1}, "c": {2}}, rows: 1},
-		{name: "explicit delimiter", input: "a;b,c\n1,2\n", opts: CSVOptions{Delimiter: ','}, columns: []string{"a;b", "c"}, delim: ',',
+		{name: "explicit delimiter", input: "a;b,c\n1,2\n", opts: CSVOptions{Import: ImportOptions{Delimiter: ','}}, columns: []string{"a;b", "c"}, delim: ',',
 			data: map[string][]float64{"a;b": {1}, "c": {2}}, rows: 1},
 		{name: "BOM stripped, CRLF, no final newline", input: "\xEF\xBB\xBFa,b\r\n1,2\r\n3,4", columns: []string{"a", "b"}, delim: ',',
 			data: map[string][]float64{"a": {1, 3}, "b": {2, 4}}, rows: 2},
@@ -250,7 +250,7 @@ func TestDetectDelimiter(t *testing.T) {
 		{"a;b\n1,2,3,4,5\n", ';'}, // only the first line counts
 	}
 	for _, tc := range tests {
-		if got := detectDelimiter([]byte(tc.head)); got != tc.want {
+		if got, _ := detectDelimiter([]byte(tc.head), ImportOptions{}); got != tc.want {
 			t.Errorf("detectDelimiter(%q) = %q, want %q", tc.head, got, tc.want)
 		}
 	}

@@ -12,9 +12,16 @@
 //     naming the file, line, column and rule and quoting at most a few dozen
 //     characters. Files are opened with project/fileio.OpenRegular (no
 //     FIFOs, devices or folders).
+//   - A file's layout is declared by ImportOptions (header row after a
+//     preamble, delimiter or its detection from the header line alone,
+//     decimal comma, comment character), validated by
+//     ImportOptions.Validate; errors name the file's own lines, preamble
+//     counted. PreviewImport parses the start of a file (at most
+//     ImportPreviewBytes, ImportPreviewRows rows) for the curator's import
+//     step, in time and memory independent of the file's size.
 //   - Numbers people write have one syntax, ParseNumber and
 //     ParseWholeNumber: plain decimal, finite; no "1_0", "0x1p-2", "Inf" or
-//     "NaN".
+//     "NaN" (ParseDecimalComma: the same with a comma for the point).
 //   - No row is dropped: Rows is the number of data rows (public n);
 //     invalid values are kept as missing (CSVOptions.KeepInvalid) and
 //     replaced by public fill values (WithFilled), never skipped.

@@ -112,6 +112,9 @@ type QueryOptions struct {
 	// SkipInvalid leaves invalid rows out (reported in InvalidRows)
 	// instead of failing with an *InvalidPointsError.
 	SkipInvalid bool
+	// Import is the query file's layout (ParseCSV): header row, delimiter,
+	// decimal comma, comment character.
+	Import ImportOptions
 }
 
 // ScanQueryPoints reads the query file at path for a release whose
@@ -151,7 +154,7 @@ func scanQueryPoints(ctx context.Context, r io.Reader, name string, feats []syno
 	x := make([]float64, 0, min(chunk, evalChunk)*l)
 	var lines []int
 	passed := 0
-	ds, err := scanCSVFrom(r, name, CSVOptions{Columns: names}, chunk, bad.add, func(c csvChunk) error {
+	ds, err := scanCSVFrom(r, name, CSVOptions{Columns: names, Import: opts.Import}, chunk, bad.add, func(c csvChunk) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -242,16 +242,7 @@ func TestEvalPointsCSVSkipInvalid(t *testing.T) {
 func TestEvalPointsCSVStdin(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", dir)
-	v := openSyn(t, buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{5, 4}}))
-	path := queryCSV(t, dir, "q.csv", "x1,x0", 3*evalChunk/2, func(i int) string { return fmt.Sprintf("%d,%d", 10+i%30, 10+i%20) })
-	want, err := evalAllAtOnce(v, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	v, want, data := densityQueries(t, dir, "x1,x0", 3*evalChunk/2, func(i int) string { return fmt.Sprintf("%d,%d", 10+i%30, 10+i%20) })
 	pr, pw := io.Pipe()
 	go func() { _, err := pw.Write(data); pw.CloseWithError(err) }()
 	var got bytes.Buffer
@@ -326,4 +317,46 @@ func readRecords(t *testing.T, b []byte) [][]string {
 		t.Fatal(err)
 	}
 	return recs
+}
+
+// TestEvalPointsCSVImport: a query file with a preamble, ';' and decimal
+// commas, read with its import options, gives the bytes the plain file
+// gives, and its errors name its own lines.
+func TestEvalPointsCSVImport(t *testing.T) {
+	dir := t.TempDir()
+	v, want, data := densityQueries(t, dir, "x0,x1", 30, func(i int) string { return fmt.Sprintf("%d.5,%d", 10+i%20, 10+i%30) })
+	text := strings.NewReplacer(",", ";", ".", ",").Replace(string(data))
+	euro := filepath.Join(dir, "euro.csv")
+	if err := os.WriteFile(euro, []byte("Query points\n# generated\n"+text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	imp := ImportOptions{HeaderRow: 2, DecimalComma: true, Comment: "#"}
+	var got bytes.Buffer
+	sum, err := EvalPointsCSV(context.Background(), v, euro, &got, EvalPointsOptions{QueryOptions: QueryOptions{Import: imp}})
+	if err != nil || !bytes.Equal(got.Bytes(), want) || sum.Rows != 30 {
+		t.Fatalf("%d bytes, %+v, %v; want the plain file's %d bytes", got.Len(), sum, err, len(want))
+	}
+	_, err = EvalPointsCSV(context.Background(), v, "-", &got, EvalPointsOptions{Stdin: strings.NewReader("title\nx0;x1\n15;1.5\n"),
+		QueryOptions: QueryOptions{Import: imp}})
+	if err == nil || !strings.HasPrefix(err.Error(), StdinName+":3:2 ") || !strings.Contains(err.Error(), "decimal comma") {
+		t.Errorf("error after a preamble: %v", err)
+	}
+}
+
+// densityQueries writes the query file q.csv in dir (queryCSV) for a 2-D
+// density synopsis and returns the synopsis, the file's results evaluated
+// all at once and the file's bytes.
+func densityQueries(t *testing.T, dir, header string, rows int, row func(i int) string) (*synopsis.Verified, []byte, []byte) {
+	t.Helper()
+	v := openSyn(t, buildSynFile(t, synSpec{kind: learners.OutputDensity, k: []int{5, 4}}))
+	path := queryCSV(t, dir, "q.csv", header, rows, row)
+	want, err := evalAllAtOnce(v, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, want, data
 }

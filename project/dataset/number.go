@@ -29,24 +29,46 @@ import (
 // `"abc" is not a number`, `"NaN" is not a finite number`, `"1_0" is not a
 // plain decimal number (…)` for what strconv.ParseFloat would take, and a
 // hint to use a point for a decimal comma ("1,5").
-func ParseNumber(s string) (float64, error) {
+func ParseNumber(s string) (float64, error) { return parseNumberSep(s, '.') }
+
+// ParseDecimalComma parses s in the number syntax above with a comma in
+// place of the point ("1,5", "-2,5e3", ",5"): the values of a CSV file
+// read with ImportOptions.DecimalComma. A value with a point ("1.5", or
+// "1.234,5" with a thousands separator) is refused, so a file that mixes
+// both is never half misread. Errors quote s as ParseNumber's do.
+func ParseDecimalComma(s string) (float64, error) { return parseNumberSep(s, ',') }
+
+// decimalCommaHint ends ParseNumber's message for a value that would be a
+// number with a decimal comma; ParseCSV replaces it by one that names the
+// import option.
+const decimalCommaHint = " (decimal comma? use a point)"
+
+// parseNumberSep is ParseNumber with the decimal separator sep ('.' or ',').
+func parseNumberSep(s string, sep byte) (float64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return 0, errors.New("missing value")
 	}
-	if !isPlainDecimal(t) {
-		v, err := strconv.ParseFloat(t, 64)
+	u := t
+	if sep == ',' {
+		if strings.Contains(t, ".") {
+			return 0, fmt.Errorf("%s is not a number with a decimal comma (write 1,5 without thousands separators)", QuoteShort(t))
+		}
+		u = strings.Replace(t, ",", ".", 1)
+	}
+	if !isPlainDecimal(u) {
+		v, err := strconv.ParseFloat(u, 64)
 		switch {
 		case err == nil && (math.IsInf(v, 0) || math.IsNaN(v)):
 			return 0, fmt.Errorf("%s is not a finite number", QuoteShort(t))
 		case err == nil || errors.Is(err, strconv.ErrRange):
-			return 0, fmt.Errorf("%s is not a plain decimal number (digits, an optional point and exponent, e.g. -1.5e3)", QuoteShort(t))
-		case strings.Count(t, ",") == 1 && isPlainDecimal(strings.Replace(t, ",", ".", 1)):
-			return 0, fmt.Errorf("%s is not a number (decimal comma? use a point)", QuoteShort(t))
+			return 0, fmt.Errorf("%s is not a plain decimal number (digits, an optional %s and exponent, e.g. -1%c5e3)", QuoteShort(t), sepName(sep), sep)
+		case sep == '.' && strings.Count(t, ",") == 1 && isPlainDecimal(strings.Replace(t, ",", ".", 1)):
+			return 0, fmt.Errorf("%s is not a number%s", QuoteShort(t), decimalCommaHint)
 		}
 		return 0, fmt.Errorf("%s is not a number", QuoteShort(t))
 	}
-	v, err := strconv.ParseFloat(t, 64)
+	v, err := strconv.ParseFloat(u, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange):
 		return 0, fmt.Errorf("%s is outside the range of a float64", QuoteShort(t))
@@ -54,6 +76,14 @@ func ParseNumber(s string) (float64, error) {
 		return 0, fmt.Errorf("%s is not a number", QuoteShort(t))
 	}
 	return v, nil
+}
+
+// sepName names a decimal separator.
+func sepName(sep byte) string {
+	if sep == ',' {
+		return "comma"
+	}
+	return "point"
 }
 
 // ParseWholeNumber parses s, after trimming spaces, as a whole number

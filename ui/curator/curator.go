@@ -23,6 +23,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/icons"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 	"github.com/bernsteinrelease/bernstein/project/keys"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
@@ -117,6 +118,10 @@ type curator struct {
 	recentMenu *fyne.Menu
 	release    *releaseFlow // the dialogs of the current release (tests drive them)
 	openFlow   *files.OpenFileFlow
+	importFlow *importFlow // the import step, while open or last opened
+	// importWork counts the import step's previews being read (shutdown
+	// waits for them: they end with a widget update).
+	importWork sync.WaitGroup
 
 	// Test hooks (nil in the app).
 	onPreviewDone  func(res *preview.Result, err error)
@@ -175,7 +180,7 @@ func newCurator(a fyne.App, opts Options) (*curator, error) {
 	c.win.Resize(widgets.WindowSize)
 	c.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) {
 		for _, u := range uris {
-			c.openPath(u.Path())
+			c.openChosen(u.Path())
 			return
 		}
 	})
@@ -199,6 +204,7 @@ func (c *curator) shutdown() {
 		c.autosave.Stop()
 	}
 	c.preview.stop()
+	c.importWork.Wait()
 }
 
 // build creates the window content.
@@ -487,20 +493,40 @@ func (c *curator) openPath(path string) {
 }
 
 // openDataset opens a data file as a new project: like File ▸ New
-// Project, it asks first when the project has unsaved changes.
+// Project, it asks first when the project has unsaved changes. It reads
+// the file with the default layout; if that fails, the import step opens
+// (datasetLoaded).
 func (c *curator) openDataset(path string) {
+	c.confirmNewProject(path, func() { c.loadDataset(path, true) })
+}
+
+// confirmNewProject runs open at once, or after the curator agreed to
+// discard the unsaved changes of the project.
+func (c *curator) confirmNewProject(path string, open func()) {
 	if !c.dirty {
-		c.loadDataset(path, true)
+		open()
 		return
 	}
 	widgets.ShowConfirm(c.win, "Unsaved changes",
 		"Opening "+filepath.Base(path)+" starts a new project for it. Discard the unsaved changes to this project?",
-		"Discard and open", func() { c.loadDataset(path, true) })
+		"Discard and open", open)
+}
+
+// openChosen opens a file the curator chose (File ▸ Open, a file dropped
+// on the window): a data file through the import step, where its layout
+// is checked on a preview first; other files as openPath does.
+func (c *curator) openChosen(path string) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case projectExt, ".synopsis":
+		c.openPath(path)
+	default:
+		c.confirmNewProject(path, func() { c.showImportStep(path, true, dataset.ImportOptions{}, "") })
+	}
 }
 
 // showOpenDialog offers CSV files and project files.
 func (c *curator) showOpenDialog() {
-	c.openFlow = files.ShowOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openPath)
+	c.openFlow = files.ShowOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openChosen)
 }
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
@@ -530,15 +556,27 @@ func (c *curator) openSynopsis(path string) {
 }
 
 // loadDataset reads a CSV in the background; fresh resets the column
-// choices (a new dataset), otherwise they are kept (a project reopened).
+// choices and reads the file with the default layout (a new dataset),
+// otherwise the choices and the layout (state.Import) are kept (a project
+// reopened).
 func (c *curator) loadDataset(path string, fresh bool) {
+	imp := c.state.Import
+	if fresh {
+		imp = dataset.ImportOptions{}
+	}
+	c.loadDatasetWith(path, fresh, imp)
+}
+
+// loadDatasetWith is loadDataset with the file's layout imp (the import
+// step's choice), which becomes the project's.
+func (c *curator) loadDatasetWith(path string, fresh bool, imp dataset.ImportOptions) {
 	c.setStatus("Reading %s …", path)
 	go func() {
 		// Every row is kept: a missing or non-numeric value is filled by
 		// the public fill rules at release time (n stays public).
-		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true})
+		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true, Import: imp})
 		widgets.Do(func() {
-			c.datasetLoaded(path, ds, err, fresh)
+			c.datasetLoaded(path, ds, err, fresh, imp)
 		})
 	}()
 }
@@ -549,7 +587,10 @@ func (c *curator) loadDataset(path string, fresh bool) {
 // project file and release history are dropped; the learner and the
 // privacy settings are kept; the history shown is the new dataset's, from
 // the ledger.
-func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh bool) {
+//
+// A file that cannot be read with imp because of its content (a preamble
+// read as the header, another delimiter, …) opens the import step.
+func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh bool, imp dataset.ImportOptions) {
 	if fresh {
 		c.state = c.state.forNewDataset()
 		c.projectPath = ""
@@ -562,6 +603,10 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		}
 	}
 	c.state.CSVPath = path
+	if c.state.Import != imp {
+		c.state.Import = imp
+		c.dirty = c.dirty || !fresh
+	}
 	c.ds, c.dsErr = ds, err
 	if err != nil {
 		c.setStatus("Could not read %s", path)
@@ -586,6 +631,10 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 	c.updateBudget()
 	c.scheduleAutosave()
 	c.preview.schedule(false)
+	var ce *dataset.CSVError
+	if errors.As(err, &ce) && !errors.Is(err, fileio.ErrNotRegular) && (c.importFlow == nil || !c.importFlow.dlg.Visible()) {
+		c.showImportStep(path, fresh, imp, "The file could not be read with the options it was opened with: "+err.Error())
+	}
 	if c.onDatasetReady != nil {
 		c.onDatasetReady(err)
 	}

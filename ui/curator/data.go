@@ -15,6 +15,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // dataPage shows the dataset: counts, load errors with line and column,
@@ -51,6 +52,15 @@ func newDataPage(c *curator) *dataPage {
 	p.colErrs.Wrapping = fyne.TextWrapWord
 	p.colErrs.Importance = widget.DangerImportance
 	open := widget.NewButtonWithIcon("Open CSV…", theme.FolderOpenIcon(), c.showOpenDialog)
+	// The import step again for the open file: header row, delimiter,
+	// decimal comma, comment lines (import.go).
+	layoutBtn := widget.NewButton("Import options…", func() {
+		if c.state.CSVPath == "" {
+			widgets.ShowMessage(c.win, "Import options", "Open a CSV file first.")
+			return
+		}
+		c.showImportStep(c.state.CSVPath, false, c.state.Import, "")
+	})
 
 	p.table = widget.NewTableWithHeaders(
 		func() (int, int) {
@@ -127,7 +137,7 @@ func newDataPage(c *curator) *dataPage {
 	featureList.SetMinSize(fyne.NewSize(200, 150))
 	top := container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewBorder(nil, nil, nil, open, p.file), p.counts, p.errs,
+		container.NewBorder(nil, nil, nil, container.NewHBox(layoutBtn, open), p.file), p.counts, p.errs,
 		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.filter, featureList,
 		container.New(layout.NewFormLayout(), widget.NewLabel("Label column:"), container.New(capWidth(180), p.label)), p.classes.box,

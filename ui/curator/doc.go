@@ -37,6 +37,10 @@
 //     kept as typed and blocks the request with its rule) and their
 //     conversion to a release.Request; project.go: project files, recent
 //     projects; protect.go: the files no output may be;
+//   - import.go: the import step (header row, delimiter, decimal comma,
+//     comment character, with a live preview of the parsed start of the
+//     file, dataset.PreviewImport), shown by File ▸ Open, a dropped CSV,
+//     a file the current options cannot read, and the Data page;
 //   - start.go, data.go, classes.go, fill.go, bounds.go,
 //     bounds_provenance.go, private_bounds.go, learner.go, choose.go,
 //     privacy.go, release.go, release_key.go, identity.go: the wizard steps

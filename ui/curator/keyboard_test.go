@@ -166,6 +166,10 @@ func TestCuratorKeyboardMainPath(t *testing.T) {
 	f.selectAll()
 	f.typeKeys(csv)
 	f.pressKey(fyne.KeyReturn)
+	if c.importFlow == nil || !f.onTop(c.importFlow.dlg) {
+		t.Fatal("the Open dialog does not lead to the import step")
+	}
+	f.pressKey(fyne.KeyReturn) // the import step: open with the detected layout
 	f.waitDataset()
 	if c.ds == nil || c.current != stepData {
 		t.Fatalf("Enter in the Open dialog did not open %s (step %q)", csv, c.current)

@@ -275,6 +275,7 @@ func TestCuratorSecondCSV(t *testing.T) {
 	f.typeKeys(second)
 	f.pressKey(fyne.KeyReturn)
 	f.pressKey(fyne.KeyReturn) // Discard and open
+	f.pressKey(fyne.KeyReturn) // the import step: open with the detected layout
 	f.waitDataset()
 	f.waitIdle()
 	if !strings.HasSuffix(c.ds.Path, "cancer.csv") {

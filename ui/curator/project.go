@@ -32,6 +32,7 @@ func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error
 	if abs, err := filepath.Abs(s.CSVPath); err == nil {
 		w.Dataset.Path = abs
 	}
+	w.Dataset.Import = project.NewWorkspaceImport(s.Import)
 	w.Title, w.Note = s.Title, s.Note
 	w.Features = slices.Clone(s.Features)
 	spec := s.spec()
@@ -94,6 +95,7 @@ func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error
 func stateFromWorkspace(w *project.Workspace) *curatorState {
 	s := newCuratorState()
 	s.CSVPath = w.DatasetPath()
+	s.Import = w.ImportOptions()
 	s.Title, s.Note = w.Title, w.Note
 	s.Features = slices.Clone(w.Features)
 	s.Label = w.Label

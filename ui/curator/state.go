@@ -22,7 +22,10 @@ import (
 // (snapshot). Text fields hold what the curator typed, so an invalid entry
 // survives a save and reload unchanged.
 type curatorState struct {
-	CSVPath  string
+	CSVPath string
+	// Import is how the CSV file is laid out (header row, delimiter,
+	// decimal comma, comment character): the import step's choice.
+	Import   dataset.ImportOptions
 	Features []string
 	Label    string // "" when the learner needs none
 	// Negative and Positive are the declared values of a binary label

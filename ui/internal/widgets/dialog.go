@@ -136,6 +136,9 @@ func ShowDialog(w fyne.Window, title string, content fyne.CanvasObject, labels [
 		if ch, ok := o.(*KeyCheck); ok {
 			ch.onEscape, ch.onEnter = d.Dismiss, d.activate
 		}
+		if sel, ok := o.(*KeySelect); ok {
+			sel.onEscape, sel.onEnter = d.Dismiss, d.activate
+		}
 		if e, ok := o.(*KeyEntry); ok {
 			e.onEscape = d.Dismiss
 			if e.OnSubmitted == nil && !e.MultiLine {

@@ -6,8 +6,9 @@
 //   - Dialog (ShowDialog, ShowMessage, ShowError, ShowConfirm): a modal
 //     dialog whose buttons callers and headless tests hold directly; Enter
 //     runs the default action (the last button), Escape the first, with
-//     the focus anywhere in it. KeyEntry and KeyCheck are the entries and
-//     check boxes that keep those keys working inside a Dialog.
+//     the focus anywhere in it. KeyEntry, KeyCheck and KeySelect are the entries,
+//     check boxes and drop-downs that keep those keys working inside a
+//     Dialog.
 //   - DialogBody: a dialog body that scrolls when the window is short.
 //   - TabEntry: a multi-line entry whose Tab moves the focus.
 //   - The theme: ApplyTheme and PlotTheme for the View menu's choices

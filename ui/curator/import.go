@@ -1,0 +1,295 @@
+package curator
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
+)
+
+// importFlow is one run of the import step (issue 17 item 2): how a CSV
+// file is laid out — header row, delimiter (detected, or chosen),
+// decimal comma, comment character — with a live preview of the first
+// rows parsed with those options (dataset.PreviewImport: at most 1 MiB
+// and 50 rows are read, so it is instant on any file). "Open" reads the
+// file with them; they are saved in the project.
+type importFlow struct {
+	path  string
+	fresh bool // a new dataset (File ▸ Open), not the current one again
+	dlg   *widgets.Dialog
+
+	headerRow *widgets.KeyEntry
+	delim     *widgets.KeySelect
+	delimOf   map[string]rune // the delimiter of each choice of delim
+	decimal   *widgets.KeyCheck
+	comment   *widgets.KeyEntry
+	// lines shows the file's first lines, numbered; table the parsed
+	// header and rows; summary the detected delimiter and the rows shown,
+	// problems what does not fit.
+	intro    *widget.Label
+	lines    *widget.Label
+	table    *widget.Table
+	summary  *widget.Label
+	problems *widget.Label
+
+	pv *dataset.ImportPreview // the last preview shown
+	// gen numbers the previews asked for (a stale one is dropped), shown
+	// the last one shown: the form is up to date when they are equal
+	// (tests wait for that).
+	gen, shown int
+}
+
+// delimChoices are the delimiters the import step offers, in order; a
+// delimiter of a project file outside them is added, named by
+// dataset.DelimiterName.
+var delimChoices = []struct {
+	name string
+	r    rune
+}{{"detect", 0}, {"comma ,", ','}, {"semicolon ;", ';'}, {"tab", '\t'}, {"pipe |", '|'}}
+
+// showImportStep opens the import step for the CSV file at path with the
+// options opts (UI goroutine). why, if not empty, says why it opened (the
+// file could not be read with the options it had).
+func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOptions, why string) *importFlow {
+	fl := &importFlow{path: path, fresh: fresh}
+	c.importFlow = fl
+	fl.headerRow = widgets.NewKeyEntry(false)
+	fl.headerRow.SetText(strconv.Itoa(max(opts.HeaderRow, 1)))
+	fl.headerRow.Validator = func(s string) error { _, err := parseHeaderRow(s); return err }
+	fl.delimOf = map[string]rune{}
+	var choices []string
+	selected := ""
+	for _, d := range delimChoices {
+		choices = append(choices, d.name)
+		fl.delimOf[d.name] = d.r
+		if d.r == opts.Delimiter {
+			selected = d.name
+		}
+	}
+	if selected == "" {
+		selected = dataset.DelimiterName(opts.Delimiter)
+		choices = append(choices, selected)
+		fl.delimOf[selected] = opts.Delimiter
+	}
+	fl.delim = widgets.NewKeySelect(choices, nil)
+	fl.delim.SetSelected(selected)
+	fl.decimal = widgets.NewKeyCheck("Decimal comma (1,5 means one and a half)", nil)
+	fl.decimal.SetChecked(opts.DecimalComma)
+	fl.comment = widgets.NewKeyEntry(false)
+	fl.comment.SetPlaceHolder("none (e.g. #)")
+	fl.comment.SetText(opts.Comment)
+	fl.lines = widget.NewLabel("")
+	fl.lines.TextStyle.Monospace = true
+	fl.summary = widget.NewLabel("Reading the start of the file …")
+	fl.summary.Wrapping = fyne.TextWrapWord
+	fl.problems = widget.NewLabel("")
+	fl.problems.Wrapping = fyne.TextWrapWord
+	fl.problems.Importance = widget.DangerImportance
+	fl.table = fl.newTable()
+
+	changed := func() { c.runImportPreview(fl) }
+	fl.headerRow.OnChanged = func(string) { changed() }
+	fl.delim.OnChanged = func(string) { changed() }
+	fl.decimal.OnChanged = func(bool) { changed() }
+	fl.comment.OnChanged = func(string) { changed() }
+
+	intro := "How is the file laid out? The first rows are parsed below as you change the options (only the start of the file is read; " +
+		"what you see is private: for your eyes only). The options are saved in the project."
+	if why != "" {
+		intro = why + "\n\n" + intro
+	}
+	fl.intro = widget.NewLabel(intro)
+	fl.intro.Wrapping = fyne.TextWrapWord
+	form := container.New(layout.NewFormLayout(),
+		widget.NewLabel("Header row (line number):"), container.New(capWidth(120), fl.headerRow),
+		widget.NewLabel("Delimiter:"), container.New(capWidth(180), fl.delim),
+		widget.NewLabel("Numbers:"), fl.decimal,
+		widget.NewLabel("Comment lines start with:"), container.New(capWidth(120), fl.comment))
+	bold := func(s string) *widget.Label {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	// The raw lines above, the parsed table below: both scroll, and the
+	// split gives them what the window leaves.
+	lines := container.NewBorder(bold("The file's first lines"), nil, nil, nil, container.NewScroll(fl.lines))
+	parsed := container.NewBorder(container.NewVBox(bold("Parsed with these options"), fl.summary, fl.problems), nil, nil, nil,
+		container.NewStack(minSpace(0, 120), fl.table))
+	split := container.NewVSplit(lines, parsed)
+	split.Offset = 0.3
+	body := container.NewBorder(container.NewVBox(fl.intro, form), nil, nil, nil, split)
+	labels := []string{"Cancel", "Open with these options"}
+	fl.dlg = widgets.ShowDialog(c.win, "Import "+filepath.Base(path), container.NewStack(minSpace(760, 560), body), labels,
+		[]func() bool{nil, func() bool {
+			o, err := fl.options()
+			if err != nil {
+				fl.setProblems(err.Error())
+				return false
+			}
+			c.loadDatasetWith(path, fl.fresh, o)
+			return true
+		}})
+	changed()
+	return fl
+}
+
+// newTable returns the preview table: the parsed header as column
+// headers, the rows' file lines as row headers.
+func (fl *importFlow) newTable() *widget.Table {
+	t := widget.NewTableWithHeaders(
+		func() (int, int) {
+			if fl.pv == nil {
+				return 0, 0
+			}
+			return len(fl.pv.Rows), len(fl.pv.Header)
+		},
+		func() fyne.CanvasObject { return widget.NewLabel("0000000.000") },
+		func(id widget.TableCellID, o fyne.CanvasObject) {
+			l := o.(*widget.Label)
+			l.Truncation = fyne.TextTruncateEllipsis
+			l.SetText("")
+			if fl.pv != nil && id.Row < len(fl.pv.Rows) && id.Col < len(fl.pv.Rows[id.Row]) {
+				l.SetText(fl.pv.Rows[id.Row][id.Col])
+			}
+		})
+	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		l := o.(*widget.Label)
+		l.Truncation = fyne.TextTruncateEllipsis
+		l.TextStyle.Bold = id.Row < 0
+		switch {
+		case fl.pv == nil:
+			l.SetText("")
+		case id.Row < 0 && id.Col >= 0 && id.Col < len(fl.pv.Header):
+			l.SetText(fl.pv.Header[id.Col])
+		case id.Col < 0 && id.Row >= 0 && id.Row < len(fl.pv.RowLines):
+			l.SetText(strconv.Itoa(fl.pv.RowLines[id.Row]))
+		default:
+			l.SetText("")
+		}
+	}
+	return t
+}
+
+// parseHeaderRow reads the header row entry: a line number from 1 to
+// dataset.MaxHeaderRow.
+func parseHeaderRow(s string) (int, error) {
+	v, err := dataset.ParseWholeNumber(s, dataset.MaxHeaderRow)
+	if err != nil || v < 1 {
+		return 0, fmt.Errorf("header row: a line number from 1 to %d", dataset.MaxHeaderRow)
+	}
+	return int(v), nil
+}
+
+// options reads the form; errors are the rules of dataset.ImportOptions.
+func (fl *importFlow) options() (dataset.ImportOptions, error) {
+	row, err := parseHeaderRow(fl.headerRow.Text)
+	if err != nil {
+		return dataset.ImportOptions{}, err
+	}
+	o := dataset.ImportOptions{HeaderRow: row, Delimiter: fl.delimOf[fl.delim.Selected], DecimalComma: fl.decimal.Checked, Comment: strings.TrimSpace(fl.comment.Text)}
+	if o.HeaderRow == 1 {
+		o.HeaderRow = 0 // the default, so that a project file stays as before
+	}
+	return o, o.Validate()
+}
+
+// runImportPreview parses the start of the file with the form's options
+// off the UI goroutine and shows it (a newer request wins).
+func (c *curator) runImportPreview(fl *importFlow) {
+	fl.gen++
+	gen := fl.gen
+	o, err := fl.options()
+	if err != nil {
+		fl.setProblems(err.Error())
+		fl.dlg.Button("Open with these options").Disable()
+		fl.shown = gen
+		return
+	}
+	fl.setProblems("")
+	c.importWork.Add(1)
+	go func() {
+		defer c.importWork.Done()
+		pv, err := dataset.PreviewImportFile(fl.path, o)
+		widgets.Do(func() {
+			if gen != fl.gen {
+				return
+			}
+			fl.show(pv, err)
+			fl.shown = gen
+		})
+	}()
+}
+
+// show puts a preview into the form (UI goroutine).
+func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
+	ok := fl.dlg.Button("Open with these options")
+	if err != nil {
+		fl.pv = nil
+		fl.summary.SetText("")
+		fl.setProblems(err.Error())
+		ok.Disable()
+		fl.table.Refresh()
+		return
+	}
+	fl.pv = pv
+	var b strings.Builder
+	for i, l := range pv.Lines {
+		fmt.Fprintf(&b, "%3d │ %s\n", i+1, l)
+	}
+	fl.lines.SetText(strings.TrimSuffix(b.String(), "\n"))
+	if pv.Err != nil {
+		fl.summary.SetText("No header found with these options.")
+		fl.setProblems(pv.Err.Error())
+		ok.Disable()
+		fl.table.Refresh()
+		return
+	}
+	ok.Enable()
+	delim := dataset.DelimiterName(pv.Delimiter)
+	if pv.Options.Delimiter == 0 {
+		delim = "detected: " + delim
+	}
+	numeric := 0
+	for _, n := range pv.Numeric {
+		if n {
+			numeric++
+		}
+	}
+	more := ""
+	if pv.Partial {
+		more = " (the file goes on)"
+	}
+	fl.summary.SetText(fmt.Sprintf("Header on line %d: %d columns, %d of them numbers; delimiter %s. The first %d rows%s:",
+		pv.HeaderLine, len(pv.Header), numeric, delim, len(pv.Rows), more))
+	var probs []string
+	for _, p := range pv.Problems {
+		probs = append(probs, p.Error())
+	}
+	if len(probs) > 3 {
+		probs = append(probs[:3], fmt.Sprintf("… and %d more", len(probs)-3))
+	}
+	fl.setProblems(strings.Join(probs, "\n"))
+	fl.table.Refresh()
+}
+
+// setProblems shows what does not fit (hidden when nothing).
+func (fl *importFlow) setProblems(text string) {
+	fl.problems.SetText(text)
+	fl.problems.Hidden = text == ""
+	fl.problems.Refresh()
+}
+
+// minSpace is an invisible object of the given minimum size.
+func minSpace(w, h float32) fyne.CanvasObject {
+	r := canvas.NewRectangle(color.Transparent)
+	r.SetMinSize(fyne.NewSize(w, h))
+	return r
+}

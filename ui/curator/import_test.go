@@ -1,0 +1,195 @@
+package curator
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bernsteinrelease/bernstein/project"
+	"github.com/bernsteinrelease/bernstein/project/dataset"
+)
+
+// preambleCSV has a two-line preamble, ';' and decimal commas: read with
+// the defaults, its title line is taken for the header and the read fails.
+const preambleCSV = "Blood pressure study, site 3\nexported 2026-11-24; 4 rows\nage;systolic;diastolic\n41;120,5;80\n52;131;85,5\n67;140,25;90\n38;118;76\n"
+
+// waitImportPreview waits until the import step shows the preview of
+// its current options.
+func (f *curatorFixture) waitImportPreview(fl *importFlow) {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		done := false
+		f.do(func() { done = fl.gen > 0 && fl.shown == fl.gen })
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatal("timed out waiting for the import preview")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestCuratorImportPreamble opens a file with a two-line preamble through
+// the import step (issue 17 item 2): File ▸ Open shows the step, its
+// preview shows what the defaults make of the file, typing the header row
+// and ticking the decimal comma parse it, Enter opens it, and the options
+// are saved in the project and used when it is opened again.
+func TestCuratorImportPreamble(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "bp.csv")
+	if err := os.WriteFile(path, []byte(preambleCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fl *importFlow
+	f.do(func() { c.openChosen(path); fl = c.importFlow })
+	if fl == nil || !f.onTop(fl.dlg) {
+		t.Fatal("opening a CSV does not show the import step")
+	}
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if got := fl.pv.Header; len(got) != 2 || got[0] != "Blood pressure study" {
+			t.Errorf("with the defaults the header is %q", got)
+		}
+		if !strings.Contains(fl.problems.Text, "is line 1 really the header?") {
+			t.Errorf("problems %q do not point at the header row", fl.problems.Text)
+		}
+		if !strings.Contains(fl.lines.Text, "  3 │ age;systolic;diastolic") {
+			t.Errorf("first lines:\n%s", fl.lines.Text)
+		}
+	})
+
+	// The keyboard: the header row entry has the focus; type 3.
+	f.do(func() {
+		if c.win.Canvas().Focused() != fl.headerRow {
+			t.Errorf("focus on %T, want the header row", c.win.Canvas().Focused())
+		}
+		curatorType(fl.headerRow, "3")
+	})
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if got := fl.pv.Header; strings.Join(got, ",") != "age,systolic,diastolic" || fl.pv.Delimiter != ';' {
+			t.Errorf("header row 3: header %q, delimiter %q", got, fl.pv.Delimiter)
+		}
+		if !strings.Contains(fl.summary.Text, "delimiter detected: ';'") || !strings.Contains(fl.problems.Text, "decimal comma?") {
+			t.Errorf("summary %q, problems %q", fl.summary.Text, fl.problems.Text)
+		}
+		test.Tap(fl.decimal)
+	})
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if fl.problems.Text != "" || len(fl.pv.Rows) != 4 || !fl.pv.Numeric[1] || fl.pv.RowLines[0] != 4 {
+			t.Errorf("decimal comma: problems %q, %d rows, numeric %v", fl.problems.Text, len(fl.pv.Rows), fl.pv.Numeric)
+		}
+		if r, cols := fl.table.Length(); r != 4 || cols != 3 {
+			t.Errorf("the table shows %d×%d cells, want 4×3", r, cols)
+		}
+	})
+	f.pressKey(fyne.KeyReturn) // Open with these options
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if fl.dlg.Visible() {
+			t.Error("the import step is still open")
+		}
+		want := dataset.ImportOptions{HeaderRow: 3, DecimalComma: true}
+		if c.ds == nil || c.ds.Rows != 4 || c.state.Import != want {
+			t.Fatalf("dataset %v, options %+v; want 4 rows, %+v", c.ds, c.state.Import, want)
+		}
+		if v := c.ds.Data["systolic"]; len(v) != 4 || v[0] != 120.5 || v[2] != 140.25 {
+			t.Errorf("systolic = %v", v)
+		}
+	})
+
+	// Saved in the project; opened again with them.
+	proj := filepath.Join(f.dir, "bp.bernstein")
+	f.do(func() { c.writeProject(proj, false) })
+	w, err := project.LoadWorkspace(proj)
+	if err != nil || w.ImportOptions() != (dataset.ImportOptions{HeaderRow: 3, DecimalComma: true}) {
+		t.Fatalf("saved project: %+v, %v", w, err)
+	}
+	f.do(func() { c.resetProject(); c.openProject(proj) })
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if c.ds == nil || c.ds.Rows != 4 || c.state.Import.HeaderRow != 3 {
+			t.Errorf("reopened: %v, %+v", c.ds, c.state.Import)
+		}
+	})
+}
+
+// TestCuratorImportOnFailure: a file that the defaults cannot read opens
+// the import step by itself; Escape closes it and keeps the error.
+func TestCuratorImportOnFailure(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "bp.csv")
+	if err := os.WriteFile(path, []byte(preambleCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.openPath(path) })
+	select {
+	case err := <-f.datasets:
+		if err == nil {
+			t.Fatal("read with the defaults")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("timed out")
+	}
+	var fl *importFlow
+	f.do(func() { fl = c.importFlow })
+	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
+		t.Fatal("a failed read does not offer the import step")
+	}
+	f.waitImportPreview(fl)
+	f.pressKey(fyne.KeyEscape)
+	f.do(func() {
+		if fl.dlg.Visible() || c.dsErr == nil {
+			t.Errorf("after Escape: visible %v, error %v", fl.dlg.Visible(), c.dsErr)
+		}
+	})
+}
+
+// TestCuratorImportOtherDelimiter: a delimiter from a project file that
+// the list does not offer is shown and kept, whatever the character.
+func TestCuratorImportOtherDelimiter(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "q.csv")
+	if err := os.WriteFile(path, []byte("a'b\n1'2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fl *importFlow
+	f.do(func() { fl = c.showImportStep(path, false, dataset.ImportOptions{Delimiter: '\''}, "") })
+	f.waitImportPreview(fl)
+	f.do(func() {
+		o, err := fl.options()
+		if err != nil || o.Delimiter != '\'' || fl.delim.Selected != `'\''` || strings.Join(fl.pv.Header, ",") != "a,b" {
+			t.Errorf("options %+v, %v; shown as %q; header %q", o, err, fl.delim.Selected, fl.pv.Header)
+		}
+	})
+	// The keyboard: Tab reaches the delimiter list, where Escape cancels;
+	// on the decimal comma box, Enter opens the file.
+	f.tabTo(fl.delim, "the delimiter list")
+	f.pressKey(fyne.KeyEscape)
+	if f.onTop(fl.dlg) {
+		t.Error("Escape on the delimiter list does not cancel the import step")
+	}
+	f.do(func() { fl = c.showImportStep(path, false, dataset.ImportOptions{Delimiter: '\''}, "") })
+	f.waitImportPreview(fl)
+	f.tabTo(fl.decimal, "the decimal comma box")
+	f.pressKey(fyne.KeyReturn)
+	f.waitDataset()
+	f.do(func() {
+		if c.ds == nil || c.ds.Delimiter != '\'' || c.state.Import.Delimiter != '\'' {
+			t.Errorf("Enter on the decimal comma box: dataset %v, options %+v", c.ds, c.state.Import)
+		}
+	})
+}
