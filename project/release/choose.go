@@ -468,14 +468,14 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		bSup := max(bV, f.score.BetaT(d))
 		b := bSup
 		if pl.classifier() {
-			// The accuracy score at the margin γ = max(RMS of the release
-			// noise, m·d/2), so that β_T = d/(2γ) ≤ 1/m = β_V
+			// The balanced accuracy at the margin γ = max(RMS of the
+			// release noise, M·d/2), so that β_T = d/(2γ) ≤ 1/M = β_V
 			// (docs/validation.md, "The accuracy score").
 			rms, err := noiseRMS(pr, f.sFull, axes)
 			if err != nil {
 				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 			}
-			acc, err := learners.NewAccuracyScore(pl.scoreKind(), max(rms, float64(pl.val.N())*d/2))
+			acc, err := learners.NewAccuracyScore(pl.scoreKind(), max(rms, float64(learners.MinClassSize(pl.val.N()))*d/2))
 			if err != nil {
 				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 			}

@@ -69,8 +69,9 @@ func TestChooseParametersRecorded(t *testing.T) {
 	if want := "private choice of h, k, C, sigma among"; len(e.Note) < len(want) || e.Note[:len(want)] != want {
 		t.Errorf("note %q", e.Note)
 	}
-	// β is 1/m for classifiers: the margin keeps the training side below it.
-	if math.Abs(res.Beta*float64(res.ValidationN)-1) > 1e-12 {
-		t.Errorf("β = %g, want 1/m = %g", res.Beta, 1/float64(res.ValidationN))
+	// β is 1/M for classifiers (M = ⌈m/4⌉): the margin keeps the training
+	// side below it.
+	if M := learners.MinClassSize(res.ValidationN); math.Abs(res.Beta*float64(M)-1) > 1e-12 {
+		t.Errorf("β = %g, want 1/M = %g", res.Beta, 1/float64(M))
 	}
 }
