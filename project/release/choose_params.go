@@ -33,23 +33,7 @@ import (
 // the spec and the resolved values only, never on data values.
 func TuningGrid(spec learners.Spec, resolved learners.Resolved) []Candidate {
 	scaled := func(name string, factors ...float64) [][]float64 {
-		ps, ok := paramSpec(spec, name)
-		if !ok {
-			return nil
-		}
-		var out [][]float64
-		for _, f := range factors {
-			v := make([]float64, len(resolved[name]))
-			valid := true
-			for i, x := range resolved[name] {
-				v[i] = x * f
-				valid = valid && ps.Check(v[i]) == nil
-			}
-			if valid && !slices.ContainsFunc(out, func(w []float64) bool { return slices.Equal(w, v) }) {
-				out = append(out, v)
-			}
-		}
-		return out
+		return scaledValues(spec, resolved, name, factors...)
 	}
 	var out []Candidate
 	switch spec.Kind {
@@ -95,24 +79,35 @@ func TuningGrid(spec learners.Spec, resolved learners.Resolved) []Candidate {
 // bandwidthGrid returns the tunings bandwidth ∈ {½, 1, 2}·b₀ (within the
 // parameter's range) for a learner with a bandwidth, else the request's own.
 func bandwidthGrid(spec learners.Spec, resolved learners.Resolved) []Candidate {
-	ps, ok := paramSpec(spec, "bandwidth")
-	if !ok {
-		return []Candidate{{}}
-	}
 	var out []Candidate
-	for _, f := range []float64{0.5, 1, 2} {
-		bw := make([]float64, len(resolved["bandwidth"]))
-		valid := true
-		for i, b := range resolved["bandwidth"] {
-			bw[i] = b * f
-			valid = valid && ps.Check(bw[i]) == nil
-		}
-		if valid {
-			out = append(out, Candidate{Bandwidth: bw})
-		}
+	for _, bw := range scaledValues(spec, resolved, "bandwidth", 0.5, 1, 2) {
+		out = append(out, Candidate{Bandwidth: bw})
 	}
 	if len(out) == 0 {
 		return []Candidate{{}}
+	}
+	return out
+}
+
+// scaledValues returns the resolved values of parameter name times each
+// factor (every axis), dropping results outside the parameter's range and
+// repeats; nil if the spec has no such parameter.
+func scaledValues(spec learners.Spec, resolved learners.Resolved, name string, factors ...float64) [][]float64 {
+	ps, ok := paramSpec(spec, name)
+	if !ok {
+		return nil
+	}
+	var out [][]float64
+	for _, f := range factors {
+		v := make([]float64, len(resolved[name]))
+		valid := true
+		for i, x := range resolved[name] {
+			v[i] = x * f
+			valid = valid && ps.Check(v[i]) == nil
+		}
+		if valid && !slices.ContainsFunc(out, func(w []float64) bool { return slices.Equal(w, v) }) {
+			out = append(out, v)
+		}
 	}
 	return out
 }
