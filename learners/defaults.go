@@ -31,20 +31,30 @@ func (s Spec) PublicDefaults(values Values, pub Public) Values {
 	for k, v := range values {
 		out[k] = slices.Clone(v)
 	}
-	if pub.N < 1 || pub.Dim < 1 || !(pub.Epsilon > 0) || math.IsInf(pub.Epsilon, 0) {
-		return out
-	}
 	for _, p := range s.Params {
-		if p.Auto == nil || len(values[p.Name]) > 0 {
+		if len(values[p.Name]) > 0 {
 			continue
 		}
-		v := p.Auto(pub)
-		if p.MinExclusive && v <= p.Min {
-			v = math.Nextafter(p.Min, math.Inf(1))
+		if v, ok := p.PublicDefault(pub); ok {
+			out[p.Name] = []float64{v}
 		}
-		out[p.Name] = []float64{min(max(v, p.Min), p.Max)}
 	}
 	return out
+}
+
+// PublicDefault returns the value of the parameter's public rule
+// (ParamSpec.Auto) at pub, clamped to the parameter's range, and true; or
+// false if the parameter has no rule or pub is not a release context
+// (n < 1, ℓ < 1, ε not finite and > 0).
+func (p ParamSpec) PublicDefault(pub Public) (float64, bool) {
+	if p.Auto == nil || pub.N < 1 || pub.Dim < 1 || !(pub.Epsilon > 0) || math.IsInf(pub.Epsilon, 0) {
+		return 0, false
+	}
+	v := p.Auto(pub)
+	if p.MinExclusive && v <= p.Min {
+		v = math.Nextafter(p.Min, math.Inf(1))
+	}
+	return min(max(v, p.Min), p.Max), true
 }
 
 // rbfWidthDefault is the SVM's kernel width σ = 0.2·√ℓ: about half the
