@@ -169,13 +169,19 @@ func classifyChooseAndRelease(t testing.TB, req Request, opt ChooseOptions, dir 
 // and 0.855 (logistic, 171 of 200), so P(Binomial(16, p) < 6) = 1.8·10⁻³
 // and 1.3·10⁻⁶, together ≤ 2·10⁻³; at the lower 95 % confidence bounds of
 // p (0.63, 0.80) it is 0.010 and 3·10⁻⁵. A per-run success probability of
-// ½ fails the test with probability 0.11, of 0.3 with 0.66.
+// ½ fails the test with probability 0.11, of 0.3 with 0.66. Under -race
+// (about five times slower) each learner runs r = 8 times and needs m = 2:
+// false-failure rates 1.4·10⁻³ and 9·10⁻⁶ (5·10⁻³ and 8·10⁻⁵ at the lower
+// bounds).
 //
 // With -classify.measure N each learner runs N times and the test reports
 // the success rate, mean agreement and accuracy (the figures of
 // docs/reproduction.md) without the m-of-r check.
 func TestClassifierBenchmarkAgreement(t *testing.T) {
 	runs, need := 16, 6
+	if raceEnabled {
+		runs, need = 8, 2
+	}
 	if *classifyMeasure > 0 {
 		runs, need = *classifyMeasure, 0
 	}
