@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
@@ -18,6 +20,7 @@ type chooseFlags struct {
 	epsSelect, fraction flagvalue.Float
 	draws               int
 	bandwidths          bool
+	parameters          bool
 	allowOver           bool
 	differentPopulation bool
 }
@@ -26,15 +29,18 @@ func chooseCommand() *command {
 	return &command{
 		Name: "choose",
 		Args: "--data FILE.csv --features A,B [--label Y [--classes NEG,POS]] --bounds A=LO:HI,… --learner KIND --epsilon E --epsilon-select E2 [flags]",
-		Summary: "Privately choose the Bernstein order h and cover size k (and optionally the bandwidth) " +
+		Summary: "Privately choose the Bernstein order h and cover size k (and optionally the learner's parameters) " +
 			"for a release; spends --epsilon-select from the ledger.",
 		Details: `Stability-based private validation (Chaudhuri & Vinterbo 2013; docs/validation.md):
 the records are split at random (independently of the data) into a training
 set (70%) and a validation set (30%); each candidate h ∈ {1..5} × k ∈
-{k*/2, k*, 2k*} (× bandwidth ∈ {b/2, b, 2b} with --bandwidths) is fitted on
-the training set, turned into a simulated release with the noise of the final
+{k*/2, k*, 2k*} (× bandwidth ∈ {b/2, b, 2b} with --bandwidths; with
+--parameters × the learner's parameters around their values: svm C × σ,
+logistic C × intercept, ridge C, the bandwidth of the others, with fewer h
+and k) is fitted on the training set, turned into a simulated release with the noise of the final
 release (--epsilon), and scored on the validation set; the candidate with the
-best score plus Laplace noise is chosen. Only the choice is printed, never the
+best score plus Laplace noise is chosen (classifiers are scored by their
+balanced accuracy). Only the choice is printed, never the
 scores. The choice is ε_sel-differentially private and spends --epsilon-select,
 recorded in the ledger (kind "validation") before anything is scored; the
 later release with the chosen settings spends its own --epsilon.
@@ -48,6 +54,7 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			fs.Var(&f.fraction, "validation-fraction", "share `F` of records held out for validation, in (0,1) (default 0.3)")
 			flagvalue.WholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
+			fs.BoolVar(&f.parameters, "parameters", false, "also choose the learner's parameters (svm C and sigma, logistic C and intercept, ridge C, the bandwidth of kde, priestley-chao and naive-bayes) among public multiples of their values, jointly with h and k (≤ 30 candidates)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
@@ -96,6 +103,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		AllowOverBudget:     f.allowOver,
 		DifferentPopulation: f.differentPopulation,
 		Bandwidths:          f.bandwidths,
+		Parameters:          f.parameters,
 		ValidationFraction:  f.fraction.Value,
 		Draws:               f.draws,
 		Now:                 e.Now,
@@ -116,6 +124,11 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		}
 		fmt.Fprintf(e.Stdout, ", bandwidth = %s", strings.Join(bw, ","))
 		use += " --param bandwidth=" + strings.Join(bw, ",")
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Params)) {
+		v := c.Params[name]
+		fmt.Fprintf(e.Stdout, ", %s = %g", name, v[0])
+		use += fmt.Sprintf(" --param %s=%g", name, v[0])
 	}
 	fmt.Fprintln(e.Stdout)
 	fmt.Fprintf(e.Stdout, "release with: bernstein release … --epsilon %g %s\n", f.epsilon.Value, use)

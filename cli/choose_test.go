@@ -74,3 +74,38 @@ func TestChooseCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseParameters: with --parameters the SVM's C and σ are chosen
+// with h and k; the output names them and gives the release flags, the
+// ledger entry lists every candidate's parameters, and no score is printed.
+func TestChooseParameters(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	ledgerPath := w.path("ledger.jsonl")
+	r := te.mustRun(t, "choose", "--data", filepath.Join(w.demo, dataset.DemoTwoClass2DFile), "--features", "x1,x2",
+		"--label", "label", "--classes", "0,1", "--bounds", "x1=0:1,x2=0:1", "--learner", "svm",
+		"--epsilon", "1", "--epsilon-select", "0.5", "--parameters", "--ledger", ledgerPath)
+	m := regexp.MustCompile(`chosen: h = [12], k = \d+, C = ([0-9.e-]+), sigma = ([0-9.e-]+)\n`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no parameter choice in stdout:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "--param C="+m[1]+" --param sigma="+m[2]+"\n") {
+		t.Errorf("stdout does not give the release flags for C and sigma:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "class-score score") || strings.Contains(r.stdout+r.stderr, "score =") {
+		t.Errorf("score kind missing or a score printed:\n%s%s", r.stdout, r.stderr)
+	}
+	l, err := ledger.Open(ledgerPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, e := range l.Entries("") {
+		if e.Kind == ledger.KindValidation {
+			found = len(e.Params["candidate_C"]) > 1 && len(e.Params["candidate_C"]) == len(e.Params["candidate_sigma"])
+		}
+	}
+	if !found {
+		t.Error("no validation entry listing candidate_C and candidate_sigma")
+	}
+}

@@ -176,7 +176,11 @@ func learnerHelp() string {
 			if p.PerAxis {
 				per = ", per feature"
 			}
-			fmt.Fprintf(&b, "      %s (default %g, %s%s): %s\n", p.Name, p.Default, rng, per, p.Help)
+			def := fmt.Sprintf("%g", p.Default)
+			if p.AutoRule != "" {
+				def = p.AutoRule // the data-independent default from n, ℓ and ε
+			}
+			fmt.Fprintf(&b, "      %s (default %s, %s%s): %s\n", p.Name, def, rng, per, p.Help)
 		}
 	}
 	return b.String()

@@ -33,6 +33,16 @@
 // audit (audit_test.go) are in docs/sensitivity.md and
 // docs/sensitivity.md (regularised ERM learners).
 //
+// Defaults. A parameter's ParamSpec.Default is its value without a release
+// context; a scale parameter may also state a data-independent rule
+// (ParamSpec.Auto) from the public n, ℓ and ε, which Spec.PublicDefaults
+// applies to parameters given no value (defaults.go; docs/sensitivity.md,
+// "Data-independent defaults").
+//
+// Validation scores. ValidationScore and AccuracyScore (classifiers: a
+// smoothed balanced accuracy) are the bounded scores of the private choice
+// of settings, with their stability bounds (docs/validation.md).
+//
 // Learners: kde (NewKDE), priestley-chao (NewPriestleyChao), naive-bayes
 // (NewNaiveBayes), svm (NewSVM), logistic (NewLogistic), ridge (NewRidge);
 // All lists them in this order and Lookup finds one by Kind.

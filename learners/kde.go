@@ -42,10 +42,12 @@ var kdeSpec = Spec{
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel on each axis, as a fraction of the axis range (mapped units). " +
 			"The sensitivity is at most 1/(n·∏ √(2π)·bandwidth).",
-		Default: 0.05,
-		Min:     minBandwidth,
-		Max:     1,
-		PerAxis: true,
+		Default:  0.05,
+		Min:      minBandwidth,
+		Max:      1,
+		PerAxis:  true,
+		Auto:     bandwidthDefault,
+		AutoRule: bandwidthRule,
 	}},
 	Output: OutputSpec{
 		Name:    "density",

@@ -58,6 +58,13 @@ type ParamSpec struct {
 	// output mode), with ChoiceLabels naming them for the UI.
 	Choices      []float64
 	ChoiceLabels []string
+	// Auto, if not nil, is the data-independent default from the public
+	// quantities of a release (Spec.PublicDefaults, defaults.go): the
+	// release pipeline uses it for a parameter given no value; Default is
+	// the value without a release context (a direct Fit, the form's
+	// placeholder). AutoRule states the rule in words.
+	Auto     func(Public) float64
+	AutoRule string
 }
 
 // OutputSpec describes what F_D(y) means.

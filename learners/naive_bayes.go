@@ -47,10 +47,12 @@ var naiveBayesSpec = Spec{
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel of each per-feature density, as a fraction of the feature range (mapped units). " +
 			"The sensitivity is proportional to ∏ 1/bandwidth.",
-		Default: 0.1,
-		Min:     minBandwidth,
-		Max:     1,
-		PerAxis: true,
+		Default:  0.1,
+		Min:      minBandwidth,
+		Max:      1,
+		PerAxis:  true,
+		Auto:     bandwidthDefault1D,
+		AutoRule: bandwidthRule1D,
 	}},
 	Output: OutputSpec{
 		Name:    "score",

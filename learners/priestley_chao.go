@@ -50,9 +50,11 @@ var priestleyChaoSpec = Spec{
 			Label: "Bandwidth",
 			Help: "Standard deviation b of the Gaussian kernel, as a fraction of the feature range (mapped units). " +
 				"The sensitivity is proportional to 1/b.",
-			Default: 0.1,
-			Min:     minBandwidth,
-			Max:     1,
+			Default:  0.1,
+			Min:      minBandwidth,
+			Max:      1,
+			Auto:     bandwidthDefault1D,
+			AutoRule: bandwidthRule1D,
 		},
 		{
 			Name:  "spacing",

@@ -140,7 +140,7 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 		}
 		return f, nil
 	}
-	if err := p.fitAndEvaluate(ctx, fit, progress); err != nil {
+	if err := p.fitAndEvaluate(ctx, req.Params, fit, progress); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -3,6 +3,7 @@ package release
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -31,27 +32,37 @@ const (
 )
 
 // Candidate is one setting the private choice can pick: the iterated
-// Bernstein order h, the cover size k (the same on every axis) and, for
-// learners with a bandwidth, the bandwidth (nil: the request's value).
-// Candidates are public: they depend on ε, n, the learner's parameters and
-// the public bounds only.
+// Bernstein order h, the cover size k (the same on every axis), for
+// learners with a bandwidth, the bandwidth (nil: the request's value) and
+// other learner parameters (Params, e.g. C and sigma; nil or a missing name:
+// the request's value; choose_params.go). Candidates are public: they
+// depend on ε, n, the learner's parameters and the public bounds only.
 type Candidate struct {
 	H         int
 	K         int
 	Bandwidth []float64
+	Params    learners.Values
 }
 
-// String formats the candidate as "h=2 k=14 bandwidth=0.05".
+// String formats the candidate as "h=2 k=14 bandwidth=0.05" or
+// "h=1 k=6 C=1 sigma=0.14" (parameters in name order).
 func (c Candidate) String() string {
 	s := fmt.Sprintf("h=%d k=%d", c.H, c.K)
 	if c.Bandwidth != nil {
-		parts := make([]string, len(c.Bandwidth))
-		for i, b := range c.Bandwidth {
-			parts[i] = fmt.Sprintf("%g", b)
-		}
-		s += " bandwidth=" + strings.Join(parts, ",")
+		s += " bandwidth=" + formatValues(c.Bandwidth)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Params)) {
+		s += " " + name + "=" + formatValues(c.Params[name])
 	}
 	return s
+}
+
+func formatValues(v []float64) string {
+	parts := make([]string, len(v))
+	for i, b := range v {
+		parts[i] = fmt.Sprintf("%g", b)
+	}
+	return strings.Join(parts, ",")
 }
 
 // ChooseOptions configures ChooseSettings.
@@ -72,6 +83,12 @@ type ChooseOptions struct {
 	// learners with a bandwidth parameter (kde, priestley-chao,
 	// naive-bayes); h is then limited to 1..3 to keep ≤ 30 candidates.
 	Bandwidths bool
+	// Parameters adds the learner's tuning parameters to the default
+	// candidates: public multiples of the request's values (TuningGrid:
+	// C and σ for the SVM, C and the intercept feature for logistic
+	// regression, C for ridge, the bandwidth for kde, priestley-chao and
+	// naive-bayes), jointly with fewer h and k (at most 30 candidates).
+	Parameters bool
 	// ValidationFraction is the share of records held out (0 means
 	// DefaultValidationFraction); it must lie in (0, 1).
 	ValidationFraction float64
@@ -266,11 +283,15 @@ func (o *ChooseOptions) validatePlan() error {
 // DefaultCandidates returns h ∈ {1..5} × k ∈ {k*/2, k*, 2k*} with
 // k* = mechanism.AutoCoverSize(ε, h, ℓ, S, β, stand-in) of the prepared
 // release (S its sensitivity, β its failure probability, the stand-in its
-// fit's), clamped to [1, MaxK] and
-// deduplicated; with bandwidths, h ∈ {1..3} × the same k × bandwidth
-// ∈ {b/2, b, 2b} (capped at the parameter's range). sensFor returns the
-// full-data sensitivity for a bandwidth (nil: the prepared one).
-func DefaultCandidates(p *Prepared, bandwidths bool, sensFor func(bw []float64) (float64, error)) ([]Candidate, error) {
+// fit's), clamped to [1, MaxK] and deduplicated. With opt.Parameters
+// (TuningGrid) or opt.Bandwidths (bandwidth ∈ {b/2, b, 2b}, capped at the
+// parameter's range) each tuning of the learner's parameters is combined
+// with fewer h and k so that at most MaxChooseCandidates remain
+// (candidateLayout), k* then computed with that tuning's sensitivity and
+// stand-in. fullFit returns the full-data fit for a tuning (the
+// sensitivity and stand-in depend on n, the parameters and the public
+// bounds only); it is not called for the request's own parameters.
+func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candidate) (*learners.Fitted, error)) ([]Candidate, error) {
 	dim := len(p.Params.K)
 	beta := p.Request.Beta
 	if beta == 0 {
@@ -279,41 +300,28 @@ func DefaultCandidates(p *Prepared, bandwidths bool, sensFor func(bw []float64) 
 	if err := mechanism.ValidateBeta(beta); err != nil {
 		return nil, err
 	}
-	var bws [][]float64
-	hs := []int{1, 2, 3, 4, 5}
-	if bandwidths && hasBandwidth(p.Spec) {
-		hs = []int{1, 2, 3}
-		spec := bandwidthSpec(p.Spec)
-		base := p.Resolved["bandwidth"]
-		for _, f := range []float64{0.5, 1, 2} {
-			bw := make([]float64, len(base))
-			ok := true
-			for i, b := range base {
-				bw[i] = b * f
-				if spec.Check(bw[i]) != nil {
-					ok = false
-				}
-			}
-			if ok {
-				bws = append(bws, bw)
-			}
-		}
-	} else {
-		bws = [][]float64{nil}
+	tunings := []Candidate{{}}
+	switch {
+	case opt.Parameters:
+		tunings = TuningGrid(p.Spec, p.Resolved)
+	case opt.Bandwidths && hasBandwidth(p.Spec):
+		tunings = bandwidthGrid(p.Spec, p.Resolved)
 	}
+	hs, kFactors := candidateLayout(len(tunings))
 	var out []Candidate
-	for _, bw := range bws {
-		s := p.Fitted.Sensitivity
-		if bw != nil {
+	for _, tu := range tunings {
+		fitted := p.Fitted
+		if tu.Bandwidth != nil || tu.Params != nil {
 			var err error
-			if s, err = sensFor(bw); err != nil {
+			if fitted, err = fullFit(tu); err != nil {
 				return nil, err
 			}
 		}
 		for _, h := range hs {
-			ks := mechanism.AutoCoverSize(p.Params, h, dim, s, beta, p.Fitted.StandIn)
+			ks := mechanism.AutoCoverSize(p.Params, h, dim, fitted.Sensitivity, beta, fitted.StandIn)
 			seen := map[int]bool{}
-			for _, k := range []int{max(1, ks/2), ks, min(mechanism.MaxK, 2*ks)} {
+			for _, f := range kFactors {
+				k := min(mechanism.MaxK, max(1, int(f*float64(ks))))
 				if seen[k] {
 					continue
 				}
@@ -323,7 +331,7 @@ func DefaultCandidates(p *Prepared, bandwidths bool, sensFor func(bw []float64) 
 				if pr.Validate() != nil {
 					continue // e.g. too many coefficients, or laplace-approx composition
 				}
-				out = append(out, Candidate{H: h, K: k, Bandwidth: bw})
+				out = append(out, Candidate{H: h, K: k, Bandwidth: tu.Bandwidth, Params: tu.Params})
 			}
 		}
 	}
@@ -336,26 +344,40 @@ func DefaultCandidates(p *Prepared, bandwidths bool, sensFor func(bw []float64) 
 	return out, nil
 }
 
+// candidateLayout returns the orders h and the factors of k* combined with
+// each of n tunings: h ∈ {1..5} × {½, 1, 2} for one, fewer for more so that
+// n·|h|·|k| ≤ 30 (MaxChooseCandidates): h ∈ {1, 2, 3} for up to 3 tunings,
+// {1, 2} for up to 5, {1, 2} × {½, 1} for up to 7, h = 1 beyond.
+func candidateLayout(n int) ([]int, []float64) {
+	all := []float64{0.5, 1, 2}
+	switch {
+	case n <= 1:
+		return []int{1, 2, 3, 4, 5}, all
+	case n <= 3:
+		return []int{1, 2, 3}, all
+	case n <= 5:
+		return []int{1, 2}, all
+	case n <= 7:
+		return []int{1, 2}, []float64{0.5, 1}
+	}
+	return []int{1}, all
+}
+
 func hasBandwidth(s learners.Spec) bool {
 	return slices.ContainsFunc(s.Params, func(p learners.ParamSpec) bool { return p.Name == "bandwidth" })
 }
 
-func bandwidthSpec(s learners.Spec) learners.ParamSpec {
-	for _, p := range s.Params {
-		if p.Name == "bandwidth" {
-			return p
-		}
-	}
-	return learners.ParamSpec{}
+// fitKey identifies a learner fit by its tuning: the bandwidth and the
+// parameters of a candidate (nil: the request's).
+func fitKey(c Candidate) string {
+	return fmt.Sprint(c.Bandwidth) + " " + Candidate{Params: c.Params}.String()
 }
-
-// fitKey identifies a learner fit by its bandwidth (nil: the request's).
-func fitKey(bw []float64) string { return fmt.Sprint(bw) }
 
 // trainFit is the learner fitted on T for one bandwidth.
 type trainFit struct {
 	fitted *learners.Fitted
-	sFull  float64 // sensitivity of the full-data release
+	full   *learners.Fitted // the full-data fit (public: S and stand-in)
+	sFull  float64          // sensitivity of the full-data release
 	score  learners.ValidationScore
 	exact  map[int][]float64 // F_T on the lattice, by k
 }
@@ -371,6 +393,9 @@ type choicePlan struct {
 	train, val learners.Dataset
 	beta       float64
 	betas      []float64
+	// accuracy holds, for a classifier, each candidate's accuracy score
+	// (margin: the root-mean-square of its release noise); nil otherwise.
+	accuracy []learners.AccuracyScore
 	// betaSup is β with the sup-norm bound only (no lattice-L1 bound), for
 	// comparison in tests and docs.
 	betaSup float64
@@ -379,7 +404,13 @@ type choicePlan struct {
 // scoreKind is the learner output the plan's scores measure (the same for
 // every candidate: bandwidths do not change a learner's output kind).
 func (pl *choicePlan) scoreKind() learners.OutputKind {
-	return pl.fits[fitKey(pl.cands[0].Bandwidth)].score.Kind
+	return pl.fits[fitKey(pl.cands[0])].score.Kind
+}
+
+// classifier reports whether the plan scores classifiers by accuracy.
+func (pl *choicePlan) classifier() bool {
+	k := pl.scoreKind()
+	return k == learners.OutputClassScore || k == learners.OutputProbability
 }
 
 // planChoice splits p.Data by perm (the first m indices of perm are V),
@@ -399,16 +430,16 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 	if err != nil {
 		return nil, err
 	}
-	sensFor := func(bw []float64) (float64, error) {
-		f, err := pl.fit(ctx, learner, bw)
+	fullFit := func(tu Candidate) (*learners.Fitted, error) {
+		f, err := pl.fit(ctx, learner, tu)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		return f.sFull, nil
+		return f.full, nil
 	}
 	pl.cands = opt.Candidates
 	if pl.cands == nil {
-		if pl.cands, err = DefaultCandidates(p, opt.Bandwidths, sensFor); err != nil {
+		if pl.cands, err = DefaultCandidates(p, opt, fullFit); err != nil {
 			return nil, err
 		}
 	}
@@ -419,7 +450,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 	axes := quadratureAxes(dim)
 	weights := map[string]float64{}
 	for i, c := range pl.cands {
-		f, err := pl.fit(ctx, learner, c.Bandwidth)
+		f, err := pl.fit(ctx, learner, c)
 		if err != nil {
 			return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 		}
@@ -436,7 +467,22 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		bV := f.score.BetaV(pl.val.N())
 		bSup := max(bV, f.score.BetaT(d))
 		b := bSup
-		if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() {
+		if pl.classifier() {
+			// The balanced accuracy at the margin γ = max(RMS of the
+			// release noise, M·d/2), so that β_T = d/(2γ) ≤ 1/M = β_V
+			// (docs/validation.md, "The accuracy score").
+			rms, err := noiseRMS(pr, f.sFull, axes)
+			if err != nil {
+				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
+			}
+			acc, err := learners.NewAccuracyScore(pl.scoreKind(), max(rms, float64(learners.MinClassSize(pl.val.N()))*d/2))
+			if err != nil {
+				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
+			}
+			pl.accuracy = append(pl.accuracy, acc)
+			b = max(acc.BetaV(pl.val.N()), acc.BetaT(d))
+			bSup = b
+		} else if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() {
 			// The density integral term via the lattice-L1 sensitivity:
 			// grid mean of |P − P′| ≤ W·L (docs/validation.md).
 			key := fmt.Sprint(pr.K, pr.H)
@@ -501,10 +547,11 @@ func basisGridWeight(k []int, h int, axes [][]float64) float64 {
 	return w * (1 + 1e-9)
 }
 
-// fit returns (and caches) the learner fitted on T with bandwidth bw, the
-// full-data sensitivity and the score for its output.
-func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, bw []float64) (*trainFit, error) {
-	key := fitKey(bw)
+// fit returns (and caches) the learner fitted on T with the tuning of c
+// (its bandwidth and parameters; nil: the request's), the full-data fit
+// (for the sensitivity and stand-in) and the score for its output.
+func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, c Candidate) (*trainFit, error) {
+	key := fitKey(c)
 	if f, ok := pl.fits[key]; ok {
 		return f, nil
 	}
@@ -512,8 +559,11 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, bw []fl
 	for k, v := range pl.p.Resolved {
 		values[k] = slices.Clone(v)
 	}
-	if bw != nil {
-		values["bandwidth"] = slices.Clone(bw)
+	if c.Bandwidth != nil {
+		values["bandwidth"] = slices.Clone(c.Bandwidth)
+	}
+	for k, v := range c.Params {
+		values[k] = slices.Clone(v)
 	}
 	ft, err := learner.Fit(ctx, pl.train, values)
 	if err != nil {
@@ -522,15 +572,13 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, bw []fl
 	if err := mechanism.ValidateSensitivity(ft.Sensitivity); err != nil {
 		return nil, err
 	}
-	sFull := pl.p.Fitted.Sensitivity
-	if bw != nil {
-		// The sensitivity depends on n and the parameters only; fit the
-		// full data to read it for this bandwidth.
-		ff, err := learner.Fit(ctx, pl.p.Data, values)
-		if err != nil {
+	full := pl.p.Fitted
+	if c.Bandwidth != nil || c.Params != nil {
+		// The sensitivity and the stand-in depend on n and the parameters
+		// only; fit the full data to read them for this tuning.
+		if full, err = learner.Fit(ctx, pl.p.Data, values); err != nil {
 			return nil, err
 		}
-		sFull = ff.Sensitivity
 	}
 	kind := pl.p.Spec.Output.Kind
 	if ft.Output.Kind != "" {
@@ -540,7 +588,7 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, bw []fl
 	if err != nil {
 		return nil, err
 	}
-	f := &trainFit{fitted: ft, sFull: sFull, score: score, exact: map[int][]float64{}}
+	f := &trainFit{fitted: ft, full: full, sFull: full.Sensitivity, score: score, exact: map[int][]float64{}}
 	pl.fits[key] = f
 	return f, nil
 }
@@ -574,6 +622,9 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		if c.Bandwidth != nil {
 			params["candidate_bandwidth"] = append(params["candidate_bandwidth"], c.Bandwidth[0])
 		}
+		for name, v := range c.Params {
+			params["candidate_"+name] = append(params["candidate_"+name], v[0])
+		}
 	}
 	id, err := p.Identity()
 	if err != nil {
@@ -587,7 +638,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Learner:     string(p.Spec.Kind),
 		Params:      params,
 		Noise:       "laplace",
-		Note: fmt.Sprintf("private choice of h, k among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
+		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
 			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta),
 	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
@@ -633,7 +684,7 @@ func (pl *choicePlan) scores(ctx context.Context, seed uint64) ([]float64, error
 	out := make([]float64, len(pl.cands))
 	pred := make([]float64, pl.val.N())
 	for i, c := range pl.cands {
-		f := pl.fits[fitKey(c.Bandwidth)]
+		f := pl.fits[fitKey(c)]
 		pr := pl.params[i]
 		exact, ok := f.exact[c.K]
 		if !ok {
@@ -656,6 +707,14 @@ func (pl *choicePlan) scores(ctx context.Context, seed uint64) ([]float64, error
 			}
 			if err := sim.EvalBatch(ctx, pl.val.X, pred); err != nil {
 				return nil, err
+			}
+			if pl.accuracy != nil {
+				q, err := pl.accuracy[i].Score(pred, pl.val.Labels)
+				if err != nil {
+					return nil, err
+				}
+				sum += q
+				continue
 			}
 			var grid []float64
 			if f.score.NeedsGrid() {

@@ -175,6 +175,9 @@ func neighbourRequests(ds *dataset.Table) map[string]Request {
 			Learner: learners.KindRidge, Privacy: base},
 		"naive-bayes (class-score)": {Dataset: ds, Features: []string{"x"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
 			Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}}, Learner: learners.KindNaiveBayes, Privacy: base},
+		"svm (accuracy, parameters)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
+			Learner: learners.KindSVM, Privacy: base},
 		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
 			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {1}}, Privacy: base},
@@ -211,6 +214,13 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt.Candidates = []Candidate{{H: 1, K: 3}, {H: 2, K: 6}, {H: 3, K: 4}}
+			if req.Learner == learners.KindSVM {
+				// Parameter candidates, among them C > 1 (solver and
+				// fallback terms) and a narrow kernel.
+				opt.Candidates = []Candidate{{H: 1, K: 1, Params: learners.Values{"C": {1}, "sigma": {0.1}}},
+					{H: 2, K: 3, Params: learners.Values{"C": {3}, "sigma": {0.3}}},
+					{H: 1, K: 6, Params: learners.Values{"C": {0.5}, "sigma": {1}}}}
+			}
 			pl, err := planChoice(ctx, p, opt, perm)
 			if err != nil {
 				t.Fatal(err)
@@ -350,7 +360,7 @@ func TestDefaultCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := DefaultCandidates(p, false, nil)
+	c, err := DefaultCandidates(p, ChooseOptions{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +374,7 @@ func TestDefaultCandidates(t *testing.T) {
 	if len(hs) != 5 {
 		t.Errorf("h values %v, want 1..5", hs)
 	}
-	c, err = DefaultCandidates(p, true, func([]float64) (float64, error) { return p.Fitted.Sensitivity, nil })
+	c, err = DefaultCandidates(p, ChooseOptions{Bandwidths: true}, func(Candidate) (*learners.Fitted, error) { return p.Fitted, nil })
 	if err != nil {
 		t.Fatal(err)
 	}

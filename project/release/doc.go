@@ -23,7 +23,14 @@
 //     1/n (CheckDeltaForN).
 //   - The private choice of settings (ChooseSettings, choose.go) spends its
 //     own ε on a held-out split chosen with crypto-seeded randomness
-//     (choose_seed.go) and records it in the ledger (docs/validation.md).
+//     (choose_seed.go) and records it in the ledger (docs/validation.md);
+//     with ChooseOptions.Parameters it also chooses the learner's
+//     parameters among public multiples of the request's (TuningGrid,
+//     choose_params.go).
+//   - Parameters given no value take their data-independent defaults from
+//     n, ℓ and ε (learners.Spec.PublicDefaults, in Prepare; not for
+//     aggregates); the resolved values are what the ledger and the
+//     synopsis record.
 //   - A release from an aggregate table (Request.Aggregates, aggregates.go;
 //     docs/aggregates.md) checks the same public settings, reads the table
 //     the learner's aggregate query returned (aggregate.ReadResultCSV,

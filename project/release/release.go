@@ -250,8 +250,12 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 
 	p.identity = &lazyIdentity{ds: ds, columns: usedColumns(req)}
 
-	// Fit F_D (the learner validates its parameters and the dataset).
-	if err := p.fitAndEvaluate(ctx, func() (*learners.Fitted, error) { return learner.Fit(ctx, p.Data, req.Params) }, progress); err != nil {
+	// Fit F_D (the learner validates its parameters and the dataset). A
+	// parameter given no value takes its data-independent default from n,
+	// ℓ and ε (learners.Spec.PublicDefaults); the resolved values are what
+	// the ledger and the synopsis record.
+	values := p.Spec.PublicDefaults(req.Params, learners.Public{N: p.Data.N(), Dim: len(req.Features), Epsilon: req.Privacy.Epsilon})
+	if err := p.fitAndEvaluate(ctx, values, func() (*learners.Fitted, error) { return learner.Fit(ctx, p.Data, values) }, progress); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -308,13 +312,14 @@ func preparePublic(req Request) (*Prepared, learners.Learner, publicSettings, er
 }
 
 // fitAndEvaluate fits F_D with fit (from the records or from aggregates),
-// checks its sensitivity, resolves k (mechanism.ResolveK), checks δ
+// records the parameter values it fits with (values, resolved against the
+// spec) as p.Resolved, checks its sensitivity, resolves k (mechanism.ResolveK), checks δ
 // against n and the synopsis's public fields, and evaluates F_D on the
 // lattice: the steps after the data are read, the same for every source.
-func (p *Prepared) fitAndEvaluate(ctx context.Context, fit func() (*learners.Fitted, error), progress func(done, total int)) error {
+func (p *Prepared) fitAndEvaluate(ctx context.Context, values learners.Values, fit func() (*learners.Fitted, error), progress func(done, total int)) error {
 	req, spec, dim := p.Request, p.Spec, len(p.Request.Features)
 	var err error
-	p.Resolved, err = spec.Resolve(req.Params, dim)
+	p.Resolved, err = spec.Resolve(values, dim)
 	if err != nil {
 		return err
 	}

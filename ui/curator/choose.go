@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -27,6 +28,10 @@ type chooseFlow struct {
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (release.ChooseOptions.Bandwidths).
 	bandwidths *widgets.KeyCheck
+	// parameters, shown for the svm, logistic regression and ridge, adds
+	// public multiples of the learner's parameters (C, σ, the intercept)
+	// to the candidates (release.ChooseOptions.Parameters).
+	parameters *widgets.KeyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
@@ -75,6 +80,10 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	if !learnerHasBandwidth(req.Learner) {
 		fl.bandwidths.Hide()
 	}
+	fl.parameters = widgets.NewKeyCheck(parametersLabel(req.Learner), func(bool) { c.planChoice(fl, req) })
+	if !learnerHasTuning(req.Learner) {
+		fl.parameters.Hide()
+	}
 	fl.progress = widget.NewProgressBar()
 	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
 	fl.forecast.Wrapping = fyne.TextWrapWord
@@ -95,7 +104,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
-		fl.bandwidths, fl.forecast, fl.over, fl.stage, fl.progress)
+		fl.bandwidths, fl.parameters, fl.forecast, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
 	cancelRun := func() bool {
@@ -114,9 +123,10 @@ func (c *curator) showChooseDialog() *chooseFlow {
 			fl.dialog.Button(labels[1]).Disable()
 			fl.eps.Disable()
 			fl.bandwidths.Disable()
+			fl.parameters.Disable()
 			fl.progress.Show()
 			fl.stage.SetText(fmt.Sprintf("Recording ε = %s in the ledger, then scoring the candidates …", formatValue(eps)))
-			c.runChoose(fl, req, eps, fl.over.Checked, fl.bandwidths.Checked)
+			c.runChoose(fl, req, eps, fl.over.Checked, fl.options())
 			return false
 		}})
 	if pp, ok := c.pages[stepPrivacy].(*privacyPage); ok {
@@ -131,11 +141,11 @@ func (c *curator) showChooseDialog() *chooseFlow {
 // shows the forecast; a newer plan supersedes an older one (UI goroutine).
 func (c *curator) planChoice(fl *chooseFlow, req release.Request) {
 	fl.planGen++
-	gen, bw := fl.planGen, fl.bandwidths.Checked
+	gen, opt := fl.planGen, fl.options()
 	fl.preview = nil
 	fl.forecast.SetText("Working out the candidates and the selection noise (nothing is spent) …")
 	go func() {
-		pv, err := release.PreviewChoice(context.Background(), req, release.ChooseOptions{Bandwidths: bw})
+		pv, err := release.PreviewChoice(context.Background(), req, opt)
 		widgets.Do(func() {
 			defer func() { fl.planned <- struct{}{} }()
 			if gen != fl.planGen {
@@ -174,7 +184,7 @@ func (fl *chooseFlow) showForecast() {
 
 // runChoose runs release.ChooseSettings off the UI goroutine; widgets are
 // touched only through widgets.Do.
-func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver, bandwidths bool) {
+func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, allowOver bool, opt release.ChooseOptions) {
 	ctx, cancel := context.WithCancel(context.Background())
 	fl.cancel = cancel
 	go func() {
@@ -184,12 +194,11 @@ func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, al
 			if err != nil {
 				return nil, err
 			}
-			return release.ChooseSettings(ctx, req, release.ChooseOptions{
-				EpsilonSelect: eps, Ledger: ledger, AllowOverBudget: allowOver, Bandwidths: bandwidths,
-				Progress: func(done, total int) {
-					widgets.Do(func() { fl.progress.SetValue(float64(done) / float64(total)) })
-				},
-			})
+			opt.EpsilonSelect, opt.Ledger, opt.AllowOverBudget = eps, ledger, allowOver
+			opt.Progress = func(done, total int) {
+				widgets.Do(func() { fl.progress.SetValue(float64(done) / float64(total)) })
+			}
+			return release.ChooseSettings(ctx, req, opt)
 		}()
 		widgets.Do(func() { c.chooseFinished(fl, res, err) })
 	}()
@@ -225,6 +234,11 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 		c.state.setParamText("bandwidth", strings.Join(parts, ", "))
 		chosen += ", bandwidth = " + strings.Join(parts, ", ")
 	}
+	for _, name := range slices.Sorted(maps.Keys(res.Chosen.Params)) {
+		text := formatValue(res.Chosen.Params[name][0])
+		c.state.setParamText(name, text)
+		chosen += ", " + name + " = " + text
+	}
 	c.refreshPages()
 	c.changed()
 	msg := fmt.Sprintf("Chosen: %s (filled into the form).\n\n"+
@@ -242,6 +256,29 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 	fl.result = widgets.ShowDialog(c.win, "h and k chosen privately", widgets.DialogBody(fyne.NewSize(560, 260), l),
 		[]string{"OK"}, []func() bool{nil})
 	c.setStatus("Chose %s privately; spent ε = %s (ledger entry %s).", chosen, formatValue(res.Epsilon), res.Entry.ID)
+}
+
+// options returns the choice's options as the dialog stands (the
+// bandwidth and parameter boxes; UI goroutine).
+func (fl *chooseFlow) options() release.ChooseOptions {
+	return release.ChooseOptions{Bandwidths: fl.bandwidths.Checked, Parameters: fl.parameters.Checked}
+}
+
+// learnerHasTuning reports whether the private choice can choose the
+// learner's parameters besides a bandwidth (svm, logistic, ridge).
+func learnerHasTuning(k learners.Kind) bool {
+	return k == learners.KindSVM || k == learners.KindLogistic || k == learners.KindRidge
+}
+
+// parametersLabel is the parameter box's text for the learner.
+func parametersLabel(k learners.Kind) string {
+	switch k {
+	case learners.KindSVM:
+		return "Also choose C among C/3, C, 3C and σ among σ/2, σ, 2σ (fewer h and k)"
+	case learners.KindLogistic:
+		return "Also choose C among C/3, C, 3C and the intercept feature among 0 and b (fewer h and k)"
+	}
+	return "Also choose C among C/10, C, 10C (fewer h and k)"
 }
 
 // learnerHasBandwidth reports whether the learner has a "bandwidth"

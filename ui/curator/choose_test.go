@@ -234,3 +234,67 @@ func TestCuratorChooseCancel(t *testing.T) {
 	}
 	f.waitIdle()
 }
+
+// TestCuratorChooseParameters: for the SVM demo the dialog offers the
+// learner's parameters (the bandwidth box stays hidden); ticking the box
+// re-plans with C and σ in the candidates, and the chosen C and σ land in
+// the learner's form, together with h and k. The form's σ before the
+// choice is the data-independent default 0.2·√ℓ (ℓ = 2: 0.283).
+func TestCuratorChooseParameters(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoSVM) })
+	f.waitDataset()
+	f.preview()
+	spec := learners.NewSVM().Spec()
+	param := func(name string) learners.ParamSpec {
+		return spec.Params[slices.IndexFunc(spec.Params, func(p learners.ParamSpec) bool { return p.Name == name })]
+	}
+	f.do(func() {
+		if got := c.state.paramText(param("sigma")); got != "0.283" {
+			t.Errorf("σ in the form %q, want the data-independent default 0.283", got)
+		}
+		c.showStep(stepPrivacy)
+	})
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { test.Tap(pp.choose) })
+	fl := pp.chooseFlow
+	if fl == nil {
+		t.Fatal("no choose dialog")
+	}
+	f.waitPlanned(fl)
+	var plain int
+	f.do(func() {
+		if !fl.parameters.Visible() || fl.bandwidths.Visible() || fl.preview == nil {
+			t.Fatalf("parameter box visible %v, bandwidth box visible %v, preview %v", fl.parameters.Visible(), fl.bandwidths.Visible(), fl.preview)
+		}
+		plain = len(fl.preview.Candidates)
+		test.Tap(fl.parameters)
+	})
+	f.waitPlanned(fl)
+	f.do(func() {
+		pv := fl.preview
+		if pv == nil || pv.Candidates[0].Params["C"] == nil || pv.Candidates[0].Params["sigma"] == nil {
+			t.Fatalf("with parameters: preview %+v (%d candidates without)", pv, plain)
+		}
+		curatorType(fl.eps, "0.5")
+		test.Tap(fl.dialog.Button("Spend ε and choose"))
+	})
+	f.waitChoose(fl)
+	if fl.err != nil {
+		t.Fatalf("choice failed: %v", fl.err)
+	}
+	ch := fl.res.Chosen
+	f.do(func() {
+		for _, name := range []string{"C", "sigma"} {
+			if got, want := c.state.paramText(param(name)), formatValue(ch.Params[name][0]); got != want {
+				t.Errorf("%s in the form %q, want the chosen %s", name, got, want)
+			}
+		}
+		if c.state.H != ch.H || c.state.K != ch.K || c.state.KAuto {
+			t.Errorf("form h = %d, k = %d (auto %v); chosen %s", c.state.H, c.state.K, c.state.KAuto, ch)
+		}
+		fl.result.Hide()
+	})
+	f.waitIdle()
+}

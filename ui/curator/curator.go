@@ -612,6 +612,7 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		c.setStatus("Could not read %s", path)
 	} else {
 		c.setStatus("Read %s: %d rows, %d columns", filepath.Base(path), ds.Rows, len(ds.Columns))
+		c.state.Rows = ds.Rows
 		if fresh {
 			if demo := demoName(ds); demo != "" {
 				c.applyDemoSettings(demo) // e.g. make run opens the demo CSV

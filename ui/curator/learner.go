@@ -159,7 +159,11 @@ func paramHelp(ps learners.ParamSpec) string {
 		}
 		b.WriteString(".")
 	}
-	fmt.Fprintf(&b, " Default: %s.", formatValue(ps.Default))
+	if ps.AutoRule != "" {
+		fmt.Fprintf(&b, " Default: %s, from the number of records, features and ε (never from the values).", ps.AutoRule)
+	} else {
+		fmt.Fprintf(&b, " Default: %s.", formatValue(ps.Default))
+	}
 	if ps.PerAxis {
 		b.WriteString(" One value for all features, or one per feature separated by commas.")
 	}

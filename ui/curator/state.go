@@ -44,6 +44,9 @@ type curatorState struct {
 	// Params holds the parameter form's text per learner and parameter
 	// name, so switching learners keeps what was typed.
 	Params map[learners.Kind]map[string]string
+	// Rows is n, the number of records of the loaded dataset (public): the
+	// data-independent defaults of the learner's parameters depend on it.
+	Rows int
 
 	Epsilon float64
 	Delta   float64
@@ -254,8 +257,10 @@ func (s *curatorState) paramText(p learners.ParamSpec) string {
 			return t
 		}
 	}
-	if len(p.Choices) > 0 {
-		return strconv.FormatFloat(p.Default, 'g', -1, 64)
+	// The data-independent default from n, ℓ and ε (learners.ParamSpec.Auto),
+	// to three significant digits; the static default without a dataset.
+	if v, ok := p.PublicDefault(learners.Public{N: s.Rows, Dim: len(s.Features), Epsilon: s.Epsilon}); ok {
+		return strconv.FormatFloat(roundSig(v, 3), 'g', -1, 64)
 	}
 	return strconv.FormatFloat(p.Default, 'g', -1, 64)
 }

@@ -46,6 +46,19 @@ func TestPreviewNumbersGolden(t *testing.T) {
 		{"logistic-peers", twoClassInput(learners.KindLogistic, learners.Values{"C": {1}})},
 		{"svm-gaussian-peers", svm},
 	}
+	// The golden file pins the engine's numbers for the parameter values it
+	// was written with: the static defaults of that time (KDE bandwidth
+	// 0.05, SVM σ = 1), given explicitly since a request without them now
+	// gets the data-independent defaults (learners.Spec.PublicDefaults).
+	for i := range cases {
+		r := &cases[i].in.Request
+		switch {
+		case r.Learner == learners.KindKDE && r.Params == nil:
+			r.Params = learners.Values{"bandwidth": {0.05}}
+		case r.Learner == learners.KindSVM && r.Params == nil:
+			r.Params = learners.Values{"sigma": {1}}
+		}
+	}
 	var b strings.Builder
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, tc := range cases {
