@@ -348,40 +348,56 @@ func (p *privacyPage) setBudget() {
 	c.updateBudget()
 }
 
-// parseEpsilon parses a positive, finite ε.
+// parseEpsilon parses an ε (a release's, a step's or a total budget's) by
+// the one rule of every ε, mechanism.ValidateEpsilon.
 func parseEpsilon(s string) (float64, error) {
 	v, err := parseNumber(s)
 	if err != nil {
 		return 0, err
 	}
-	if !(v > 0) {
-		return 0, fmt.Errorf("ε = %s: must be > 0", formatValue(v))
+	if err := mechanism.ValidateEpsilon(v); err != nil {
+		return 0, ruleError("ε", v, err)
 	}
 	return v, nil
 }
 
-// parseDelta parses δ ∈ (0, 1).
+// parseDelta parses the δ of an (ε, δ) release by mechanism's rule for δ
+// with noise that has one (mechanism.ValidateDelta: δ ∈ (0,1)).
 func parseDelta(s string) (float64, error) {
 	v, err := parseNumber(s)
 	if err != nil {
 		return 0, err
 	}
-	if !(v > 0 && v < 1) {
-		return 0, fmt.Errorf("δ = %s: must be between 0 and 1 (exclusive)", formatValue(v))
+	if err := mechanism.ValidateDelta(v, mechanism.NoiseGaussian); err != nil {
+		return 0, ruleError("δ", v, err)
 	}
 	return v, nil
 }
 
-// parseK parses a manual k (1 … mechanism.MaxK).
+// parseK parses a manual k, the same on every axis: a whole number, within
+// mechanism.ValidateK's limits for one axis.
 func parseK(s string) (int, error) {
 	v, err := parseNumber(s)
 	if err != nil {
 		return 0, err
 	}
-	if v != math.Trunc(v) || v < 1 || v > mechanism.MaxK {
+	if v != math.Trunc(v) || v < 1 || v > math.MaxInt32 {
 		return 0, fmt.Errorf("k = %s: must be a whole number from 1 to %d", formatValue(v), mechanism.MaxK)
 	}
+	if err := mechanism.ValidateK([]int{int(v)}); err != nil {
+		return 0, ruleError("k", v, err)
+	}
 	return int(v), nil
+}
+
+// ruleError words a mechanism rule for a form field: the field's symbol,
+// the value as typed, and the rule ("ε = 0: must be > 0 and finite").
+func ruleError(symbol string, v float64, err error) error {
+	var pe *mechanism.ParamError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s = %s: %s", symbol, formatValue(v), strings.TrimSuffix(pe.Rule, fmt.Sprintf(" for noise %q", mechanism.NoiseGaussian)))
+	}
+	return err
 }
 
 // roundSig rounds x to n significant digits (slider values).
