@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
@@ -85,10 +86,10 @@ Keep a copy of the files before repairing.`,
 				if deltaBudget.Given && data == "" {
 					return usagef("--delta-budget needs --data FILE.csv: budgets are per dataset")
 				}
-				if budget.Given && budget.Value <= 0 {
-					return usagef("--budget %g: the ε budget must be > 0", budget.Value)
+				if err := mechanism.ValidateEpsilon(budget.Value); budget.Given && err != nil {
+					return usagef("--budget %g: the ε budget %s", budget.Value, mechanism.Rule(err))
 				}
-				if deltaBudget.Given && (deltaBudget.Value <= 0 || deltaBudget.Value >= 1) {
+				if err := mechanism.ValidateDelta(deltaBudget.Value, mechanism.NoiseGaussian); deltaBudget.Given && err != nil {
 					return usagef("--delta-budget %g: the δ budget must be in (0, 1)", deltaBudget.Value)
 				}
 				if len(attribute) > 0 && !repair {

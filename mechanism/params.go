@@ -1,6 +1,7 @@
 package mechanism
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -49,6 +50,17 @@ func (e *ParamError) Error() string {
 		return fmt.Sprintf("%s: %s", field, e.Rule)
 	}
 	return fmt.Sprintf("%s = %v: %s", field, e.Value, e.Rule)
+}
+
+// Rule returns the rule a *ParamError names ("must be > 0 and finite"),
+// for callers that word the field themselves (a flag, a form field); for
+// any other error, its message.
+func Rule(err error) string {
+	var pe *ParamError
+	if errors.As(err, &pe) {
+		return pe.Rule
+	}
+	return err.Error()
 }
 
 func paramErr(field string, value any, rule string, args ...any) *ParamError {

@@ -244,8 +244,8 @@ func PreviewChoice(ctx context.Context, req Request, opt ChooseOptions) (*Choice
 
 // validate checks the options of ChooseSettings and fills the defaults.
 func (o *ChooseOptions) validate() error {
-	if !(o.EpsilonSelect >= math.Exp2(-50)) || math.IsInf(o.EpsilonSelect, 0) {
-		return reqErr("epsilon-select", "%g: must be finite and ≥ 2⁻⁵⁰", o.EpsilonSelect)
+	if err := mechanism.ValidateEpsilon(o.EpsilonSelect); err != nil {
+		return reqErr("epsilon-select", "%g: %s", o.EpsilonSelect, mechanism.Rule(err))
 	}
 	if o.Ledger == nil {
 		return reqErr("ledger", "no privacy-budget ledger given; the private choice spends budget and must be recorded")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -86,8 +85,8 @@ func (r *PrivateBoundsRequest) validate() error {
 		return reqErr("dataset", "no dataset given")
 	case len(r.Ranges) == 0:
 		return reqErr("bounds-private", "no column to estimate")
-	case !(r.Epsilon > 0) || math.IsInf(r.Epsilon, 0):
-		return reqErr("bounds epsilon", "%v must be finite and > 0", r.Epsilon)
+	case mechanism.ValidateEpsilon(r.Epsilon) != nil:
+		return reqErr("bounds epsilon", "%v %s", r.Epsilon, mechanism.Rule(mechanism.ValidateEpsilon(r.Epsilon)))
 	case r.Ledger == nil:
 		return reqErr("ledger", "no privacy-budget ledger given; a private estimate spends ε and must be recorded")
 	}
