@@ -3,6 +3,7 @@ package learners
 import (
 	"context"
 	"fmt"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"math"
 	"slices"
 )
@@ -75,33 +76,16 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 		return nil, err
 	}
 	bw := res["bandwidth"]
-	peak, q := 1.0, 0.0
-	for _, b := range bw {
-		peak *= gaussPeak(b)
-		q += 1 / (2 * b * b)
-	}
-	sens := peak * -math.Expm1(-q) / float64(n)
+	k := newKDEKernel(bw, n)
 	o := &kdeOracle{
 		dim:    data.Dim,
 		n:      n,
 		x:      slices.Clone(data.X),
 		bw:     slices.Clone(bw),
-		inv2b2: make([]float64, data.Dim),
-		scale:  peak / float64(n),
+		inv2b2: k.inv2b2,
+		scale:  k.peak / float64(n),
 	}
-	for j, b := range bw {
-		o.inv2b2[j] = 1 / (2 * b * b)
-	}
-	return &Fitted{
-		Oracle:          o,
-		Sensitivity:     sens,
-		SensitivityNote: fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes)", peak, n),
-		OutputRange:     [2]float64{0, peak},
-		N:               n,
-
-		LatticeL1Sensitivity: kdeLatticeL1(bw, n),
-		StandIn:              densityStandIn(bw, 1),
-	}, nil
+	return k.fitted(o, bw, ""), nil
 }
 
 // kdeOracle is F_D of the KDE; immutable after Fit, so safe for concurrent
@@ -132,4 +116,48 @@ func (o *kdeOracle) Eval(y []float64) float64 {
 		s += math.Exp(-q)
 	}
 	return s * o.scale
+}
+
+// kdeKernel is the one home of the product Gaussian kernel's constants for
+// a KDE of n records with bandwidths bw, from the records or from bins
+// (kde_aggregate.go): its peak K = ∏ 1/(√(2π)·b_j), 1/(2b_j²) per axis,
+// and the replace-one sensitivity S = K·(1 − e^{−Σ 1/(2b_j²)})/n
+// (docs/sensitivity.md).
+type kdeKernel struct {
+	peak, sens float64
+	n          int
+	inv2b2     []float64
+}
+
+func newKDEKernel(bw []float64, n int) kdeKernel {
+	k := kdeKernel{peak: 1, n: n, inv2b2: make([]float64, len(bw))}
+	q := 0.0
+	for j, b := range bw {
+		k.peak *= gaussPeak(b)
+		k.inv2b2[j] = 1 / (2 * b * b)
+		q += k.inv2b2[j]
+	}
+	k.sens = k.peak * -math.Expm1(-q) / float64(n)
+	return k
+}
+
+// fitted is the KDE's Fitted for oracle o: S, the note (how appended
+// inside its parenthesis), the range [0, K], the lattice L1 bound and the
+// stand-in.
+func (k kdeKernel) fitted(o mechanism.Oracle, bw []float64, how string) *Fitted {
+	return &Fitted{
+		Oracle:          o,
+		Sensitivity:     k.sens,
+		SensitivityNote: k.note(how),
+		OutputRange:     [2]float64{0, k.peak},
+		N:               k.n,
+
+		LatticeL1Sensitivity: kdeLatticeL1(bw, k.n),
+		StandIn:              densityStandIn(bw, 1),
+	}
+}
+
+// note is the sensitivity note; how is appended inside its parenthesis.
+func (k kdeKernel) note(how string) string {
+	return fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes%s)", k.peak, k.n, how)
 }

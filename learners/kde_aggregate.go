@@ -53,37 +53,19 @@ func FitKDEBinned(ctx context.Context, bins KDEBins, values Values) (*Fitted, er
 	if err := bins.check(); err != nil {
 		return nil, err
 	}
-	bw := res["bandwidth"]
-	peak, q := 1.0, 0.0
-	for _, b := range bw {
-		peak *= gaussPeak(b)
-		q += 1 / (2 * b * b)
-	}
-	n := bins.N
+	k := newKDEKernel(res["bandwidth"], bins.N)
 	o := &binnedKDEOracle{
 		dim:    bins.Dim,
 		b:      bins.B,
 		cells:  slices.Clone(bins.Cells),
 		counts: make([]float64, len(bins.Counts)),
-		inv2b2: make([]float64, bins.Dim),
-		scale:  peak / float64(n),
+		inv2b2: k.inv2b2,
+		scale:  k.peak / float64(bins.N),
 	}
 	for i, c := range bins.Counts {
 		o.counts[i] = float64(c)
 	}
-	for j, b := range bw {
-		o.inv2b2[j] = 1 / (2 * b * b)
-	}
-	return &Fitted{
-		Oracle:          o,
-		Sensitivity:     peak * -math.Expm1(-q) / float64(n),
-		SensitivityNote: fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes; records binned to B = %d per axis)", peak, n, bins.B),
-		OutputRange:     [2]float64{0, peak},
-		N:               n,
-
-		LatticeL1Sensitivity: kdeLatticeL1(bw, n),
-		StandIn:              densityStandIn(bw, 1),
-	}, nil
+	return k.fitted(o, res["bandwidth"], fmt.Sprintf("; records binned to B = %d per axis", bins.B)), nil
 }
 
 // check validates the bins (public checks; the sum of counts against the
