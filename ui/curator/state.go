@@ -54,6 +54,11 @@ type curatorState struct {
 	H       int
 	KAuto   bool
 	K       int
+	// ChosenPrivately says h and k were filled in by "Choose h and k
+	// privately…" on this dataset (a public output of that choice), not
+	// typed; any edit of h or k clears it, and a new dataset starts from
+	// the defaults again instead of carrying another dataset's choice.
+	ChosenPrivately bool
 	// Typed holds, per privacy field (fieldEpsilon, fieldDelta, fieldK),
 	// text the curator typed that does not parse. The field shows it,
 	// marked with its rule, and while it is there request fails with that
@@ -110,6 +115,10 @@ func (s *curatorState) forNewDataset() *curatorState {
 	n := newCuratorState()
 	n.Learner, n.Params = s.Learner, s.Params
 	n.Epsilon, n.Delta, n.Noise, n.H, n.KAuto, n.K = s.Epsilon, s.Delta, s.Noise, s.H, s.KAuto, s.K
+	if s.ChosenPrivately {
+		// Chosen on the old records: not the curator's setting for these.
+		n.H, n.KAuto = release.DefaultH, true
+	}
 	n.Typed = maps.Clone(s.Typed)
 	return n
 }
