@@ -34,7 +34,12 @@ type curatorState struct {
 	// label values.
 	Negative, Positive string
 	FillPositive       bool
-	Bounds             map[string]*columnSetting
+	// ClassesFromData records that the curator asked to see the values
+	// found in the label column before declaring the classes: the
+	// declaration is then recorded as read from the data (synopsis
+	// output.class_labels_from_data, project file classes_from_data).
+	ClassesFromData bool
+	Bounds          map[string]*columnSetting
 	// AckDataBounds records the curator's acknowledgement that bounds
 	// suggested from the data leak its minimum and maximum; AckTime when.
 	AckDataBounds bool
@@ -322,6 +327,7 @@ func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
 			return req, &fieldError{Step: stepData, Field: "classes", Rule: err.Error()}
 		}
 		req.Classes = &c
+		req.ClassesFromData = s.ClassesFromData
 		if s.FillPositive {
 			req.FillClass = c.Positive
 		}
