@@ -201,7 +201,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	for col := range f.units {
 		if !slices.Contains(f.features, col) && col != f.label {
-			return usagef("--units names column %q, which is neither a feature nor the label", col)
+			return f.notAColumn("--units", col)
 		}
 	}
 	req, spec, err := f.request(e)

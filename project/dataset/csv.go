@@ -446,7 +446,7 @@ func (p *csvParser) useColumns(line int) error {
 	for _, want := range p.opts.Columns {
 		i, ok := index[want]
 		if !ok {
-			rule := fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))
+			rule := fmt.Sprintf("no such column in the header (columns: %s)%s", quoteList(p.header, 10), closestName(want, p.header))
 			if !slices.ContainsFunc(p.opts.Columns, func(c string) bool { _, ok := index[c]; return ok }) {
 				rule += p.headerHint() // none of them: the wrong line?
 			}
@@ -732,4 +732,40 @@ func (d *Table) NumericColumns() []string {
 		}
 	}
 	return out
+}
+
+// closestName says which header name begins like want for the longest
+// stretch (at least 8 characters) and where the two part, quoting a short
+// window around that place from each, so that two long names shortened
+// alike in the message can be told apart; "" when no name is that close.
+func closestName(want string, header []string) string {
+	w := []rune(want)
+	var best []rune
+	common := 0
+	for _, name := range header {
+		h := []rune(name)
+		n := 0
+		for n < len(w) && n < len(h) && w[n] == h[n] {
+			n++
+		}
+		if n > common {
+			best, common = h, n
+		}
+	}
+	if common < 8 {
+		return ""
+	}
+	from := max(common-8, 0)
+	window := func(r []rune) string {
+		s := strconv.Quote(string(r[from:min(len(r), from+24)]))
+		if from > 0 {
+			s = "…" + s
+		}
+		if len(r) > from+24 {
+			s += "…"
+		}
+		return s
+	}
+	return fmt.Sprintf("; the closest is the header's column %d, which differs from character %d on: %s, not %s",
+		slices.IndexFunc(header, func(n string) bool { return n == string(best) })+1, common+1, window(best), window(w))
 }

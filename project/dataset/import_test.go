@@ -423,3 +423,20 @@ func BenchmarkImportPreview(b *testing.B) {
 		}
 	}
 }
+
+// TestMissingColumnClosestName is the walkthrough's reproduction: two long
+// column names that differ after character 40 were quoted identically in
+// "no such column"; the error now says where the closest name differs.
+func TestMissingColumnClosestName(t *testing.T) {
+	long := "patient_measurement_mean_radius_in_standard_units_v2"
+	in := "id," + long + "\n1,2\n"
+	_, err := ParseCSV(strings.NewReader(in), "l.csv", CSVOptions{Columns: []string{long + "_typo"}})
+	want := `the closest is the header's column 2, which differs from character 53 on: …"units_v2", not …"units_v2_typo"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v\nwant it to contain %s", err, want)
+	}
+	_, err = ParseCSV(strings.NewReader(in), "l.csv", CSVOptions{Columns: []string{"age"}})
+	if err == nil || strings.Contains(err.Error(), "closest") {
+		t.Errorf("a name unlike every column: %v", err)
+	}
+}
