@@ -273,6 +273,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
 		}
 	}
+	if w := prep.NoiseWarning(); w != "" {
+		fmt.Fprintln(e.Stderr, "warning: "+w)
+	}
 	if !f.agg.given() {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	}
