@@ -2,7 +2,9 @@ package cli
 
 import (
 	"flag"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
@@ -80,6 +82,23 @@ func (f *datasetFlags) columns() []string {
 	return cols
 }
 
+// notAColumn is the usage error of a column flag (--bounds, --fill,
+// --units) naming a column that is neither a feature nor the label: it
+// lists those, since the misspelt name is as often in --features as in
+// the flag itself.
+func (f *datasetFlags) notAColumn(flag, name string) error {
+	quoted := make([]string, 0, len(f.features))
+	for _, c := range f.features {
+		quoted = append(quoted, strconv.Quote(c))
+	}
+	label := ""
+	if f.label != "" {
+		label = fmt.Sprintf(", the label %q", f.label)
+	}
+	return usagef("%s names column %q, which is neither a feature nor the label (the features are %s%s): is one of these names misspelt?",
+		flag, name, strings.Join(quoted, ", "), label)
+}
+
 // request checks the flags against each other, reads the dataset (its
 // used columns only) and returns the release request with the dataset,
 // columns, bounds, learner and parameters, positive class, ε, δ, noise
@@ -110,7 +129,7 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 	cols := f.columns()
 	for _, name := range f.bounds.Order {
 		if !slices.Contains(cols, name) {
-			return release.Request{}, spec, usagef("--bounds names column %q, which is neither a feature nor the label", name)
+			return release.Request{}, spec, f.notAColumn("--bounds", name)
 		}
 	}
 	binary := spec.Label == learners.LabelBinary

@@ -37,7 +37,7 @@ func (f *datasetFlags) checkFillFlags(binary bool) error {
 			return usagef("--fill names the class label %q: use --fill-class CLASS", name)
 		}
 		if !slices.Contains(f.columns(), name) {
-			return usagef("--fill names column %q, which is neither a feature nor the label", name)
+			return f.notAColumn("--fill", name)
 		}
 	}
 	return nil

@@ -19,22 +19,24 @@ type importFlags struct {
 	delimiter    flagvalue.Delimiter
 	decimalComma bool
 	comment      string
+	noHeader     bool
 }
 
 // register defines the flags on fs; file names the flag of the file they
 // describe ("--data").
 func (f *importFlags) register(fs *flag.FlagSet, file string) {
 	flagvalue.WholeVar(fs, &f.headerRow, "header-row", 1, "the line `N` of the "+file+" file holding the header; the lines before it (a title, notes) are skipped")
-	fs.Var(&f.delimiter, "delimiter", "the field delimiter `D` of the "+file+" file: auto (detected from the header line: ',', ';' or tab),\ntab, or one character (default auto)")
+	fs.Var(&f.delimiter, "delimiter", "the field delimiter `D` of the "+file+" file: auto (detected from the header line: ',', ';' or tab),\ntab, or one character")
 	fs.BoolVar(&f.decimalComma, "decimal-comma", false, "numbers in the "+file+" file are written with a decimal comma (1,5); needs a delimiter other than ','")
 	fs.StringVar(&f.comment, "comment", "", "lines of the "+file+" file starting with the character `C` (e.g. #) are comments, skipped")
+	fs.BoolVar(&f.noHeader, "no-header", false, "the "+file+" file has no header line: its columns are named column1, column2, …,\nand --header-row is the first data line")
 }
 
 // options returns the import options, checked (a usage error).
 func (f *importFlags) options() (dataset.ImportOptions, error) {
-	o := dataset.ImportOptions{HeaderRow: f.headerRow, Delimiter: f.delimiter.R, DecimalComma: f.decimalComma, Comment: f.comment}
+	o := dataset.ImportOptions{HeaderRow: f.headerRow, Delimiter: f.delimiter.R, DecimalComma: f.decimalComma, Comment: f.comment, NoHeader: f.noHeader}
 	if err := o.Validate(); err != nil {
-		return o, usagef("--header-row, --delimiter, --decimal-comma, --comment: %v", err)
+		return o, usagef("--header-row, --delimiter, --decimal-comma, --comment, --no-header: %v", err)
 	}
 	return o, nil
 }

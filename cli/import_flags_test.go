@@ -91,3 +91,31 @@ func TestEvalPointsImportFlags(t *testing.T) {
 		t.Errorf("--decimal-comma with --at: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestReleaseNoHeader: scikit-learn's bundled CSVs have a count line and no
+// header (walkthrough finding: they could not be read as shipped);
+// --header-row 2 --no-header reads them with columns column1, column2, ….
+func TestReleaseNoHeader(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.testKey(t)
+	data := w.path("sklearn.csv")
+	var b strings.Builder
+	b.WriteString("12,2,benign,malignant\n")
+	for i := range 12 {
+		b.WriteString([]string{"0.1,0.2,0\n", "0.8,0.7,1\n", "0.4,0.5,0\n"}[i%3])
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := te.run("release", "--data", data, "--header-row", "2", "--no-header", "--features", "column1,column2", "--label", "column3",
+		"--classes", "0,1", "--bounds", "column1=0:1,column2=0:1", "--learner", "naive-bayes", "--epsilon", "0.5", "--k", "3",
+		"--passphrase-file", w.pass, "--out", w.path("s.synopsis"))
+	if r.code != exitOK {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	v, err := synopsis.Open(w.path("s.synopsis"), nil)
+	if err != nil || v.File.Learner.N != 12 || v.File.Domain.Features[0].Name != "column1" {
+		t.Fatalf("synopsis: %v, %+v", err, v)
+	}
+}

@@ -201,7 +201,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	}
 	for col := range f.units {
 		if !slices.Contains(f.features, col) && col != f.label {
-			return usagef("--units names column %q, which is neither a feature nor the label", col)
+			return f.notAColumn("--units", col)
 		}
 	}
 	req, spec, err := f.request(e)
@@ -272,6 +272,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		} else {
 			fmt.Fprintf(e.Stderr, "k = %d per axis (k* of Section 4.1, β = %g)\n", k[0], orDefault(f.beta, release.DefaultBeta))
 		}
+	}
+	if w := prep.NoiseWarning(); w != "" {
+		fmt.Fprintln(e.Stderr, "warning: "+w)
 	}
 	if !f.agg.given() {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)

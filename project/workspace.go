@@ -111,6 +111,10 @@ type LearnerSettings struct {
 	// Classes are the declared values of a binary label column, negative
 	// first and positive second (dataset.Classes).
 	Classes []string `json:"classes,omitempty"`
+	// ClassesFromData records that the classes were declared after the
+	// curator saw the values found in the label column (recorded in the
+	// synopsis as output.class_labels_from_data).
+	ClassesFromData bool `json:"classes_from_data,omitempty"`
 	// FillClass is the declared class replacing other or missing label
 	// values; empty means the negative class.
 	FillClass string `json:"fill_class,omitempty"`

@@ -21,6 +21,9 @@ type WorkspaceImport struct {
 	DecimalComma bool   `json:"decimal_comma,omitempty"`
 	// Comment is the character starting a comment line; empty: none.
 	Comment string `json:"comment,omitempty"`
+	// NoHeader: the file has no header line; its columns are named
+	// column1, column2, … and HeaderRow is the first data line.
+	NoHeader bool `json:"no_header,omitempty"`
 }
 
 // NewWorkspaceImport returns o as the project file records it, or nil for
@@ -29,7 +32,7 @@ func NewWorkspaceImport(o dataset.ImportOptions) *WorkspaceImport {
 	if o == (dataset.ImportOptions{}) || o == (dataset.ImportOptions{HeaderRow: 1}) {
 		return nil
 	}
-	wi := &WorkspaceImport{HeaderRow: o.HeaderRow, DecimalComma: o.DecimalComma, Comment: o.Comment}
+	wi := &WorkspaceImport{HeaderRow: o.HeaderRow, DecimalComma: o.DecimalComma, Comment: o.Comment, NoHeader: o.NoHeader}
 	if o.Delimiter != 0 {
 		wi.Delimiter = dataset.FormatDelimiter(o.Delimiter)
 	}
@@ -54,7 +57,7 @@ func (wi *WorkspaceImport) options() (dataset.ImportOptions, *WorkspaceError) {
 	if err != nil {
 		return dataset.ImportOptions{}, fieldError("dataset.import.delimiter", "%v", err)
 	}
-	o := dataset.ImportOptions{HeaderRow: wi.HeaderRow, Delimiter: d, DecimalComma: wi.DecimalComma, Comment: wi.Comment}
+	o := dataset.ImportOptions{HeaderRow: wi.HeaderRow, Delimiter: d, DecimalComma: wi.DecimalComma, Comment: wi.Comment, NoHeader: wi.NoHeader}
 	if err := o.Validate(); err != nil {
 		return dataset.ImportOptions{}, fieldError("dataset.import", "%v", err)
 	}

@@ -37,6 +37,7 @@ func TestWorkspaceImport(t *testing.T) {
 		want dataset.ImportOptions
 	}{
 		{`{"header_row": 3, "delimiter": ";", "decimal_comma": true, "comment": "#"}`, dataset.ImportOptions{HeaderRow: 3, Delimiter: ';', DecimalComma: true, Comment: "#"}},
+		{`{"header_row": 2, "no_header": true}`, dataset.ImportOptions{HeaderRow: 2, NoHeader: true}},
 		{`{"delimiter": "tab"}`, dataset.ImportOptions{Delimiter: '\t'}},
 		{`{"delimiter": "auto", "header_row": 2}`, dataset.ImportOptions{HeaderRow: 2}},
 		{`{"delimiter": "|"}`, dataset.ImportOptions{Delimiter: '|'}},

@@ -201,6 +201,10 @@ type csvParser struct {
 	headerLine int
 	cols       []*csvColumn // one per header field
 	used       []int        // indexes of columns parsed as numbers (required first)
+	// pending is the first data record of a file without a header
+	// (ImportOptions.NoHeader), read by readHeader to count the columns
+	// and returned first by next.
+	pending []string
 
 	// bad rows in required columns
 	firstBad *CSVError
@@ -349,7 +353,51 @@ func (p *csvParser) line(i int) int {
 	return l + p.lineBase
 }
 
+// next returns the next data record: the pending first record of a file
+// without a header, then what nextRecord reads.
+func (p *csvParser) next(prevEnd int) ([]string, error) {
+	if rec := p.pending; rec != nil {
+		p.pending = nil
+		return rec, nil
+	}
+	return p.nextRecord(prevEnd)
+}
+
+// dataStart is the last line before the first data record: the header's
+// last line, or the preamble's for a file without a header.
+func (p *csvParser) dataStart() int {
+	if p.opts.Import.NoHeader {
+		return p.lineBase
+	}
+	return p.recordEnd(p.header)
+}
+
+// noHeader names the columns of a file without a header after its first
+// record, which it keeps as the first data record (pending).
+func (p *csvParser) noHeader() error {
+	rec, err := p.nextRecord(p.lineBase)
+	if err == io.EOF {
+		return &CSVError{File: p.name, Line: p.lineBase + 1, Rule: "no data rows: the file is empty at or after the first data row"}
+	}
+	if err != nil {
+		return err
+	}
+	p.headerLine = p.line(0)
+	p.pending = slices.Clone(rec)
+	p.header = make([]string, len(rec))
+	for i := range rec {
+		p.header[i] = NoHeaderName(i)
+	}
+	return nil
+}
+
 func (p *csvParser) readHeader() error {
+	if p.opts.Import.NoHeader {
+		if err := p.noHeader(); err != nil {
+			return err
+		}
+		return p.useColumns(p.headerLine)
+	}
 	rec, err := p.nextRecord(p.lineBase)
 	if err == io.EOF && p.lineBase > 0 {
 		return &CSVError{File: p.name, Line: p.lineBase + 1, Rule: fmt.Sprintf("no header at or after header row %d: the rest of the file is empty", p.opts.Import.HeaderRow)}
@@ -381,14 +429,24 @@ func (p *csvParser) readHeader() error {
 		}
 		index[name] = i
 	}
-	p.cols = make([]*csvColumn, len(rec))
+	return p.useColumns(line)
+}
+
+// useColumns sets up the columns named by the header and checks that
+// CSVOptions.Columns are among them; line is the header's.
+func (p *csvParser) useColumns(line int) error {
+	index := make(map[string]int, len(p.header))
+	for i, name := range p.header {
+		index[name] = i
+	}
+	p.cols = make([]*csvColumn, len(p.header))
 	for i, name := range p.header {
 		p.cols[i] = &csvColumn{name: name, numeric: p.opts.Columns == nil}
 	}
 	for _, want := range p.opts.Columns {
 		i, ok := index[want]
 		if !ok {
-			rule := fmt.Sprintf("no such column in the header (columns: %s)", quoteList(p.header, 10))
+			rule := fmt.Sprintf("no such column in the header (columns: %s)%s", quoteList(p.header, 10), closestName(want, p.header))
 			if !slices.ContainsFunc(p.opts.Columns, func(c string) bool { _, ok := index[c]; return ok }) {
 				rule += p.headerHint() // none of them: the wrong line?
 			}
@@ -407,12 +465,12 @@ func (p *csvParser) readHeader() error {
 }
 
 func (p *csvParser) readRows(d *Table) error {
-	prevEnd := p.recordEnd(p.header)
+	prevEnd := p.dataStart()
 	vals := make([]float64, len(p.cols))
 	var notNumeric map[string]*CSVError
 	first := true
 	for {
-		rec, err := p.nextRecord(prevEnd)
+		rec, err := p.next(prevEnd)
 		if err == io.EOF {
 			break
 		}
@@ -535,7 +593,7 @@ const HeaderRowHint = "if the file starts with a preamble, set the header row"
 // headerHint is added to an error that suggests a preamble read as the
 // header: "" when a header row was set.
 func (p *csvParser) headerHint() string {
-	if p.opts.Import.HeaderRow > 1 {
+	if p.opts.Import.HeaderRow > 1 || p.opts.Import.NoHeader {
 		return ""
 	}
 	return fmt.Sprintf("; is line %d really the header? %s", p.headerLine, HeaderRowHint)
@@ -674,4 +732,40 @@ func (d *Table) NumericColumns() []string {
 		}
 	}
 	return out
+}
+
+// closestName says which header name begins like want for the longest
+// stretch (at least 8 characters) and where the two part, quoting a short
+// window around that place from each, so that two long names shortened
+// alike in the message can be told apart; "" when no name is that close.
+func closestName(want string, header []string) string {
+	w := []rune(want)
+	var best []rune
+	common := 0
+	for _, name := range header {
+		h := []rune(name)
+		n := 0
+		for n < len(w) && n < len(h) && w[n] == h[n] {
+			n++
+		}
+		if n > common {
+			best, common = h, n
+		}
+	}
+	if common < 8 {
+		return ""
+	}
+	from := max(common-8, 0)
+	window := func(r []rune) string {
+		s := strconv.Quote(string(r[from:min(len(r), from+24)]))
+		if from > 0 {
+			s = "…" + s
+		}
+		if len(r) > from+24 {
+			s += "…"
+		}
+		return s
+	}
+	return fmt.Sprintf("; the closest is the header's column %d, which differs from character %d on: %s, not %s",
+		slices.IndexFunc(header, func(n string) bool { return n == string(best) })+1, common+1, window(best), window(w))
 }

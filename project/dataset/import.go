@@ -46,7 +46,15 @@ type ImportOptions struct {
 	// record may start, before and after the header. A comment character
 	// inside a record or a quoted field is data.
 	Comment string
+	// NoHeader says the file has no header line: the first record at or
+	// after HeaderRow is data, and the columns are named column1,
+	// column2, … (NoHeaderName), as the curator then refers to them.
+	NoHeader bool
 }
+
+// NoHeaderName is the name of column i (0-based) of a file read with
+// ImportOptions.NoHeader: "column1", "column2", ….
+func NoHeaderName(i int) string { return "column" + strconv.Itoa(i+1) }
 
 // Validate checks the options. Its errors name the value and the rule.
 func (o ImportOptions) Validate() error {

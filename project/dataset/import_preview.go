@@ -114,9 +114,9 @@ func PreviewImport(r io.Reader, name string, opts ImportOptions) (*ImportPreview
 
 // readRows reads the first data rows, noting their problems.
 func (pv *ImportPreview) readRows(p *csvParser) {
-	prevEnd := p.recordEnd(p.header)
+	prevEnd := p.dataStart()
 	for {
-		rec, err := p.nextRecord(prevEnd)
+		rec, err := p.next(prevEnd)
 		if err == io.EOF {
 			return
 		}

@@ -50,6 +50,12 @@ func TestParseCSVImport(t *testing.T) {
 			columns: []string{"a,b", "c"}, delim: '\t', data: map[string][]float64{"a,b": {1}, "c": {2}}},
 		{name: "pipe given", input: "a|b\n1|2\n", opts: ImportOptions{Delimiter: '|'},
 			columns: []string{"a", "b"}, delim: '|', data: map[string][]float64{"a": {1}, "b": {2}}},
+		{name: "no header, scikit-learn's count line as preamble", input: "3,2,malignant,benign\n17.99,10.38,0\n20.57,17.77,1\n19.69,21.25,0\n", opts: ImportOptions{HeaderRow: 2, NoHeader: true},
+			columns: []string{"column1", "column2", "column3"}, delim: ',', data: map[string][]float64{"column1": {17.99, 20.57, 19.69}, "column2": {10.38, 17.77, 21.25}, "column3": {0, 1, 0}}},
+		{name: "no header on the first line, comments", input: "# data\n1;2\n3;4\n", opts: ImportOptions{NoHeader: true, Comment: "#"},
+			columns: []string{"column1", "column2"}, delim: ';', data: map[string][]float64{"column1": {1, 3}, "column2": {2, 4}}},
+		{name: "no header, one row", input: "5\n", opts: ImportOptions{NoHeader: true},
+			columns: []string{"column1"}, delim: ',', data: map[string][]float64{"column1": {5}}},
 		{name: "everything at once", input: "Messwerte\n# Einheit: cm\nlänge;breite\n1,5;2\n# Ende\n", opts: ImportOptions{HeaderRow: 2, DecimalComma: true, Comment: "#"},
 			columns: []string{"länge", "breite"}, delim: ';', data: map[string][]float64{"länge": {1.5}, "breite": {2}}},
 	}
@@ -69,6 +75,24 @@ func TestParseCSVImport(t *testing.T) {
 				t.Errorf("Hash is not the SHA-256 of the whole file, preamble included")
 			}
 		})
+	}
+}
+
+// TestParseCSVNoHeaderErrors: a file without a header names its rows'
+// lines in errors (counting the preamble) and refuses an empty rest.
+func TestParseCSVNoHeaderErrors(t *testing.T) {
+	_, err := ParseCSV(strings.NewReader("count\n1,2\n3\n"), "n.csv", CSVOptions{Import: ImportOptions{HeaderRow: 2, NoHeader: true}})
+	var ce *CSVError
+	if !errors.As(err, &ce) || ce.Line != 3 || !strings.Contains(ce.Rule, "row has 1 field") || strings.Contains(ce.Rule, "really the header") {
+		t.Errorf("short row: %v", err)
+	}
+	_, err = ParseCSV(strings.NewReader("count\n"), "n.csv", CSVOptions{Import: ImportOptions{HeaderRow: 2, NoHeader: true}})
+	if !errors.As(err, &ce) || !strings.Contains(ce.Rule, "no data rows") {
+		t.Errorf("no rows: %v", err)
+	}
+	pv, err := PreviewImport(strings.NewReader("3,2,a,b\n1,2,0\n3,4,1\n"), "p.csv", ImportOptions{HeaderRow: 2, NoHeader: true})
+	if err != nil || pv.Err != nil || strings.Join(pv.Header, ",") != "column1,column2,column3" || len(pv.Rows) != 2 || pv.RowLines[0] != 2 {
+		t.Errorf("preview: %+v, %v", pv, err)
 	}
 }
 
@@ -397,5 +421,22 @@ func BenchmarkImportPreview(b *testing.B) {
 		if err != nil || pv.Err != nil || len(pv.Rows) != ImportPreviewRows {
 			b.Fatal(err, pv.Err)
 		}
+	}
+}
+
+// TestMissingColumnClosestName is the walkthrough's reproduction: two long
+// column names that differ after character 40 were quoted identically in
+// "no such column"; the error now says where the closest name differs.
+func TestMissingColumnClosestName(t *testing.T) {
+	long := "patient_measurement_mean_radius_in_standard_units_v2"
+	in := "id," + long + "\n1,2\n"
+	_, err := ParseCSV(strings.NewReader(in), "l.csv", CSVOptions{Columns: []string{long + "_typo"}})
+	want := `the closest is the header's column 2, which differs from character 53 on: …"units_v2", not …"units_v2_typo"`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v\nwant it to contain %s", err, want)
+	}
+	_, err = ParseCSV(strings.NewReader(in), "l.csv", CSVOptions{Columns: []string{"age"}})
+	if err == nil || strings.Contains(err.Error(), "closest") {
+		t.Errorf("a name unlike every column: %v", err)
 	}
 }

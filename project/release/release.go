@@ -55,6 +55,12 @@ type Request struct {
 	// positive), public like the bounds; required exactly for learners with
 	// a binary label. The synopsis's class_labels come from here only.
 	Classes *dataset.Classes
+	// ClassesFromData says the curator declared Classes after seeing the
+	// values found in the label column (the curator's Data step offers
+	// them only on request): that those values occur in the data is then
+	// not covered by ε, and the synopsis records it
+	// (output.class_labels_from_data). Typed classes leave it false.
+	ClassesFromData bool
 	// FillClass is the class that replaces any other or missing value of a
 	// binary label column: one of Classes ("" means Classes.Negative).
 	FillClass string
@@ -610,8 +616,10 @@ func (p *Prepared) synopsisMeta(appVersion string, created time.Time) synopsis.M
 		Output:      p.Spec.Output,
 		OutputRange: p.Fitted.OutputRange,
 		ClassLabels: p.ClassLabels,
-		Fill:        p.Fill,
-		Source:      p.Source,
+		// Only with class labels (a label-free learner has none).
+		ClassLabelsFromData: p.Request.ClassesFromData && len(p.ClassLabels) > 0,
+		Fill:                p.Fill,
+		Source:              p.Source,
 	}
 }
 

@@ -145,6 +145,12 @@ type OutputInfo struct {
 	// class (learner label −1), [1] the positive class (+1). Empty for
 	// density and regression.
 	ClassLabels []string `json:"class_labels"`
+	// ClassLabelsFromData is true when the curator declared the class
+	// labels after seeing the values found in the label column (the
+	// curator's Data step offers them on request): that the values occur
+	// in the data is then not covered by the privacy guarantee. Absent
+	// (false) in files whose labels were typed, and in older files.
+	ClassLabelsFromData bool `json:"class_labels_from_data,omitempty"`
 }
 
 // Dim returns ℓ, the number of query axes.
@@ -217,6 +223,9 @@ type Meta struct {
 	// ClassLabels names the negative (−1) and positive (+1) class of a
 	// classifier; nil for density and regression.
 	ClassLabels []string
+	// ClassLabelsFromData records that ClassLabels were declared from
+	// values seen in the data (OutputInfo.ClassLabelsFromData).
+	ClassLabelsFromData bool
 	// Fill are the fill rules of the used columns (FillRule).
 	Fill []FillRule
 	// Source is set for a release computed from an aggregate table (Source).
@@ -282,6 +291,7 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 	}
 	if len(meta.ClassLabels) > 0 {
 		f.Output.ClassLabels = slices.Clone(meta.ClassLabels)
+		f.Output.ClassLabelsFromData = meta.ClassLabelsFromData
 	}
 	f.Fill = CloneFill(meta.Fill)
 	f.Source = CloneSource(meta.Source)
@@ -533,6 +543,9 @@ func (o *OutputInfo) validate() error {
 		}
 		if o.ClassLabels != nil {
 			return fieldErr(ErrMalformed, "output.class_labels", "must be null, not an empty list")
+		}
+		if o.ClassLabelsFromData {
+			return fieldErr(ErrMalformed, "output.class_labels_from_data", "is true but a %q output has no class labels", o.Kind)
 		}
 		return nil
 	}

@@ -363,6 +363,7 @@ func TestSynopsisValidate(t *testing.T) {
 		{"output range NaN", func(f *File) { f.Output.Range[1] = synNaN }, ErrMalformed, "output.range"},
 		{"class labels on density", func(f *File) { f.Output.ClassLabels = []string{"a", "b"} }, ErrMalformed, "output.class_labels"},
 		{"empty class labels", func(f *File) { f.Output.ClassLabels = []string{} }, ErrMalformed, "output.class_labels"},
+		{"class labels from data on density", func(f *File) { f.Output.ClassLabelsFromData = true }, ErrMalformed, "output.class_labels_from_data"},
 		{"values count", func(f *File) { f.Values = f.Values[:3] }, ErrMalformed, "values"},
 		{"value Inf", func(f *File) { f.Values[2] = -synInf }, ErrMalformed, "values[2]"},
 	}
@@ -398,6 +399,24 @@ func TestSynopsisValidate(t *testing.T) {
 		f.Output.ClassLabels = []string{"x"}
 		if err := f.Validate(); !errors.Is(err, ErrMalformed) {
 			t.Errorf("one label: %v", err)
+		}
+	})
+	t.Run("classes from data round trip", func(t *testing.T) {
+		f := buildSynFile(t, synSpec{kind: learners.OutputProbability, k: []int{2}})
+		f.Output.ClassLabelsFromData = true
+		b, err := Encode(f, synSigner(t, "alice"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(`"class_labels_from_data": true`)) {
+			t.Errorf("the signed payload does not record class_labels_from_data")
+		}
+		v, err := Read(bytes.NewReader(b), int64(len(b)), synTrust(t, "alice"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.File.Output.ClassLabelsFromData {
+			t.Error("class_labels_from_data lost in the round trip")
 		}
 	})
 	t.Run("regression needs label", func(t *testing.T) {

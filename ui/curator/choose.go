@@ -225,6 +225,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 	c.state.H = res.Chosen.H
 	c.state.KAuto = false
 	c.state.K = res.Chosen.K
+	c.state.ChosenPrivately = true
 	chosen := fmt.Sprintf("h = %d, k = %d", res.Chosen.H, res.Chosen.K)
 	if bw := res.Chosen.Bandwidth; bw != nil {
 		parts := make([]string, len(bw))

@@ -18,21 +18,25 @@ import (
 func (s *curatorState) classes() (dataset.Classes, error) {
 	c := dataset.Classes{Negative: strings.TrimSpace(s.Negative), Positive: strings.TrimSpace(s.Positive)}
 	if c.Negative == "" || c.Positive == "" {
-		return c, errors.New("declare the two label values (type them or pick from the values in the preview), the positive class second")
+		return c, errors.New("declare the two label values (type them, or tick \"Offer the values found\" to pick them), the positive class second")
 	}
 	return c, c.Validate()
 }
 
-// classForm is the declaration of a binary label's two values: typed, or
-// picked from the values of the label column in the preview rows (the
-// curator's own view of the data), and the fill class for any other
+// classForm is the declaration of a binary label's two values: typed, or,
+// once the curator asks to see them (show), picked from the values of the
+// label column in the preview rows; and the fill class for any other
 // value. The declaration, never the data, becomes the synopsis's
-// class_labels.
+// class_labels; a declaration made after seeing the data's values is
+// recorded as such (curatorState.ClassesFromData).
 type classForm struct {
 	box                *fyne.Container
 	negative, positive *widget.SelectEntry
 	fill               *widget.Select
-	picks              []string // the values offered in both lists
+	// show offers the label column's values in both lists; ticking it
+	// marks the declaration as read from the data.
+	show  *widget.Check
+	picks []string // the values offered in both lists (none until show)
 }
 
 const fillNegative, fillPositive = "become the negative class", "become the positive class"
@@ -56,7 +60,13 @@ func newClassForm(c *curator) *classForm {
 	f.fill = widget.NewSelect([]string{fillNegative, fillPositive}, func(s string) {
 		c.edit(func() { c.state.FillPositive = s == fillPositive })
 	})
-	help := widget.NewLabel("Declare the two label values like bounds: they are public and recorded in the synopsis. " +
+	f.show = widget.NewCheck("Offer the values found in the label column (the synopsis then records the classes as read from the data, not covered by ε)", func(on bool) {
+		c.edit(func() {
+			c.state.ClassesFromData = on
+			f.offer(c)
+		})
+	})
+	help := widget.NewLabel("Declare the two label values like bounds, from what you know of the data's domain: they are public and recorded in the synopsis. " +
 		"Any other or missing value in the label column is replaced by the fill class; every row is kept.")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
@@ -66,16 +76,26 @@ func newClassForm(c *curator) *classForm {
 			widget.NewLabel("Negative class (−1):"), f.negative,
 			widget.NewLabel("Positive class (+1):"), f.positive,
 			widget.NewLabel("Other or missing values:"), f.fill),
-		help)
+		f.show, help)
 	return f
 }
 
-// refresh shows the state's declaration and offers the label column's
-// values seen in the preview rows.
-func (f *classForm) refresh(c *curator) {
-	f.picks = previewValues(c.ds, c.state.Label, 20)
+// offer fills both lists with the label column's values once the curator
+// asked for them, else empties them.
+func (f *classForm) offer(c *curator) {
+	f.picks = nil
+	if c.state.ClassesFromData {
+		f.picks = previewValues(c.ds, c.state.Label, 20)
+	}
 	f.negative.SetOptions(f.picks)
 	f.positive.SetOptions(f.picks)
+}
+
+// refresh shows the state's declaration and, if the curator asked for
+// them, offers the label column's values seen in the preview rows.
+func (f *classForm) refresh(c *curator) {
+	f.show.SetChecked(c.state.ClassesFromData)
+	f.offer(c)
 	if f.negative.Text != c.state.Negative {
 		f.negative.SetText(c.state.Negative)
 	}

@@ -54,8 +54,18 @@ func TestCuratorDeclaredTextClasses(t *testing.T) {
 	if !form.box.Visible() {
 		t.Fatal("the class form is hidden for a binary label")
 	}
+	// The data's values are offered only on request, and asking marks the
+	// declaration as read from the data (walkthrough finding: they were
+	// offered unasked and published as if declared).
+	if len(form.picks) != 0 {
+		t.Errorf("picks %q offered before the curator asked for the data's values", form.picks)
+	}
+	f.do(func() { test.Tap(form.show) })
 	if got := form.picks; !slices.Equal(got, []string{"maybe", "no", "yes"}) {
 		t.Errorf("picks %q; want the preview's values maybe, no, yes", got)
+	}
+	if !c.state.ClassesFromData {
+		t.Error("asking for the data's values does not mark the classes as read from the data")
 	}
 	if !strings.Contains(dp.colErrs.Text, "declare the two label values") {
 		t.Errorf("column errors %q; want a request to declare the classes", dp.colErrs.Text)
@@ -85,6 +95,15 @@ func TestCuratorDeclaredTextClasses(t *testing.T) {
 	}
 	if req.Classes == nil || *req.Classes != (dataset.Classes{Negative: "no", Positive: "yes"}) {
 		t.Errorf("request classes %+v", req.Classes)
+	}
+	if !req.ClassesFromData {
+		t.Error("the request does not record that the classes were read from the data")
+	}
+	// The project file keeps the provenance.
+	if w, err := c.state.toWorkspace(c.ds); err != nil {
+		t.Fatal(err)
+	} else if s := stateFromWorkspace(w); !s.ClassesFromData {
+		t.Error("the project file loses that the classes were read from the data")
 	}
 }
 

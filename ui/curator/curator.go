@@ -660,7 +660,9 @@ func (c *curator) ledgerHistory() []releaseRecord {
 // chooseDefaultColumns picks sensible columns for a newly loaded dataset:
 // a column named "label" (or "class", "y") with two values in the preview
 // rows becomes the label of a classifier (its two values are left for the
-// curator to declare); all other numeric columns (at most 2) features.
+// curator to declare); all other numeric columns (at most 2) features. The
+// learner is kept, except that a density becomes an SVM when such a label
+// is found.
 func (c *curator) chooseDefaultColumns() {
 	s := c.state
 	s.Features, s.Label, s.Negative, s.Positive, s.FillPositive = nil, "", "", "", false
@@ -685,9 +687,10 @@ func (c *curator) chooseDefaultColumns() {
 		} else if s.spec().Label == learners.LabelNone {
 			s.Label = ""
 		}
-	} else if s.spec().Label != learners.LabelNone {
-		s.Learner = learners.KindKDE
 	}
+	// A learner that needs a label keeps it without one found by name:
+	// the Data step asks for the label column (switching to a density
+	// here undid the curator's choice of learner on every second file).
 }
 
 // scheduleAutosave saves the project 2 s after the last change, if it has

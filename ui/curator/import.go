@@ -29,10 +29,12 @@ type importFlow struct {
 	dlg   *widgets.Dialog
 
 	headerRow *widgets.KeyEntry
-	delim     *widgets.KeySelect
-	delimOf   map[string]rune // the delimiter of each choice of delim
-	decimal   *widgets.KeyCheck
-	comment   *widgets.KeyEntry
+	// noHeader: the file has no header line (dataset.ImportOptions.NoHeader).
+	noHeader *widgets.KeyCheck
+	delim    *widgets.KeySelect
+	delimOf  map[string]rune // the delimiter of each choice of delim
+	decimal  *widgets.KeyCheck
+	comment  *widgets.KeyEntry
 	// lines shows the file's first lines, numbered; table the parsed
 	// header and rows; summary the detected delimiter and the rows shown,
 	// problems what does not fit.
@@ -66,6 +68,8 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.headerRow = widgets.NewKeyEntry(false)
 	fl.headerRow.SetText(strconv.Itoa(max(opts.HeaderRow, 1)))
 	fl.headerRow.Validator = func(s string) error { _, err := parseHeaderRow(s); return err }
+	fl.noHeader = widgets.NewKeyCheck("the file has none: columns are column1, column2, …, and the row above is the first data line", nil)
+	fl.noHeader.SetChecked(opts.NoHeader)
 	fl.delimOf = map[string]rune{}
 	var choices []string
 	selected := ""
@@ -99,6 +103,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 
 	changed := func() { c.runImportPreview(fl) }
 	fl.headerRow.OnChanged = func(string) { changed() }
+	fl.noHeader.OnChanged = func(bool) { changed() }
 	fl.delim.OnChanged = func(string) { changed() }
 	fl.decimal.OnChanged = func(bool) { changed() }
 	fl.comment.OnChanged = func(string) { changed() }
@@ -112,6 +117,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.intro.Wrapping = fyne.TextWrapWord
 	form := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Header row (line number):"), container.New(capWidth(120), fl.headerRow),
+		widget.NewLabel("No header:"), fl.noHeader,
 		widget.NewLabel("Delimiter:"), container.New(capWidth(180), fl.delim),
 		widget.NewLabel("Numbers:"), fl.decimal,
 		widget.NewLabel("Comment lines start with:"), container.New(capWidth(120), fl.comment))
@@ -194,7 +200,8 @@ func (fl *importFlow) options() (dataset.ImportOptions, error) {
 	if err != nil {
 		return dataset.ImportOptions{}, err
 	}
-	o := dataset.ImportOptions{HeaderRow: row, Delimiter: fl.delimOf[fl.delim.Selected], DecimalComma: fl.decimal.Checked, Comment: strings.TrimSpace(fl.comment.Text)}
+	o := dataset.ImportOptions{HeaderRow: row, Delimiter: fl.delimOf[fl.delim.Selected], DecimalComma: fl.decimal.Checked,
+		Comment: strings.TrimSpace(fl.comment.Text), NoHeader: fl.noHeader.Checked}
 	if o.HeaderRow == 1 {
 		o.HeaderRow = 0 // the default, so that a project file stays as before
 	}

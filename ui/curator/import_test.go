@@ -193,3 +193,39 @@ func TestCuratorImportOtherDelimiter(t *testing.T) {
 		}
 	})
 }
+
+// TestCuratorImportNoHeader opens a scikit-learn-shaped file (a count line,
+// then rows without a header) through the import step: header row 2 and
+// "No header" name the columns column1, column2, ….
+func TestCuratorImportNoHeader(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "iris.csv")
+	if err := os.WriteFile(path, []byte("6,2,setosa,versicolor\n5.1,3.5,0\n4.9,3.0,0\n7.0,3.2,1\n6.4,3.2,1\n5.0,3.6,0\n6.9,3.1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fl *importFlow
+	f.do(func() { c.openChosen(path); fl = c.importFlow })
+	if fl == nil {
+		t.Fatal("no import step")
+	}
+	f.waitImportPreview(fl)
+	f.do(func() {
+		curatorType(fl.headerRow, "2")
+		test.Tap(fl.noHeader)
+	})
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if got := strings.Join(fl.pv.Header, ","); got != "column1,column2,column3" || len(fl.pv.Rows) != 6 || fl.problems.Text != "" {
+			t.Errorf("no header: header %q, %d rows, problems %q", got, len(fl.pv.Rows), fl.problems.Text)
+		}
+	})
+	f.pressKey(fyne.KeyReturn)
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if want := (dataset.ImportOptions{HeaderRow: 2, NoHeader: true}); c.ds == nil || c.ds.Rows != 6 || c.state.Import != want {
+			t.Errorf("dataset %v, options %+v; want 6 rows and %+v", c.ds, c.state.Import, want)
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -360,6 +361,7 @@ func TestCuratorReleasePassphraseEnter(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
 	f.demoKDEWithKey("pw")
+	f.do(func() { c.win.Resize(fyne.NewSize(1024, 700)) })
 	rp := c.pages[stepRelease].(*releasePage)
 	f.do(func() { curatorType(rp.out, filepath.Join(f.dir, "enter.synopsis")) })
 	f.shortcut(fyne.KeyR)
@@ -380,6 +382,25 @@ func TestCuratorReleasePassphraseEnter(t *testing.T) {
 	if !fl.dlg.Visible() {
 		t.Fatal("the dialog closed after a wrong passphrase")
 	}
+	// Walkthrough finding: at 1024×700 the message was below the fold of
+	// the dialog's scroll and not red.
+	f.do(func() {
+		if fl.stage.Importance != widget.DangerImportance || !strings.Contains(fl.stage.Text, "Wrong passphrase") {
+			t.Errorf("after a wrong passphrase the dialog says %q (importance %v), want it in red", fl.stage.Text, fl.stage.Importance)
+		}
+		if h := fl.dlg.Pop.Content.Size().Height; h > c.win.Canvas().Size().Height {
+			t.Errorf("the release dialog is %v high in a window %v high", h, c.win.Canvas().Size().Height)
+		}
+		if path := uitest.PathTo(fl.dlg.Pop.Content, fl.stage); path == nil {
+			t.Error("the dialog's message is not in the dialog")
+		} else {
+			for _, o := range path {
+				if _, ok := o.(*container.Scroll); ok {
+					t.Error("the dialog's message is inside a scroll: it can be below the fold")
+				}
+			}
+		}
+	})
 	f.selectAll()
 	f.typeKeys("pw")
 	f.pressKey(fyne.KeyEnter)

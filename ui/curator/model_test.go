@@ -3,6 +3,7 @@ package curator
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -634,4 +635,46 @@ func TestCuratorSaveWithInvalidFieldSaysSo(t *testing.T) {
 	if !ok || c.dirty || !strings.HasPrefix(c.status.Text, "Saved ") || strings.Contains(c.status.Text, "invalid") {
 		t.Errorf("after fixing ε and saving: ok %v dirty %v status %q", ok, c.dirty, c.status.Text)
 	}
+}
+
+// TestCuratorSecondFileKeepsLearner is the walkthrough's reproduction: a
+// second file whose label column has no conventional name switched the
+// learner back to a density, and h and k chosen privately on the first
+// file were kept for the second, shown as "chosen by you". The learner is
+// kept (the Data step asks for the label); a private choice's h and k
+// return to the defaults; while in force they are shown as chosen
+// privately.
+func TestCuratorSecondFileKeepsLearner(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	path := filepath.Join(f.dir, "second.csv")
+	var b strings.Builder
+	b.WriteString("radius,texture,diagnosis\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d,%d,%s\n", 10+i%7, 20+i%5, []string{"benign", "malignant"}[i%2])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() {
+		c.state.Learner = learners.KindLogistic
+		c.state.H, c.state.KAuto, c.state.K, c.state.ChosenPrivately = 3, false, 4, true
+		if got := kInUseText(c.state, nil); !strings.Contains(got, "chosen privately") {
+			t.Errorf("k in use after a private choice: %q", got)
+		}
+		c.loadDataset(path, true)
+	})
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if c.state.Learner != learners.KindLogistic {
+			t.Errorf("learner %v after opening a second file, want logistic kept", c.state.Learner)
+		}
+		if c.state.H != release.DefaultH || !c.state.KAuto || c.state.ChosenPrivately {
+			t.Errorf("after a new file: h = %d, automatic k %v, chosen privately %v; want the defaults", c.state.H, c.state.KAuto, c.state.ChosenPrivately)
+		}
+		if got := kInUseText(c.state, nil); strings.Contains(got, "chosen") {
+			t.Errorf("k in use on the new file: %q", got)
+		}
+	})
 }

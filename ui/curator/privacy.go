@@ -127,24 +127,37 @@ func newPrivacyPage(c *curator) *privacyPage {
 		hs = append(hs, strconv.Itoa(h))
 	}
 	p.h = widget.NewSelect(hs, func(s string) {
-		if h, err := strconv.Atoi(s); err == nil {
-			c.state.H = h
-		}
-		c.changed()
+		c.edit(func() {
+			if h, err := strconv.Atoi(s); err == nil && h != c.state.H {
+				c.state.H = h
+				c.state.ChosenPrivately = false
+			}
+		})
 	})
 	p.kMode = widget.NewRadioGroup([]string{kAutoText, kManText}, func(s string) {
 		if s == "" {
 			return // a radio group deselected by a second tap keeps the mode
 		}
-		c.state.KAuto = s != kManText
-		c.changed()
+		c.edit(func() {
+			if auto := s != kManText; auto != c.state.KAuto {
+				c.state.KAuto = auto
+				c.state.ChosenPrivately = false
+			}
+		})
 	})
 	p.kEntry = widget.NewEntry()
 	p.kEntry.Validator = privacyFields[2].parse
 	p.kEntry.AlwaysShowValidationError = true
 	p.kEntry.OnChanged = func(s string) {
 		if c.state.setTyped(fieldK, s, privacyFields[2].parse) == nil {
-			c.state.K, _ = parseK(s)
+			k, _ := parseK(s)
+			c.edit(func() {
+				if k != c.state.K {
+					c.state.K = k
+					c.state.ChosenPrivately = false
+				}
+			})
+			return
 		}
 		c.changed()
 	}
@@ -298,6 +311,9 @@ func kInUseText(s *curatorState, r *preview.Result) string {
 	mode := "automatic"
 	if !s.KAuto {
 		mode = "chosen by you"
+		if s.ChosenPrivately {
+			mode = "chosen privately"
+		}
 		if t, ok := s.Typed[fieldK]; ok {
 			return "k in use: none: " + privacyFields[2].parse(t).Error()
 		}

@@ -73,6 +73,7 @@ func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error
 	if spec.Label == learners.LabelBinary {
 		if c, err := s.classes(); err == nil {
 			w.Learner.Classes = c.Labels()
+			w.Learner.ClassesFromData = s.ClassesFromData
 			if s.FillPositive {
 				w.Learner.FillClass = c.Positive
 			}
@@ -124,6 +125,7 @@ func stateFromWorkspace(w *project.Workspace) *curatorState {
 	switch {
 	case len(w.Learner.Classes) == 2:
 		s.Negative, s.Positive = w.Learner.Classes[0], w.Learner.Classes[1]
+		s.ClassesFromData = w.Learner.ClassesFromData
 		s.FillPositive = w.Learner.FillClass != "" && w.Learner.FillClass == s.Positive
 	case w.Learner.PositiveLabel != nil:
 		// An older project file: only the positive value was stored; the

@@ -380,16 +380,23 @@ func (c *curator) showReleaseDialog(req release.Request) {
 		}
 		budgetLabel.SetText(text)
 	})
-	content := container.NewVBox(sum, out, f.identity.finding, f.identity.diffPop, budgetLabel, f.overBudge, passLabel, f.pass, order, f.progress, f.stage)
+	f.stage.Wrapping = fyne.TextWrapWord
+	// The summary scrolls; what the curator acts on and the outcome stay
+	// in view above the buttons, however short the window (at 1024×700 a
+	// wrong passphrase was reported below the fold).
+	summary := container.NewVScroll(container.NewVBox(sum, out, f.identity.finding, f.identity.diffPop, budgetLabel, order))
+	controls := container.NewVBox(f.overBudge, passLabel, f.pass, f.progress, f.stage)
+	content := container.NewBorder(nil, controls, nil, nil, summary)
 	f.progress.Hide()
 	var running bool
-	f.dlg = widgets.ShowDialog(c.win, "Release", container.NewVScroll(content), []string{"Cancel", "Release"}, []func() bool{
+	f.dlg = widgets.ShowDialog(c.win, "Release", content, []string{"Cancel", "Release"}, []func() bool{
 		nil,
 		func() bool {
 			if running {
 				return false
 			}
 			if keyEncrypted && f.pass.Text == "" {
+				f.stage.Importance = widget.DangerImportance
 				f.stage.SetText("Enter the passphrase of your curator key.")
 				return false
 			}
@@ -408,7 +415,7 @@ func (c *curator) showReleaseDialog(req release.Request) {
 			return false
 		},
 	})
-	f.dlg.Pop.Resize(fyne.NewSize(640, 560))
+	f.dlg.Pop.Resize(fyne.NewSize(640, min(560, max(c.win.Canvas().Size().Height-40, 360))))
 	c.win.Canvas().Focus(f.pass) // Enter in it releases (widgets.KeyEntry)
 }
 
@@ -418,6 +425,7 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
+	f.stage.Importance = widget.MediumImportance
 	f.stage.SetText("Unlocking the key …")
 	go func() {
 		res, err := func() (*release.Result, error) {
@@ -463,6 +471,7 @@ func (c *curator) releaseFinished(res *release.Result, err error, finished func(
 	c.updateBudget()
 	if err != nil {
 		f.progress.Hide()
+		f.stage.Importance = widget.DangerImportance
 		var be *ledger.BudgetError
 		switch {
 		case errors.Is(err, keys.ErrWrongPassphrase):
@@ -475,7 +484,6 @@ func (c *curator) releaseFinished(res *release.Result, err error, finished func(
 		default:
 			f.stage.SetText("Release failed: " + err.Error())
 		}
-		f.stage.Wrapping = fyne.TextWrapWord
 		finished(false)
 		if c.onReleaseDone != nil {
 			c.onReleaseDone(nil, err)

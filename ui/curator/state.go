@@ -34,7 +34,12 @@ type curatorState struct {
 	// label values.
 	Negative, Positive string
 	FillPositive       bool
-	Bounds             map[string]*columnSetting
+	// ClassesFromData records that the curator asked to see the values
+	// found in the label column before declaring the classes: the
+	// declaration is then recorded as read from the data (synopsis
+	// output.class_labels_from_data, project file classes_from_data).
+	ClassesFromData bool
+	Bounds          map[string]*columnSetting
 	// AckDataBounds records the curator's acknowledgement that bounds
 	// suggested from the data leak its minimum and maximum; AckTime when.
 	AckDataBounds bool
@@ -54,6 +59,11 @@ type curatorState struct {
 	H       int
 	KAuto   bool
 	K       int
+	// ChosenPrivately says h and k were filled in by "Choose h and k
+	// privately…" on this dataset (a public output of that choice), not
+	// typed; any edit of h or k clears it, and a new dataset starts from
+	// the defaults again instead of carrying another dataset's choice.
+	ChosenPrivately bool
 	// Typed holds, per privacy field (fieldEpsilon, fieldDelta, fieldK),
 	// text the curator typed that does not parse. The field shows it,
 	// marked with its rule, and while it is there request fails with that
@@ -110,6 +120,10 @@ func (s *curatorState) forNewDataset() *curatorState {
 	n := newCuratorState()
 	n.Learner, n.Params = s.Learner, s.Params
 	n.Epsilon, n.Delta, n.Noise, n.H, n.KAuto, n.K = s.Epsilon, s.Delta, s.Noise, s.H, s.KAuto, s.K
+	if s.ChosenPrivately {
+		// Chosen on the old records: not the curator's setting for these.
+		n.H, n.KAuto = release.DefaultH, true
+	}
 	n.Typed = maps.Clone(s.Typed)
 	return n
 }
@@ -313,6 +327,7 @@ func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
 			return req, &fieldError{Step: stepData, Field: "classes", Rule: err.Error()}
 		}
 		req.Classes = &c
+		req.ClassesFromData = s.ClassesFromData
 		if s.FillPositive {
 			req.FillClass = c.Positive
 		}

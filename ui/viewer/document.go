@@ -250,6 +250,10 @@ func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 		{Label: "Created", Value: f.Created.UTC().Format(time.RFC3339)},
 		{Label: "App version", Value: viewerOrDash(f.AppVersion)},
 	}
+	if f.Output.ClassLabelsFromData {
+		rows = append(rows, viewerDetailRow{Label: "Classes from data", Warn: true,
+			Value: "YES — the curator declared the class labels after seeing the values in the label column. That these values occur in the data is not covered by the privacy guarantee."})
+	}
 	if f.Domain.BoundsFromData {
 		rows = append(rows, viewerDetailRow{Label: "Bounds from data", Warn: true,
 			Value: "YES — the curator took some public bounds from the data itself (marked below). Those bounds are not covered by the privacy guarantee."})

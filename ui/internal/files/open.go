@@ -68,15 +68,20 @@ func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 	f.Msg.Importance = widget.DangerImportance
 	f.Msg.Hide()
 	f.Path.SetPlaceHolder("type a path, e.g. " + filepath.Join(dir, "data"+firstOr(exts, ".csv")))
+	prefill := ""
 	if dir != "" {
-		f.Path.SetText(dir + string(filepath.Separator))
+		prefill = dir + string(filepath.Separator)
+		f.Path.SetText(prefill)
+		// Typing goes after the folder, not in front of it.
+		f.Path.CursorColumn = len([]rune(prefill))
+		f.Path.Refresh()
 	}
 	say := func(s string) {
 		f.Msg.SetText(s)
 		f.Msg.Show()
 	}
 	choose := func() bool {
-		p := strings.TrimSpace(f.Path.Text)
+		p := typedPath(f.Path.Text, prefill)
 		if strings.HasPrefix(p, "~"+string(filepath.Separator)) {
 			if home, err := os.UserHomeDir(); err == nil {
 				p = filepath.Join(home, p[2:])
@@ -112,6 +117,19 @@ func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 	f.Dlg = widgets.ShowDialog(win, "Open", content, []string{"Cancel", "Open"}, []func() bool{nil, choose})
 	f.Dlg.Pop.Resize(fyne.NewSize(min(640, max(win.Canvas().Size().Width-16, 480)), f.Dlg.Pop.MinSize().Height))
 	return f
+}
+
+// typedPath is the path the curator meant: the entry's text trimmed, or,
+// when a whole absolute path was typed after the prefilled folder, that
+// path (the folder was left in the field by mistake).
+func typedPath(text, prefill string) string {
+	p := strings.TrimSpace(text)
+	if prefill != "" && strings.HasPrefix(p, prefill) {
+		if rest := p[len(prefill):]; filepath.IsAbs(rest) {
+			return rest
+		}
+	}
+	return p
 }
 
 func firstOr(v []string, def string) string {

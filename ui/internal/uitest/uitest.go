@@ -44,3 +44,24 @@ func RenderedObjects(o fyne.CanvasObject) []fyne.CanvasObject {
 	}
 	return out
 }
+
+// PathTo returns the objects from root down to target (both included) in
+// the tree RenderedObjects walks, or nil when target is not below root.
+func PathTo(root, target fyne.CanvasObject) []fyne.CanvasObject {
+	if root == target {
+		return []fyne.CanvasObject{root}
+	}
+	var children []fyne.CanvasObject
+	switch v := root.(type) {
+	case fyne.Widget:
+		children = test.WidgetRenderer(v).Objects()
+	case *fyne.Container:
+		children = v.Objects
+	}
+	for _, ch := range children {
+		if p := PathTo(ch, target); p != nil {
+			return append([]fyne.CanvasObject{root}, p...)
+		}
+	}
+	return nil
+}
