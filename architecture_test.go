@@ -25,7 +25,7 @@ var allowedImports = map[string][]string{
 	"ui/internal/files":        {"project/release", "ui/internal/widgets"},
 	"ui/internal/trust":        {"project/keys", "project/fileio", "ui/internal/files", "ui/internal/widgets"},
 	"ui/internal/uitest":       {},
-	"study":                    {"learners", "mechanism", "mechanism/peers"},
+	"study":                    {"learners", "mechanism", "mechanism/peers", "internal/gemm"},
 	"plotting":                 {},
 	"project":                  {"project/ledger", "project/dataset", "project/synopsis", "project/fileio", "learners", "mechanism"},
 	"project/internal/fsops":   {},

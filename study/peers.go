@@ -89,6 +89,11 @@ type Peer struct {
 	// draws one repeat's unit noise from src and writes, for every scale,
 	// sup_grid |release − F_D| into out; NaN scales are skipped.
 	newWorker func() func(src Source, scales, out []float64) error
+	// newChunkWorker (may be nil) is newWorker for a chunk of consecutive
+	// repeats, repeat i drawing from srcs[i] (in order) and writing its
+	// len(scales) values into out[i·len(scales):]: the same numbers up to
+	// rounding, with the arithmetic batched over the chunk.
+	newChunkWorker func() func(srcs []Source, scales, out []float64) error
 }
 
 // peerSimulators lists the peers in legend order; adding one is one entry
@@ -182,9 +187,13 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 			scales[i] = v
 		}
 		base := si * repeats * groups
-		sums, err := simulate(ctx, d, scales, repeats, 1, func() repeatFunc {
+		sums, err := simulate(ctx, d, scales, repeats, 1, func() chunkFunc {
+			if s.newChunkWorker != nil {
+				work := s.newChunkWorker()
+				return func(_ int, srcs []Source, _ []int, scales, out []float64) error { return work(srcs, scales, out) }
+			}
 			work := s.newWorker()
-			return func(_ int, src Source, _ []int, scales, out []float64) error { return work(src, scales, out) }
+			return perRepeat(func(_ int, src Source, _ []int, scales, out []float64) error { return work(src, scales, out) })
 		}, func(done, _ int) {
 			if progress != nil {
 				progress(base+done, total)
