@@ -41,7 +41,7 @@ var allowedImports = map[string][]string{
 	"learners":                 {"mechanism", "internal/gemm"},
 	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},
-	"mechanism/peers":          {"mechanism"},
+	"mechanism/peers":          {"mechanism", "internal/gemm"},
 	"icons":                    {},
 	"audit":                    {},
 	"internal/memprobe":        {},

@@ -423,14 +423,42 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 				for _, v := range g {
 					sup = math.Max(sup, math.Abs(v))
 				}
-				for e, s := range scales {
-					out[e] = 0
-					if !math.IsNaN(s) {
-						out[e] = s * sup
+				gpScaleSup(sup, scales, out)
+				return nil
+			}
+		},
+		newChunkWorker: func() func([]Source, []float64, []float64) error {
+			g := make([]float64, simChunk*f.Size())
+			gs := make([]peers.GaussianSource, simChunk)
+			return func(srcs []Source, scales, out []float64) error {
+				for i, src := range srcs {
+					gs[i] = src
+				}
+				paths := g[:len(srcs)*f.Size()]
+				if err := f.SampleRows(1, gs[:len(srcs)], paths); err != nil {
+					return err
+				}
+				nE := len(scales)
+				for i := range srcs {
+					sup := 0.0
+					for _, v := range paths[i*f.Size() : (i+1)*f.Size()] {
+						sup = math.Max(sup, math.Abs(v))
 					}
+					gpScaleSup(sup, scales, out[i*nE:(i+1)*nE])
 				}
 				return nil
 			}
 		},
 	}, nil
+}
+
+// gpScaleSup sets out[e] = scales[e]·sup (0 for NaN scales): the GP
+// release's error at every ε from the sup of one unit path.
+func gpScaleSup(sup float64, scales, out []float64) {
+	for e, s := range scales {
+		out[e] = 0
+		if !math.IsNaN(s) {
+			out[e] = s * sup
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
@@ -181,6 +182,10 @@ type GPFactor struct {
 	chol   [][]float64 // chol[j]: m_j×m_j lower-triangular, row-major
 	jitter []float64   // τ_j
 	round  []float64   // ρ_j
+	// upper is L_1ᵀ padded to a multiple of gemm.ColBlock columns, built
+	// once by the first SampleRows of a one-axis factor (gp_rows.go).
+	upperOnce sync.Once
+	upper     []float64
 }
 
 // NewGPFactor validates the grid (non-empty, finite, strictly increasing
