@@ -105,6 +105,9 @@ func BenchmarkSVMFitSVC(b *testing.B) {
 			}
 			b.ReportMetric(fig["svs"], "sklearn-SVs")
 			b.ReportMetric(ms, "sklearn-ms/op")
+			if cpu, ok := fig["cpu_ms_per_op"]; ok {
+				b.ReportMetric(cpu, "sklearn-cpu-ms/op")
+			}
 			b.ReportMetric(ms*1e6*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "sklearn-ratio")
 		})
 	}

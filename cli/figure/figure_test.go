@@ -141,6 +141,9 @@ func BenchmarkFigure1(b *testing.B) {
 		b.Fatal("numpy anchor printed no ms_per_op")
 	}
 	b.ReportMetric(ms, "numpy-ms/op")
+	if cpu, ok := fig["cpu_ms_per_op"]; ok {
+		b.ReportMetric(cpu, "numpy-cpu-ms/op")
+	}
 	b.ReportMetric(ms*1e6*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "numpy-ratio")
 }
 
