@@ -175,12 +175,19 @@ func perRepeat(f repeatFunc) chunkFunc {
 const simChunk = 16
 
 // simulate runs newWorker's function for every repeat (and every ε group
-// the plan asks for), simChunk consecutive repeats at a time, and returns
+// the plan asks for), simChunk consecutive repeats at a time (chunk for
+// simulateChunks), and returns
 // the sums over repeats, series major (sums[s·len(scales)+e]), added in
 // repeat order whatever the scheduling. progress (may be nil) gets the
 // finished repeats, serialised and monotone. It returns ctx.Err() when
 // cancelled and the first error of a repeat.
 func simulate(ctx context.Context, d Draws, scales []float64, repeats, series int,
+	newWorker func() chunkFunc, progress func(done, total int)) ([]float64, error) {
+	return simulateChunks(ctx, d, scales, repeats, series, simChunk, newWorker, progress)
+}
+
+// simulateChunks is simulate with chunks of chunk repeats.
+func simulateChunks(ctx context.Context, d Draws, scales []float64, repeats, series, simChunk int,
 	newWorker func() chunkFunc, progress func(done, total int)) ([]float64, error) {
 	if repeats < 1 || repeats > MaxRepeats {
 		return nil, fmt.Errorf("study: %d repeats: must be between 1 and %d", repeats, MaxRepeats)

@@ -97,6 +97,8 @@ type Peer struct {
 	// len(scales) values into out[i·len(scales):]: the same numbers up to
 	// rounding, with the arithmetic batched over the chunk.
 	newChunkWorker func() func(srcs []Source, scales, out []float64) error
+	// chunk is the largest chunk newChunkWorker takes (0: simChunk).
+	chunk int
 }
 
 // peerSimulators lists the peers in legend order; adding one is one entry
@@ -209,7 +211,11 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 			scales[i] = v
 		}
 		base := si * repeats * groups
-		sums, err := simulate(ctx, d, scales, repeats, 1, func() chunkFunc {
+		chunk := simChunk
+		if s.chunk > 0 {
+			chunk = s.chunk
+		}
+		sums, err := simulateChunks(ctx, d, scales, repeats, 1, chunk, func() chunkFunc {
 			if s.newChunkWorker != nil {
 				work := s.newChunkWorker()
 				return func(_ int, srcs []Source, _ []int, scales, out []float64) error { return work(srcs, scales, out) }
@@ -496,9 +502,12 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 				return nil
 			}
 		},
+		// The factor (8 MB for 1001 points) is read once per chunk: larger
+		// chunks than simChunk keep that traffic small.
+		chunk: gpChunk,
 		newChunkWorker: func() func([]Source, []float64, []float64) error {
-			g := make([]float64, simChunk*f.Size())
-			gs := make([]peers.GaussianSource, simChunk)
+			g := make([]float64, gpChunk*f.Size())
+			gs := make([]peers.GaussianSource, gpChunk)
 			return func(srcs []Source, scales, out []float64) error {
 				for i, src := range srcs {
 					gs[i] = src
@@ -520,6 +529,9 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 		},
 	}, nil
 }
+
+// gpChunk is the number of GP paths drawn per chunk.
+const gpChunk = 128
 
 // gpScaleSup sets out[e] = scales[e]·sup (0 for NaN scales): the GP
 // release's error at every ε from the sup of one unit path.

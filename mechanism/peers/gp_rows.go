@@ -10,7 +10,7 @@ import (
 // gpRowsBlock is the width of the column blocks of the triangular product
 // in SampleRows: block [p0, p0+gpRowsBlock) of the factor needs only its
 // first p0+gpRowsBlock rows of Lᵀ.
-const gpRowsBlock = 96
+const gpRowsBlock = 48
 
 // SampleRows writes len(srcs) draws of Sample(scale, srcs[i], ·) into
 // out, draw i in out[i·Size() : (i+1)·Size()], drawing z for one sample
