@@ -9,31 +9,11 @@ import (
 )
 
 // choleskyLowerRowByRow is the factorisation as written before the
-// four-row blocks: the reference the blocked one must match bit for bit.
+// four-row blocks (every row by choleskyRows from column 0): the reference
+// the blocked one must match bit for bit.
 func choleskyLowerRowByRow(k []float64, shift float64, m int, l []float64) bool {
 	clear(l)
-	for i := range m {
-		li := l[i*m : i*m+m]
-		for j := range i + 1 {
-			lj := l[j*m : j*m+m]
-			s := k[i*m+j]
-			if i == j {
-				s += shift
-			}
-			for p := range j {
-				s -= li[p] * lj[p]
-			}
-			if i == j {
-				if !(s > 0) {
-					return false
-				}
-				li[i] = math.Sqrt(s)
-			} else {
-				li[j] = s / lj[j]
-			}
-		}
-	}
-	return true
+	return choleskyRows(k, shift, m, l, 0, m, 0)
 }
 
 // TestCholeskyBlockedSameBits: the four-row blocked factor equals the
