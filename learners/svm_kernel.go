@@ -57,7 +57,7 @@ func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 
 // svmParallelRow is the row length from which qRow splits the work over two
 // goroutines (a row costs about 10 ns per entry; a goroutine about 1 µs).
-const svmParallelRow = 4096
+const svmParallelRow = 1024
 
 // qRow writes Q_ij, j = 0…n−1, into row.
 func (k *svmKernel) qRow(i int, row []float64) {

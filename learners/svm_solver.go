@@ -23,6 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 )
 
 // svmSolution is the fitted decision function Σ coef_i K(·, sv_i).
@@ -138,17 +140,40 @@ func (s *svmDual) warmStart() {
 	}
 	scale := s.upper * float64(n) / float64(m)
 	s.warmEvals += n * m
-	for i := range n {
-		xi := k.point(i)
-		var f float64
-		for _, j := range sample {
-			f += k.l[j] * k.eval(xi, k.point(j))
-		}
-		if k.l[i]*f*scale < 1 {
+	// l_i·f_i = Σ_{j ∈ sample} Q_ji in sample order (the labels are ±1,
+	// so this is l_i·Σ_j l_j K_ij with the same roundings), computed by
+	// kernel row segments of the sample (the specialised loops of
+	// qRowRange) over records [lo, hi), the record range split over the
+	// cores.
+	lf := make([]float64, n)
+	parts := 1
+	if n >= svmParallelWarm {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Go(func() {
+			row := make([]float64, n)
+			for _, j := range sample {
+				k.qRowRange(j, row, lo, hi)
+				for i := lo; i < hi; i++ {
+					lf[i] += row[i]
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, v := range lf {
+		if v*scale < 1 {
 			s.alpha[i] = s.upper
 		}
 	}
 }
+
+// svmParallelWarm is the number of records from which warmStart splits
+// its 256 kernel row segments over the cores.
+const svmParallelWarm = 512
 
 // step returns the clipped Newton step of coordinate i (Q_ii = 1 + c).
 func (s *svmDual) step(i int) float64 {

@@ -146,14 +146,49 @@ const MaxRepeats = 1_000_000
 // major: out[s·len(scales)+i].
 type repeatFunc func(r int, src Source, eps []int, scales, out []float64) error
 
+// chunkFunc simulates the consecutive repeats r0, r0+1, … (repeat r0+i
+// draws from srcs[i], the repeats one after the other in that order, so a
+// shared stream is read as by repeatFunc) and writes repeat r0+i's
+// numbers, as repeatFunc, into out[i·stride : (i+1)·stride], stride =
+// len(out)/len(srcs). Workers that batch their arithmetic over the
+// repeats of a chunk (one matrix product instead of one per repeat)
+// implement it directly; perRepeat adapts the others.
+type chunkFunc func(r0 int, srcs []Source, eps []int, scales, out []float64) error
+
+// perRepeat adapts a repeatFunc to a chunkFunc.
+func perRepeat(f repeatFunc) chunkFunc {
+	return func(r0 int, srcs []Source, eps []int, scales, out []float64) error {
+		stride := len(out) / len(srcs)
+		for i, src := range srcs {
+			if err := f(r0+i, src, eps, scales, out[i*stride:(i+1)*stride]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// simChunk is the number of repeats a worker takes at a time: large
+// enough for a matrix product over the repeats to reach the kernel's
+// speed, small enough that its output (chunk × grid × orders) stays in
+// the core's cache and both cores get work.
+const simChunk = 16
+
 // simulate runs newWorker's function for every repeat (and every ε group
-// the plan asks for) and returns the sums over repeats, series major
-// (sums[s·len(scales)+e]), added in repeat order whatever the scheduling.
-// progress (may be nil) gets the finished repeats, serialised and
-// monotone. It returns ctx.Err() when cancelled and the first error of a
-// repeat.
+// the plan asks for), simChunk consecutive repeats at a time (chunk for
+// simulateChunks), and returns
+// the sums over repeats, series major (sums[s·len(scales)+e]), added in
+// repeat order whatever the scheduling. progress (may be nil) gets the
+// finished repeats, serialised and monotone. It returns ctx.Err() when
+// cancelled and the first error of a repeat.
 func simulate(ctx context.Context, d Draws, scales []float64, repeats, series int,
-	newWorker func() repeatFunc, progress func(done, total int)) ([]float64, error) {
+	newWorker func() chunkFunc, progress func(done, total int)) ([]float64, error) {
+	return simulateChunks(ctx, d, scales, repeats, series, simChunk, newWorker, progress)
+}
+
+// simulateChunks is simulate with chunks of chunk repeats.
+func simulateChunks(ctx context.Context, d Draws, scales []float64, repeats, series, simChunk int,
+	newWorker func() chunkFunc, progress func(done, total int)) ([]float64, error) {
 	if repeats < 1 || repeats > MaxRepeats {
 		return nil, fmt.Errorf("study: %d repeats: must be between 1 and %d", repeats, MaxRepeats)
 	}
@@ -191,26 +226,28 @@ func simulate(ctx context.Context, d Draws, scales []float64, repeats, series in
 			}
 			b := min(run.batch(), repeats-r0)
 			run.fill(srcs[:b], r0)
+			chunks := (b + simChunk - 1) / simChunk
 			var next atomic.Int64
 			var firstErr error
 			var errOnce sync.Once
 			var wg sync.WaitGroup
-			for range min(run.workers(), b) {
+			for range min(run.workers(), chunks) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
 					work := newWorker()
 					for {
-						k := int(next.Add(1)) - 1
-						if k >= b || ctx.Err() != nil {
+						c := int(next.Add(1)) - 1
+						if c >= chunks || ctx.Err() != nil {
 							return
 						}
-						if err := work(r0+k, srcs[k], eps, gs, perRepeat[k*stride:(k+1)*stride]); err != nil {
+						k0, k1 := c*simChunk, min((c+1)*simChunk, b)
+						if err := work(r0+k0, srcs[k0:k1], eps, gs, perRepeat[k0*stride:k1*stride]); err != nil {
 							errOnce.Do(func() { firstErr = err })
 							return
 						}
 						progressMu.Lock()
-						done++
+						done += k1 - k0
 						if progress != nil {
 							progress(done, total)
 						}

@@ -3,6 +3,8 @@ package study
 import (
 	"fmt"
 	"math"
+
+	"github.com/bernsteinrelease/bernstein/internal/gemm"
 )
 
 // Measure is what one simulated release is scored by.
@@ -132,6 +134,14 @@ func score(m Measure, threshold float64, t target, scales, out []float64) {
 // every valid (non-NaN) scale.
 func supErrors(t target, scales, out []float64) {
 	clear(out)
+	if t.idx == nil {
+		for i, s := range scales {
+			if !math.IsNaN(s) {
+				out[i] = gemm.MaxAbsDiff(t.exact, t.noise, s)
+			}
+		}
+		return
+	}
 	for g, e := range t.exact {
 		n := t.noiseAt(g)
 		for i, s := range scales {

@@ -262,8 +262,9 @@ func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int
 			}
 		}
 		var err error
-		sums, err = simulate(ctx, draws, res.Scales, sp.Repeats, perMeasure*len(measures), func() repeatFunc {
-			return md.worker(sp, measures, res.First)
+		lb := md.linearBatch(sp.Orders)
+		sums, err = simulate(ctx, draws, res.Scales, sp.Repeats, perMeasure*len(measures), func() chunkFunc {
+			return md.worker(sp, measures, res.First, lb)
 		}, progress)
 		if err != nil {
 			return nil, err
@@ -304,13 +305,29 @@ func (md *Model) Run(ctx context.Context, sp Spec, progress func(done, total int
 	return res, nil
 }
 
-// worker returns the repeat function of one goroutine (own contractors and
-// scratch): it draws the m unit values Z of the lattice from src, contracts
-// them for every order (on the grid, and at sp.Points when a point measure
-// is asked for), and scores each measure of each order and the baseline at
-// every scale of its ε group. first (may be nil) receives repeat 0's grid
-// values.
-func (md *Model) worker(sp Spec, measures []Measure, first [][][]float64) repeatFunc {
+// linearBatch returns the orders' basis matrices stacked for chunked
+// products (one axis only: for ℓ ≥ 2 the per-repeat mode products of the
+// contractor are already matrix products), or nil.
+func (md *Model) linearBatch(orders []int) *linearBatch {
+	if len(md.k) != 1 {
+		return nil
+	}
+	mats := make([][]float64, len(orders))
+	rows := make([]int, len(orders))
+	for o, h := range orders {
+		mats[o], rows[o] = md.mats[h][0].data, md.mats[h][0].rows
+	}
+	return newLinearBatch(md.m, mats, rows)
+}
+
+// worker returns the chunk function of one goroutine (own contractors and
+// scratch): for each repeat of the chunk it draws the m unit values Z of
+// the lattice from its source, contracts them for every order (on the
+// grid — for the whole chunk in one product when lb is not nil — and at
+// sp.Points when a point measure is asked for), and scores each measure of
+// each order and the baseline at every scale of its ε group. first (may be
+// nil) receives repeat 0's grid values.
+func (md *Model) worker(sp Spec, measures []Measure, first [][][]float64, lb *linearBatch) chunkFunc {
 	cons := make([]*contractor, len(sp.Orders))
 	for o, h := range sp.Orders {
 		cons[o] = newContractor(md.mats[h])
@@ -319,49 +336,73 @@ func (md *Model) worker(sp Spec, measures []Measure, first [][][]float64) repeat
 	if needsPoints(measures) {
 		pc = sp.Points.contractor()
 	}
-	z := make([]float64, md.m)
+	var zs, noise []float64
+	if lb != nil {
+		zs, noise = lb.buffers(simChunk)
+	} else {
+		zs = make([]float64, simChunk*md.m)
+	}
 	nO := len(sp.Orders)
 	perMeasure := nO
 	if sp.Baseline {
 		perMeasure++
 	}
-	return func(r int, src Source, eps []int, scales, out []float64) error {
-		for i := range z {
-			if sp.Noise == mechanism.NoiseGaussian {
-				z[i] = src.Gaussian(1)
-			} else {
-				z[i] = src.Laplace(1)
+	return func(r0 int, srcs []Source, eps []int, scales, out []float64) error {
+		m := md.m
+		for i, src := range srcs {
+			z := zs[i*m : (i+1)*m]
+			for v := range z {
+				if sp.Noise == mechanism.NoiseGaussian {
+					z[v] = src.Gaussian(1)
+				} else {
+					z[v] = src.Laplace(1)
+				}
 			}
+		}
+		if lb != nil {
+			lb.apply(zs, len(srcs), noise)
 		}
 		nE := len(scales)
-		series := func(a, s int) []float64 { return out[(a*perMeasure+s)*nE : (a*perMeasure+s+1)*nE] }
-		for o, h := range sp.Orders {
-			grid := target{truth: md.truth, exact: md.exact[h], noise: cons[o].apply(z)}
-			var pts target
-			if pc != nil {
-				pts = sp.Points.target(h, pc.apply(h, z))
+		stride := len(out) / len(srcs)
+		for i := range srcs {
+			z := zs[i*m : (i+1)*m]
+			series := func(a, s int) []float64 {
+				return out[i*stride+(a*perMeasure+s)*nE : i*stride+(a*perMeasure+s+1)*nE]
 			}
-			for a, m := range measures {
-				tg := grid
-				if m.atPoints() {
-					tg = pts
+			for o, h := range sp.Orders {
+				var nz []float64
+				if lb != nil {
+					nz = lb.row(noise, i, o)
+				} else {
+					nz = cons[o].apply(z)
 				}
-				score(m, sp.Threshold, tg, scales, series(a, o))
+				grid := target{truth: md.truth, exact: md.exact[h], noise: nz}
+				var pts target
+				if pc != nil {
+					pts = sp.Points.target(h, pc.apply(h, z))
+				}
+				for a, m := range measures {
+					tg := grid
+					if m.atPoints() {
+						tg = pts
+					}
+					score(m, sp.Threshold, tg, scales, series(a, o))
+				}
+				if first != nil && r0+i == 0 {
+					for j, e := range eps {
+						first[o][e] = grid.release(scales[j])
+					}
+				}
 			}
-			if first != nil && r == 0 {
-				for i, e := range eps {
-					first[o][e] = grid.release(scales[i])
+			if sp.Baseline {
+				grid := target{truth: md.truth, exact: md.baseExact, noise: z, idx: md.nearest}
+				for a, m := range measures {
+					tg := grid
+					if m.atPoints() {
+						tg = sp.Points.baseline(z)
+					}
+					score(m, sp.Threshold, tg, scales, series(a, nO))
 				}
-			}
-		}
-		if sp.Baseline {
-			grid := target{truth: md.truth, exact: md.baseExact, noise: z, idx: md.nearest}
-			for a, m := range measures {
-				tg := grid
-				if m.atPoints() {
-					tg = sp.Points.baseline(z)
-				}
-				score(m, sp.Threshold, tg, scales, series(a, nO))
 			}
 		}
 		return nil

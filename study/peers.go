@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
+	"github.com/bernsteinrelease/bernstein/internal/gemm"
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
@@ -89,6 +92,13 @@ type Peer struct {
 	// draws one repeat's unit noise from src and writes, for every scale,
 	// sup_grid |release − F_D| into out; NaN scales are skipped.
 	newWorker func() func(src Source, scales, out []float64) error
+	// newChunkWorker (may be nil) is newWorker for a chunk of consecutive
+	// repeats, repeat i drawing from srcs[i] (in order) and writing its
+	// len(scales) values into out[i·len(scales):]: the same numbers up to
+	// rounding, with the arithmetic batched over the chunk.
+	newChunkWorker func() func(srcs []Source, scales, out []float64) error
+	// chunk is the largest chunk newChunkWorker takes (0: simChunk).
+	chunk int
 }
 
 // peerSimulators lists the peers in legend order; adding one is one entry
@@ -120,12 +130,31 @@ func BuildPeers(pc PeerData) (sims []*Peer, caption string, err error) {
 	kind, dim := pc.Kind, len(pc.Grid)
 	var notes []string
 	applied := false
-	for _, ps := range peerSimulators {
+	// The builds are independent (each reads pc only): they run
+	// concurrently (the trig weights and the GP factor are the costly
+	// ones) and are taken in legend order.
+	type built struct {
+		s   *Peer
+		err error
+	}
+	results := make([]chan built, len(peerSimulators))
+	for i, ps := range peerSimulators {
 		if !ps.applies(kind, dim) {
 			continue
 		}
+		results[i] = make(chan built, 1)
+		go func() {
+			s, err := ps.build(pc)
+			results[i] <- built{s, err}
+		}()
+	}
+	for _, res := range results {
+		if res == nil {
+			continue
+		}
 		applied = true
-		s, err := ps.build(pc)
+		b := <-res
+		s, err := b.s, b.err
 		var skip *peerSkipped
 		if errors.As(err, &skip) {
 			notes = append(notes, skip.reason+".")
@@ -182,9 +211,17 @@ func RunPeers(ctx context.Context, sims []*Peer, epsilons []float64, repeats int
 			scales[i] = v
 		}
 		base := si * repeats * groups
-		sums, err := simulate(ctx, d, scales, repeats, 1, func() repeatFunc {
+		chunk := simChunk
+		if s.chunk > 0 {
+			chunk = s.chunk
+		}
+		sums, err := simulateChunks(ctx, d, scales, repeats, 1, chunk, func() chunkFunc {
+			if s.newChunkWorker != nil {
+				work := s.newChunkWorker()
+				return func(_ int, srcs []Source, _ []int, scales, out []float64) error { return work(srcs, scales, out) }
+			}
 			work := s.newWorker()
-			return func(_ int, src Source, _ []int, scales, out []float64) error { return work(src, scales, out) }
+			return perRepeat(func(_ int, src Source, _ []int, scales, out []float64) error { return work(src, scales, out) })
 		}, func(done, _ int) {
 			if progress != nil {
 				progress(base+done, total)
@@ -231,7 +268,7 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 		return nil, err
 	}
 	g := len(pc.Grid[0])
-	weights, answers, err := peers.TrigKDEGrid(pc.Grid[0], bw[0], t, peerTrigJackson, moments)
+	weights, answers, err := trigKDEGridParallel(pc.Grid[0], bw[0], t, moments)
 	if err != nil {
 		return nil, err
 	}
@@ -260,18 +297,65 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 				return nil
 			}
 		},
+		newChunkWorker: linearChunkWorker(newLinearBatch(t, [][]float64{weights}, []int{g}), resid),
 	}, nil
+}
+
+// linearChunkWorker returns the chunk worker of a peer whose noise on the
+// grid is linear in its m unit Laplace draws (lb, one map) and whose error
+// is sup_grid |resid + λ·noise|, or nil when lb is nil.
+func linearChunkWorker(lb *linearBatch, resid []float64) func() func([]Source, []float64, []float64) error {
+	if lb == nil {
+		return nil
+	}
+	return func() func([]Source, []float64, []float64) error {
+		zs, noise := lb.buffers(simChunk)
+		return func(srcs []Source, scales, out []float64) error {
+			for i, src := range srcs {
+				for v := range lb.m {
+					zs[i*lb.m+v] = src.Laplace(1)
+				}
+			}
+			lb.apply(zs, len(srcs), noise)
+			nE := len(scales)
+			for i := range srcs {
+				supLinear(resid, lb.row(noise, i, 0), scales, out[i*nE:(i+1)*nE])
+			}
+			return nil
+		}
+	}
+}
+
+// trigKDEGridParallel is peers.TrigKDEGrid with the Jackson order of the
+// peer, the grid split into runtime.GOMAXPROCS(0) parts computed
+// concurrently (every grid point's weights are independent: the same
+// values as one call).
+func trigKDEGridParallel(grid []float64, bw float64, t int, moments []float64) (weights, answers []float64, err error) {
+	parts := min(runtime.GOMAXPROCS(0), len(grid))
+	weights, answers = make([]float64, len(grid)*t), make([]float64, len(grid))
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*len(grid)/parts, (p+1)*len(grid)/parts
+		wg.Go(func() {
+			w, a, err := peers.TrigKDEGrid(grid[lo:hi], bw, t, peerTrigJackson, moments)
+			copy(weights[lo*t:hi*t], w)
+			copy(answers[lo:hi], a)
+			errs[p] = err
+		})
+	}
+	wg.Wait()
+	return weights, answers, errors.Join(errs...)
 }
 
 // supLinear sets out[i] = max_g |resid[g] + scales[i]·noise[g]|, skipping
 // NaN scales (left 0).
 func supLinear(resid, noise, scales, out []float64) {
-	clear(out)
-	for g, r := range resid {
-		for i, s := range scales {
-			if d := math.Abs(r + s*noise[g]); d > out[i] {
-				out[i] = d
-			}
+	for i, s := range scales {
+		out[i] = 0
+		if !math.IsNaN(s) {
+			// r − (−s)·n is r + s·n exactly (negation is exact).
+			out[i] = gemm.MaxAbsDiff(resid, noise, -s)
 		}
 	}
 }
@@ -414,14 +498,48 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 				for _, v := range g {
 					sup = math.Max(sup, math.Abs(v))
 				}
-				for e, s := range scales {
-					out[e] = 0
-					if !math.IsNaN(s) {
-						out[e] = s * sup
+				gpScaleSup(sup, scales, out)
+				return nil
+			}
+		},
+		// The factor (8 MB for 1001 points) is read once per chunk: larger
+		// chunks than simChunk keep that traffic small.
+		chunk: gpChunk,
+		newChunkWorker: func() func([]Source, []float64, []float64) error {
+			g := make([]float64, gpChunk*f.Size())
+			gs := make([]peers.GaussianSource, gpChunk)
+			return func(srcs []Source, scales, out []float64) error {
+				for i, src := range srcs {
+					gs[i] = src
+				}
+				paths := g[:len(srcs)*f.Size()]
+				if err := f.SampleRows(1, gs[:len(srcs)], paths); err != nil {
+					return err
+				}
+				nE := len(scales)
+				for i := range srcs {
+					sup := 0.0
+					for _, v := range paths[i*f.Size() : (i+1)*f.Size()] {
+						sup = math.Max(sup, math.Abs(v))
 					}
+					gpScaleSup(sup, scales, out[i*nE:(i+1)*nE])
 				}
 				return nil
 			}
 		},
 	}, nil
+}
+
+// gpChunk is the number of GP paths drawn per chunk.
+const gpChunk = 128
+
+// gpScaleSup sets out[e] = scales[e]·sup (0 for NaN scales): the GP
+// release's error at every ε from the sup of one unit path.
+func gpScaleSup(sup float64, scales, out []float64) {
+	for e, s := range scales {
+		out[e] = 0
+		if !math.IsNaN(s) {
+			out[e] = s * sup
+		}
+	}
 }

@@ -17,3 +17,9 @@ func mulAddAVX2(t *float64, ldt int, a *float64, rs, cs int, b *float64, ldb int
 //
 //go:noescape
 func columnDotsAVX2(dst, t *float64, ldt int, b *float64, ldb int, n, cols int)
+
+// maxAbsDiffAVX2 is MaxAbsDiff's vectorised part (gemm_amd64.s): n8 > 0
+// values, a multiple of 8.
+//
+//go:noescape
+func maxAbsDiffAVX2(e, n *float64, n8 int, s float64) float64

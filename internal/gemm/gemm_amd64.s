@@ -140,3 +140,45 @@ cterm:
 
 	VZEROUPPER
 	RET
+
+// func maxAbsDiffAVX2(e, n *float64, n8 int, s float64) float64
+//
+// max over i < n8 of |e[i] − s·n[i]| (product rounded, then difference,
+// as the scalar loop), 8 values (2 YMM) at a time; n8 % 8 == 0, n8 ≥ 8.
+// Registers: SI = e, DI = n, CX = values left, Y0 = s, Y1 = abs mask,
+// Y2, Y3 = running maxima.
+TEXT ·maxAbsDiffAVX2(SB), NOSPLIT, $0-40
+	MOVQ         e+0(FP), SI
+	MOVQ         n+8(FP), DI
+	MOVQ         n8+16(FP), CX
+	VBROADCASTSD s+24(FP), Y0
+	MOVQ         $0x7fffffffffffffff, AX
+	MOVQ         AX, X1
+	VPBROADCASTQ X1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+
+mloop:
+	VMULPD  (DI), Y0, Y4
+	VMULPD  32(DI), Y0, Y5
+	VMOVUPD (SI), Y6
+	VMOVUPD 32(SI), Y7
+	VSUBPD  Y4, Y6, Y6
+	VSUBPD  Y5, Y7, Y7
+	VANDPD  Y1, Y6, Y6
+	VANDPD  Y1, Y7, Y7
+	VMAXPD  Y6, Y2, Y2
+	VMAXPD  Y7, Y3, Y3
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JNZ     mloop
+
+	VMAXPD       Y3, Y2, Y2
+	VEXTRACTF128 $1, Y2, X3
+	VMAXPD       X3, X2, X2
+	VPERMILPD    $1, X2, X3
+	VMAXSD       X3, X2, X2
+	VZEROUPPER
+	MOVSD        X2, ret+32(FP)
+	RET

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
@@ -181,6 +182,10 @@ type GPFactor struct {
 	chol   [][]float64 // chol[j]: m_j×m_j lower-triangular, row-major
 	jitter []float64   // τ_j
 	round  []float64   // ρ_j
+	// upper is L_1ᵀ padded to a multiple of gemm.ColBlock columns, built
+	// once by the first SampleRows of a one-axis factor (gp_rows.go).
+	upperOnce sync.Once
+	upper     []float64
 }
 
 // NewGPFactor validates the grid (non-empty, finite, strictly increasing
@@ -258,12 +263,49 @@ func choleskyLadder(k []float64, m int) (l []float64, tau, rho float64, err erro
 }
 
 // choleskyLower writes into l (m×m, row-major) the lower Cholesky factor
-// of k + shift·I and reports whether every pivot was positive.
+// of k + shift·I and reports whether every pivot was positive. Rows are
+// taken four at a time: their entries left of the block's diagonal are
+// four independent chains (choleskyRows4), then the block's triangle as
+// before; every entry is computed by the same operations in the same
+// order as row by row, so the factor has the same bits.
 func choleskyLower(k []float64, shift float64, m int, l []float64) bool {
 	clear(l)
-	for i := range m {
+	i0 := 0
+	for ; i0+4 <= m; i0 += 4 {
+		choleskyRows4(k, m, l, i0)
+		if !choleskyRows(k, shift, m, l, i0, i0+4, i0) {
+			return false
+		}
+	}
+	return choleskyRows(k, shift, m, l, i0, m, 0)
+}
+
+// choleskyRows4 computes l[i][j] for the rows i = i0..i0+3 and the
+// columns j < i0 (rows above i0 done): four chains side by side, each
+// k[i][j] − Σ_{p<j} l[i][p]·l[j][p] in increasing p, then ÷ l[j][j].
+func choleskyRows4(k []float64, m int, l []float64, i0 int) {
+	l0, l1, l2, l3 := l[i0*m:i0*m+m], l[(i0+1)*m:(i0+1)*m+m], l[(i0+2)*m:(i0+2)*m+m], l[(i0+3)*m:(i0+3)*m+m]
+	for j := range i0 {
+		lj := l[j*m : j*m+j+1]
+		s0, s1, s2, s3 := k[i0*m+j], k[(i0+1)*m+j], k[(i0+2)*m+j], k[(i0+3)*m+j]
+		a0, a1, a2, a3 := l0[:j], l1[:j], l2[:j], l3[:j]
+		for p, v := range lj[:j] {
+			s0 -= a0[p] * v
+			s1 -= a1[p] * v
+			s2 -= a2[p] * v
+			s3 -= a3[p] * v
+		}
+		d := lj[j]
+		l0[j], l1[j], l2[j], l3[j] = s0/d, s1/d, s2/d, s3/d
+	}
+}
+
+// choleskyRows computes the rows i0 ≤ i < i1 of the factor from column
+// jFrom on (the columns before are done), row by row.
+func choleskyRows(k []float64, shift float64, m int, l []float64, i0, i1, jFrom int) bool {
+	for i := i0; i < i1; i++ {
 		li := l[i*m : i*m+m]
-		for j := range i + 1 {
+		for j := jFrom; j <= i; j++ {
 			lj := l[j*m : j*m+m]
 			s := k[i*m+j]
 			if i == j {
