@@ -601,6 +601,12 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		if dp, ok := c.pages[stepData].(*dataPage); ok {
 			dp.filter.SetText("") // the old file's filter would hide the new columns
 		}
+		// A new file's pages and preview start at their top, not at the
+		// old file's scroll offsets (walkthrough finding).
+		for _, p := range c.pages {
+			scrollToTop(p.content())
+		}
+		c.preview.box.ScrollToTop()
 	}
 	c.state.CSVPath = path
 	if c.state.Import != imp {
@@ -728,3 +734,20 @@ func (c *curator) previewShown(*preview.Result) { c.derive() }
 
 // ctxBackground is the context of background work (cancelled per job).
 var ctxBackground = context.Background()
+
+// scrollToTop scrolls every scroll container in o's container tree (not
+// inside widgets) back to its top.
+func scrollToTop(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *container.Scroll:
+		v.ScrollToTop()
+		scrollToTop(v.Content)
+	case *container.Split:
+		scrollToTop(v.Leading)
+		scrollToTop(v.Trailing)
+	case *fyne.Container:
+		for _, ch := range v.Objects {
+			scrollToTop(ch)
+		}
+	}
+}

@@ -30,11 +30,12 @@ type dataPage struct {
 	// filter narrows the feature list (features) to the columns whose
 	// name contains its text; the list scrolls, so the window's size
 	// never depends on the number or length of the columns.
-	filter   *widget.Entry
-	features *widget.CheckGroup
-	label    *widget.Select
-	classes  *classForm
-	colErrs  *widget.Label
+	filter      *widget.Entry
+	features    *widget.CheckGroup
+	featureList *container.Scroll // scrolls features
+	label       *widget.Select
+	classes     *classForm
+	colErrs     *widget.Label
 }
 
 const noLabel = "(no label column)"
@@ -116,7 +117,12 @@ func newDataPage(c *curator) *dataPage {
 	})
 	p.filter = widget.NewEntry()
 	p.filter.SetPlaceHolder("filter the columns by name")
-	p.filter.OnChanged = func(string) { p.showFeatureOptions() }
+	// The matches start at the top of the list (walkthrough: a match
+	// scrolled out of view made the filtered list look empty).
+	p.filter.OnChanged = func(string) {
+		p.showFeatureOptions()
+		p.featureList.ScrollToTop()
+	}
 	p.label = widget.NewSelect(nil, func(s string) {
 		c.edit(func() {
 			if s == noLabel {
@@ -135,6 +141,7 @@ func newDataPage(c *curator) *dataPage {
 	help.TextStyle.Italic = true
 	featureList := container.NewScroll(p.features)
 	featureList.SetMinSize(fyne.NewSize(200, 150))
+	p.featureList = featureList
 	top := container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewBorder(nil, nil, nil, container.NewHBox(layoutBtn, open), p.file), p.counts, p.errs,

@@ -678,3 +678,47 @@ func TestCuratorSecondFileKeepsLearner(t *testing.T) {
 		}
 	})
 }
+
+// TestCuratorScrollsBackToMessages is the walkthrough's reproduction of
+// panes that looked empty: the preview kept a long result's scroll offset
+// when it shrank to a message, the filtered column list kept its offset
+// when the match was at the top, and a new file's pages opened at the old
+// file's offsets.
+func TestCuratorScrollsBackToMessages(t *testing.T) {
+	f := newBMIFixture(t)
+	c := f.c
+	f.preview()
+	down := fyne.NewPos(0, 400)
+	f.do(func() {
+		c.preview.box.Offset = down
+		c.showStep(stepPrivacy)
+		curatorType(c.pages[stepPrivacy].(*privacyPage).epsEntry, "-1")
+	})
+	f.waitIdle()
+	f.do(func() {
+		if c.preview.box.Offset.Y != 0 {
+			t.Errorf("the preview shows a message at scroll offset %v", c.preview.box.Offset)
+		}
+		curatorType(c.pages[stepPrivacy].(*privacyPage).epsEntry, "1")
+	})
+	f.waitIdle()
+	dp := c.pages[stepData].(*dataPage)
+	f.do(func() {
+		dp.featureList.Offset = down
+		curatorType(dp.filter, "bm")
+		if dp.featureList.Offset.Y != 0 {
+			t.Errorf("the filtered column list is at offset %v", dp.featureList.Offset)
+		}
+		c.preview.box.Offset = down
+		dp.featureList.Offset = down
+	})
+	second := cancerLike(t, f.dir)
+	f.do(func() { c.loadDataset(second, true) })
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if c.preview.box.Offset.Y != 0 || dp.featureList.Offset.Y != 0 {
+			t.Errorf("a new file opens at the old offsets: preview %v, columns %v", c.preview.box.Offset, dp.featureList.Offset)
+		}
+	})
+}

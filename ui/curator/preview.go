@@ -53,7 +53,7 @@ type previewPanel struct {
 	// standIn chooses the data the preview runs on: the private data or a
 	// public stand-in (preview_standin.go).
 	standIn *standIn
-	box     fyne.CanvasObject
+	box     *container.Scroll
 
 	// gen counts scheduled jobs and doneGen the last one finished (both
 	// under mu), so tests can wait until the preview is idle.
@@ -333,6 +333,9 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.info.SetText("")
 		p.warn.SetText("")
 		p.peerCaption.Hide()
+		// The message is at the top: an offset kept from a longer preview
+		// showed only empty boxes (walkthrough finding).
+		p.box.ScrollToTop()
 		p.last, p.lastKey = nil, ""
 		p.c.derive()
 	case rerr != nil:
