@@ -20,8 +20,9 @@
 //     with jitter, Kronecker sampling; GPNoiseScale, GPFactor.Sample with
 //     a caller-supplied GaussianSource). File gp.go. Adding the draw to
 //     the grid values and evaluating the result by multilinear
-//     interpolation (GPRelease, GPGrid) is exercised by the tests only and
-//     lives in gp_release_test.go until a GP release is a product path.
+//     interpolation (GPRelease, GPGrid, GPNoise for its noise band) is the
+//     product's GP release (project/release, synopsis kind hall-gp):
+//     gp_release.go.
 //   - Chaudhuri & Vinterbo (NIPS 2013), Appendix, Algorithm 4: output
 //     perturbation of an L2-regularised linear classifier, w* + b with
 //     density ∝ exp(−(ε/Δ₂)‖b‖) and Δ₂ the L2 sensitivity of w*
