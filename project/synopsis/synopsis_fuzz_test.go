@@ -118,5 +118,6 @@ func parsePayload(data []byte, magicEnd, sigOff int) (*File, *mechanism.Synopsis
 		_ = p.feed(data[off:end], int64(off), ln, true)
 		off, ln = end, ln+1
 	}
-	return p.finish(int64(sigOff))
+	f, _, rel, err := p.finish(int64(sigOff))
+	return f, rel, err
 }
