@@ -17,6 +17,11 @@ const MaxTrigDegree = 1000
 // below 1e-12 relative.
 const trigQuadrature = 2048
 
+// TrigJackson is the smoothness order K of the Jackson operator fixed a
+// priori for the KDE query: the Figure 1 protocol's (study) and the
+// product's wang-trig releases (project/release).
+const TrigJackson = 2
+
 // MinTrigBandwidth is the smallest KDE bandwidth TrigKDEWeights accepts
 // (the quadrature above resolves kernels down to this width).
 const MinTrigBandwidth = 0.005
