@@ -93,7 +93,7 @@ func TestReleasePeerRefusedBeforeSpend(t *testing.T) {
 	trigDelta := reqs["gp"]
 	for _, c := range []struct {
 		name, mech, field string
-		req                Request
+		req               Request
 	}{
 		{"gp eps 2", "gp", "epsilon", gpBigEps},
 		{"gp delta 0", "gp", "delta", gpPure},
