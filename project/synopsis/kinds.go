@@ -100,8 +100,9 @@ func (f *File) valueCount() int {
 	return LatticeSize(f.Mechanism.K)
 }
 
-// valueOrder is the kind's lattice.order.
-func (f *File) valueOrder() string {
+// ValueOrder is the order of the values, the lattice.order of the kind:
+// LatticeOrder (Bernstein, GP), TrigOrder or LinearOrder.
+func (f *File) ValueOrder() string {
 	switch f.Mechanism.Name {
 	case MechanismTrig:
 		return TrigOrder

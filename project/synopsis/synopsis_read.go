@@ -169,7 +169,7 @@ func parseHeader(data []byte, off, end int) (*synopsisHeader, int, error) {
 		}
 		return nil, 0, err
 	}
-	if want := f.valueOrder(); h.Lattice.Order != want {
+	if want := f.ValueOrder(); h.Lattice.Order != want {
 		return nil, 0, posErr(data, off, ErrMalformed, "lattice.order", "%q is not the order of a %s file; want %q", h.Lattice.Order, f.Mechanism.Name, want)
 	}
 	if want := f.valueCount(); h.Lattice.Count != want {
