@@ -26,8 +26,8 @@ func TestReleaseEveryKind(t *testing.T) {
 		"--epsilon", "0.5", "--k", "3", "--passphrase-file", w.pass, "--mechanism", "output-perturbation", "--out", w.path("op.synopsis")}
 	for _, c := range []struct {
 		kind, block, out string
-		args            []string
-		at              string
+		args             []string
+		at               string
 	}{
 		{synopsis.MechanismGP, `"gp": {`, "gp.synopsis", kde("gp.synopsis", "--mechanism", "gp", "--noise", "gaussian", "--delta", "1e-6"), "0.3"},
 		{synopsis.MechanismTrig, `"trig": {`, "trig.synopsis", kde("trig.synopsis", "--mechanism", "trig"), "0.3"},
