@@ -67,14 +67,14 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field("created", "%s", f.Created.UTC().Format(time.RFC3339))
 	field("app version", "%s", f.AppVersion)
 	field("format", "%d", f.Format)
-	field("mechanism", "%s", describeMechanism(f))
+	field("mechanism", "%s", f.DescribeMechanism())
 	priv := fmt.Sprintf("ε = %g", m.Epsilon)
 	if m.Delta > 0 {
 		priv += fmt.Sprintf(", δ = %g", m.Delta)
 	}
 	field("privacy", "%s", priv)
 	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
-	field("noise", "%s", describeNoise(f))
+	field("noise", "%s", f.DescribeNoise())
 	field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	names := make([]string, 0, len(f.Learner.Params))
 	for name := range f.Learner.Params {
@@ -107,7 +107,7 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	}
 	if len(f.Values) > 0 {
 		field("values", "%d %s in [%g, %g] (--json prints them)",
-			len(f.Values), describeValues(f), slices.Min(f.Values), slices.Max(f.Values))
+			len(f.Values), f.DescribeValues(), slices.Min(f.Values), slices.Max(f.Values))
 	}
 }
 
