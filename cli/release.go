@@ -281,6 +281,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if !f.agg.given() {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	}
+	if err := prep.CheckMechanism(f.mechanism); err != nil {
+		return err // outside the kind's theorem: refused before the budget and the key
+	}
 	keyEncrypted, err := checkSigningKey(e, keyPath)
 	if err != nil {
 		return err

@@ -83,7 +83,7 @@ func TestReleaseEveryKind(t *testing.T) {
 		})
 	}
 	// Outside the theorem: refused, nothing spent.
-	r := te.run(kde("big.synopsis", "--mechanism", "gp", "--noise", "gaussian", "--delta", "1e-6", "--epsilon", "2", "--budget", "10")...)
+	r := te.run(kde("big.synopsis", "--mechanism", "gp", "--noise", "gaussian", "--delta", "1e-6", "--epsilon", "2")...)
 	if r.code == 0 || !strings.Contains(r.stderr, "ε ≤ 1") {
 		t.Errorf("gp at ε = 2: exit %d %q", r.code, r.stderr)
 	}

@@ -162,6 +162,15 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 	return nil, reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
 }
 
+// CheckMechanism reports whether the synopsis kind name (Mechanisms or an
+// alias; "" is Bernstein) can be released from p: the checks Release makes
+// before the ledger (planPeer), for callers that want the refusal before
+// they ask for the budget or the signing key.
+func (p *Prepared) CheckMechanism(name string) error {
+	_, err := p.planPeer(name)
+	return err
+}
+
 // pureOnly refuses δ > 0 for a pure ε-DP peer kind.
 func pureOnly(name string, delta float64) error {
 	if delta != 0 {
