@@ -1,8 +1,10 @@
 package synopsis
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"os"
 	"testing"
 	"time"
 )
@@ -176,4 +178,27 @@ func encodeUnchecked(t *testing.T, f *File) []byte {
 		t.Fatal(err)
 	}
 	return resignSyn(t, payload, "alice")
+}
+
+// TestKindsSignatureCoversBlocks: changing a byte of a peer kind's own
+// block in a signed golden file breaks the signature (the payload covers
+// the new fields).
+func TestKindsSignatureCoversBlocks(t *testing.T) {
+	for kind, edit := range map[string][2]string{
+		MechanismGP:                 {`"rkhs_sensitivity": 0.003994700457770099`, `"rkhs_sensitivity": 0.003994700457770098`},
+		MechanismTrig:               {`"jackson": 2`, `"jackson": 3`},
+		MechanismOutputPerturbation: {`"sensitivity2": 0.05`, `"sensitivity2": 0.06`},
+	} {
+		data, err := os.ReadFile(kindGoldenPaths[kind])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(edit[0])) {
+			t.Fatalf("%s: golden file lacks %s", kind, edit[0])
+		}
+		bad := bytes.Replace(data, []byte(edit[0]), []byte(edit[1]), 1)
+		if _, err := parseSynopsis(bad, nil, synTime); !errors.Is(err, ErrBadSignature) {
+			t.Errorf("%s: edited block read with %v, want ErrBadSignature", kind, err)
+		}
+	}
 }
