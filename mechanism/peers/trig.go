@@ -86,15 +86,25 @@ func TrigNoiseScale(n, t int, epsilon float64) (float64, error) {
 // y ∈ [0,1], b ∈ [MinTrigBandwidth, 1], 1 ≤ t ≤ MaxTrigDegree, 0 ≤ K ≤ 20;
 // out has length t or is nil.
 func TrigKDEWeights(y, bandwidth float64, t, k int, out []float64) ([]float64, error) {
+	mu, err := JacksonMultipliers(t, k)
+	if err != nil {
+		return nil, err
+	}
+	return TrigKDEWeightsWith(y, bandwidth, mu, out)
+}
+
+// TrigKDEWeightsWith is TrigKDEWeights with the Jackson multipliers mu =
+// JacksonMultipliers(t, K) computed once by the caller (t = len(mu)), for
+// evaluating one summary at many points.
+func TrigKDEWeightsWith(y, bandwidth float64, mu, out []float64) ([]float64, error) {
+	t := len(mu)
 	switch {
 	case !(y >= 0 && y <= 1):
 		return nil, fmt.Errorf("peers.TrigKDEWeights: y = %v: must lie in [0,1]", y)
 	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
 		return nil, fmt.Errorf("peers.TrigKDEWeights: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
-	}
-	mu, err := JacksonMultipliers(t, k)
-	if err != nil {
-		return nil, err
+	case t < 1 || t > MaxTrigDegree:
+		return nil, fmt.Errorf("peers.TrigKDEWeights: t = %d: must be between 1 and %d", t, MaxTrigDegree)
 	}
 	if out == nil {
 		out = make([]float64, t)

@@ -301,8 +301,12 @@ func (f *File) restoreFunction() (Function, *mechanism.Synopsis, error) {
 			Kernel: peers.GPKernel{Amplitude: f.GP.Amplitude, Sigmas: slices.Clone(f.GP.Sigmas)},
 			Jitter: slices.Clone(f.GP.Jitter), Scale: m.Scale}}, nil, nil
 	case MechanismTrig:
+		mu, err := peers.JacksonMultipliers(len(f.Values), f.Trig.Jackson)
+		if err != nil {
+			return nil, nil, err
+		}
 		return &trigFunction{coef: slices.Clone(f.Values), bandwidth: f.Learner.Params["bandwidth"][0],
-			jackson: f.Trig.Jackson, scale: m.Scale}, nil, nil
+			jackson: mu, scale: m.Scale}, nil, nil
 	case MechanismOutputPerturbation:
 		d := len(f.Domain.Features)
 		b := 1.0 // the logistic default intercept (docs/synopsis-format.md)
@@ -394,7 +398,7 @@ func (g *gpFunction) NoiseStdAt(y []float64) (float64, error) {
 type trigFunction struct {
 	coef      []float64
 	bandwidth float64
-	jackson   int
+	jackson   []float64 // the Jackson multipliers μ_m (once per file)
 	scale     float64
 }
 
@@ -402,7 +406,7 @@ func (t *trigFunction) weights(y []float64) ([]float64, error) {
 	if err := checkUnit(y, 1); err != nil {
 		return nil, err
 	}
-	return peers.TrigKDEWeights(y[0], t.bandwidth, len(t.coef), t.jackson, nil)
+	return peers.TrigKDEWeightsWith(y[0], t.bandwidth, t.jackson, nil)
 }
 
 func (t *trigFunction) Eval(y []float64) (float64, error) {
