@@ -67,14 +67,14 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field("created", "%s", f.Created.UTC().Format(time.RFC3339))
 	field("app version", "%s", f.AppVersion)
 	field("format", "%d", f.Format)
-	field("mechanism", "%s, k = %v, h = %d, %s neighbours", m.Name, m.K, m.H, m.Neighbouring)
+	field("mechanism", "%s", f.DescribeMechanism())
 	priv := fmt.Sprintf("ε = %g", m.Epsilon)
 	if m.Delta > 0 {
 		priv += fmt.Sprintf(", δ = %g", m.Delta)
 	}
 	field("privacy", "%s", priv)
 	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
-	field("noise", "%s, scale %g per lattice value", m.Noise, m.Scale)
+	field("noise", "%s", f.DescribeNoise())
 	field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	names := make([]string, 0, len(f.Learner.Params))
 	for name := range f.Learner.Params {
@@ -106,8 +106,8 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 		field("computed from", "%s", f.Source.Describe())
 	}
 	if len(f.Values) > 0 {
-		field("values", "%d noisy lattice values in [%g, %g] (--json prints them)",
-			len(f.Values), slices.Min(f.Values), slices.Max(f.Values))
+		field("values", "%d %s in [%g, %g] (--json prints them)",
+			len(f.Values), f.DescribeValues(), slices.Min(f.Values), slices.Max(f.Values))
 	}
 }
 

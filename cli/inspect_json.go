@@ -46,7 +46,7 @@ func writeInspectJSON(w io.Writer, path string, v *synopsis.Verified) error {
 		Signature: signatureJSON{Valid: true, Trusted: v.Trusted, Principal: v.Principal,
 			Fingerprint: v.Fingerprint, Note: v.TrustNote},
 		File:         v.File,
-		LatticeOrder: synopsis.LatticeOrder,
+		LatticeOrder: v.File.ValueOrder(),
 		Values:       []float64{},
 	}
 	var head bytes.Buffer

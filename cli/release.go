@@ -23,6 +23,7 @@ type releaseFlags struct {
 	private                                       privateBoundsFlags
 	agg                                           aggregateFlags
 	out, key, title, note, passphraseFile, ledger string
+	mechanism                                     string // --mechanism: the synopsis kind (release.Mechanisms)
 	units                                         boundsUnits
 	k                                             flagvalue.K
 	budget, deltaBudget                           flagvalue.Float
@@ -83,6 +84,7 @@ one value per feature):
 			fs.StringVar(&f.title, "title", "", "the synopsis's public one-line `TITLE`")
 			fs.StringVar(&f.note, "note", "", "the synopsis's public free-text `NOTE`")
 			fs.StringVar(&f.out, "out", "", "the synopsis file `FILE.synopsis` to write (required)")
+			fs.StringVar(&f.mechanism, "mechanism", "bernstein", "the released `KIND`: bernstein, gp (Hall et al., ε ≤ 1, needs δ), trig (Wang et al., 1-D KDE) or output-perturbation (logistic)")
 			fs.BoolVar(&f.force, "force", false, "overwrite an existing output file")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "release even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds: not charged to their budgets (recorded in the ledger)")
@@ -279,6 +281,9 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if !f.agg.given() {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	}
+	if err := prep.CheckMechanism(f.mechanism); err != nil {
+		return err // outside the kind's theorem: refused before the budget and the key
+	}
 	keyEncrypted, err := checkSigningKey(e, keyPath)
 	if err != nil {
 		return err
@@ -316,6 +321,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	defer noiseLine.finish()
 	res, err := prep.Release(ctx, release.Options{
 		NoiseProgress:       noiseLine.callback(),
+		Mechanism:           f.mechanism,
 		Out:                 f.out,
 		Overwrite:           f.force,
 		AllowOverBudget:     f.allowOver,

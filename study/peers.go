@@ -33,8 +33,9 @@ import (
 // with its δ).
 
 // peerTrigJackson is the smoothness order of the Jackson operator of the
-// Wang et al. peer (fixed a priori, as in Figure 1).
-const peerTrigJackson = 2
+// Wang et al. peer (fixed a priori, as in Figure 1; one home with the
+// product's wang-trig releases).
+const peerTrigJackson = peers.TrigJackson
 
 // peerTrigMaxT caps the number of trigonometric moments t = k + 1: the
 // public weights cost O(grid·2048·t) cosines, and the Bernstein curves at

@@ -20,8 +20,9 @@
 //     with jitter, Kronecker sampling; GPNoiseScale, GPFactor.Sample with
 //     a caller-supplied GaussianSource). File gp.go. Adding the draw to
 //     the grid values and evaluating the result by multilinear
-//     interpolation (GPRelease, GPGrid) is exercised by the tests only and
-//     lives in gp_release_test.go until a GP release is a product path.
+//     interpolation (GPRelease, GPGrid, GPNoise for its noise band) is the
+//     product's GP release (project/release, synopsis kind hall-gp):
+//     gp_release.go.
 //   - Chaudhuri & Vinterbo (NIPS 2013), Appendix, Algorithm 4: output
 //     perturbation of an L2-regularised linear classifier, w* + b with
 //     density ∝ exp(−(ε/Δ₂)‖b‖) and Δ₂ the L2 sensitivity of w*
@@ -36,10 +37,12 @@
 // private statistics (TrigMoments, HistogramCounts), the Laplace noise scale
 // that makes them ε-DP (TrigNoiseScale, HistogramNoiseScale), and the public
 // post-processing that turns noisy statistics into a density
-// (TrigKDEWeights, HistogramDensity). It draws no noise itself: its only
-// user is the simulation engine, package study (Figure 1 and the curator's
-// preview), which adds seeded mechanism.SimulationNoise. A real release
-// would have to add noise from github.com/google/differential-privacy/go/v3/noise.
+// (TrigKDEWeights, HistogramDensity). It draws no noise itself: its
+// users pass the source. The simulation engine, package study (Figure 1 and
+// the curator's preview), adds seeded mechanism.SimulationNoise; the
+// product's releases of the peer kinds (project/release, synopsis kinds
+// hall-gp, wang-trig, output-perturbation) add noise from
+// github.com/google/differential-privacy/go/v3/noise only.
 //
 // Neighbouring datasets replace one record (same n), as in the Bernstein
 // paper. Data are assumed to lie in [0,1] (public bounds, clipped); every

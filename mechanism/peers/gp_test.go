@@ -338,3 +338,28 @@ func ExampleGPRelease() {
 	// 3.00 2.50
 	// peers.GPNoiseScale: epsilon = 2: must be ≤ 1 (Hall et al.'s proof needs ε ≤ 1)
 }
+
+// TestGPNoiseStdAt checks the interpolant's noise std against the closed
+// form: at a grid point Scale·√(A·∏(1+τ_j+ρ_j)); halfway between two points
+// of a 1-D grid Scale·√(A·((1+τ+ρ)/2 + K(a_0, a_1)/2)).
+func TestGPNoiseStdAt(t *testing.T) {
+	axes := [][]float64{{0, 0.5, 1}, {0, 1}}
+	g, err := NewGPGrid(axes, make([]float64, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := GPNoise{Kernel: GPKernel{Amplitude: 2, Sigmas: []float64{0.3, 0.7}}, Jitter: []float64{1e-9, 0}, Scale: 1.5}
+	d0 := 1e-9 + gpAllowance(3, 1e-9)
+	d1 := gpAllowance(2, 0)
+	want := 1.5 * math.Sqrt(2*(1+d0)*(1+d1))
+	if got := n.StdAt(g, []float64{0.5, 1}); math.Abs(got-want) > 1e-12*want {
+		t.Fatalf("grid point: std %v, want %v", got, want)
+	}
+	g1, _ := NewGPGrid([][]float64{{0, 1}}, []float64{0, 0})
+	n1 := GPNoise{Kernel: GPKernel{Amplitude: 1, Sigmas: []float64{0.5}}, Jitter: []float64{0}, Scale: 1}
+	k := math.Exp(-1 / (2 * 0.25))
+	want = math.Sqrt(0.25*2*(1+d1) + 2*0.25*k)
+	if got := n1.StdAt(g1, []float64{0.5}); math.Abs(got-want) > 1e-12 {
+		t.Fatalf("midpoint: std %v, want %v", got, want)
+	}
+}

@@ -17,6 +17,11 @@ const MaxTrigDegree = 1000
 // below 1e-12 relative.
 const trigQuadrature = 2048
 
+// TrigJackson is the smoothness order K of the Jackson operator fixed a
+// priori for the KDE query: the Figure 1 protocol's (study) and the
+// product's wang-trig releases (project/release).
+const TrigJackson = 2
+
 // MinTrigBandwidth is the smallest KDE bandwidth TrigKDEWeights accepts
 // (the quadrature above resolves kernels down to this width).
 const MinTrigBandwidth = 0.005
@@ -81,15 +86,25 @@ func TrigNoiseScale(n, t int, epsilon float64) (float64, error) {
 // y ∈ [0,1], b ∈ [MinTrigBandwidth, 1], 1 ≤ t ≤ MaxTrigDegree, 0 ≤ K ≤ 20;
 // out has length t or is nil.
 func TrigKDEWeights(y, bandwidth float64, t, k int, out []float64) ([]float64, error) {
+	mu, err := JacksonMultipliers(t, k)
+	if err != nil {
+		return nil, err
+	}
+	return TrigKDEWeightsWith(y, bandwidth, mu, out)
+}
+
+// TrigKDEWeightsWith is TrigKDEWeights with the Jackson multipliers mu =
+// JacksonMultipliers(t, K) computed once by the caller (t = len(mu)), for
+// evaluating one summary at many points.
+func TrigKDEWeightsWith(y, bandwidth float64, mu, out []float64) ([]float64, error) {
+	t := len(mu)
 	switch {
 	case !(y >= 0 && y <= 1):
 		return nil, fmt.Errorf("peers.TrigKDEWeights: y = %v: must lie in [0,1]", y)
 	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
 		return nil, fmt.Errorf("peers.TrigKDEWeights: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
-	}
-	mu, err := JacksonMultipliers(t, k)
-	if err != nil {
-		return nil, err
+	case t < 1 || t > MaxTrigDegree:
+		return nil, fmt.Errorf("peers.TrigKDEWeights: t = %d: must be between 1 and %d", t, MaxTrigDegree)
 	}
 	if out == nil {
 		out = make([]float64, t)

@@ -464,6 +464,9 @@ type Options struct {
 	// (IdentityFinding): they are not charged, and the declaration is
 	// recorded in the ledger entry.
 	DifferentPopulation bool
+	// Mechanism is the synopsis kind to release (Mechanisms; "" means
+	// synopsis.MechanismBernstein): release_peers.go.
+	Mechanism string
 	// NoiseProgress, if not nil, is called while the secure noise is drawn
 	// (about 10 µs per lattice value) with the number of values perturbed
 	// so far and the total, from worker goroutines.
@@ -508,7 +511,8 @@ var writeSynopsisFile = synopsis.Write
 //     and the entry, synced to disk; a refusal returns the ledger's
 //     *BudgetError and nothing is spent;
 //  3. draw the noise: mechanism.SanitizeValues (Algorithm 1, lines 3–5,
-//     secure noise only);
+//     secure noise only), or for a peer kind (opt.Mechanism, checked against
+//     its theorem before step 2) its plan's secure draws (release_peers.go);
 //  4. build the synopsis.File (noisy values and public metadata only);
 //  5. write it atomically and signed (synopsis.Write).
 //
@@ -543,6 +547,10 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 	if err := p.checkMeta(meta); err != nil {
 		return nil, err
 	}
+	plan, err := p.planPeer(opt.Mechanism)
+	if err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -554,7 +562,7 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 	}
 	params["h"] = []float64{float64(p.Params.H)}
 	params["k"] = intsToFloats(p.Params.K)
-	entries, found, err := p.reserve(opt, ledger.Entry{
+	charge := ledger.Entry{
 		Time:    created,
 		Kind:    ledger.KindRelease,
 		Epsilon: eps,
@@ -563,7 +571,11 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 		Params:  params,
 		Noise:   string(p.Params.Noise),
 		Output:  absPath(opt.Out),
-	})
+	}
+	if plan != nil {
+		plan.ledgerEntry(&charge)
+	}
+	entries, found, err := p.reserve(opt, charge)
 	if err != nil {
 		return nil, err
 	}
@@ -572,13 +584,9 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 	// From here on the spend is recorded, whatever happens.
 	// Cancelling ctx now stops the noise but not the spend: the ledger
 	// already records it (over-counting is the safe side).
-	rel, err := mechanism.SanitizeValuesContext(ctx, p.Exact, p.Fitted.Sensitivity, p.Params, opt.NoiseProgress)
+	file, err := p.noisyFile(ctx, plan, meta, opt.NoiseProgress)
 	if err != nil {
-		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
-	}
-	file, err := synopsis.NewFile(rel, meta)
-	if err != nil {
-		return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
+		return nil, err
 	}
 	if err := writeSynopsisFile(opt.Out, file, opt.Signer, opt.Overwrite); err != nil {
 		return nil, fmt.Errorf("writing the synopsis (the ledger keeps the spend): %w", err)
@@ -599,6 +607,31 @@ func (p *Prepared) Release(ctx context.Context, opt Options) (*Result, error) {
 		Entries:    entries,
 		Identity:   found,
 	}, nil
+}
+
+// noisyFile draws the release noise (step 3 of Release: the Bernstein
+// lattice's, or the peer kind's plan) and builds the synopsis (step 4).
+func (p *Prepared) noisyFile(ctx context.Context, plan *peerPlan, meta synopsis.Meta, progress func(done, total int)) (*synopsis.File, error) {
+	if plan != nil {
+		rel, err := plan.draw(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
+		}
+		file, err := synopsis.NewPeerFile(rel, meta)
+		if err != nil {
+			return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
+		}
+		return file, nil
+	}
+	rel, err := mechanism.SanitizeValuesContext(ctx, p.Exact, p.Fitted.Sensitivity, p.Params, progress)
+	if err != nil {
+		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
+	}
+	file, err := synopsis.NewFile(rel, meta)
+	if err != nil {
+		return nil, fmt.Errorf("building the synopsis (the ledger keeps the spend): %w", err)
+	}
+	return file, nil
 }
 
 // synopsisMeta is the public description written next to the noisy

@@ -19,6 +19,13 @@
 //     into ErrUntrusted.
 //     Whom to trust is decided by the caller's *keys.AllowedSigners (from
 //     keys.LoadTrust, the one trust policy).
+//   - A file holds one kind of release (mechanism.name): the Bernstein
+//     polynomial (NewFile) or a published peer — Hall et al.'s GP grid,
+//     Wang et al.'s trigonometric moments, Chaudhuri & Vinterbo's
+//     output-perturbed logistic weights (NewPeerFile, kinds.go). Each kind's
+//     fields are checked for consistency with its theorem and learner on
+//     read, and Verified.Function evaluates any kind with its public noise
+//     standard deviation.
 //   - Evaluation of a verified synopsis (EvalData, EvalDataBatch, ToUnit,
 //     Class) maps data units to the unit cube and back, and refuses points
 //     outside the declared bounds (*OutOfBoundsError).
@@ -26,6 +33,6 @@
 //     control characters), also used by the workspace and the dataset's
 //     declared classes.
 //
-// Package synopsis imports project/keys, project/fileio, learners and
-// mechanism; nothing of ours above it.
+// Package synopsis imports project/keys, project/fileio, learners,
+// mechanism and mechanism/peers; nothing of ours above it.
 package synopsis

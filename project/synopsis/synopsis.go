@@ -61,20 +61,31 @@ type File struct {
 	// (synopsis_source.go); absent for a release from the records and in
 	// files written before it.
 	Source *Source `json:"source,omitempty"`
-	// Values are the ∏(k_j+1) noisy lattice values in LatticeOrder.
+	// GP, Trig and Linear are the public blocks of the peer kinds
+	// (kinds.go): exactly the one of mechanism.name is present, none for a
+	// Bernstein file.
+	GP     *GPInfo     `json:"gp,omitempty"`
+	Trig   *TrigInfo   `json:"trig,omitempty"`
+	Linear *LinearInfo `json:"output_perturbation,omitempty"`
+	// Values are the ∏(k_j+1) noisy lattice values in LatticeOrder (for a
+	// peer kind, its values in its order: kinds.go).
 	Values []float64 `json:"-"`
 }
 
 // MechanismInfo describes the privacy mechanism (Algorithm 1 of Aldà &
 // Rubinstein 2017 and its variants, see mechanism.NoiseKind).
 type MechanismInfo struct {
-	// Name is MechanismBernstein.
+	// Name is MechanismBernstein or a peer kind (MechanismGP, MechanismTrig,
+	// MechanismOutputPerturbation).
 	Name string `json:"name"`
 	// K holds the cover size 1 ≤ k_j ≤ mechanism.MaxK per axis;
 	// len(K) = ℓ ≤ mechanism.MaxDim and ∏(k_j+1) ≤ mechanism.MaxCoefficients.
 	K []int `json:"k"`
 	// H is the iterated Bernstein order, 1 ≤ h ≤ mechanism.MaxH.
 	H int `json:"h"`
+	// Moments is t, the number of trigonometric moments of a MechanismTrig
+	// file; absent (0) for every other kind.
+	Moments int `json:"moments,omitempty"`
 	// Noise is a mechanism.NoiseKind: "laplace", "laplace-approx" or
 	// "gaussian".
 	Noise string `json:"noise"`
@@ -154,7 +165,12 @@ type OutputInfo struct {
 }
 
 // Dim returns ℓ, the number of query axes.
-func (f *File) Dim() int { return len(f.Mechanism.K) }
+func (f *File) Dim() int {
+	if f.Mechanism.K == nil && f.Mechanism.Name != MechanismBernstein {
+		return len(f.Domain.Features)
+	}
+	return len(f.Mechanism.K)
+}
 
 // LatticeSize returns ∏(k_j+1), or −1 if it exceeds
 // mechanism.MaxCoefficients or some k_j < 1 (no overflow is possible).
@@ -242,6 +258,22 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 	if rel == nil || rel.Polynomial == nil {
 		return nil, fieldErr(ErrMalformed, "release", "no release given")
 	}
+	return assembleFile(MechanismInfo{
+		Name:         MechanismBernstein,
+		K:            slices.Clone(rel.K()),
+		H:            rel.H(),
+		Noise:        string(rel.Noise),
+		Scale:        rel.Scale,
+		Epsilon:      rel.Epsilon,
+		Delta:        rel.Delta,
+		Neighbouring: NeighbouringReplaceOne,
+	}, rel.Sensitivity, rel.Coefficients(), meta, nil)
+}
+
+// assembleFile is NewFile for any kind: the mechanism block, S(F), the
+// released values and the public descriptions; peer (may be nil) sets the
+// kind's own block before validation.
+func assembleFile(mech MechanismInfo, sensitivity float64, values []float64, meta Meta, peer func(*File)) (*File, error) {
 	created := meta.Created
 	if created.IsZero() {
 		created = time.Now()
@@ -252,20 +284,11 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 		Created:    created.UTC().Truncate(time.Second),
 		Title:      meta.Title,
 		Note:       meta.Note,
-		Mechanism: MechanismInfo{
-			Name:         MechanismBernstein,
-			K:            slices.Clone(rel.K()),
-			H:            rel.H(),
-			Noise:        string(rel.Noise),
-			Scale:        rel.Scale,
-			Epsilon:      rel.Epsilon,
-			Delta:        rel.Delta,
-			Neighbouring: NeighbouringReplaceOne,
-		},
+		Mechanism:  mech,
 		Learner: LearnerInfo{
 			Kind:        string(meta.Learner),
 			Params:      make(map[string][]float64, len(meta.Params)),
-			Sensitivity: rel.Sensitivity,
+			Sensitivity: sensitivity,
 			N:           meta.N,
 		},
 		Domain: DomainInfo{Features: slices.Clone(meta.Domain.Features)},
@@ -274,7 +297,10 @@ func NewFile(rel *mechanism.Synopsis, meta Meta) (*File, error) {
 			Meaning: meta.Output.Meaning,
 			Kind:    string(meta.Output.Kind),
 		},
-		Values: slices.Clone(rel.Coefficients()),
+		Values: slices.Clone(values),
+	}
+	if peer != nil {
+		peer(f)
 	}
 	for name, v := range meta.Params {
 		f.Learner.Params[name] = slices.Clone(v)
@@ -329,16 +355,16 @@ func (f *File) Validate() error {
 	if err := f.validateMeta(); err != nil {
 		return err
 	}
-	want := LatticeSize(f.Mechanism.K)
+	want := f.valueCount()
 	if len(f.Values) != want {
-		return fieldErr(ErrMalformed, "values", "has %d values; the lattice ∏(k_j+1) has %d", len(f.Values), want)
+		return fieldErr(ErrMalformed, "values", "has %d values; the %s release has %d", len(f.Values), f.Mechanism.Name, want)
 	}
 	for i, v := range f.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return fieldErr(ErrMalformed, fmt.Sprintf("values[%d]", i), "%v is not a finite number", v)
 		}
 	}
-	return nil
+	return f.checkPeerValues()
 }
 
 // validateMeta is Validate without the values.
@@ -364,13 +390,13 @@ func (f *File) validateMeta() error {
 	if err := CheckText("note", f.Note, MaxNoteRunes, true); err != nil {
 		return err
 	}
-	if err := f.Mechanism.validate(); err != nil {
+	if err := f.validateKind(); err != nil {
 		return err
 	}
 	if err := f.Learner.validate(); err != nil {
 		return err
 	}
-	if err := f.Domain.validate(len(f.Mechanism.K), learners.OutputKind(f.Output.Kind)); err != nil {
+	if err := f.Domain.validate(f.Dim(), learners.OutputKind(f.Output.Kind)); err != nil {
 		return err
 	}
 	if err := f.Output.validate(); err != nil {

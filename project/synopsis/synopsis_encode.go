@@ -54,7 +54,7 @@ func appendValue(b []byte, v float64) []byte {
 // encodePayload returns the signed part of the file: magic line, metadata,
 // value lines. f must have passed Validate.
 func encodePayload(f *File) ([]byte, error) {
-	h := &synopsisHeader{File: *f, Lattice: latticeHeader{Count: len(f.Values), Order: LatticeOrder}}
+	h := &synopsisHeader{File: *f, Lattice: latticeHeader{Count: len(f.Values), Order: f.ValueOrder()}}
 	meta, err := encodeHeader(h)
 	if err != nil {
 		return nil, fmt.Errorf("encode synopsis metadata: %w", err)

@@ -19,11 +19,15 @@ import (
 // sentinels; every accepted file is canonical — its payload re-encodes to
 // exactly the input bytes, and its content passes Validate.
 //
-// Seed corpus: the golden files (with and without a source record), the
+// Seed corpus: the golden files (with and without a source record, and
+// one per peer kind: hall-gp, wang-trig, output-perturbation), the
 // fixtures below and testdata/fuzz/FuzzReadSynopsis/. CI runs it for 30 s
 // (go test -run '^$' -fuzz '^FuzzReadSynopsis$' -fuzztime 30s ./project).
 func FuzzReadSynopsis(f *testing.F) {
-	for _, path := range []string{goldenPath, goldenSourcePath} {
+	// One lean seed per kind: the golden files of the peer kinds
+	// (kinds_golden_test.go) beside the Bernstein ones.
+	for _, path := range []string{goldenPath, goldenSourcePath, kindGoldenPaths[MechanismGP],
+		kindGoldenPaths[MechanismTrig], kindGoldenPaths[MechanismOutputPerturbation]} {
 		if golden, err := os.ReadFile(path); err == nil {
 			f.Add(golden)
 		}
@@ -118,5 +122,6 @@ func parsePayload(data []byte, magicEnd, sigOff int) (*File, *mechanism.Synopsis
 		_ = p.feed(data[off:end], int64(off), ln, true)
 		off, ln = end, ln+1
 	}
-	return p.finish(int64(sigOff))
+	f, _, rel, err := p.finish(int64(sigOff))
+	return f, rel, err
 }

@@ -24,9 +24,12 @@ import (
 type Verified struct {
 	// File is the validated content.
 	File *File
-	// Release is the released function, restored from the lattice values
-	// (mechanism.RestoreSynopsis); evaluate it on [0,1]^ℓ or use EvalData.
+	// Release is the released Bernstein polynomial, restored from the
+	// lattice values (mechanism.RestoreSynopsis); nil for a peer kind.
 	Release *mechanism.Synopsis
+	// Function is the released function of any kind (Release for a
+	// Bernstein file); evaluate it on [0,1]^ℓ or use EvalData.
+	Function Function
 	// Signer is the Ed25519 public key that made the signature.
 	Signer ssh.PublicKey
 	// Fingerprint is ssh.FingerprintSHA256(Signer), "SHA256:…".
@@ -166,11 +169,11 @@ func parseHeader(data []byte, off, end int) (*synopsisHeader, int, error) {
 		}
 		return nil, 0, err
 	}
-	if h.Lattice.Order != LatticeOrder {
-		return nil, 0, posErr(data, off, ErrMalformed, "lattice.order", "%q is not a known order; want %q", h.Lattice.Order, LatticeOrder)
+	if want := f.ValueOrder(); h.Lattice.Order != want {
+		return nil, 0, posErr(data, off, ErrMalformed, "lattice.order", "%q is not the order of a %s file; want %q", h.Lattice.Order, f.Mechanism.Name, want)
 	}
-	if want := LatticeSize(f.Mechanism.K); h.Lattice.Count != want {
-		return nil, 0, posErr(data, off, ErrMalformed, "lattice.count", "declares %d values; the lattice ∏(k_j+1) for k = %v has %d", h.Lattice.Count, f.Mechanism.K, want)
+	if want := f.valueCount(); h.Lattice.Count != want {
+		return nil, 0, posErr(data, off, ErrMalformed, "lattice.count", "declares %d values; the %s release (k = %v) has %d", h.Lattice.Count, f.Mechanism.Name, f.Mechanism.K, want)
 	}
 	return &h, off + len(raw), nil
 }

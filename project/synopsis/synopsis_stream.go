@@ -114,11 +114,11 @@ func readSynopsis(r io.Reader, size, limit int64, trusted *keys.AllowedSigners, 
 	if err != nil {
 		return nil, err
 	}
-	f, rel, err := p.finish(sigOff)
+	f, fn, rel, err := p.finish(sigOff)
 	if err != nil {
 		return nil, err
 	}
-	v := &Verified{File: f, Release: rel, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
+	v := &Verified{File: f, Release: rel, Function: fn, Signer: pub, Fingerprint: ssh.FingerprintSHA256(pub)}
 	v.Principal, v.TrustNote, v.Trusted = trusted.Match(pub, keys.Namespace, now)
 	return v, nil
 }
@@ -358,7 +358,7 @@ func (p *payloadParser) feedLong(frag []byte, off int64, ln int, atStart, endsLi
 
 // finish completes the verified payload that ended at sigOff: the first
 // parse error, or the values' count, Validate and the restored release.
-func (p *payloadParser) finish(sigOff int64) (*File, *mechanism.Synopsis, error) {
+func (p *payloadParser) finish(sigOff int64) (*File, Function, *mechanism.Synopsis, error) {
 	if p.err == nil && p.header == nil {
 		p.parseHeader() // the metadata ended without its "}" line
 	}
@@ -370,10 +370,10 @@ func (p *payloadParser) finish(sigOff int64) (*File, *mechanism.Synopsis, error)
 			Rule: "the last line of the payload has no line feed"}
 	}
 	if p.err != nil {
-		return nil, nil, p.err
+		return nil, nil, nil, p.err
 	}
 	if p.n < len(p.vals) {
-		return nil, nil, &FormatError{Line: lineAt(p.hdr, len(p.hdr)) + p.n, Offset: sigOff, Field: fmt.Sprintf("values[%d]", p.n), Err: ErrMalformed,
+		return nil, nil, nil, &FormatError{Line: lineAt(p.hdr, len(p.hdr)) + p.n, Offset: sigOff, Field: fmt.Sprintf("values[%d]", p.n), Err: ErrMalformed,
 			Rule: fmt.Sprintf("missing: the file has only %d of %d values", p.n, len(p.vals))}
 	}
 	f := &p.header.File
@@ -383,14 +383,12 @@ func (p *payloadParser) finish(sigOff int64) (*File, *mechanism.Synopsis, error)
 		if errors.As(err, &fe) && fe.Line == 0 {
 			fe.Line, fe.Offset = 2, int64(p.magicEnd)
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	m := f.Mechanism
-	rel, err := mechanism.RestoreSynopsis(m.K, m.H, f.Values, mechanism.NoiseKind(m.Noise),
-		m.Scale, m.Epsilon, m.Delta, f.Learner.Sensitivity)
+	fn, rel, err := f.restoreFunction()
 	if err != nil {
-		return nil, nil, &FormatError{Line: 2, Offset: int64(p.magicEnd), Field: "mechanism",
+		return nil, nil, nil, &FormatError{Line: 2, Offset: int64(p.magicEnd), Field: "mechanism",
 			Rule: "the release parameters are inconsistent: " + err.Error(), Err: ErrMalformed}
 	}
-	return f, rel, nil
+	return f, fn, rel, nil
 }

@@ -55,11 +55,11 @@ func (v *Verified) EvalData(x []float64) (value, noiseStd float64, err error) {
 	if err := v.ToUnit(x, y); err != nil {
 		return 0, 0, err
 	}
-	val, err := v.Release.Eval(y)
+	val, err := v.Function.Eval(y)
 	if err != nil {
 		return 0, 0, err
 	}
-	std, err := v.Release.NoiseStdAt(y)
+	std, err := v.Function.NoiseStdAt(y)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -88,7 +88,7 @@ func (v *Verified) EvalDataBatch(ctx context.Context, points, values, stds []flo
 			return fmt.Errorf("point %d: %w", i, err)
 		}
 	}
-	if err := v.Release.EvalBatch(ctx, unit, values); err != nil {
+	if err := v.Function.EvalBatch(ctx, unit, values); err != nil {
 		return err
 	}
 	off, scale := v.File.OutputAffine()
@@ -104,7 +104,7 @@ func (v *Verified) EvalDataBatch(ctx context.Context, points, values, stds []flo
 				return err
 			}
 		}
-		s, err := v.Release.NoiseStdAt(unit[i*dim : (i+1)*dim])
+		s, err := v.Function.NoiseStdAt(unit[i*dim : (i+1)*dim])
 		if err != nil {
 			return err
 		}

@@ -240,16 +240,16 @@ func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 		{Label: "Privacy ε", Value: viewerNum(m.Epsilon)},
 		{Label: "δ", Value: viewerFmtDelta(m)},
 		{Label: "For one person", Value: privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise))},
-		{Label: "Noise", Value: viewerFmtNoise(m)},
-		{Label: "Cover size k", Value: viewerFmtK(m.K)},
-		{Label: "Bernstein order h", Value: fmt.Sprint(m.H)},
+	}
+	rows = append(rows, viewerMechanismRows(f)...)
+	rows = append(rows, []viewerDetailRow{
 		{Label: "Records n", Value: fmt.Sprint(f.Learner.N)},
 		{Label: "Sensitivity S(F)", Value: viewerNum(f.Learner.Sensitivity) + " (replace-one neighbours, in the learner's units on [0,1]^ℓ)"},
 		{Label: "Output", Value: viewerFmtOutput(f)},
 		{Label: "Units shown", Value: viewerFmtUnits(v)},
 		{Label: "Created", Value: f.Created.UTC().Format(time.RFC3339)},
 		{Label: "App version", Value: viewerOrDash(f.AppVersion)},
-	}
+	}...)
 	if f.Output.ClassLabelsFromData {
 		rows = append(rows, viewerDetailRow{Label: "Classes from data", Warn: true,
 			Value: "YES — the curator declared the class labels after seeing the values in the label column. That these values occur in the data is not covered by the privacy guarantee."})
@@ -297,7 +297,7 @@ func viewerOrDash(s string) string {
 }
 
 func viewerFmtDelta(m synopsis.MechanismInfo) string {
-	if mechanism.NoiseKind(m.Noise) == mechanism.NoiseLaplace {
+	if m.Delta == 0 {
 		return "0 (pure ε-differential privacy)"
 	}
 	return viewerNum(m.Delta) + " ((ε, δ)-differential privacy)"

@@ -40,7 +40,8 @@ func viewerPython(t *testing.T) string {
 }
 
 // TestViewerPythonSnippet runs docs/python/bernstein_eval.py on signed test
-// releases of every output kind and noise kind and checks that it gives the
+// releases of every output kind and noise kind, and on the golden file of
+// every peer synopsis kind (hall-gp, wang-trig, output-perturbation), and checks that it gives the
 // app's values, noise standard deviations and classes, and that
 // docs/python.md shows exactly that script.
 func TestViewerPythonSnippet(t *testing.T) {
@@ -58,16 +59,25 @@ func TestViewerPythonSnippet(t *testing.T) {
 	py := viewerPython(t)
 	dir := t.TempDir()
 	signer := viewerTestSigner(t, 11)
+	golden := filepath.Join("..", "..", "project", "synopsis", "testdata", "synopsis")
 	for _, tc := range []struct {
 		fx     viewerFixture
+		golden string // a golden file of a peer kind, instead of fx
 		points [][]float64
 	}{
-		{viewerFixtureKDE, [][]float64{{0}, {0.1}, {3.3}, {7.25}, {10}}},
-		{viewerFixtureSVM, [][]float64{{0, -5}, {0.9, 4}, {0.5, 0}, {1, 5}, {0.25, -1.5}}},
-		{viewerFixtureRidge, [][]float64{{0, 0, -1}, {1, 2, 1}, {0.3, 1.7, 0.2}, {0.5, 1, 0}}},
+		{fx: viewerFixtureKDE, points: [][]float64{{0}, {0.1}, {3.3}, {7.25}, {10}}},
+		{fx: viewerFixtureSVM, points: [][]float64{{0, -5}, {0.9, 4}, {0.5, 0}, {1, 5}, {0.25, -1.5}}},
+		{fx: viewerFixtureRidge, points: [][]float64{{0, 0, -1}, {1, 2, 1}, {0.3, 1.7, 0.2}, {0.5, 1, 0}}},
+		{golden: "golden-v1-gp.synopsis", points: [][]float64{{0}, {12.5}, {33.3}, {71}, {100}}},
+		{golden: "golden-v1-trig.synopsis", points: [][]float64{{0}, {12.5}, {33.3}, {71}, {100}}},
+		{golden: "golden-v1-output-perturbation.synopsis", points: [][]float64{{0, 15}, {30, 23}, {75, 40}, {100, 45}}},
 	} {
-		t.Run(tc.fx.name, func(t *testing.T) {
-			path := tc.fx.write(t, dir, signer)
+		name := tc.fx.name + tc.golden
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(golden, tc.golden)
+			if tc.golden == "" {
+				path = tc.fx.write(t, dir, signer)
+			}
 			doc := viewerLoad(path, "")
 			if doc.Verified == nil {
 				t.Fatal(doc.Detail)

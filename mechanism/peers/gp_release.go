@@ -7,12 +7,11 @@ import (
 	"sort"
 )
 
-// The whole-release path of the Hall–Rinaldo–Wasserman peer: the product
-// uses GPNoiseScale and GPFactor.Sample (simulations, package study); the
-// release of a GP-perturbed grid function and its evaluation are exercised
-// by the tests only, so they live here (issue 16: no test-only production
-// code). They move back to production when a GP release becomes a product
-// path (issue 19).
+// The whole-release path of the Hall–Rinaldo–Wasserman mechanism: adding
+// the draw to the grid values (GPFactor.Release), the released function on
+// the grid (GPGrid, evaluated by multilinear interpolation) and the public
+// noise of the interpolant (GPNoise). Used by the product's GP release
+// (project/release) and synopsis files of kind hall-gp (project/synopsis).
 
 // At returns K(x, y). It panics if the lengths differ from len(Sigmas)
 // (programmer misuse).
@@ -130,6 +129,20 @@ func (g *GPGrid) Eval(y []float64) float64 {
 	if len(y) != len(g.Axes) {
 		panic(fmt.Sprintf("peers: GPGrid.Eval: query has %d coordinates, grid has %d axes", len(y), len(g.Axes)))
 	}
+	idx, wt := g.corners(y)
+	var sum float64
+	for c, at := range idx {
+		if at >= 0 {
+			sum += wt[c] * g.Values[at]
+		}
+	}
+	return sum
+}
+
+// corners returns the 2^ℓ grid indices around y (each coordinate clamped
+// to its axis) and their multilinear weights, in the order Eval sums them;
+// a corner of weight 0 has index −1.
+func (g *GPGrid) corners(y []float64) (idx []int, wt []float64) {
 	dim := len(y)
 	lo := make([]int, dim)
 	w := make([]float64, dim) // weight of the upper neighbour
@@ -141,7 +154,7 @@ func (g *GPGrid) Eval(y []float64) float64 {
 	}
 	for j, v := range y {
 		if math.IsNaN(v) {
-			panic(fmt.Sprintf("peers: GPGrid.Eval: coordinate %d is NaN", j))
+			panic(fmt.Sprintf("peers: GPGrid: coordinate %d is NaN", j))
 		}
 		a := g.Axes[j]
 		m := len(a)
@@ -156,9 +169,10 @@ func (g *GPGrid) Eval(y []float64) float64 {
 			w[j] = (v - a[i-1]) / (a[i] - a[i-1])
 		}
 	}
-	var sum float64
+	idx = make([]int, 1<<dim)
+	wt = make([]float64, 1<<dim)
 	for corner := range 1 << dim {
-		weight, idx := 1.0, 0
+		weight, at := 1.0, 0
 		for j := range dim {
 			if corner>>j&1 == 1 {
 				if w[j] == 0 {
@@ -166,15 +180,78 @@ func (g *GPGrid) Eval(y []float64) float64 {
 					break
 				}
 				weight *= w[j]
-				idx += (lo[j] + 1) * stride[j]
+				at += (lo[j] + 1) * stride[j]
 			} else {
 				weight *= 1 - w[j]
-				idx += lo[j] * stride[j]
+				at += lo[j] * stride[j]
 			}
 		}
-		if weight != 0 {
-			sum += weight * g.Values[idx]
+		if weight == 0 {
+			at = -1
+		}
+		idx[corner], wt[corner] = at, weight
+	}
+	return idx, wt
+}
+
+// GPNoise is the public description of the noise of a GP release on a
+// grid: the released grid values are f_D(grid) + Scale·√A·(⊗_j L_j)z with
+// L_jL_jᵀ = K_j + (τ_j + ρ_j)I (GPFactor), so the covariance of the noise
+// between grid points p and q is
+//
+//	Scale²·A·∏_j (exp(−(a_{p_j} − a_{q_j})²/(2σ_j²)) + (τ_j + ρ_j)·[p_j = q_j]),
+//
+// ρ_j the rounding allowance of an axis of m_j points with jitter τ_j.
+type GPNoise struct {
+	Kernel GPKernel
+	Jitter []float64 // τ_j per axis (GPFactor.Jitter)
+	Scale  float64   // √c (GPNoiseScale)
+}
+
+// StdAt returns the standard deviation of the noise of g's multilinear
+// interpolant at y: √(Σ_{c,c′} w_c·w_c′·Cov(c, c′)) over the 2^ℓ corners
+// around y (the interpolant is linear in the grid values). Cost (2^ℓ)²·ℓ.
+// It panics on programmer misuse (lengths that differ from g's axes).
+func (n GPNoise) StdAt(g *GPGrid, y []float64) float64 {
+	if len(y) != len(g.Axes) || len(n.Kernel.Sigmas) != len(g.Axes) || len(n.Jitter) != len(g.Axes) {
+		panic(fmt.Sprintf("peers: GPNoise.StdAt: query of %d coordinates, %d kernel widths, %d jitters for %d axes", len(y), len(n.Kernel.Sigmas), len(n.Jitter), len(g.Axes)))
+	}
+	idx, wt := g.corners(y)
+	dim := len(y)
+	// Per-axis grid position of every corner.
+	pos := make([][]int, len(idx))
+	for c, at := range idx {
+		if at < 0 {
+			continue
+		}
+		pos[c] = make([]int, dim)
+		for j := dim - 1; j >= 0; j-- {
+			m := len(g.Axes[j])
+			pos[c][j] = at % m
+			at /= m
 		}
 	}
-	return sum
+	var v float64
+	for c, pc := range pos {
+		if pc == nil {
+			continue
+		}
+		for d, pd := range pos {
+			if pd == nil {
+				continue
+			}
+			cov := n.Kernel.Amplitude
+			for j, s := range n.Kernel.Sigmas {
+				a := g.Axes[j]
+				z := (a[pc[j]] - a[pd[j]]) / s
+				k := math.Exp(-z * z / 2)
+				if pc[j] == pd[j] {
+					k += n.Jitter[j] + gpAllowance(len(a), n.Jitter[j])
+				}
+				cov *= k
+			}
+			v += wt[c] * wt[d] * cov
+		}
+	}
+	return n.Scale * math.Sqrt(math.Max(v, 0))
 }
