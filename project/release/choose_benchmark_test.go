@@ -207,3 +207,115 @@ func TestClassifierBenchmarkAgreement(t *testing.T) {
 		}
 	}
 }
+
+var classifyTradeoff = flag.Bool("classify.tradeoff", false, "TestClassifierAgreementTradeoff: print the table of docs/reproduction.md (every candidate tuning, 200 seeded draws) instead of checking two rows")
+
+// classifyCandidate measures one fixed setting of the benchmark at release
+// ε: the non-private classifier (all records) and draws simulated releases
+// (mechanism.Simulate, seeded: the release's scale and distribution, not
+// its crypto noise), each scored by its agreement with the non-private
+// classifier on the 569 records. It returns the share of draws with
+// agreement ≥ 0.9, the mean agreement, the mean accuracy of the releases
+// and the non-private accuracy.
+func classifyCandidate(t testing.TB, kind learners.Kind, eps float64, c Candidate, draws int, seed uint64) (ok, agree, acc, acc0 float64) {
+	t.Helper()
+	ctx := context.Background()
+	req := classifyBenchmarkRequest(t, kind, eps)
+	req.Params = c.Params
+	req.Privacy.H, req.Privacy.K, req.KAuto = c.H, []int{c.K, c.K}, false
+	p, err := Prepare(ctx, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := p.Data.N()
+	exact := make([]bool, n)
+	for i := range n {
+		exact[i] = p.Fitted.Oracle.Eval(p.Data.X[2*i:2*i+2]) >= 0
+		if exact[i] == (p.Data.Labels[i] > 0) {
+			acc0++
+		}
+	}
+	src := mechanism.NewSimulationNoise(seed)
+	pred := make([]float64, n)
+	for range draws {
+		sim, err := mechanism.Simulate(p.Exact, p.Fitted.Sensitivity, p.Params, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.EvalBatch(ctx, p.Data.X, pred); err != nil {
+			t.Fatal(err)
+		}
+		var ag, ac int
+		for i, v := range pred {
+			if (v >= 0) == exact[i] {
+				ag++
+			}
+			if (v >= 0) == (p.Data.Labels[i] > 0) {
+				ac++
+			}
+		}
+		if float64(ag) >= 0.9*float64(n) {
+			ok++
+		}
+		agree += float64(ag) / float64(n)
+		acc += float64(ac) / float64(n)
+	}
+	d := float64(draws)
+	return ok / d, agree / d, acc / d, acc0 / float64(n)
+}
+
+// TestClassifierAgreementTradeoff pins the finding behind
+// docs/reproduction.md, "Why the agreement falls short": at ε = 1 on the
+// benchmark, the release reproduces the non-private classifier reliably
+// only where that classifier is close to the majority rule. Two rows, each
+// 200 seeded simulated releases (deterministic): the SVM at its
+// data-independent defaults (C = 1, σ = 0.2·√2, h = 2, k = 4) agrees ≥ 0.9
+// in ≥ 90 % of the draws (96 %), with accuracy ≤ 0.70 (majority 0.627); at
+// σ/2 — non-private accuracy 0.863 — no k reaches 60 % (k = 4, h = 2
+// shown: 39 %). Logistic regression without an intercept (non-private accuracy
+// 0.763, exact under the Bernstein approximation at k = 1, so only the
+// noise counts) agrees ≥ 0.9 in ≤ 85 % of the draws. With
+// -classify.tradeoff the test prints the whole table instead.
+func TestClassifierAgreementTradeoff(t *testing.T) {
+	const draws = 200
+	if *classifyTradeoff {
+		for _, c := range []float64{1.0 / 3, 1, 3, 10, 30} {
+			for _, b := range []float64{0, 0.3, 0.5, 0.7, 1} {
+				cand := Candidate{H: 1, K: 1, Params: learners.Values{"C": {c}, "intercept": {b}}}
+				ok, ag, ac, a0 := classifyCandidate(t, learners.KindLogistic, 1, cand, draws, 1)
+				t.Logf("logistic %s: agreement ≥ 0.9 in %.2f, mean agreement %.3f, accuracy %.3f (non-private %.3f)", cand, ok, ag, ac, a0)
+			}
+		}
+		for _, c := range []float64{1, 3} {
+			for _, s := range []float64{0.1, 0.141, 0.2, 0.283, 0.4} {
+				for _, h := range []int{1, 2} {
+					for _, k := range []int{1, 2, 3, 4, 6, 8} {
+						cand := Candidate{H: h, K: k, Params: learners.Values{"C": {c}, "sigma": {s}}}
+						ok, ag, ac, a0 := classifyCandidate(t, learners.KindSVM, 1, cand, draws, 1)
+						t.Logf("svm %s: agreement ≥ 0.9 in %.2f, mean agreement %.3f, accuracy %.3f (non-private %.3f)", cand, ok, ag, ac, a0)
+					}
+				}
+			}
+		}
+		return
+	}
+	sigma := 0.2 * math.Sqrt2
+	for _, tc := range []struct {
+		kind           learners.Kind
+		cand           Candidate
+		okLo, okHi     float64
+		accHi          float64 // the release's mean accuracy at most
+		nonPrivateOver float64 // the non-private accuracy above
+	}{
+		{learners.KindSVM, Candidate{H: 2, K: 4, Params: learners.Values{"C": {1}, "sigma": {sigma}}}, 0.9, 1, 0.70, 0.7},
+		{learners.KindSVM, Candidate{H: 2, K: 4, Params: learners.Values{"C": {1}, "sigma": {sigma / 2}}}, 0, 0.6, 1, 0.85},
+		{learners.KindLogistic, Candidate{H: 1, K: 1, Params: learners.Values{"C": {1}, "intercept": {0}}}, 0, 0.85, 1, 0.75},
+	} {
+		ok, ag, ac, a0 := classifyCandidate(t, tc.kind, 1, tc.cand, draws, 1)
+		t.Logf("%s %s: agreement ≥ 0.9 in %.2f of %d draws, mean agreement %.3f, accuracy %.3f (non-private %.3f)", tc.kind, tc.cand, ok, draws, ag, ac, a0)
+		if ok < tc.okLo || ok > tc.okHi || ac > tc.accHi || a0 <= tc.nonPrivateOver {
+			t.Errorf("%s %s: share %.2f (want in [%g, %g]), accuracy %.3f (want ≤ %g), non-private %.3f (want > %g)",
+				tc.kind, tc.cand, ok, tc.okLo, tc.okHi, ac, tc.accHi, a0, tc.nonPrivateOver)
+		}
+	}
+}

@@ -52,10 +52,13 @@ func TestCuratorClassifierPreview(t *testing.T) {
 	}
 	var info string
 	f.do(func() { info = c.preview.info.Text })
-	for _, want := range []string{"Agreement with the non-private classifier at your setting: ", "of 1000 evenly spaced records (mean of 200", "Curator only: accuracy on 1000 evenly spaced records ", " non-private."} {
+	for _, want := range []string{"Agreement with the non-private classifier at your setting: ", "of 1000 evenly spaced records (mean of 200", "Curator only (never published): accuracy on 1000 evenly spaced records ", " non-private.", " records (public: the synopsis states it)."} {
 		if !strings.Contains(info, want) {
 			t.Errorf("preview text %q: want %q", info, want)
 		}
+	}
+	if strings.Contains(info, "Curator only (never published): n =") {
+		t.Errorf("preview text %q: n is public, not curator only", info)
 	}
 	f.checkSweep(res, "agreement")
 }

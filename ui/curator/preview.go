@@ -415,29 +415,34 @@ func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 		fmt.Fprintf(&b, "\nAgreement with the non-private classifier at your setting: %.3g of %s (mean of %d simulated releases).",
 			r.Agreement, recordsText(r), preview.Repeats(r.Dim))
 	}
-	clipped := 0
-	for _, n := range r.Clipped {
-		clipped += n
-	}
-	fmt.Fprintf(&b, "\nCurator only (never published): n = %d records", r.N)
-
+	// n is public (it is written in the synopsis); what is curator only
+	// are the counts and the accuracy, which come from the values.
+	fmt.Fprintf(&b, "\nn = %d records (public: the synopsis states it).", r.N)
+	var private []string
 	if !boundsConfirmed {
-		b.WriteString(" (clip counts after you confirm the bounds)")
-	} else if clipped > 0 {
-		fmt.Fprintf(&b, ", %s clipped to the bounds", plural(clipped, "value"))
+		private = append(private, "clip counts after you confirm the bounds")
+	} else if clipped := sumCounts(r.Clipped); clipped > 0 {
+		private = append(private, plural(clipped, "value")+" clipped to the bounds")
 	}
-	filled := 0
-	for _, n := range r.Filled {
-		filled += n
+	if filled := sumCounts(r.Filled); filled > 0 {
+		private = append(private, plural(filled, "missing or invalid value")+" filled by the public fill rules")
 	}
-	if filled > 0 {
-		fmt.Fprintf(&b, ", %s filled by the public fill rules", plural(filled, "missing or invalid value"))
+	if len(private) > 0 {
+		fmt.Fprintf(&b, " Curator only (never published): %s.", strings.Join(private, ", "))
 	}
-	b.WriteString(".")
 	if r.Classifier {
-		fmt.Fprintf(&b, "\nCurator only: accuracy on %s %.3g released (mean), %.3g non-private.", recordsText(r), r.Accuracy, r.NonPrivateAccuracy)
+		fmt.Fprintf(&b, "\nCurator only (never published): accuracy on %s %.3g released (mean), %.3g non-private.", recordsText(r), r.Accuracy, r.NonPrivateAccuracy)
 	}
 	return b.String()
+}
+
+// sumCounts returns the total of per-column counts.
+func sumCounts(m map[string]int) int {
+	total := 0
+	for _, n := range m {
+		total += n
+	}
+	return total
 }
 
 // recordsText names the records a classifier's agreement and accuracy

@@ -66,7 +66,13 @@ func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error
 	w.Learner.Kind = s.Learner
 	w.Learner.Params = learners.Values{}
 	for _, p := range spec.Params {
-		if v, err := parseParam(p, s.paramText(p), max(len(s.Features), 1)); err == nil {
+		if _, typed := s.Params[s.Learner][p.Name]; !typed && p.Auto != nil {
+			// Untouched, with a public rule: resolved at release from n,
+			// ℓ and ε (learners/defaults.go), by the curator and the
+			// command line alike.
+			continue
+		}
+		if v, err := s.paramValues(p); err == nil {
 			w.Learner.Params[p.Name] = v
 		}
 	}

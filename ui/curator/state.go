@@ -279,6 +279,28 @@ func (s *curatorState) paramText(p learners.ParamSpec) string {
 	return strconv.FormatFloat(p.Default, 'g', -1, 64)
 }
 
+// paramValues returns the values a parameter takes in a request: the
+// curator's text if they typed one (parsed and checked), else the
+// data-independent default of learners/defaults.go at the public n, ℓ and ε
+// (learners.ParamSpec.PublicDefault, unrounded: the value release.Prepare
+// and the command line use for an unset parameter), else the static
+// default. The form shows the public default to three significant digits
+// (paramText); the request, the preview and the saved project get the
+// exact value, so that the preview fits what the release and the command
+// line fit.
+func (s *curatorState) paramValues(p learners.ParamSpec) ([]float64, error) {
+	dim := max(len(s.Features), 1)
+	if m := s.Params[s.Learner]; m != nil {
+		if t, ok := m[p.Name]; ok {
+			return parseParam(p, t, dim)
+		}
+	}
+	if v, ok := p.PublicDefault(learners.Public{N: s.Rows, Dim: len(s.Features), Epsilon: s.Epsilon}); ok {
+		return []float64{v}, nil
+	}
+	return parseParam(p, strconv.FormatFloat(p.Default, 'g', -1, 64), dim)
+}
+
 // setParamText records a parameter's form text for the current learner.
 func (s *curatorState) setParamText(name, text string) {
 	m := s.Params[s.Learner]
@@ -365,7 +387,7 @@ func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
 	}
 	req.AcknowledgedDataBounds = s.AckDataBounds
 	for _, p := range spec.Params {
-		v, err := parseParam(p, s.paramText(p), len(s.Features))
+		v, err := s.paramValues(p)
 		if err != nil {
 			return req, &fieldError{Step: stepLearner, Field: p.Label, Rule: err.Error()}
 		}

@@ -1,14 +1,18 @@
 package curator
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
@@ -172,5 +176,72 @@ func TestSuggestedFileName(t *testing.T) {
 		if got := suggestedFileName(title); got != want {
 			t.Errorf("suggestedFileName(%q) = %q, want %q", title, got, want)
 		}
+	}
+}
+
+// TestRequestPublicDefaults (issue 17): a parameter the curator did not
+// touch reaches the request — and so the preview, which fits through
+// release.Prepare — with the exact data-independent default of
+// learners/defaults.go, the value release.Prepare resolves for the command
+// line's request without it; the form shows it to three digits. A project
+// file leaves it out (it is resolved again from n, ℓ and ε) and keeps a
+// typed value.
+func TestRequestPublicDefaults(t *testing.T) {
+	ds := dataset.DemoTwoClass2D(1)
+	for _, kind := range []learners.Kind{learners.KindSVM, learners.KindKDE, learners.KindNaiveBayes} {
+		t.Run(string(kind), func(t *testing.T) {
+			s := newCuratorState()
+			s.Learner, s.Rows, s.Epsilon = kind, ds.Rows, 0.5
+			s.Features = []string{"x1", "x2"}
+			s.Label, s.Negative, s.Positive = "label", "0", "1"
+			s.bound("x1").Lo, s.bound("x1").Hi = "-4", "4"
+			s.bound("x2").Lo, s.bound("x2").Hi = "-4", "4"
+			if kind == learners.KindKDE {
+				s.Label = ""
+			}
+			req, err := s.request(ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cli := req
+			cli.Params = nil
+			p, err := release.Prepare(context.Background(), cli, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := p.Spec
+			auto := 0
+			for _, ps := range spec.Params {
+				got, want := req.Params[ps.Name], p.Resolved[ps.Name]
+				if ps.PerAxis && len(got) == 1 {
+					got = slices.Repeat(got, len(want)) // one value for every axis
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: the curator's request has %v, the command line resolves %v", ps.Name, got, want)
+				}
+				if ps.Auto == nil {
+					continue
+				}
+				auto++
+				v, _ := ps.PublicDefault(learners.Public{N: ds.Rows, Dim: 2, Epsilon: 0.5})
+				if want := strconv.FormatFloat(roundSig(v, 3), 'g', -1, 64); s.paramText(ps) != want {
+					t.Errorf("%s: form text %q, want %q", ps.Name, s.paramText(ps), want)
+				}
+				w, err := s.toWorkspace(ds)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, saved := w.Learner.Params[ps.Name]; saved {
+					t.Errorf("%s: the untouched default was saved in the project (%v)", ps.Name, w.Learner.Params[ps.Name])
+				}
+				s.setParamText(ps.Name, "0.3")
+				if w, err = s.toWorkspace(ds); err != nil || !slices.Equal(w.Learner.Params[ps.Name], []float64{0.3}) {
+					t.Errorf("%s: typed 0.3, saved %v (%v)", ps.Name, w.Learner.Params[ps.Name], err)
+				}
+			}
+			if auto == 0 {
+				t.Fatalf("%s has no parameter with a public rule: the test checks nothing", kind)
+			}
+		})
 	}
 }
