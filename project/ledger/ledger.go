@@ -275,7 +275,7 @@ func (l *Ledger) Damaged() *Error {
 }
 
 // HardLinked returns, if the ledger file had more than one hard link when
-// last read (Unix), the *HardLinkError every write, Repair included,
+// last read (Unix and Windows), the *HardLinkError every write, Repair included,
 // refuses with; otherwise nil.
 func (l *Ledger) HardLinked() *HardLinkError {
 	return l.state().linkError(l.path)
