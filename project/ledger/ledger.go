@@ -886,7 +886,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 	if tip != nil {
 		st.checkTip(path, *tip, damaged)
 	}
-	markJoined(damaged, st.longest)
+	markLong(damaged, st.longest)
 	for _, d := range damaged {
 		if d.line < lastOutOfOrder {
 			// Lines were moved, removed or added before it: the totals
