@@ -403,6 +403,11 @@ func FuzzLedgerRepair(f *testing.F) {
 	// the tip bounding them.
 	f.Add(uint8(0), []byte{0x01, 0x84, 0x26, 0x00, 0x10, 0x00})
 	f.Add(uint8(0), []byte{0x00, 0x10, 0x00, 0x02, 0x11, 0x2a})
+	// Found by the fuzzer once those were asserted: the over-budget
+	// release of line 2 split, its second part deleted, and line 4
+	// deleted (the line after it out of order, which dropped the bound of
+	// line 2's span although only lines were missing).
+	f.Add(uint8(31), []byte("0 020\x0000\x00"))
 	f.Fuzz(func(t *testing.T, which uint8, damage []byte) {
 		base, orig := bases[int(which)%len(bases)], origs[int(which)%len(bases)]
 		data, starts := damageLedger(base, damage)

@@ -168,6 +168,17 @@ func TestLedgerDeletedBesideDamagedLines(t *testing.T) {
 			joined := slices.Concat(bytes.TrimSuffix(ls[1], []byte("\n")), []byte(" "), ls[2])
 			return orig, joined, mustRead(t, TipPath(p))
 		}, map[int][]string{1: {hashA, hashB}}, [2]float64{0.5, 1e-7}},
+		// Found by FuzzLedgerRepair: a line deleted after the next intact
+		// line made that line's successor out of order, which dropped the
+		// bound of the span before it; the fragment was then charged at
+		// the dataset's largest budget, not the 10⁶ its release spent.
+		{"an over-budget release cut short, its rest deleted, and a later line deleted", func(t *testing.T) ([]byte, []byte, []byte) {
+			orig := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 1e6, OverBudget: true},
+				Entry{DatasetHash: hashA, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 3, Delta: 0.5, OverBudget: true}, Entry{DatasetHash: hashB, Epsilon: 0.2})
+			ls := bytes.SplitAfter(orig, []byte("\n"))
+			cut := slices.Concat(ls[1][:bytes.Index(ls[1], []byte(`"epsilon"`))+len(`"epsilon"`)], []byte("\n"))
+			return orig, slices.Concat(ls[0], cut, ls[2], ls[4]), nil
+		}, map[int][]string{2: {hashB}}, [2]float64{1e6, 0.5}},
 	} {
 		for _, attr := range []map[int][]string{nil, tc.attr} {
 			t.Run(fmt.Sprintf("%s, attributed %v", tc.name, attr != nil), func(t *testing.T) {
