@@ -385,6 +385,11 @@ func keyCount(b, key []byte) int {
 //
 //   - a line the running totals of the next intact line show held no
 //     entry is charged nothing (and needs no dataset);
+//   - a line of a span that is not settled (damagedSpan: its lines are
+//     not each one whole entry, or not as many as the entries the totals
+//     count, so lines missing beside them may hide among them) is charged
+//     its share of what the totals show the span spent, to every dataset
+//     (and needs no dataset); the rules below are for the other lines;
 //   - its datasets: the hash read from the line if an intact entry names
 //     the same hash and the line holds a single entry (entriesIn; a
 //     damaged hash cannot be told from a real one otherwise), plus
@@ -404,9 +409,10 @@ func keyCount(b, key []byte) int {
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹); likewise δ;
 //   - if a line with running totals follows (spanBound: the first one
-//     after it, version 1 lines between included), the damaged lines
-//     since the line with totals before them spent together at most the
-//     difference of the totals: each dataset of the span is charged at
+//     after it, version 1 lines between included; or the tip file), the
+//     settled span's damaged lines since the line with totals before them
+//     spent together at most the difference of the totals: each dataset
+//     of the span is charged at
 //     least that difference in all, whatever the lines' ε was (an
 //     over-budget release included); if each of its lines there shows a
 //     spending kind, an ε > 0 and one entry, only that (its share per
