@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -183,19 +181,7 @@ func TestLedgerDeletedBesideDamagedLines(t *testing.T) {
 		for _, attr := range []map[int][]string{nil, tc.attr} {
 			t.Run(fmt.Sprintf("%s, attributed %v", tc.name, attr != nil), func(t *testing.T) {
 				orig, damaged, tip := tc.ledger(t)
-				p := filepath.Join(t.TempDir(), "ledger.jsonl")
-				if err := os.WriteFile(p, damaged, 0o600); err != nil {
-					t.Fatal(err)
-				}
-				if tip != nil {
-					if err := os.WriteFile(TipPath(p), tip, 0o600); err != nil {
-						t.Fatal(err)
-					}
-				}
-				l, err := Open(p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				l := ledgerFileTip(t, damaged, tip)
 				if l.Damaged() == nil {
 					t.Fatal("damage not detected")
 				}

@@ -225,11 +225,10 @@ func sweepCheck(t *testing.T, what string, orig, data []byte, tip []byte) {
 	sweepCheckOpt(t, what, orig, data, tip, false)
 }
 
-// sweepCheckOpt is sweepCheck; with reset, a repair that needs the
-// curator is retried with --reset-tip (the curator's decision).
-func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, reset bool) {
+// ledgerFileTip writes data to a ledger file, and tip (unless nil) to its
+// tip file, and opens it.
+func ledgerFileTip(t *testing.T, data, tip []byte) *Ledger {
 	t.Helper()
-	o := parseLedger(orig, "orig")
 	p := filepath.Join(t.TempDir(), "ledger.jsonl")
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
@@ -243,6 +242,15 @@ func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, res
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+// sweepCheckOpt is sweepCheck; with reset, a repair that needs the
+// curator is retried with --reset-tip (the curator's decision).
+func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, reset bool) {
+	t.Helper()
+	o := parseLedger(orig, "orig")
+	l := ledgerFileTip(t, data, tip)
 	closed := l.TipProblem() != nil || l.Damaged() != nil || l.Torn() != nil
 	if closed {
 		if _, err := l.Reserve(Entry{DatasetHash: hashNew, Epsilon: 0.01}, false); err == nil {
