@@ -275,8 +275,8 @@ func (l *Ledger) Damaged() *Error {
 }
 
 // HardLinked returns, if the ledger file had more than one hard link when
-// last read (Unix and Windows), the *HardLinkError every write, Repair included,
-// refuses with; otherwise nil.
+// last read (Unix and Windows), the *HardLinkError every write, Repair
+// included, refuses with; otherwise nil.
 func (l *Ledger) HardLinked() *HardLinkError {
 	return l.state().linkError(l.path)
 }

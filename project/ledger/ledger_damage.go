@@ -171,7 +171,7 @@ func (d damagedLine) entries() int {
 // the other keys. So the damaged lines of a span that are all whole
 // entries each begin where a line of the ledger began, one line each, and
 // there are at most as many of them as the lines that remain there
-// (damageCharges, spanSettled). A repair entry may be the repair of an
+// (damageCharges, settleSpans). A repair entry may be the repair of an
 // older damaged line in the span, which the running totals do not count
 // as an entry: it is not taken for one.
 func (d damagedLine) wholeEntry() bool {
