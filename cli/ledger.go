@@ -57,7 +57,10 @@ by hand instead (docs/ledger.md).
 Lines deleted before an intact line N are charged what its running totals
 show they spent, to every dataset, including datasets first seen later
 ("unattributed (lines missing before line N)"), unless --attribute N=FILE.csv
-names their dataset.
+names their dataset. Damaged lines between intact lines that are not each
+one whole entry (a line split or joined), or not as many as the entries
+the totals count, may hide deleted lines: they are charged what they spent
+to every dataset, whatever --attribute says.
 After every write the ledger's last line (its checksum and running totals)
 is kept in the tip file beside it (ledger.jsonl.tip). A ledger that does
 not end where its tip says lost lines at its end (cut off, or an older

@@ -275,8 +275,8 @@ func (l *Ledger) Damaged() *Error {
 }
 
 // HardLinked returns, if the ledger file had more than one hard link when
-// last read (Unix), the *HardLinkError every write, Repair included,
-// refuses with; otherwise nil.
+// last read (Unix and Windows), the *HardLinkError every write, Repair
+// included, refuses with; otherwise nil.
 func (l *Ledger) HardLinked() *HardLinkError {
 	return l.state().linkError(l.path)
 }
@@ -774,7 +774,7 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 	validLine := 0            // number of the last valid line
 	pending := 0              // damaged[pending:] follow the last valid line
 	sinceTotals := 0          // damaged[sinceTotals:] follow the last valid line with totals
-	lastOutOfOrder := 0       // the last intact line whose totals do not follow
+	lastReordered := 0        // the last intact line whose totals are below what the lines before it recompute
 	budgetAt := map[string]budgetLine{}
 	// Blank lines are harmless only after the last entry (an editor's final
 	// newline): one between entries may be a byte damaged into a line end,
@@ -848,8 +848,14 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 				// Entries are missing before it: what they spent.
 				d.gap = newSpanBound(n, st.want(e), e)
 			}
+			if d.gap == nil || checkTotals(st.want(e), e, false) != nil {
+				// Not lines missing only: its totals are below the
+				// chain in some count (a line moved, duplicated or added
+				// before it), which can lower the bound of a span before
+				// it.
+				lastReordered = n
+			}
 			damaged = append(damaged, d)
-			lastOutOfOrder = n
 		} else {
 			validLine = n
 		}
@@ -886,11 +892,14 @@ func parseLedgerTip(data []byte, path string, tip *tipRead) *ledgerState {
 	if tip != nil {
 		st.checkTip(path, *tip, damaged)
 	}
-	markJoined(damaged, st.longest)
+	markLong(damaged, st.longest)
 	for _, d := range damaged {
-		if d.line < lastOutOfOrder {
-			// Lines were moved, removed or added before it: the totals
-			// of the lines around d need not bound it.
+		if d.line < lastReordered {
+			// Lines were moved, duplicated or added before it: the
+			// totals of the lines around d need not bound it (an intact
+			// line moved into its span lowers their difference). Lines
+			// missing only (a gap) leave the bound of every span as the
+			// writer wrote it.
 			d.bound = nil
 		}
 		if !d.resolved {

@@ -131,11 +131,6 @@ type damagedLine struct {
 	// long is set if the line is longer than singleEntryBound: it may
 	// hold several entries whatever its keys show.
 	long bool
-	// joined is, if the running totals that bound the line's span count
-	// more entries than the span has lines, how many entries at least the
-	// line may hold (else 0): a line end was lost with the keys around it,
-	// or whole lines are missing (damageCharges).
-	joined int
 }
 
 func newDamagedLine(n int, data []byte, err error) damagedLine {
@@ -144,9 +139,9 @@ func newDamagedLine(n int, data []byte, err error) damagedLine {
 
 // confirmedHash returns the dataset hash read from the line if an intact
 // entry names the same hash (known) and the line holds a single entry
-// (entriesIn, joined), so no second entry's hash can hide in it; else "".
+// (entriesIn), so no second entry's hash can hide in it; else "".
 func (d damagedLine) confirmedHash(known map[string]bool) string {
-	if d.rec.hash != "" && known[d.rec.hash] && d.entries() == 1 && d.joined == 0 {
+	if d.rec.hash != "" && known[d.rec.hash] && d.entries() == 1 {
 		return d.rec.hash
 	}
 	return ""
@@ -166,26 +161,40 @@ func (d damagedLine) entries() int {
 	return k
 }
 
-// markJoined sets long and joined on the damaged lines (all of them,
-// resolved or not, in file order) that may hold more entries than their
-// keys show: a line longer than singleEntryBound (long), and every line of
-// a span whose running totals count more entries than the span has
-// damaged lines (joined: the lines of a span held at least one entry
-// each, or none, when the totals were written; fewer lines now means line
-// ends were lost, or whole lines).
-func markJoined(damaged []damagedLine, longest int) {
-	lines := map[int]int{} // damaged lines per span, by the line that bounds it
-	for _, d := range damaged {
-		if d.bound != nil && !d.outOfOrder && !isBlankLine(d.data) { // a blank line holds no entry
-			lines[d.bound.next]++
+// wholeEntry reports whether the damaged line has the shape of exactly
+// one whole entry: it begins as every entry does (`{"dataset_hash":` at
+// the start of the line), every key every entry has occurs in it exactly
+// once (keyCount), and it does not read as a repair entry. A line split in
+// two (a byte damaged into a line end) leaves at most one part that
+// begins so and holds every key; joined lines hold the keys twice; a
+// fragment that begins inside a different_population list holds none of
+// the other keys. So the damaged lines of a span that are all whole
+// entries each begin where a line of the ledger began, one line each, and
+// there are at most as many of them as the lines that remain there
+// (damageCharges, settleSpans). A repair entry may be the repair of an
+// older damaged line in the span, which the running totals do not count
+// as an entry: it is not taken for one.
+func (d damagedLine) wholeEntry() bool {
+	if !bytes.HasPrefix(d.data, entryStart) || d.rec.kind == KindRepair {
+		return false
+	}
+	for _, key := range entryKeys {
+		if keyCount(d.data, key) != 1 {
+			return false
 		}
 	}
+	return true
+}
+
+// entryStart is how every line the ledger writes begins (but an
+// unattributed repair's, which has no dataset).
+var entryStart = []byte(`{"dataset_hash":`)
+
+// markLong sets long on the damaged lines longer than singleEntryBound:
+// they may hold several entries whatever their keys show.
+func markLong(damaged []damagedLine, longest int) {
 	for i := range damaged {
-		d := &damaged[i]
-		d.long = len(d.data) > singleEntryBound(longest)
-		if b := d.bound; b != nil && !d.outOfOrder && b.entries > lines[b.next] {
-			d.joined = max(d.joined, b.entries-lines[b.next]+1)
-		}
+		damaged[i].long = len(damaged[i].data) > singleEntryBound(longest)
 	}
 }
 
@@ -355,13 +364,20 @@ var entryKeys = [][]byte{
 func entriesIn(b []byte) int {
 	k := 1
 	for _, key := range entryKeys {
-		n := bytes.Count(b, key)
-		if bytes.Equal(key, entryKeys[0]) {
-			n -= bytes.Count(b, []byte(`[{"dataset_hash":`)) + bytes.Count(b, []byte(`},{"dataset_hash":`))
-		}
-		k = max(k, n)
+		k = max(k, keyCount(b, key))
 	}
 	return k
+}
+
+// keyCount returns how many times key, one of entryKeys, occurs in b as
+// an entry's own key: a "dataset_hash" key opening an element of a
+// different_population list does not count (entriesIn).
+func keyCount(b, key []byte) int {
+	n := bytes.Count(b, key)
+	if bytes.Equal(key, entryKeys[0]) {
+		n -= bytes.Count(b, []byte(`[{"dataset_hash":`)) + bytes.Count(b, []byte(`},{"dataset_hash":`))
+	}
+	return n
 }
 
 // damageCharges computes the conservative charge of every unresolved
@@ -369,6 +385,11 @@ func entriesIn(b []byte) int {
 //
 //   - a line the running totals of the next intact line show held no
 //     entry is charged nothing (and needs no dataset);
+//   - a line of a span that is not settled (damagedSpan: its lines are
+//     not each one whole entry, or not as many as the entries the totals
+//     count, so lines missing beside them may hide among them) is charged
+//     its share of what the totals show the span spent, to every dataset
+//     (and needs no dataset); the rules below are for the other lines;
 //   - its datasets: the hash read from the line if an intact entry names
 //     the same hash and the line holds a single entry (entriesIn; a
 //     damaged hash cannot be told from a real one otherwise), plus
@@ -388,9 +409,10 @@ func entriesIn(b []byte) int {
 //     the default budget, every intact budget of the dataset and every
 //     intact entry's charge on it, times (1 + 10⁻⁹); likewise δ;
 //   - if a line with running totals follows (spanBound: the first one
-//     after it, version 1 lines between included), the damaged lines
-//     since the line with totals before them spent together at most the
-//     difference of the totals: each dataset of the span is charged at
+//     after it, version 1 lines between included; or the tip file), the
+//     settled span's damaged lines since the line with totals before them
+//     spent together at most the difference of the totals: each dataset
+//     of the span is charged at
 //     least that difference in all, whatever the lines' ε was (an
 //     over-budget release included); if each of its lines there shows a
 //     spending kind, an ε > 0 and one entry, only that (its share per
@@ -422,9 +444,7 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 	byHash := map[string][]lineCharge{}
 	var order []string
 	var out []damageCharge
-	type spanEntries struct{ first, k, bud int } // bud: entries of lines that may be budget entries
-	spans := map[*spanBound]*spanEntries{}
-	var spanOrder []*spanBound
+	spans := settleSpans(st.damaged)
 	for _, d := range st.damaged {
 		if d.outOfOrder {
 			out = append(out, outOfOrderCharges(d, attribute[d.line])...)
@@ -435,18 +455,11 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 				why: fmt.Sprintf("damaged line %d (%s) held no entry, by %s", d.line, d.reason, d.bound.source())})
 			continue
 		}
-		k := d.entries()
-		if b := d.bound; b != nil {
-			if spans[b] == nil {
-				spans[b] = &spanEntries{first: d.line}
-				spanOrder = append(spanOrder, b)
-			}
-			spans[b].k += k // what its keys and length show
-			if k > 1 || d.rec.kind == "" || d.rec.kind == KindBudget {
-				spans[b].bud += k
-			}
+		if sp := spans[d.bound]; sp != nil && !sp.settled {
+			out = append(out, sp.share(d))
+			continue
 		}
-		k = max(k, d.joined)
+		k := d.entries()
 		var hs []string
 		if h := d.confirmedHash(known); h != "" {
 			hs = append(hs, h)
@@ -472,8 +485,6 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		if len(hs) == 0 {
 			what := "no dataset hash can be read from it"
 			switch {
-			case d.joined > 0 && d.entries() == 1:
-				what = "it may hold more than one entry (the running totals after it count more entries than the damaged lines there: a line end lost, or whole lines missing): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case k > 1:
 				what = "it may hold more than one entry (a line end lost): attribute it to every dataset whose entries it may hold, one --attribute each"
 			case d.rec.hash != "":
@@ -494,19 +505,6 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 			byHash[h] = append(byHash[h], lc)
 		}
 	}
-	// More entries between the intact lines than the damaged lines can
-	// hold: whole lines are missing too, of datasets nobody knows.
-	for _, b := range spanOrder {
-		if sp := spans[b]; b.entries > sp.k {
-			c := damageCharge{line: sp.first, all: true, eps: b.eps, delta: min(b.delta, 1-1e-12), budgetsLost: budgetsLost(b.budgets, sp.bud),
-				why: fmt.Sprintf("%s: %s count %d entries since the valid line before line %d, more than the damaged lines can hold, spending ε %g, δ %g together; charged to every dataset",
-					UnattributedNote(sp.first), b.source(), b.entries, sp.first, b.eps, b.delta)}
-			if c.budgetsLost {
-				c.why += budgetsNote
-			}
-			out = append(out, c)
-		}
-	}
 	for _, h := range order {
 		cs, problem := chargeDataset(st.entries, h, byHash[h])
 		out = append(out, cs...)
@@ -519,6 +517,71 @@ func damageCharges(st *ledgerState, attribute map[int][]string, guess bool) ([]d
 		return out, &NeedsCuratorError{Lines: problems}
 	}
 	return out, nil
+}
+
+// damagedSpan is the unresolved damaged lines one set of running totals
+// bounds (spanBound, entries > 0): the first, how many (lines), and
+// whether they can be charged line by line (settled): every one of them
+// is a whole entry (damagedLine.wholeEntry) and there are exactly as many
+// as the totals count entries. Then each line is one line of the ledger
+// as it was written, damaged in place, and no line is missing beside
+// them. Otherwise lines may be missing and hide among them (a line split
+// in two beside a deleted line; lines joined beside one), of datasets
+// nobody knows: every line of the span is charged its share of what the
+// totals show the span spent, to every dataset (share).
+type damagedSpan struct {
+	b       *spanBound
+	first   int
+	lines   int
+	whole   bool
+	settled bool
+}
+
+// settleSpans returns the spans of the unresolved damaged lines, by their
+// bound.
+func settleSpans(damaged []damagedLine) map[*spanBound]*damagedSpan {
+	spans := map[*spanBound]*damagedSpan{}
+	for _, d := range damaged {
+		if d.outOfOrder || d.bound == nil || d.bound.entries == 0 {
+			continue
+		}
+		sp := spans[d.bound]
+		if sp == nil {
+			sp = &damagedSpan{b: d.bound, first: d.line, whole: true}
+			spans[d.bound] = sp
+		}
+		sp.lines++
+		sp.whole = sp.whole && d.wholeEntry()
+	}
+	for _, sp := range spans {
+		sp.settled = sp.whole && sp.lines == sp.b.entries
+	}
+	return spans
+}
+
+// share returns the charge of the damaged line d of the unsettled span
+// sp: its share (1/lines) of the ε and δ the span spent together, to
+// every dataset, existing or future. Nobody knows whose lines may be
+// missing there: the curator's attribution of a line cannot lower it.
+// If the span held, or may have held, a budget entry, every dataset's
+// budgets are set aside (it may have lowered one).
+func (sp *damagedSpan) share(d damagedLine) damageCharge {
+	b, m := sp.b, float64(sp.lines)
+	why := "are not each one whole entry (a line split or joined, or a key or the beginning of a line damaged)"
+	switch {
+	case sp.whole && sp.lines < b.entries:
+		why = fmt.Sprintf("are fewer than the %d entries (whole lines are missing)", b.entries)
+	case sp.whole:
+		why = fmt.Sprintf("are more than the %d entries (a line there held no entry when the totals were written)", b.entries)
+	}
+	c := damageCharge{line: d.line, all: true, eps: b.eps / m * (1 + 1e-12), delta: min(b.delta/m*(1+1e-12), 1-1e-12),
+		budgetsLost: budgetsLost(b.budgets, 0),
+		why: fmt.Sprintf("%s: %s count %d entries since the valid line before line %d, spending ε %g, δ %g together; the %d damaged lines there %s, so lines missing beside them may hide among them: damaged line %d (%s) is charged its share (1/%d) to every dataset",
+			UnattributedNote(d.line), b.source(), b.entries, sp.first, b.eps, b.delta, sp.lines, why, d.line, d.reason, sp.lines)}
+	if c.budgetsLost {
+		c.why += budgetsNote
+	}
+	return c
 }
 
 // lineCharge is a damaged line to be charged to a dataset: it may hold k

@@ -43,7 +43,9 @@ func realLedger(t *testing.T, names ...string) (string, []byte) {
 // lost) must still be detected. The ledgers keep a tip file, which bounds
 // a damaged last line as the running totals of an intact line after it
 // would: a joined last line whose keys hide a budget change no longer
-// needs the curator (it did before tips, when nothing bounded it).
+// needs the curator (it did before tips, when nothing bounded it). A
+// joined line is fewer lines than the entries the tip counts, so lines
+// may be missing beside it: it is charged to every dataset.
 func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -52,7 +54,7 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 		damage  func([]byte) []byte
 		entries int    // entriesIn of the damaged line
 		refuse  string // "" if Repair must succeed without attribution
-		charged string // the dataset a repair entry charges at least its budget
+		charged string // the dataset a repair entry charges at least its budget; "": every dataset, what the lines spent
 	}{
 		{"one line, ε changed, dataset confirmed by line 4", []string{"a", "b", "c", "c"}, nil, epsOnLine3, 1, "", "c"},
 		{"one line, ε changed, attributed (the repro)", []string{"a", "b", "c"}, map[int][]string{3: {hashOf("c")}}, epsOnLine3, 1, "", "c"},
@@ -60,7 +62,7 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 			i := bytes.IndexByte(b, '\n')
 			j := i + 1 + bytes.IndexByte(b[i+1:], '\n')
 			return append(append([]byte{}, b[:j]...), b[j+1:]...)
-		}, 2, "more than one entry", ""},
+		}, 2, "", ""},
 		{"line end lost and one key of the second entry damaged", []string{"a", "b", "c"}, map[int][]string{2: {hashOf("b")}}, func(b []byte) []byte {
 			i := bytes.IndexByte(b, '\n')
 			j := i + 1 + bytes.IndexByte(b[i+1:], '\n')
@@ -68,7 +70,7 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 			k := bytes.LastIndex(out, []byte(`"dataset_hash":`))
 			out[k+2] = 'x'
 			return out
-		}, 2, "", "b"},
+		}, 2, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, data := realLedger(t, tc.names...)
@@ -96,6 +98,15 @@ func TestLedgerDamageSingleLineRepairs(t *testing.T) {
 				t.Fatalf("Repair of a single damaged line: %v", err)
 			}
 			reps = slices.DeleteFunc(reps, func(r Entry) bool { return r.RepairsTip }) // resolves the tip, charging nothing more
+			if tc.charged == "" {
+				if len(reps) != 1 || !reps[0].AllDatasets {
+					t.Fatalf("repairs = %+v, want one on every dataset", reps)
+				}
+				if eps, _ := l.Spent(hashNew); eps < 0.8 {
+					t.Fatalf("a dataset never seen spent ε %g after repair, want ≥ the 0.8 the joined lines spent", eps)
+				}
+				return
+			}
 			if len(reps) != 1 || reps[0].DatasetHash != hashOf(tc.charged) {
 				t.Fatalf("repairs = %+v, want one on dataset %s", reps, tc.charged)
 			}
@@ -342,25 +353,25 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 		name   string
 		ledger func(t *testing.T) (orig, damaged []byte)
 		asks   string // what the repair asks the curator ("" if it repairs)
+		every  bool   // the repair charges every dataset (lines may be missing beside the damaged ones)
 	}{
 		{"a declared different population does not stand in for a damaged key", func(t *testing.T) ([]byte, []byte) {
 			_, orig := reservedLedger(t, b(0.2), Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop}, b(0.1))
 			d := bytes.Clone(orig)
 			d[lineStart(orig, 2)+len(`{"dataset_has`)] = 'X' // line 2's own key
 			return orig, d
-		}, "line 2: no dataset hash can be read"},
+		}, "", true},
 		{"a damaged byte in an entry declaring a different population: one entry, repaired", func(t *testing.T) ([]byte, []byte) {
 			_, orig := reservedLedger(t, b(0.2), Entry{DatasetHash: hashA, Epsilon: 0.4, Identity: diffPop}, a(0.1))
 			return orig, bytes.Replace(orig, []byte(`"epsilon":0.4`), []byte(`"epsilon":0.5`), 1)
-		}, ""},
+		}, "", false},
 		{"a line end overwritten with the keys around it joins two datasets", joinAcross(func(d []byte, from, to int) []byte {
 			return overwrite(d, from, to, 'x')
-		}), "line 1: it may hold more than one entry"},
+		}), "", true},
 		{"a line end deleted with the keys around it joins two datasets", joinAcross(func(d []byte, from, to int) []byte {
 			return slices.Concat(d[:from], d[to:])
-		}), "line 1: it may hold more than one entry"},
-		{"a run of zeros over three lines", zeroRun(4, a(0.1), a(0.1), b(0.4), c(0.4), a(0.1)),
-			"line 2: it may hold more than one entry"},
+		}), "", true},
+		{"a run of zeros over three lines", zeroRun(4, a(0.1), a(0.1), b(0.4), c(0.4), a(0.1)), "", true},
 		{"a version 2 line bounds damage before the version 1 lines before it", func(t *testing.T) ([]byte, []byte) {
 			orig := slices.Concat(v1Ledger(t, a(0.125), Entry{DatasetHash: hashB, Epsilon: 50, OverBudget: true}, b(0.25)),
 				ledgerBytesFrom(t, Totals{Epsilon: 50.375, Entries: 3}, a(0.5)))
@@ -369,13 +380,12 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 			from := l2 + bytes.Index(orig[l2:], []byte(`"epsilon":50`)) + len(`"epsilon":`)
 			to := l2 + bytes.Index(orig[l2:], []byte(`"over_budget":true`)) + len(`"over_budget":tru`)
 			return orig, overwrite(orig, from, to, '0')
-		}, ""},
+		}, "", true}, // the keys from "delta" to "time" destroyed: not a whole entry
 		{"a version 1 release past its δ budget whose marker is damaged", func(t *testing.T) ([]byte, []byte) {
 			orig := v1Ledger(t, b(0.1), Entry{DatasetHash: hashB, Epsilon: 0.1, Delta: 1e-3, OverBudget: true}, b(0.1))
 			return orig, bytes.Replace(orig, []byte(`"over_budget":true`), []byte(`"over_budgeT":true`), 1)
-		}, "line(s) 2 of dataset 3e23e8160039…: the dataset has a release past its budget"},
-		{"a run of zeros over five lines, longer than any entry", zeroRun(6, a(0.1), a(0.1), b(0.2), c(0.2), b(0.2), c(0.2), a(0.1)),
-			"line 2: it may hold more than one entry"},
+		}, "line(s) 2 of dataset 3e23e8160039…: the dataset has a release past its budget", false},
+		{"a run of zeros over five lines, longer than any entry", zeroRun(6, a(0.1), a(0.1), b(0.2), c(0.2), b(0.2), c(0.2), a(0.1)), "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			orig, damaged := tc.ledger(t)
@@ -403,6 +413,9 @@ func TestLedgerRepairNeverUnderCounts(t *testing.T) {
 				if e1, d1 := l.Spent(h); e1 < e0 || d1 < d0 {
 					t.Errorf("dataset %s: spent ε %g, δ %g after the repair, truly ε %g, δ %g", ShortHash(h), e1, d1, e0, d0)
 				}
+			}
+			if eps, _ := l.Spent(hashNew); (eps > 0) != tc.every {
+				t.Errorf("a dataset never seen: spent ε %g after the repair, want the damaged lines charged to every dataset: %v", eps, tc.every)
 			}
 		})
 	}
@@ -506,19 +519,17 @@ func TestLedgerDamageAfterRepairIsDetected(t *testing.T) {
 }
 
 // TestLedgerLineMissingBesideDamagedLine: a span whose running totals
-// count more entries than it has lines makes its damaged line unconfirmed
-// (it may have joined entries), and may as well mean a whole line is
-// missing. The curator who attributes the damaged line to its own dataset
-// only must not thereby cancel the unattributed charge of the missing
-// line: b's deleted release stays charged.
+// count more entries than it has lines may have joined entries, and may as
+// well mean a whole line is missing, of a dataset nobody knows: the span
+// is charged to every dataset, without the curator. The curator who
+// attributes the damaged line to its own dataset only must not thereby
+// cancel that charge: b's deleted release stays charged.
 func TestLedgerLineMissingBesideDamagedLine(t *testing.T) {
 	orig := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashA, Epsilon: 0.1},
 		Entry{DatasetHash: hashB, Epsilon: 0.4}, Entry{DatasetHash: hashA, Epsilon: 0.1})
 	ls := bytes.SplitAfter(orig, []byte{'\n'})
 	ls[1] = bytes.Replace(ls[1], []byte(`"epsilon":0.1`), []byte(`"epsilon":0.2`), 1) // line 2 damaged
 	l := ledgerFile(t, slices.Concat(ls[0], ls[1], ls[3]))                            // line 3 (b) deleted
-	_, err := l.Repair(RepairOptions{})
-	wantNeedsCurator(t, err, "line 2: it may hold more than one entry (the running totals after it count more entries")
 	if _, err := l.Repair(RepairOptions{Attribute: map[int][]string{2: {hashA}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -528,7 +539,9 @@ func TestLedgerLineMissingBesideDamagedLine(t *testing.T) {
 	if a, _ := l.Spent(hashA); a < 0.6 {
 		t.Errorf("dataset a spent ε %g after the repair, truly 0.6", a)
 	}
-	if b, _ := l.Spent(hashB); b < 0.4 {
-		t.Errorf("dataset b spent ε %g after the repair, truly 0.4 (its line was deleted)", b)
+	for _, h := range []string{hashB, hashNew} {
+		if eps, _ := l.Spent(h); eps < 0.4 {
+			t.Errorf("dataset %s spent ε %g after the repair, at least 0.4 (b's line was deleted)", ShortHash(h), eps)
+		}
 	}
 }

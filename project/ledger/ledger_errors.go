@@ -92,15 +92,15 @@ func (e *BudgetError) Error() string {
 // one name leave the other name's tip behind, and a tip behind is
 // accepted: lines cut from the end after it would go unseen. The ledger
 // therefore refuses every write, Repair included, through a file with
-// another hard link (docs/ledger.md, "The tip file"); Unix only (on other
-// platforms the count is not looked up).
+// another hard link (docs/ledger.md, "The tip file"); Unix and Windows (on
+// other platforms the count is not looked up).
 type HardLinkError struct {
 	File  string // the ledger
 	Links int    // its number of hard links
 }
 
 func (e *HardLinkError) Error() string {
-	return fmt.Sprintf("%s: the ledger file has %d hard links (names); the ledger refuses to write through a file with more than one, because each name keeps its own tip file and a tip left behind by writes through the other name would hide lines cut from the end. Remove the other name(s) of the file (find them with 'find / -xdev -samefile %s'), and use a symbolic link instead, which shares the tip (see docs/ledger.md, \"The tip file\")",
+	return fmt.Sprintf("%s: the ledger file has %d hard links (names); the ledger refuses to write through a file with more than one, because each name keeps its own tip file and a tip left behind by writes through the other name would hide lines cut from the end. Remove the other name(s) of the file (find them with '"+findLinksHint+"'), and use a symbolic link instead, which shares the tip (see docs/ledger.md, \"The tip file\")",
 		e.File, e.Links, e.File)
 }
 

@@ -3,6 +3,8 @@ package ledger
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +130,89 @@ func TestLedgerUnattributedOlderProgram(t *testing.T) {
 	data = append(data, bytes.Replace(line, []byte(`"all_datasets"`), []byte(`"all_datasets_v9"`), 1)...)
 	if st := parseLedger(data, "older"); st.refuseWrites("older") == nil || !strings.Contains(st.damaged[0].reason, "unknown field") {
 		t.Fatalf("an entry with an unknown field was not refused: %+v", st.damaged)
+	}
+}
+
+// TestLedgerDeletedBesideDamagedLines is the regression test of the last
+// gap of issue 14: a whole line deleted beside damaged lines hid in their
+// entry count, and its ε was charged to the damaged lines' datasets only.
+// Both reproductions found by FuzzLedgerRepair: a line split in two by a
+// byte damaged into a line end, beside a deleted line (the two parts
+// counted as the two entries the totals of the next line count); and the
+// first line deleted with lines 2 and 3 joined, bounded by the tip file
+// (the joined line, by its length, counted as the three entries the tip
+// counts). The damaged lines there are not each one whole entry, so the
+// repair charges what the span spent to every dataset, a dataset never
+// seen included, whatever the curator attributes the visible lines to.
+func TestLedgerDeletedBesideDamagedLines(t *testing.T) {
+	relA, relB := Entry{DatasetHash: hashA, Epsilon: 0.25}, Entry{DatasetHash: hashB, Epsilon: 0.1}
+	relC := Entry{DatasetHash: hashC, Epsilon: 0.5, Delta: 1e-7}
+	for _, tc := range []struct {
+		name   string
+		ledger func(t *testing.T) (orig, damaged, tip []byte)
+		attr   map[int][]string // what the curator can tell of the visible lines
+		lost   [2]float64       // ε, δ of the deleted line: every dataset is charged at least this
+	}{
+		{"a line split in two beside a deleted line", func(t *testing.T) ([]byte, []byte, []byte) {
+			orig := ledgerBytes(t, relA, relC, relB, relA)
+			ls := bytes.SplitAfter(orig, []byte("\n"))
+			split := bytes.Clone(ls[2])
+			split[len(split)/2] = '\n' // b's line in two
+			return orig, slices.Concat(ls[0], split, ls[3]), nil
+		}, map[int][]string{2: {hashB}, 3: {hashB}}, [2]float64{0.5, 1e-7}},
+		{"the first line deleted, lines 2 and 3 joined, the tip bounds them", func(t *testing.T) ([]byte, []byte, []byte) {
+			p, orig := reservedLedger(t, relC, relA, relB)
+			ls := bytes.SplitAfter(orig, []byte("\n"))
+			joined := slices.Concat(bytes.TrimSuffix(ls[1], []byte("\n")), []byte(" "), ls[2])
+			return orig, joined, mustRead(t, TipPath(p))
+		}, map[int][]string{1: {hashA, hashB}}, [2]float64{0.5, 1e-7}},
+		// Found by FuzzLedgerRepair: a line deleted after the next intact
+		// line made that line's successor out of order, which dropped the
+		// bound of the span before it; the fragment was then charged at
+		// the dataset's largest budget, not the 10⁶ its release spent.
+		{"an over-budget release cut short, its rest deleted, and a later line deleted", func(t *testing.T) ([]byte, []byte, []byte) {
+			orig := ledgerBytes(t, Entry{DatasetHash: hashA, Epsilon: 0.4}, Entry{DatasetHash: hashB, Epsilon: 1e6, OverBudget: true},
+				Entry{DatasetHash: hashA, Epsilon: 0.3}, Entry{DatasetHash: hashA, Epsilon: 3, Delta: 0.5, OverBudget: true}, Entry{DatasetHash: hashB, Epsilon: 0.2})
+			ls := bytes.SplitAfter(orig, []byte("\n"))
+			cut := slices.Concat(ls[1][:bytes.Index(ls[1], []byte(`"epsilon"`))+len(`"epsilon"`)], []byte("\n"))
+			return orig, slices.Concat(ls[0], cut, ls[2], ls[4]), nil
+		}, map[int][]string{2: {hashB}}, [2]float64{1e6, 0.5}},
+	} {
+		for _, attr := range []map[int][]string{nil, tc.attr} {
+			t.Run(fmt.Sprintf("%s, attributed %v", tc.name, attr != nil), func(t *testing.T) {
+				orig, damaged, tip := tc.ledger(t)
+				l := ledgerFileTip(t, damaged, tip)
+				if l.Damaged() == nil {
+					t.Fatal("damage not detected")
+				}
+				o := parseLedger(orig, "orig")
+				check := func(when string) {
+					for _, h := range []string{hashA, hashB, hashC, hashNew} {
+						e0, d0 := spent(o.entries, nil, h)
+						e1, d1 := l.Spent(h)
+						if e1 < e0*(1-1e-12) || d1 < d0*(1-1e-12) {
+							t.Errorf("%s: dataset %s spent ε %g, δ %g, truly ε %g, δ %g", when, ShortHash(h), e1, d1, e0, d0)
+						}
+						if e1 < tc.lost[0] || d1 < tc.lost[1] {
+							t.Errorf("%s: dataset %s spent ε %g, δ %g, below the deleted line's ε %g, δ %g (charged to every dataset)", when, ShortHash(h), e1, d1, tc.lost[0], tc.lost[1])
+						}
+					}
+				}
+				check("before the repair")
+				reps, err := l.Repair(RepairOptions{Attribute: attr})
+				if err != nil {
+					t.Fatalf("Repair: %v (the damaged lines are charged to every dataset: nothing to ask the curator)", err)
+				}
+				for _, r := range reps {
+					if !r.AllDatasets || r.DatasetHash != "" {
+						t.Errorf("repair %+v: want every damaged line charged to every dataset", r)
+					}
+				}
+				if l.Damaged() != nil || l.TipProblem() != nil {
+					t.Fatalf("still damaged after the repair: %v, tip %v", l.Damaged(), l.TipProblem())
+				}
+				check("after the repair")
+			})
+		}
 	}
 }

@@ -55,3 +55,8 @@ func lockLedger(path string) (func(), error) {
 // refused here (docs/ledger.md, "The tip file": use one name, or symbolic
 // links, which share the tip).
 func linkCount(string) int { return 1 }
+
+// findLinksHint is how the curator lists the other names of a hard-linked
+// ledger (HardLinkError; never reported on this platform, where the count
+// is not looked up).
+const findLinksHint = "find / -xdev -samefile %s"

@@ -42,8 +42,22 @@ func lockLedger(path string) (func(), error) {
 	}, nil
 }
 
-// linkCount returns 1: the number of hard links of the ledger is not
-// looked up on this platform, so a ledger with another hard link is not
-// refused here (docs/ledger.md, "The tip file": use one name, or symbolic
-// links, which share the tip).
-func linkCount(string) int { return 1 }
+// linkCount returns the number of hard links of the file at path (names
+// of it: GetFileInformationByHandle's NumberOfLinks, as st_nlink on Unix),
+// or 1 if it cannot be told.
+func linkCount(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 1
+	}
+	defer f.Close()
+	var info windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(windows.Handle(f.Fd()), &info); err != nil {
+		return 1
+	}
+	return max(1, int(info.NumberOfLinks))
+}
+
+// findLinksHint is how the curator lists the other names of a hard-linked
+// ledger on this platform (HardLinkError).
+const findLinksHint = "fsutil hardlink list %s"

@@ -222,14 +222,13 @@ func sweepLines(data []byte) [][]byte {
 // truly recorded in orig.
 func sweepCheck(t *testing.T, what string, orig, data []byte, tip []byte) {
 	t.Helper()
-	sweepCheckOpt(t, what, orig, data, tip, false)
+	sweepCheckOpt(t, what, orig, data, tip, sweepCurator{})
 }
 
-// sweepCheckOpt is sweepCheck; with reset, a repair that needs the
-// curator is retried with --reset-tip (the curator's decision).
-func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, reset bool) {
+// ledgerFileTip writes data to a ledger file, and tip (unless nil) to its
+// tip file, and opens it.
+func ledgerFileTip(t *testing.T, data, tip []byte) *Ledger {
 	t.Helper()
-	o := parseLedger(orig, "orig")
 	p := filepath.Join(t.TempDir(), "ledger.jsonl")
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
@@ -243,6 +242,24 @@ func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, res
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l
+}
+
+// sweepCurator is what the curator decides where a repair asks them:
+// reset the tip (--reset-tip), and attribute every damaged line (not the
+// intact lines out of order: nobody knows whose lines are missing before
+// them) to the datasets attribute, as they would from their synopses.
+type sweepCurator struct {
+	reset     bool
+	attribute []string
+}
+
+// sweepCheckOpt is sweepCheck; a repair that needs the curator is retried
+// with their decisions cur, if any.
+func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, cur sweepCurator) {
+	t.Helper()
+	o := parseLedger(orig, "orig")
+	l := ledgerFileTip(t, data, tip)
 	closed := l.TipProblem() != nil || l.Damaged() != nil || l.Torn() != nil
 	if closed {
 		if _, err := l.Reserve(Entry{DatasetHash: hashNew, Epsilon: 0.01}, false); err == nil {
@@ -250,13 +267,19 @@ func sweepCheckOpt(t *testing.T, what string, orig, data []byte, tip []byte, res
 			return
 		}
 		if _, err := l.Repair(RepairOptions{}); err != nil {
-			if !reset {
+			opt := RepairOptions{ResetTip: cur.reset, Attribute: map[int][]string{}}
+			for _, d := range l.state().damaged {
+				if !d.outOfOrder && len(cur.attribute) > 0 {
+					opt.Attribute[d.line] = cur.attribute
+				}
+			}
+			if !opt.ResetTip && len(opt.Attribute) == 0 {
 				return // refused (needs the curator): fails closed
 			}
-			if _, err := l.Repair(RepairOptions{ResetTip: true}); err != nil {
+			if _, err := l.Repair(opt); err != nil {
 				return
 			}
-			what += " (--reset-tip)"
+			what += fmt.Sprintf(" (the curator: %+v)", cur)
 		}
 		if l.TipProblem() != nil || l.Damaged() != nil || l.Torn() != nil {
 			t.Errorf("%s: still damaged after repair", what)
@@ -348,19 +371,19 @@ func TestLedgerTipSweepResetNeverLowers(t *testing.T) {
 			// line i replaced by line j (a merge that kept the wrong side)
 			r := slices.Clone(ls)
 			r[i] = ls[j]
-			sweepCheckOpt(t, fmt.Sprintf("line %d replaced by line %d", i+1, j+1), orig, join(r), tip, true)
+			sweepCheckOpt(t, fmt.Sprintf("line %d replaced by line %d", i+1, j+1), orig, join(r), tip, sweepCurator{reset: true})
 			// cut after line i, line j appended
 			if j < i {
 				c := append(slices.Clone(ls[:i]), ls[j], ls[j])
-				sweepCheckOpt(t, fmt.Sprintf("cut after line %d, line %d appended twice", i, j+1), orig, join(c), tip, true)
+				sweepCheckOpt(t, fmt.Sprintf("cut after line %d, line %d appended twice", i, j+1), orig, join(c), tip, sweepCurator{reset: true})
 			}
 		}
 		mv := append(slices.Delete(slices.Clone(ls), i, i+1), ls[i])
-		sweepCheckOpt(t, fmt.Sprintf("line %d moved to the end", i+1), orig, join(mv), tip, true)
+		sweepCheckOpt(t, fmt.Sprintf("line %d moved to the end", i+1), orig, join(mv), tip, sweepCurator{reset: true})
 		del := slices.Delete(slices.Clone(ls), i, i+1)
-		sweepCheckOpt(t, fmt.Sprintf("line %d deleted", i+1), orig, join(del), tip, true)
+		sweepCheckOpt(t, fmt.Sprintf("line %d deleted", i+1), orig, join(del), tip, sweepCurator{reset: true})
 		if i+1 < len(ls) { // the last line cut with the tip deleted: documented as unseen
-			sweepCheckOpt(t, fmt.Sprintf("line %d deleted, tip missing", i+1), orig, join(del), nil, true)
+			sweepCheckOpt(t, fmt.Sprintf("line %d deleted, tip missing", i+1), orig, join(del), nil, sweepCurator{reset: true})
 		}
 	}
 }
@@ -581,4 +604,54 @@ func cutOpen(t *testing.T, p string, n int) *Ledger {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestLedgerSweepDeletedBesideDamaged: the accidents of the last gap of
+// issue 14, swept over a real ledger with its tip: each line split in two
+// (a byte every 24 damaged into a line end), or joined with the next (its
+// line end damaged into a space), while another whole line is deleted or
+// the last line cut. The repair never lowers a spend or raises a budget
+// (sweepCheckOpt), whatever the lines missing beside the damaged ones, when
+// the curator attributes the damaged lines to the datasets of the lines
+// damaged, as they would from their synopses.
+func TestLedgerSweepDeletedBesideDamaged(t *testing.T) {
+	p, orig := reservedLedger(t,
+		Entry{DatasetHash: hashA, Kind: KindBudget, Budget: 3, DeltaBudget: 1e-4},
+		Entry{DatasetHash: hashA, Epsilon: 0.5, Delta: 2e-6},
+		Entry{DatasetHash: hashB, Epsilon: 0.3},
+		Entry{DatasetHash: hashB, Kind: KindBudget, Budget: 0.5},
+		Entry{DatasetHash: hashC, Epsilon: 0.2, Delta: 5e-7},
+		Entry{DatasetHash: hashA, Epsilon: 0.7, Delta: 3e-6},
+	)
+	tip := mustRead(t, TipPath(p))
+	ls := sweepLines(orig)
+	o := parseLedger(orig, "orig")
+	for i := range ls {
+		cur := sweepCurator{attribute: []string{o.entries[i].DatasetHash}}
+		var damaged [][][]byte // ls with line i damaged: split at a byte, or joined with the next
+		for k := 1; k < len(ls[i])-1; k += 24 {
+			d := slices.Clone(ls)
+			d[i] = bytes.Clone(ls[i])
+			d[i][k] = '\n'
+			damaged = append(damaged, d)
+		}
+		if i+1 < len(ls) {
+			d := slices.Clone(ls)
+			d[i] = slices.Concat(bytes.TrimSuffix(ls[i], []byte("\n")), []byte(" "))
+			damaged = append(damaged, d)
+			cur.attribute = append(cur.attribute, o.entries[i+1].DatasetHash)
+		}
+		for n, d := range damaged {
+			for j := range ls {
+				if j == i {
+					continue
+				}
+				del := slices.Delete(slices.Clone(d), j, j+1)
+				sweepCheckOpt(t, fmt.Sprintf("line %d damaged (%d), line %d deleted", i+1, n, j+1), orig, bytes.Join(del, nil), tip, cur)
+			}
+			if i+1 < len(ls) {
+				sweepCheckOpt(t, fmt.Sprintf("line %d damaged (%d), the last line cut", i+1, n), orig, bytes.Join(d[:len(d)-1], nil), tip, cur)
+			}
+		}
+	}
 }
