@@ -158,6 +158,9 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 	if err := spec.Validate(); err != nil {
 		return "", err
 	}
+	if err := oneTable(spec); err != nil {
+		return "", err
+	}
 	from, err := src.from(d)
 	if err != nil {
 		return "", err
@@ -171,50 +174,8 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 	fmt.Fprintf(&b, ", dialect %s.\n", d)
 	b.WriteString("-- Written from public inputs only (bounds, fill values, classes, bins); run it where the data live\n")
 	b.WriteString("-- and give its result table to bernstein. docs/aggregates.md explains every step.\n")
-	cols := make([]column, 0, dim+1)
-	for j, f := range spec.Features {
-		cols = append(cols, column{name: f.Name, alias: strconv.Itoa(j + 1)})
-	}
-	if spec.Label != nil {
-		cols = append(cols, column{name: spec.Label.Name, alias: "y"})
-	}
+	cols, binary := writeMapped(&b, spec, d, from)
 	ty := typesOf(d)
-	binary := spec.Label != nil && spec.Label.Classes != nil
-
-	// 1. The used columns as trimmed text, whatever their type in the source.
-	b.WriteString("WITH")
-	step(&b, "src", from, cols, func(c column) string {
-		return fmt.Sprintf("TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
-	})
-	// 2. Numbers in the number syntax (NULL otherwise); class labels coded.
-	step(&b, "parsed", "src", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return classCode(d, spec.Label, "ty")
-		}
-		return fmt.Sprintf("%s AS p%s", parseNumberSQL(d, "t"+c.alias), c.alias)
-	})
-	// 3. Missing, non-numeric or non-finite values replaced by the declared fill.
-	step(&b, "filled", "parsed", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return "py AS y"
-		}
-		p := "p" + c.alias
-		return fmt.Sprintf("CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
-	})
-	// 4. Mapped to [0, 1] (features) or [−1, 1] (real label) by the public bounds, clipped.
-	step(&b, "mapped", "filled", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return "y"
-		}
-		v := "v" + c.alias
-		bd := boundsOf(spec, c.alias)
-		unit := fmt.Sprintf("CASE WHEN %s < %s THEN 0 WHEN %s > %s THEN 1 ELSE LEAST(GREATEST((%s - %s) / (%s - %s), 0), 1) END",
-			v, lit(bd.Lo), v, lit(bd.Hi), v, lit(bd.Lo), lit(bd.Hi), lit(bd.Lo))
-		if c.alias == "y" {
-			return fmt.Sprintf("2 * (%s) - 1 AS y", unit)
-		}
-		return fmt.Sprintf("%s AS x%s", unit, c.alias)
-	})
 
 	// 5. The aggregate.
 	switch spec.Learner {
@@ -270,6 +231,60 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 		b.WriteString("\nFROM mapped;\n")
 	}
 	return b.String(), nil
+}
+
+// writeMapped writes steps 1–4 of every query (docs/aggregates.md), from
+// "WITH" to the CTE "mapped" holding x1 … xℓ in [0, 1] and y (a real
+// label in [−1, 1], a binary one coded −1/+1), and returns the used
+// columns and whether the label is binary.
+func writeMapped(b *strings.Builder, spec Spec, d Dialect, from string) ([]column, bool) {
+	dim := len(spec.Features)
+	cols := make([]column, 0, dim+1)
+	for j, f := range spec.Features {
+		cols = append(cols, column{name: f.Name, alias: strconv.Itoa(j + 1)})
+	}
+	if spec.Label != nil {
+		cols = append(cols, column{name: spec.Label.Name, alias: "y"})
+	}
+	ty := typesOf(d)
+	binary := spec.Label != nil && spec.Label.Classes != nil
+
+	// 1. The used columns as trimmed text, whatever their type in the source.
+	b.WriteString("WITH")
+	step(b, "src", from, cols, func(c column) string {
+		return fmt.Sprintf("TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
+	})
+	// 2. Numbers in the number syntax (NULL otherwise); class labels coded.
+	step(b, "parsed", "src", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return classCode(d, spec.Label, "ty")
+		}
+		return fmt.Sprintf("%s AS p%s", parseNumberSQL(d, "t"+c.alias), c.alias)
+	})
+	// 3. Missing, non-numeric or non-finite values replaced by the declared fill.
+	step(b, "filled", "parsed", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return "py AS y"
+		}
+		p := "p" + c.alias
+		return fmt.Sprintf("CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
+	})
+	// 4. Mapped to [0, 1] (features) or [−1, 1] (real label) by the public bounds, clipped.
+	step(b, "mapped", "filled", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return "y"
+		}
+		v := "v" + c.alias
+		bd := boundsOf(spec, c.alias)
+		unit := fmt.Sprintf("CASE WHEN %s < %s THEN 0 WHEN %s > %s THEN 1 ELSE LEAST(GREATEST((%s - %s) / (%s - %s), 0), 1) END",
+			v, lit(bd.Lo), v, lit(bd.Hi), v, lit(bd.Lo), lit(bd.Hi), lit(bd.Lo))
+		if c.alias == "y" {
+			return fmt.Sprintf("2 * (%s) - 1 AS y", unit)
+		}
+		return fmt.Sprintf("%s AS x%s", unit, c.alias)
+	})
+
+	return cols, binary
 }
 
 // classCode codes the trimmed text t of a binary label as the learner
