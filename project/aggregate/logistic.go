@@ -102,7 +102,7 @@ func LogisticQuery(spec Spec, d Dialect, src Source, coef learners.LogisticCoef)
 	fmt.Fprintf(&b, "-- Bernstein Release Newton pass (issue 20): logistic, %d feature column%s, dialect %s.\n", dim, plural(dim), d)
 	b.WriteString("-- Written from public inputs only (bounds, fill values, classes) and the current weights, the margin's\n")
 	b.WriteString("-- coefficients; bernstein runs one such pass per Newton step. docs/aggregates.md explains every step.\n")
-	writeMapped(&b, spec, d, from)
+	writeMapped(&b, spec, d, src, from)
 	xs := make([]string, dim)
 	for j := range xs {
 		xs[j] = fmt.Sprintf("x%d", j+1)

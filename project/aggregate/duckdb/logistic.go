@@ -10,7 +10,8 @@ import (
 )
 
 // FitLogistic fits logistic regression on src with the embedded DuckDB:
-// Newton passes (aggregate.FitLogistic, learners.FitLogisticAggregates),
+// Newton passes (aggregate.FitLogistic, learners.FitLogisticAggregates;
+// numeric columns read as numbers, NumericColumns),
 // each pass aggregate.LogisticQuery's DuckDB text run like Run's query
 // (COPY … TO a temporary CSV file, under opts's memory limit, spilling to
 // a private folder), until the gradient certifies (typically 4–8 passes;
@@ -30,6 +31,10 @@ import (
 // (learners.LogisticCoef{A: make([]float64, ℓ)}), the template every pass
 // shares up to its coefficients.
 func FitLogistic(ctx context.Context, spec aggregate.Spec, src aggregate.Source, values learners.Values, opts Options) (*learners.Fitted, error) {
+	src, err := NumericColumns(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	return aggregate.FitLogistic(ctx, spec, aggregate.DuckDB, src, values, func(ctx context.Context, query, out string) error {
 		return runCopy(ctx, query, out, out+".spill", opts)
 	})
