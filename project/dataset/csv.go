@@ -116,7 +116,7 @@ func ReadCSV(path string, opts CSVOptions) (*Table, error) {
 		return nil, notRegularCSV(path, err)
 	}
 	defer f.Close()
-	if opts.Columns != nil && opts.stream == nil {
+	if opts.stream == nil {
 		if opts.shape, err = csvShapeOf(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

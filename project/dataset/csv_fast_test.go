@@ -97,6 +97,8 @@ func TestFastPathSameAsCSV(t *testing.T) {
 		{"a,c\n1,2\n", keep},
 		{long, keep},
 		{"x,y\n" + strings.Repeat("1,2\n", PreviewRows+5), CSVOptions{Columns: []string{"x"}}},
+		{"a,b,c\n1,2,x\n3,,y\n4,5,6\n", CSVOptions{}},
+		{"a,b,c\n1,2,x\n3,,y\n4,5,6\n", CSVOptions{KeepInvalid: true}},
 	} {
 		readBoth(t, tc.text, tc.opts)
 	}
@@ -110,6 +112,8 @@ func FuzzFastPathSameAsCSV(f *testing.F) {
 	f.Add([]byte("a;b\n1;2\n# c\n"), true)
 	f.Fuzz(func(t *testing.T, data []byte, keepInvalid bool) {
 		opts := CSVOptions{Columns: []string{"a", "b"}, KeepInvalid: keepInvalid, Import: ImportOptions{HeaderRow: 1, Comment: "#"}}
+		readBoth(t, string(data), opts)
+		opts.Columns = nil // every column, numeric where possible (the curator's first read)
 		readBoth(t, string(data), opts)
 	})
 }
