@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,7 +155,7 @@ func TestReadLogisticPassCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := learners.LogisticSums{Records: 10, G: []float64{-1.5, 0.25, -2}, H: []float64{2.5, 1, 1.5}, HXX: []float64{0.5, 0.25, 0.75}}
-	if s.Records != want.Records || !equal(s.G, want.G) || !equal(s.H, want.H) || !equal(s.HXX, want.HXX) {
+	if s.Records != want.Records || !slices.Equal(s.G, want.G) || !slices.Equal(s.H, want.H) || !slices.Equal(s.HXX, want.HXX) {
 		t.Errorf("read %+v, want %+v", s, want)
 	}
 	for _, tc := range []struct{ text, want string }{
@@ -169,18 +170,6 @@ func TestReadLogisticPassCSV(t *testing.T) {
 			t.Errorf("%q: %v, want a *CSVError containing %q", tc.text, err, tc.want)
 		}
 	}
-}
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestFitLogisticFakeEngine drives FitLogistic with an engine that
