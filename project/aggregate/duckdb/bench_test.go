@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -86,12 +87,12 @@ func BenchmarkKDEParquet(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuSeconds()
 		res, err := Run(context.Background(), spec, src, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		tq := time.Since(t0)
+		tq, cq := time.Since(t0), cpuSeconds()-c0
 		fit, err := res.Fit(context.Background(), learners.Values{"bandwidth": {0.05}})
 		if err != nil {
 			b.Fatal(err)
@@ -100,12 +101,32 @@ func BenchmarkKDEParquet(b *testing.B) {
 		if err != nil || len(vals) != 441 {
 			b.Fatal(err)
 		}
-		b.Logf("query %v (%d occupied cells), fit and lattice %v", tq.Round(time.Millisecond), len(res.Counts), (time.Since(t0) - tq).Round(time.Millisecond))
+		b.Logf("query %v (CPU %.1f s, all threads; %d occupied cells), fit and lattice %v; load average %s", tq.Round(time.Millisecond), cq, len(res.Counts), (time.Since(t0) - tq).Round(time.Millisecond), loadAvg())
 	}
 	b.StopTimer()
 	if kb, err := vmHWM(); err == nil {
 		b.ReportMetric(float64(kb)/1e3, "peak-RSS-MB")
 	}
+}
+
+// cpuSeconds is the process's CPU time so far (user + system, all
+// threads): on a shared machine the wall time of a run says little, its
+// CPU time divided by the cores is what an idle machine would take.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// loadAvg is /proc/loadavg's first three figures.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 // vmHWM returns the process's peak resident memory in kB (Linux).
