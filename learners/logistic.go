@@ -119,7 +119,7 @@ func (logisticLoss) curv(l, z float64) float64 {
 func logisticBounds(n int, c float64) (stab, tau, wStar float64) {
 	stab = 2 * c / float64(n)
 	tau = ermGradShare * stab / 2
-	wStar = math.Sqrt(2 * c * math.Ln2)
+	wStar = logisticWStar(c)
 	return
 }
 
@@ -143,7 +143,6 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 	stab, tau, wStar := logisticBounds(n, c)
 	plan := logisticPlan(data.Dim, c, wStar, tau)
 	r := math.Max(tau, plan.radius) // every released ŵ is within r of w*
-	wMax := wStar + r
 
 	q := newErmLinearProblemB(spec.Kind, data, c, logisticLoss{}, b)
 	w, err := q.solveLinear(ctx, data, tau, plan, func(ctx context.Context) ([]float64, float64, error) {
@@ -153,26 +152,40 @@ func (lr logistic) Fit(ctx context.Context, data Dataset, values Values) (*Fitte
 		return nil, err
 	}
 
+	return logisticFitted(data.Dim, n, c, b, prob, w, r, stab, tau, plan, ""), nil
+}
+
+// logisticFitted is the one home of what a logistic fit releases, from
+// records (Fit) or from aggregates (FitLogisticAggregates): the oracle of ŵ,
+// S(F), its note (suffix says how ŵ was computed; public), the output
+// range and the stand-in, for n records, C, intercept feature b, ŵ within
+// r of w*, the stability term stab, the certificate tolerance τ and the
+// public fallback plan.
+func logisticFitted(dim, n int, c, b float64, prob bool, w []float64, r, stab, tau float64, plan ermGDPlan, suffix string) *Fitted {
+	wMax := logisticWStar(c) + r
 	// Score: |ŵ·ỹ − ŵ'·ỹ| ≤ (‖ŵ − w*‖ + ‖w* − w*'‖ + ‖w*' − ŵ'‖)·‖ỹ‖ ≤ 2r + 2C/n.
-	fp := 2 * ermLinearEvalError(data.Dim, wMax, prob)
+	fp := 2 * ermLinearEvalError(dim, wMax, prob)
 	link, rng := 1.0, [2]float64{-wMax - fp/2, wMax + fp/2} // |z| ≤ ‖ŵ‖‖ỹ‖ ≤ wMax, plus rounding
 	if prob {
 		link, rng = 0.25, [2]float64{0, 1}
 	}
 	s := link*(stab+2*r) + fp
 	note := fmt.Sprintf("S = %s(2C/n + 2τ) + fp = %s(2·%g/%d + 2·%.3g) + %.1g = %.6g: replace-one stability of the "+
-		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1%s); τ = %g·C/n is the certified gradient-norm tolerance%s",
-		linkText(prob), linkText(prob), c, n, r, fp, s, logisticInterceptNote(b), ermGradShare, ermFallbackNote(plan, tau))
+		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1%s); τ = %g·C/n is the certified gradient-norm tolerance%s%s",
+		linkText(prob), linkText(prob), c, n, r, fp, s, logisticInterceptNote(b), ermGradShare, ermFallbackNote(plan, tau), suffix)
 	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: data.Dim, w: w, b: b, sigmoid: prob},
+		Oracle:          &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob},
 		Sensitivity:     s,
 		SensitivityNote: note,
 		OutputRange:     rng,
 		N:               n,
 		Output:          logisticOutput(prob),
-		StandIn:         logisticStandIn(prob, math.Sqrt(c*math.Ln2), b, rng, data.Dim),
-	}, nil
+		StandIn:         logisticStandIn(prob, math.Sqrt(c*math.Ln2), b, rng, dim),
+	}
 }
+
+// logisticWStar is logisticBounds's public bound on ‖w*‖, √(2C·log 2).
+func logisticWStar(c float64) float64 { return math.Sqrt(2 * c * math.Ln2) }
 
 // logisticOutput describes what a fit returns for the chosen output mode.
 func logisticOutput(prob bool) OutputSpec {

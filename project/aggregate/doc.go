@@ -30,6 +30,10 @@
 //     counts. Ridge regression uses the exact sufficient statistics
 //     (sums written as exact decimals by the engine) and gives the in-memory
 //     fit.
+//   - Logistic regression has no one-pass aggregate: LogisticQuery writes
+//     one Newton pass at given weights, FitLogistic drives the passes
+//     through any engine (learners.FitLogisticAggregates), and Query and
+//     ReadResultCSV refuse logistic with that reason.
 //
 // Package aggregate imports project/dataset (bounds, classes, the number
 // syntax, the CSV reader), learners and mechanism.

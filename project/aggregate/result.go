@@ -78,6 +78,9 @@ func ReadResultCSV(path string, spec Spec, d Dialect) (*Result, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
+	if err := oneTable(spec); err != nil {
+		return nil, err
+	}
 	if _, err := ParseDialect(string(d)); err != nil {
 		return nil, err
 	}

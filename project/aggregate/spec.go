@@ -72,7 +72,8 @@ func specError(field, format string, args ...any) error {
 }
 
 // Validate checks the Spec once, where it enters: a learner with an
-// aggregate path (kde, naive-bayes, ridge), 1…MaxDim distinct feature
+// aggregate path (kde, naive-bayes, ridge; logistic through passes,
+// logistic.go), 1…MaxDim distinct feature
 // columns with valid names, valid bounds and finite fill values inside
 // them, the label the learner needs (none, real with bounds, or binary
 // with declared classes and a fill class of ±1), and 2 ≤ B ≤ MaxBins.
@@ -83,9 +84,9 @@ func (s Spec) Validate() error {
 	}
 	ls := l.Spec()
 	switch s.Learner {
-	case learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge:
+	case learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge, learners.KindLogistic:
 	default:
-		return specError("learner", "%s has no aggregate query (kde, naive-bayes and ridge have; the others need the records in memory)", s.Learner)
+		return specError("learner", "%s has no aggregate query (kde, naive-bayes and ridge have, logistic has one per Newton pass; the others need the records in memory)", s.Learner)
 	}
 	if d := len(s.Features); d < ls.MinDim || d > ls.MaxDim {
 		return specError("features", "%d feature columns; %s takes %d to %d", d, s.Learner, ls.MinDim, ls.MaxDim)

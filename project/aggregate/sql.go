@@ -3,6 +3,7 @@ package aggregate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,29 @@ type Source struct {
 	table string // a table name, quoted per dialect
 	csv   string // a CSV file path (DuckDB only)
 	pq    string // a Parquet file, folder glob or path (DuckDB only)
+	// numeric are columns stored as DOUBLE or integers (WithNumericColumns).
+	numeric []string
 }
+
+// WithNumericColumns returns s noting that the named columns are stored
+// as DOUBLE or as integers of at most 32 bits, or BIGINT (the embedded
+// DuckDB reads this from a Parquet file's schema: duckdb.NumericColumns).
+// The DuckDB query then reads them as numbers, without step 1's text and
+// step 2's pattern: the same values, because the text of a finite such
+// value is a decimal in the number syntax that reads back as the same
+// double (DuckDB prints doubles in shortest round-trip form; integers
+// convert with one correct rounding either way), and NULL and non-finite
+// values are filled either way (step 3). Other dialects ignore it, as do
+// binary label columns (classes are matched as text).
+func (s Source) WithNumericColumns(names ...string) Source {
+	s.numeric = append([]string(nil), names...)
+	return s
+}
+
+// FromClause is the FROM item of the source in dialect d (a quoted table
+// name, DuckDB's read_csv or read_parquet call), for an engine that needs
+// the source's schema before running the query.
+func (s Source) FromClause(d Dialect) (string, error) { return s.from(d) }
 
 // Table reads the records from the named table (one identifier, quoted
 // like a column name: "my.table" is one name, not a schema and a table).
@@ -158,6 +181,9 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 	if err := spec.Validate(); err != nil {
 		return "", err
 	}
+	if err := oneTable(spec); err != nil {
+		return "", err
+	}
 	from, err := src.from(d)
 	if err != nil {
 		return "", err
@@ -171,50 +197,8 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 	fmt.Fprintf(&b, ", dialect %s.\n", d)
 	b.WriteString("-- Written from public inputs only (bounds, fill values, classes, bins); run it where the data live\n")
 	b.WriteString("-- and give its result table to bernstein. docs/aggregates.md explains every step.\n")
-	cols := make([]column, 0, dim+1)
-	for j, f := range spec.Features {
-		cols = append(cols, column{name: f.Name, alias: strconv.Itoa(j + 1)})
-	}
-	if spec.Label != nil {
-		cols = append(cols, column{name: spec.Label.Name, alias: "y"})
-	}
+	cols, binary := writeMapped(&b, spec, d, src, from)
 	ty := typesOf(d)
-	binary := spec.Label != nil && spec.Label.Classes != nil
-
-	// 1. The used columns as trimmed text, whatever their type in the source.
-	b.WriteString("WITH")
-	step(&b, "src", from, cols, func(c column) string {
-		return fmt.Sprintf("TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
-	})
-	// 2. Numbers in the number syntax (NULL otherwise); class labels coded.
-	step(&b, "parsed", "src", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return classCode(d, spec.Label, "ty")
-		}
-		return fmt.Sprintf("%s AS p%s", parseNumberSQL(d, "t"+c.alias), c.alias)
-	})
-	// 3. Missing, non-numeric or non-finite values replaced by the declared fill.
-	step(&b, "filled", "parsed", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return "py AS y"
-		}
-		p := "p" + c.alias
-		return fmt.Sprintf("CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
-	})
-	// 4. Mapped to [0, 1] (features) or [−1, 1] (real label) by the public bounds, clipped.
-	step(&b, "mapped", "filled", cols, func(c column) string {
-		if binary && c.alias == "y" {
-			return "y"
-		}
-		v := "v" + c.alias
-		bd := boundsOf(spec, c.alias)
-		unit := fmt.Sprintf("CASE WHEN %s < %s THEN 0 WHEN %s > %s THEN 1 ELSE LEAST(GREATEST((%s - %s) / (%s - %s), 0), 1) END",
-			v, lit(bd.Lo), v, lit(bd.Hi), v, lit(bd.Lo), lit(bd.Hi), lit(bd.Lo))
-		if c.alias == "y" {
-			return fmt.Sprintf("2 * (%s) - 1 AS y", unit)
-		}
-		return fmt.Sprintf("%s AS x%s", unit, c.alias)
-	})
 
 	// 5. The aggregate.
 	switch spec.Learner {
@@ -270,6 +254,69 @@ func Query(spec Spec, d Dialect, src Source) (string, error) {
 		b.WriteString("\nFROM mapped;\n")
 	}
 	return b.String(), nil
+}
+
+// writeMapped writes steps 1–4 of every query (docs/aggregates.md), from
+// "WITH" to the CTE "mapped" holding x1 … xℓ in [0, 1] and y (a real
+// label in [−1, 1], a binary one coded −1/+1), and returns the used
+// columns and whether the label is binary.
+func writeMapped(b *strings.Builder, spec Spec, d Dialect, src Source, from string) ([]column, bool) {
+	dim := len(spec.Features)
+	cols := make([]column, 0, dim+1)
+	for j, f := range spec.Features {
+		cols = append(cols, column{name: f.Name, alias: strconv.Itoa(j + 1)})
+	}
+	if spec.Label != nil {
+		cols = append(cols, column{name: spec.Label.Name, alias: "y"})
+	}
+	ty := typesOf(d)
+	binary := spec.Label != nil && spec.Label.Classes != nil
+
+	// 1. The used columns as trimmed text, whatever their type in the source.
+	b.WriteString("WITH")
+	numeric := func(c column) bool {
+		return d == DuckDB && !(binary && c.alias == "y") && slices.Contains(src.numeric, c.name)
+	}
+	step(b, "src", from, cols, func(c column) string {
+		if numeric(c) {
+			return fmt.Sprintf("CAST(%s AS %s) AS t%s", QuoteIdent(d, c.name), ty.double, c.alias)
+		}
+		return fmt.Sprintf("TRIM(CAST(%s AS %s)) AS t%s", QuoteIdent(d, c.name), ty.text, c.alias)
+	})
+	// 2. Numbers in the number syntax (NULL otherwise); class labels coded.
+	step(b, "parsed", "src", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return classCode(d, spec.Label, "ty")
+		}
+		if numeric(c) {
+			return fmt.Sprintf("t%s AS p%s", c.alias, c.alias)
+		}
+		return fmt.Sprintf("%s AS p%s", parseNumberSQL(d, "t"+c.alias), c.alias)
+	})
+	// 3. Missing, non-numeric or non-finite values replaced by the declared fill.
+	step(b, "filled", "parsed", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return "py AS y"
+		}
+		p := "p" + c.alias
+		return fmt.Sprintf("CASE WHEN %s BETWEEN %s AND %s THEN %s ELSE %s END AS v%s", p, lit(-math.MaxFloat64), lit(math.MaxFloat64), p, lit(fillOf(spec, c.alias)), c.alias)
+	})
+	// 4. Mapped to [0, 1] (features) or [−1, 1] (real label) by the public bounds, clipped.
+	step(b, "mapped", "filled", cols, func(c column) string {
+		if binary && c.alias == "y" {
+			return "y"
+		}
+		v := "v" + c.alias
+		bd := boundsOf(spec, c.alias)
+		unit := fmt.Sprintf("CASE WHEN %s < %s THEN 0 WHEN %s > %s THEN 1 ELSE LEAST(GREATEST((%s - %s) / (%s - %s), 0), 1) END",
+			v, lit(bd.Lo), v, lit(bd.Hi), v, lit(bd.Lo), lit(bd.Hi), lit(bd.Lo))
+		if c.alias == "y" {
+			return fmt.Sprintf("2 * (%s) - 1 AS y", unit)
+		}
+		return fmt.Sprintf("%s AS x%s", unit, c.alias)
+	})
+
+	return cols, binary
 }
 
 // classCode codes the trimmed text t of a binary label as the learner

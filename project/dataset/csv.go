@@ -66,6 +66,10 @@ type CSVOptions struct {
 	// stream, if set, receives the numeric columns in chunks instead of
 	// the Table keeping them (scanCSVFrom); requires Columns.
 	stream *csvStream
+	// shape, if set, is the file's shape from a first pass (ReadCSV,
+	// csv_fast.go): columns are allocated at their final size and a
+	// quote-free file is read by fastRows.
+	shape *csvShape
 }
 
 // Table is a CSV file read into memory: numeric columns as float64
@@ -112,6 +116,11 @@ func ReadCSV(path string, opts CSVOptions) (*Table, error) {
 		return nil, notRegularCSV(path, err)
 	}
 	defer f.Close()
+	if opts.stream == nil {
+		if opts.shape, err = csvShapeOf(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	return ParseCSV(f, path, opts)
 }
 
@@ -205,6 +214,7 @@ type csvParser struct {
 	// (ImportOptions.NoHeader), read by readHeader to count the columns
 	// and returned first by next.
 	pending []string
+	fast    *fastRows // data rows of a quote-free file (csv_fast.go), or nil
 
 	// bad rows in required columns
 	firstBad *CSVError
@@ -226,9 +236,19 @@ func (p *csvParser) errAt(line, field int, rule string) *CSVError {
 func (p *csvParser) parse(r io.Reader) (*Table, error) {
 	h := sha256.New()
 	p.lim = &recordLimiter{r: io.TeeReader(r, h), limit: MaxRecordBytes + readAhead}
-	delim, err := p.open(bufio.NewReaderSize(p.lim, readAhead))
+	br := bufio.NewReaderSize(p.lim, readAhead)
+	delim, err := p.open(br)
 	if err != nil {
 		return nil, err
+	}
+	if s := p.opts.shape; s != nil && s.quoteFree && p.opts.stream == nil {
+		// csv.NewReader(br) reads through br itself (bufio.NewReader returns
+		// a large enough *bufio.Reader as is): br is at the first data line.
+		last := p.header // the last record encoding/csv read: the header, or the pending first row (NoHeader)
+		if p.pending != nil {
+			last = p.pending
+		}
+		p.fast = &fastRows{br: br, comma: []byte(string(delim)), comment: p.cr.Comment, offset: p.cr.InputOffset(), line: p.recordEnd(last)}
 	}
 	d := &Table{Path: p.name, Columns: slices.Clone(p.header), Delimiter: delim, Import: p.opts.Import, classes: p.opts.Classes}
 	if err := p.readRows(d); err != nil {
@@ -311,6 +331,9 @@ func (p *csvParser) skipPreamble(br *bufio.Reader) error {
 // nextRecord reads one record and enforces MaxRecordBytes. prevEnd is the
 // last line of the previous record (0 before the header).
 func (p *csvParser) nextRecord(prevEnd int) ([]string, error) {
+	if p.fast != nil {
+		return p.fast.next(p, prevEnd)
+	}
 	start := p.cr.InputOffset()
 	rec, err := p.cr.Read()
 	if err == nil && p.cr.InputOffset()-start > MaxRecordBytes {
@@ -349,6 +372,9 @@ func (p *csvParser) recordEnd(rec []string) int {
 // line returns the file's line where field i of the record just read
 // starts (encoding/csv's line plus the preamble).
 func (p *csvParser) line(i int) int {
+	if p.fast != nil {
+		return p.fast.line // a quote-free record is one line
+	}
 	l, _ := p.cr.FieldPos(i)
 	return l + p.lineBase
 }
@@ -454,6 +480,9 @@ func (p *csvParser) useColumns(line int) error {
 		}
 		p.cols[i].required = true
 		p.cols[i].numeric = true
+		if s := p.opts.shape; s != nil {
+			p.cols[i].vals = make([]float64, 0, s.lines+1) // rows ≤ line breaks + 1
+		}
 		p.used = append(p.used, i)
 	}
 	if p.opts.Columns == nil {
@@ -484,7 +513,7 @@ func (p *csvParser) readRows(d *Table) error {
 		}
 		first = false
 		if len(d.Preview) < PreviewRows {
-			d.Preview = append(d.Preview, slices.Clone(rec))
+			d.Preview = append(d.Preview, cloneRecord(rec))
 		}
 
 		ok := true
@@ -616,7 +645,7 @@ func parseNumber(s string) (float64, string) { return parseNumberIn(s, false) }
 
 // parseNumberIn is parseNumber, or with decimalComma ParseDecimalComma.
 func parseNumberIn(s string, decimalComma bool) (float64, string) {
-	if strings.ContainsAny(s, "\r\n") {
+	if strings.IndexByte(s, '\n') >= 0 || strings.IndexByte(s, '\r') >= 0 { // ContainsAny, without its per-rune loop
 		return 0, fmt.Sprintf("%s is a quoted value spanning lines, not a number", QuoteShort(s))
 	}
 	parse := ParseNumber

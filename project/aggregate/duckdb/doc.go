@@ -12,10 +12,14 @@
 //     writes the aggregate table (COPY … TO a temporary CSV file) and it
 //     is read back by aggregate.ReadResultCSV, the same reader as for a
 //     table computed elsewhere.
-//   - The query is aggregate.Query's DuckDB text, unchanged.
+//   - The query is aggregate.Query's DuckDB text, with the source's DOUBLE
+//     and integer columns read as numbers (NumericColumns: the same values).
+//     FitLogistic runs logistic regression's Newton passes
+//     (aggregate.LogisticQuery) the same way.
 //   - It needs cgo (gcc and g++ for the bundled C++ library; the Makefile's
 //     deps install them). Nothing of the app imports it yet, so the
 //     Windows cross-build of make dist is unaffected (docs/aggregates.md).
 //
-// Package duckdb imports project/aggregate.
+// Package duckdb imports project/aggregate and learners (FitLogistic's
+// parameter values and fitted oracle).
 package duckdb

@@ -62,12 +62,17 @@ func Open(path string) (aggregate.Source, error) {
 	return aggregate.Source{}, fmt.Errorf("%s: %w", path, ErrUnknownSource)
 }
 
-// Run runs spec's aggregate query on src with an embedded DuckDB and
+// Run runs spec's aggregate query on src with an embedded DuckDB (its
+// numeric columns read as numbers: NumericColumns) and
 // returns the result table, checked by aggregate.ReadResultCSV (Dialect
 // DuckDB). The records stay in DuckDB: Go holds only the aggregate.
 // Cancelling ctx interrupts the query. Errors: the spec's, DuckDB's
 // (a file it cannot read, a malformed CSV), or the result table's.
 func Run(ctx context.Context, spec aggregate.Spec, src aggregate.Source, opts Options) (*aggregate.Result, error) {
+	src, err := NumericColumns(ctx, src)
+	if err != nil {
+		return nil, err
+	}
 	q, err := aggregate.Query(spec, aggregate.DuckDB, src)
 	if err != nil {
 		return nil, err
