@@ -3,6 +3,8 @@ package ledger
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // Error reports a damaged ledger: a complete line that is not a valid
@@ -83,8 +85,36 @@ func (e *BudgetError) Error() string {
 		return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: its %s budget is set aside, because a repair recorded lines missing from the ledger that held or may have held a budget entry (which may have lowered it); the dataset has spent %s %g; set the budget again ('bernstein ledger --data FILE %s VALUE', recorded), or pass --allow-over-budget (which is recorded)",
 			e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, sym, e.Spent, flag)
 	}
-	return fmt.Sprintf("%s: a release with %s = %g on dataset %s is refused: the dataset has spent %s %g of its %s budget of %g, this release asks %s %g, so at most %s %g would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
-		e.File, sym, e.Requested, ShortHash(e.DatasetHash), sym, e.Spent, sym, e.Budget, sym, e.Requested, sym, max(0, e.Budget-e.Spent), sym, flag) + zcdpNote(e.ZCDP)
+	return fmt.Sprintf("%s: a release with %s = %s on dataset %s is refused: the dataset has spent %s %s of its %s budget of %s, this release asks %s %s, so at most %s %s would fit; lower %s, raise the budget (%s), or pass --allow-over-budget (which is recorded)",
+		e.File, sym, FormatAmount(e.Requested), ShortHash(e.DatasetHash), sym, FormatAmount(e.Spent), sym, FormatAmount(e.Budget), sym, FormatAmount(e.Requested), sym, FormatLeft(e.Budget-e.Spent), sym, flag) + zcdpNote(e.ZCDP)
+}
+
+// FormatAmount writes a spent, requested or budget amount of ε or δ for a
+// message: at most 6 significant digits (0.45, not 0.44999999999999996),
+// exact values unchanged.
+func FormatAmount(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+
+// FormatLeft writes what is left of a budget for a message, rounded down
+// to 6 significant digits so that a release of the amount shown fits
+// (0.45 for 0.44999999999999996 would not); 0 when nothing is left.
+func FormatLeft(x float64) string {
+	if !(x > 0) || math.IsInf(x, 0) {
+		return FormatAmount(max(x, 0))
+	}
+	s := strconv.FormatFloat(x, 'e', 5, 64) // d.ddddde±x: 6 significant digits
+	if v, _ := strconv.ParseFloat(s, 64); v <= x {
+		return FormatAmount(v)
+	}
+	// Rounded up: the 6-digit decimal one unit in the last place below.
+	mant, exp, _ := strings.Cut(s, "e")
+	m, _ := strconv.Atoi(strings.Replace(mant, ".", "", 1))
+	e, _ := strconv.Atoi(exp)
+	m--
+	if m < 100000 {
+		m, e = 999999, e-1
+	}
+	v, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", m, e-5), 64) // ≤ x: x is a double above that decimal
+	return FormatAmount(v)
 }
 
 // HardLinkError reports that the ledger file has more than one hard link

@@ -184,5 +184,5 @@ func zcdpNote(eps float64) string {
 	if math.IsInf(eps, 1) || eps == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (zCDP accounting would reach ε %g at the δ budget, also over the ε budget)", eps)
+	return fmt.Sprintf(" (zCDP accounting would reach ε %s at the δ budget, also over the ε budget)", FormatAmount(eps))
 }
