@@ -37,7 +37,7 @@ var allowedImports = map[string][]string{
 	"project/ledger":           {"project/dataset", "project/fileio", "project/internal/fsops"},
 	"project/aggregate":        {"project/dataset", "project/fileio", "learners", "mechanism"},
 	"project/aggregate/duckdb": {"project/aggregate", "learners"},
-	"project/release":          {"project/aggregate", "project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism", "mechanism/peers"},
+	"project/release":          {"project/aggregate", "project/aggregate/duckdb", "project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism", "mechanism/peers"},
 	"learners":                 {"mechanism", "internal/gemm"},
 	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},

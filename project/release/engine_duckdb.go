@@ -1,0 +1,36 @@
+//go:build linux && cgo
+
+package release
+
+import (
+	"context"
+
+	"github.com/bernsteinrelease/bernstein/project/aggregate"
+	"github.com/bernsteinrelease/bernstein/project/aggregate/duckdb"
+)
+
+// EmbeddedEngineAvailable reports whether this build has the embedded
+// DuckDB (Linux with cgo).
+const EmbeddedEngineAvailable = true
+
+// embeddedSource is the DuckDB source of a records file.
+func embeddedSource(info SourceInfo) (aggregate.Source, error) { return duckdb.Open(info.Path) }
+
+// countEmbedded counts the records of a source with the embedded DuckDB.
+func countEmbedded(ctx context.Context, info SourceInfo) (int, error) {
+	src, err := embeddedSource(info)
+	if err != nil {
+		return 0, err
+	}
+	return duckdb.Count(ctx, src, duckdb.Options{})
+}
+
+// runEmbeddedQuery runs spec's aggregate query on a source with the
+// embedded DuckDB (its default memory limit, every core).
+func runEmbeddedQuery(ctx context.Context, spec aggregate.Spec, info SourceInfo) (*aggregate.Result, error) {
+	src, err := embeddedSource(info)
+	if err != nil {
+		return nil, err
+	}
+	return duckdb.Run(ctx, spec, src, duckdb.Options{})
+}
