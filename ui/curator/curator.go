@@ -116,7 +116,8 @@ type curator struct {
 
 	autosave   *time.Timer
 	recentMenu *fyne.Menu
-	release    *releaseFlow // the dialogs of the current release (tests drive them)
+	release    *releaseFlow    // the dialogs of the current release (tests drive them)
+	aggForm    *aggregatesForm // "Use aggregates computed elsewhere" (aggregates.go; tests drive it)
 	openFlow   *files.OpenFileFlow
 	importFlow *importFlow // the import step, while open or last opened
 	// importWork counts the import step's previews being read (shutdown

@@ -72,6 +72,10 @@ type curatorState struct {
 
 	Title, Note string
 	History     []releaseRecord
+	// Aggregates, if set, is the aggregate table computed elsewhere that
+	// releases use instead of the records (aggregates.go): this session
+	// only, never saved; a new dataset drops it.
+	Aggregates *release.Aggregates
 }
 
 // columnSetting is the public bounds editor of one column.
