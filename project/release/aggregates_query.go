@@ -49,3 +49,25 @@ func DeclaredDataset(l *ledger.Ledger, decl string) (string, string, error) {
 	}
 	return resolveDataset(l, decl)
 }
+
+// RecordsFileDataset returns the ledger dataset a release of the records
+// file path through the embedded DuckDB is charged to, and a sentence for
+// the curator: the declared one (decl, as Aggregates.Dataset), else the
+// dataset of the file's SHA-256 (aggregateOrigin.resolve). It reads the
+// whole file to hash it: call it off the UI goroutine.
+func RecordsFileDataset(l *ledger.Ledger, path, decl string) (string, string, error) {
+	if err := l.Refresh(); err != nil {
+		return "", "", err
+	}
+	o := &aggregateOrigin{dataset: decl}
+	if decl == "" {
+		info, err := InspectSource(path)
+		if err != nil {
+			return "", "", err
+		}
+		if o.fileHash, err = sourceHash(info); err != nil {
+			return "", "", err
+		}
+	}
+	return o.resolve(l)
+}

@@ -34,3 +34,17 @@ func runEmbeddedQuery(ctx context.Context, spec aggregate.Spec, info SourceInfo)
 	}
 	return duckdb.Run(ctx, spec, src, duckdb.Options{})
 }
+
+// CountRecords returns the number of records of a source with the
+// embedded DuckDB (every row; the public n of the source).
+func CountRecords(ctx context.Context, info SourceInfo) (int, error) { return countEmbedded(ctx, info) }
+
+// SourceHead returns the first rows records of a source as CSV text with
+// a header row, read by the embedded DuckDB (every column as text).
+func SourceHead(ctx context.Context, info SourceInfo, rows int) ([]byte, error) {
+	src, err := embeddedSource(info)
+	if err != nil {
+		return nil, err
+	}
+	return duckdb.Head(ctx, src, rows, duckdb.Options{})
+}

@@ -24,3 +24,11 @@ func countEmbedded(_ context.Context, info SourceInfo) (int, error) { return 0, 
 func runEmbeddedQuery(_ context.Context, _ aggregate.Spec, info SourceInfo) (*aggregate.Result, error) {
 	return nil, errNoEmbedded(info)
 }
+
+// CountRecords needs the embedded DuckDB: an error naming the platform.
+func CountRecords(_ context.Context, info SourceInfo) (int, error) { return 0, errNoEmbedded(info) }
+
+// SourceHead needs the embedded DuckDB: an error naming the platform.
+func SourceHead(_ context.Context, info SourceInfo, _ int) ([]byte, error) {
+	return nil, errNoEmbedded(info)
+}

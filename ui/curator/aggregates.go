@@ -55,6 +55,14 @@ func newAggregatesRow(c *curator) *aggregatesRow {
 // refresh shows the aggregate table in use, if any (UI goroutine).
 func (r *aggregatesRow) refresh(c *curator) {
 	a := c.state.Aggregates
+	if a == nil && c.state.Records != nil {
+		r.status.SetText(fmt.Sprintf("Opened through the embedded DuckDB (Parquet, or a CSV file of at least %d MiB): %d records counted (n, public); "+
+			"the table below shows the first rows. Releases and the preview run the learner's aggregate query on the whole file; "+
+			"kernel density, naive Bayes and ridge regression have one.", release.DefaultDuckDBCSVBytes>>20, c.state.Rows))
+		r.status.Show()
+		r.stop.Hide()
+		return
+	}
 	if a == nil {
 		r.status.SetText("")
 		r.status.Hide()
@@ -223,14 +231,17 @@ func (f *aggregatesForm) aggregates() (*release.Aggregates, error) {
 // off the UI goroutine; show gets a finding naming it, for the budget.
 func (c *curator) checkDeclaredDataset(f *releaseFlow, req release.Request, show func(*ledger.IdentityFinding)) {
 	w := f.identity
-	decl := req.Aggregates.Dataset
+	a := *req.Aggregates
 	go func() {
 		hash, how, err := func() (string, string, error) {
 			l, err := c.openLedger()
 			if err != nil {
 				return "", "", err
 			}
-			return release.DeclaredDataset(l, decl)
+			if a.Records != "" {
+				return release.RecordsFileDataset(l, a.Records, a.Dataset) // hashes the file
+			}
+			return release.DeclaredDataset(l, a.Dataset)
 		}()
 		widgets.Do(func() {
 			if c.release != f {
@@ -242,22 +253,17 @@ func (c *curator) checkDeclaredDataset(f *releaseFlow, req release.Request, show
 				w.finding.Refresh()
 				return
 			}
-			w.finding.SetText("Dataset (declared by you): " + how)
+			if a.Records == "" {
+				how = "(declared by you): " + how
+			} else {
+				how = ": " + how
+			}
+			w.finding.SetText("Dataset " + how)
 			w.finding.Refresh()
 			w.same = &ledger.IdentityFinding{Charges: []ledger.DatasetMatch{{DatasetHash: hash}}}
 			show(w.same)
 		})
 	}()
-}
-
-// withAggregates returns req from the aggregate table in use, if any:
-// no records, the declared table, n and ledger dataset.
-func (c *curator) withAggregates(req release.Request) release.Request {
-	if a := c.state.Aggregates; a != nil {
-		cp := *a
-		req.Dataset, req.Aggregates = nil, &cp
-	}
-	return req
 }
 
 // requestN is the public n of a request: the declared n of an aggregate

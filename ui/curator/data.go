@@ -202,6 +202,7 @@ func (p *dataPage) content() fyne.CanvasObject { return p.box }
 
 func (p *dataPage) refresh() {
 	c := p.c
+	p.aggregates.refresh(c)
 	p.errs.SetText("")
 	p.errs.Hide()
 	switch {

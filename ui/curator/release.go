@@ -305,7 +305,6 @@ type releaseFlow struct {
 // key exists, then ask for the passphrase with a summary.
 func (c *curator) startRelease() {
 	req, err := c.state.request(c.ds)
-	req = c.withAggregates(req)
 	if err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {

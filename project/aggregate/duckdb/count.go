@@ -38,3 +38,24 @@ func Count(ctx context.Context, src aggregate.Source, opts Options) (int, error)
 	}
 	return int(n), nil
 }
+
+// Head writes the first rows records of src, every column as text, as a
+// CSV file with a header row and returns its bytes (at most rows records:
+// a window's look at a source it does not read into memory).
+func Head(ctx context.Context, src aggregate.Source, rows int, opts Options) ([]byte, error) {
+	q, err := aggregate.HeadQuery(src, aggregate.DuckDB, rows)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "bernstein-head-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "head.csv")
+	q = "SELECT COLUMNS(*)::VARCHAR FROM (" + q + ")"
+	if err := runCopy(ctx, q, out, filepath.Join(tmp, "spill"), opts); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(out)
+}
