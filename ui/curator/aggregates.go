@@ -208,18 +208,18 @@ func (f *aggregatesForm) aggregates() (*release.Aggregates, error) {
 	}
 	path := strings.TrimSpace(f.path.Text)
 	if path == "" {
-		return nil, errors.New("Result table: choose the CSV file the query returned")
+		return nil, errors.New("result table: choose the CSV file the query returned")
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("Result table: %s is not a file that can be read", path)
+		return nil, fmt.Errorf("result table: %s is not a file that can be read", path)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(f.n.Text))
 	if err != nil || n < 1 {
-		return nil, errors.New("Records n: the public number of records the table counts, a whole number of at least 1 (never taken from the table)")
+		return nil, errors.New("records n: the public number of records the table counts, a whole number of at least 1 (never taken from the table)")
 	}
 	id := strings.TrimSpace(f.dataID.Text)
 	if id == "" {
-		return nil, errors.New("Ledger dataset: the hash of a dataset the ledger knows, or a name of your choosing; the ledger cannot recognise records it never reads")
+		return nil, errors.New("ledger dataset: the hash of a dataset the ledger knows, or a name of your choosing; the ledger cannot recognise records it never reads")
 	}
 	bins, _ := strconv.Atoi(strings.TrimSpace(f.bins.Text))
 	return &release.Aggregates{Path: path, Dialect: aggregate.Dialect(f.dialect.Selected), Bins: bins,

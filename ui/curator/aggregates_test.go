@@ -65,16 +65,19 @@ func TestCuratorAggregatesElsewhere(t *testing.T) {
 	}
 	use := form.dlg.Button("Use this table")
 	f.do(func() { test.Tap(use) })
-	if f.do(func() {}); !f.onTop(form.dlg) || form.msg.Text == "" || !strings.Contains(form.msg.Text, "Result table") {
-		t.Fatalf("no table: dialog shown %v, message %q", f.onTop(form.dlg), form.msg.Text)
+	var msg string
+	f.do(func() { msg = form.msg.Text })
+	if !f.onTop(form.dlg) || !strings.Contains(msg, "result table") {
+		t.Fatalf("no table: dialog shown %v, message %q", f.onTop(form.dlg), msg)
 	}
 	f.tabTo(form.path, "the result table")
 	f.typeKeys(table)
 	f.tabTo(form.n, "n")
 	f.typeKeys("0")
 	f.do(func() { test.Tap(use) })
-	if !strings.Contains(form.msg.Text, "Records n") {
-		t.Errorf("n = 0: message %q", form.msg.Text)
+	f.do(func() { msg = form.msg.Text })
+	if !strings.Contains(msg, "records n") {
+		t.Errorf("n = 0: message %q", msg)
 	}
 	f.tabTo(form.n, "n")
 	f.selectAll()
