@@ -18,7 +18,7 @@ var allowedImports = map[string][]string{
 	"cli":                      {"cli/figure", "cli/flagvalue", "project", "project/aggregate", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "learners", "mechanism", "privacywords"},
 	"cli/figure":               {"project/dataset", "project/fileio", "learners", "mechanism", "plotting", "study"},
 	"cli/flagvalue":            {"project/dataset"},
-	"ui/curator":               {"project", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study", "privacywords", "ui/curator/preview", "ui/internal/widgets", "ui/internal/files", "ui/internal/trust"},
+	"ui/curator":               {"project", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "project/aggregate", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study", "privacywords", "ui/curator/preview", "ui/internal/widgets", "ui/internal/files", "ui/internal/trust"},
 	"ui/viewer":                {"project", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study", "privacywords", "ui/internal/widgets", "ui/internal/files", "ui/internal/trust"},
 	"ui/curator/preview":       {"project/release", "project/synopsis", "learners", "mechanism", "plotting", "study"},
 	"ui/internal/widgets":      {"plotting"},
