@@ -61,7 +61,7 @@ type aggregateOrigin struct {
 	dataset   string // the curator's declaration (Aggregates.Dataset)
 	tableHash string // SHA-256 of the table file
 	source    synopsis.Source
-	// fileHash is the records file's SHA-256 (sourceHash) of a release
+	// fileHash is the records file's SHA-256 (SourceHash) of a release
 	// through the embedded DuckDB without a declared dataset.
 	fileHash string
 }
@@ -195,7 +195,7 @@ func runEmbedded(ctx context.Context, spec *aggregate.Spec, path string, origin 
 		}
 	}
 	if origin.dataset == "" {
-		if origin.fileHash, err = sourceHash(info); err != nil {
+		if origin.fileHash, err = SourceHash(info); err != nil {
 			return nil, err
 		}
 	}

@@ -65,7 +65,7 @@ func RecordsFileDataset(l *ledger.Ledger, path, decl string) (string, string, er
 		if err != nil {
 			return "", "", err
 		}
-		if o.fileHash, err = sourceHash(info); err != nil {
+		if o.fileHash, err = SourceHash(info); err != nil {
 			return "", "", err
 		}
 	}

@@ -165,12 +165,12 @@ func ChooseEngine(src SourceInfo, k learners.Kind, declaredN int, threshold int6
 	return EngineMemory, nil
 }
 
-// sourceHash returns the hex SHA-256 of a records source's bytes: of the
+// SourceHash returns the hex SHA-256 of a records source's bytes: of the
 // file, or for a folder of the names and SHA-256s of its *.parquet files
 // in name order. A release through the embedded DuckDB is charged to the
 // ledger dataset this hash names (the file hash an earlier in-memory
 // release of the same file recorded) unless the curator declares one.
-func sourceHash(src SourceInfo) (string, error) {
+func SourceHash(src SourceInfo) (string, error) {
 	if !src.Folder {
 		return dataset.HashFile(src.Path)
 	}

@@ -44,6 +44,11 @@ func readSource(path string, imp dataset.ImportOptions) (*dataset.Table, *releas
 		return nil, nil, err
 	}
 	ds.Rows = n
+	// The file's SHA-256, as an in-memory read would record it: the status
+	// bar's budget is then that of the dataset a release is charged to.
+	if ds.Hash, err = release.SourceHash(info); err != nil {
+		return nil, nil, err
+	}
 	return ds, &info, nil
 }
 
