@@ -245,7 +245,11 @@ func SetSource(req *Request, f RecordsFile) (Engine, error) {
 		return eng, nil
 	}
 	opts := f.CSV
-	opts.Columns, opts.KeepInvalid = usedColumns(*req), true
+	// The used columns, each once: Prepare then words a label that is
+	// also a feature, or a label for an unsupervised learner, as it does
+	// for any source.
+	cols := usedColumns(*req)
+	opts.Columns, opts.KeepInvalid = slices.Compact(slices.Sorted(slices.Values(cols))), true
 	if req.Classes != nil && req.Label != "" {
 		opts.Classes = map[string]dataset.Classes{req.Label: *req.Classes}
 	}
