@@ -14,6 +14,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/aggregate"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
+	"github.com/bernsteinrelease/bernstein/project/fileio"
 )
 
 // Engine is the path the records of a release take (issue 20): read into
@@ -102,8 +103,10 @@ type SourceInfo struct {
 	Size int64
 }
 
-// InspectSource returns the SourceInfo of path: a folder is a folder of
-// Parquet files, a name ending in .parquet a Parquet file, anything else a
+// InspectSource returns the SourceInfo of path: a folder holding
+// *.parquet files is a folder of Parquet files (any other folder is
+// refused with fileio.ErrNotRegular; a pipe or a device is left to the
+// reader's own refusal), a name ending in .parquet a Parquet file, anything else a
 // CSV file (the in-memory reader's rule: any name). Errors: the file's
 // stat error.
 func InspectSource(path string) (SourceInfo, error) {
@@ -114,6 +117,9 @@ func InspectSource(path string) (SourceInfo, error) {
 	info := SourceInfo{Path: path, Format: FormatCSV}
 	switch {
 	case fi.IsDir():
+		if files, err := filepath.Glob(filepath.Join(path, "*.parquet")); err != nil || len(files) == 0 {
+			return SourceInfo{}, fmt.Errorf("%s: %w: a directory with no .parquet files", path, fileio.ErrNotRegular)
+		}
 		info.Format, info.Folder = FormatParquet, true
 	case strings.EqualFold(filepath.Ext(path), ".parquet"):
 		info.Format, info.Size = FormatParquet, fi.Size()
