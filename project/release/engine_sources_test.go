@@ -19,19 +19,29 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
-// toParquet writes the CSV file csv as a Parquet file with DuckDB, every
-// column as text (so junk values stay junk for the query's number rule).
-func toParquet(t *testing.T, csv, out string) {
+// duckdbExec runs statements on a fresh in-memory DuckDB.
+func duckdbExec(t *testing.T, stmts ...string) {
 	t.Helper()
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-	if _, err := db.Exec("COPY (SELECT * FROM read_csv(" + lit(csv) + ", header = true, all_varchar = true)) TO " + lit(out) + " (FORMAT parquet)"); err != nil {
-		t.Fatalf("duckdb: %v", err)
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("duckdb: %v", err)
+		}
 	}
+}
+
+// sqlString writes s as a DuckDB string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// toParquet writes the CSV file csv as a Parquet file with DuckDB, every
+// column as text (so junk values stay junk for the query's number rule).
+func toParquet(t *testing.T, csv, out string) {
+	t.Helper()
+	duckdbExec(t, "COPY (SELECT * FROM read_csv("+sqlString(csv)+", header = true, all_varchar = true)) TO "+sqlString(out)+" (FORMAT parquet)")
 }
 
 // recordSource is one source of the same records: the file and the size
@@ -64,21 +74,12 @@ func everySource(t *testing.T, n int) []recordSource {
 // (odd and even rows) and returns the folder.
 func parquetFolder(t *testing.T, csv, folder string) string {
 	t.Helper()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
+	if err := os.MkdirAll(folder, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 	for i, part := range []string{"a.parquet", "b.parquet"} {
-		q := "COPY (SELECT * EXCLUDE (rn) FROM (SELECT *, row_number() OVER () AS rn FROM read_csv(" + lit(csv) +
-			", header = true, all_varchar = true)) WHERE rn % 2 = " + string(rune('0'+i)) + ") TO " + lit(filepath.Join(folder, part)) + " (FORMAT parquet)"
-		if err := os.MkdirAll(folder, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("duckdb: %v", err)
-		}
+		duckdbExec(t, "COPY (SELECT * EXCLUDE (rn) FROM (SELECT *, row_number() OVER () AS rn FROM read_csv("+sqlString(csv)+
+			", header = true, all_varchar = true)) WHERE rn % 2 = "+string(rune('0'+i))+") TO "+sqlString(filepath.Join(folder, part))+" (FORMAT parquet)")
 	}
 	return folder
 }
