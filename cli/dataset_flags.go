@@ -32,7 +32,12 @@ type datasetFlags struct {
 	// aggregatesSource: the release reads an aggregate table (release
 	// --aggregates), not --data; request leaves the Dataset nil.
 	aggregatesSource bool
-	layout           importFlags // --header-row, --delimiter, --decimal-comma, --comment
+	// records, if set (release --data), makes request choose the engine
+	// of the records file (release.SetSource: in memory or the embedded
+	// DuckDB) instead of reading it; engine is the one chosen.
+	records *release.RecordsFile
+	engine  release.Engine
+	layout  importFlags // --header-row, --delimiter, --decimal-comma, --comment
 }
 
 // register defines the flags on fs; epsilonUsage says what --epsilon means
@@ -148,7 +153,7 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 		opts.Classes = map[string]dataset.Classes{f.label: f.classes.Value}
 	}
 	var ds *dataset.Table
-	if !f.aggregatesSource {
+	if !f.aggregatesSource && f.records == nil {
 		if ds, err = dataset.ReadCSV(f.data, opts); err != nil {
 			return release.Request{}, spec, withHeaderRowFlag(err)
 		}
@@ -178,6 +183,13 @@ func (f *datasetFlags) request(e *env) (release.Request, learners.Spec, error) {
 			continue
 		}
 		req.Bounds[name] = dataset.Bounds{Lo: s.Lo, Hi: s.Hi}
+	}
+	if f.records != nil {
+		rf := *f.records
+		rf.Path, rf.CSV = f.data, dataset.CSVOptions{Import: layout}
+		if f.engine, err = release.SetSource(&req, rf); err != nil {
+			return release.Request{}, spec, withHeaderRowFlag(err)
+		}
 	}
 	return req, spec, nil
 }

@@ -64,6 +64,14 @@ declared (--n) and the table's counts must add up to it; the ledger dataset
 is declared too (--dataset-id), since the ledger cannot recognise records it
 never reads; the synopsis records the dialect and the query's SHA-256.
 
+The engine is chosen for you, from public inputs only (docs/aggregates.md):
+--data may also be a Parquet file or a folder of Parquet files, which the
+embedded DuckDB reads (Linux builds), like a CSV file of at least
+--duckdb-csv-bytes when the learner has an aggregate path (kde, naive-bayes,
+ridge); the release is then a release from aggregates (the synopsis records
+it), charged to --dataset-id or to the file's SHA-256. priestley-chao and svm
+keep every record in memory, up to a public row limit.
+
 Bounds must be public: chosen from domain knowledge, not from the data. COL=data
 takes them from the data's minimum and maximum, which leaks those values
 outside ε; it is refused unless --acknowledge-data-bounds is given, and the
@@ -213,6 +221,17 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if err := f.private.check(&f.datasetFlags, spec, f.budget.Given || f.deltaBudget.Given); err != nil {
 		return err
 	}
+	embedded := f.engine == release.EngineDuckDB
+	switch {
+	case embedded && (f.private.used() || len(f.private.estimated.Order) > 0):
+		return usagef("%s goes through the embedded DuckDB (docs/aggregates.md): --bounds-private and --bounds-estimated need the records in memory; give typed public bounds", f.data)
+	case embedded && f.differentPopulation:
+		return usagef("%s goes through the embedded DuckDB: --different-population applies to records read into memory; this release is charged to --dataset-id or the file's SHA-256", f.data)
+	case f.engine == release.EngineMemory && f.agg.datasetID != "":
+		return usagef("--dataset-id: %s is read into memory, where the records identify their ledger dataset; --dataset-id applies to --aggregates and to the embedded DuckDB", f.data)
+	case embedded:
+		fmt.Fprintf(e.Stderr, "engine: the embedded DuckDB reads %s (Parquet, or a CSV of at least %d bytes; docs/aggregates.md)\n", f.data, f.agg.csvBytes)
+	}
 	if f.agg.given() {
 		req.Aggregates = f.agg.source()
 	}
@@ -278,7 +297,7 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 	if w := prep.NoiseWarning(); w != "" {
 		fmt.Fprintln(e.Stderr, "warning: "+w)
 	}
-	if !f.agg.given() {
+	if req.Aggregates == nil {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	}
 	if err := prep.CheckMechanism(f.mechanism); err != nil {
@@ -300,8 +319,10 @@ func runRelease(ctx context.Context, e *env, f *releaseFlags) error {
 		return err
 	}
 	key := charges[0]
-	if f.agg.given() {
+	if f.agg.given() || embedded && f.agg.datasetID != "" {
 		fmt.Fprintf(e.Stderr, "dataset (declared by you, --dataset-id): %s\n", finding)
+	} else if embedded {
+		fmt.Fprintf(e.Stderr, "dataset (the records file's SHA-256): %s\n", finding)
 	} else {
 		fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", finding)
 	}

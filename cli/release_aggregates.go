@@ -14,16 +14,18 @@ import (
 type aggregateFlags struct {
 	path, dialect, table, datasetID string
 	n, bins                         int
+	csvBytes                        int64
 }
 
 func (a *aggregateFlags) register(fs *flag.FlagSet) {
 	a.bins = aggregate.DefaultBins
 	fs.StringVar(&a.path, "aggregates", "", "release from the aggregate table `FILE.csv` that the query of 'bernstein aggregate-sql' returned\n(kde, naive-bayes, ridge), instead of --data; needs --n, --dialect and --dataset-id")
-	flagvalue.WholeVar(fs, &a.n, "n", 0, "with --aggregates: the public number of records `N` the table counts (declared; the table's counts must add up to it)")
+	flagvalue.WholeVar(fs, &a.n, "n", 0, "the public number of records `N`, declared: with --aggregates the table's counts must add up to it (required);\nwith --data the file must hold exactly N records (optional)")
 	fs.StringVar(&a.dialect, "dialect", "", "with --aggregates: the SQL `DIALECT` of the engine that computed the table: duckdb, postgres or spark")
-	flagvalue.WholeVar(fs, &a.bins, "bins", a.bins, "with --aggregates: the fine bins per axis `B` the query was written with (kde, naive-bayes)")
+	flagvalue.WholeVar(fs, &a.bins, "bins", a.bins, "the fine bins per axis `B` the query was written with (kde, naive-bayes), with --aggregates\nor when --data goes through the embedded DuckDB")
+	fs.Int64Var(&a.csvBytes, "duckdb-csv-bytes", release.DefaultDuckDBCSVBytes, "with --data: a CSV file of at least `BYTES` goes through the embedded DuckDB\nwhen the learner has an aggregate path (kde, naive-bayes, ridge); Parquet always does")
 	fs.StringVar(&a.table, "table", release.DefaultAggregateTable, "with --aggregates: the table `NAME` the query was written for (its hash, recorded in the synopsis, covers it)")
-	fs.StringVar(&a.datasetID, "dataset-id", "", "with --aggregates: the ledger dataset to charge, `ID`: the hash (≥ 12 hex digits) of a dataset the ledger knows,\nor a name of your choosing (docs/ledger.md, \"Releases from aggregates\")")
+	fs.StringVar(&a.datasetID, "dataset-id", "", "the ledger dataset to charge, `ID`, with --aggregates (required) or when --data goes through the embedded DuckDB\n(default: the file's SHA-256): the hash (≥ 12 hex digits) of a dataset the ledger knows,\nor a name of your choosing (docs/ledger.md, \"Releases from aggregates\")")
 }
 
 // given reports whether --aggregates was given.
@@ -35,11 +37,13 @@ func (a *aggregateFlags) check(fs *flag.FlagSet, f *releaseFlags) error {
 	var set []string
 	fs.Visit(func(fl *flag.Flag) { set = append(set, fl.Name) })
 	if !a.given() {
-		for _, name := range []string{"n", "dialect", "bins", "table", "dataset-id"} {
+		for _, name := range []string{"dialect", "table"} {
 			if slices.Contains(set, name) {
 				return usagef("--%s applies only to --aggregates FILE", name)
 			}
 		}
+		rf := a.records()
+		f.records = &rf
 		return nil
 	}
 	switch {
@@ -47,6 +51,8 @@ func (a *aggregateFlags) check(fs *flag.FlagSet, f *releaseFlags) error {
 		return usagef("give --data FILE.csv or --aggregates FILE, not both")
 	case a.n < 1:
 		return usagef("--aggregates needs --n N, the public number of records the table counts (at least 1)")
+	case slices.Contains(set, "duckdb-csv-bytes"):
+		return usagef("--duckdb-csv-bytes applies to --data only, not to --aggregates")
 	case a.dialect == "":
 		return usagef("--aggregates needs --dialect (duckdb, postgres or spark): the engine that computed the table")
 	case a.datasetID == "":
@@ -69,4 +75,11 @@ func (a *aggregateFlags) check(fs *flag.FlagSet, f *releaseFlags) error {
 func (a *aggregateFlags) source() *release.Aggregates {
 	return &release.Aggregates{Path: a.path, Dialect: aggregate.Dialect(a.dialect), Bins: a.bins,
 		Table: a.table, N: a.n, Dataset: a.datasetID}
+}
+
+// records returns what --data's records file is given with: the declared
+// n and ledger dataset, B and the DuckDB size threshold (release.SetSource
+// chooses the engine).
+func (a *aggregateFlags) records() release.RecordsFile {
+	return release.RecordsFile{N: a.n, Dataset: a.datasetID, Bins: a.bins, Threshold: a.csvBytes}
 }

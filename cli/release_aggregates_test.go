@@ -53,7 +53,7 @@ func TestReleaseFromAggregates(t *testing.T) {
 		{"other n", func(a []string) []string { return replaceArg(a, "--n", "11") }, "declared n is 11"},
 		{"no dataset id", func(a []string) []string { return replaceArg(a, "--dataset-id", "") }, "--dataset-id"},
 		{"both sources", func(a []string) []string { return append(a, "--data", table) }, "not both"},
-		{"n without aggregates", func(a []string) []string { return replaceArg(a, "--aggregates", "") }, "--n applies only to --aggregates"},
+		{"dialect without aggregates", func(a []string) []string { return append(replaceArg(a, "--aggregates", ""), "--data", table) }, "--dialect applies only to --aggregates"},
 		{"different population", func(a []string) []string { return append(a, "--different-population") }, "--different-population"},
 	}
 	for _, c := range refusals {

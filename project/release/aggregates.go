@@ -23,6 +23,13 @@ type Aggregates struct {
 	// Path is the result table: a CSV file with a header row
 	// (aggregate.ReadResultCSV).
 	Path string
+	// Records, instead of Path, is a records file — a CSV file, a Parquet
+	// file or a folder of Parquet files — whose aggregate table the
+	// embedded DuckDB computes (EngineDuckDB, engine.go; Linux with cgo).
+	// Dialect is then duckdb, N may be 0 (the records are counted: n is
+	// public, as on the in-memory path) and Dataset may be empty (the
+	// ledger dataset named by the file's SHA-256).
+	Records string
 	// Dialect is the SQL dialect of the engine that computed it (its sums'
 	// public error bound; recorded in the synopsis).
 	Dialect aggregate.Dialect
@@ -54,6 +61,9 @@ type aggregateOrigin struct {
 	dataset   string // the curator's declaration (Aggregates.Dataset)
 	tableHash string // SHA-256 of the table file
 	source    synopsis.Source
+	// fileHash is the records file's SHA-256 (SourceHash) of a release
+	// through the embedded DuckDB without a declared dataset.
+	fileHash string
 }
 
 // datasetNameDomain separates the hash of a curator's dataset name from
@@ -90,21 +100,30 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 	if req.Dataset != nil {
 		return nil, reqErr("aggregates", "give the records (a dataset) or an aggregate table, not both")
 	}
-	if !slices.Contains([]learners.Kind{learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge}, req.Learner) {
-		return nil, reqErr("learner", "%s has no aggregate path (kde, naive-bayes and ridge have); it needs the records", req.Learner)
+	if !HasAggregatePath(req.Learner) {
+		return nil, reqErr("learner", "%s has no aggregate path (%s have); it needs the records", req.Learner, aggregateNames())
 	}
 	if err := checkTypedBounds(req); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(a.Dataset) == "" {
+	embedded := a.Records != ""
+	switch {
+	case embedded && a.Path != "":
+		return nil, reqErr("aggregates", "give an aggregate table or a records file for the embedded DuckDB, not both")
+	case !embedded && strings.TrimSpace(a.Dataset) == "":
 		return nil, reqErr("dataset id", "a release from aggregates must name its ledger dataset: the hash of a dataset the ledger knows "+
 			"(the records' dataset if they were released before, see bernstein ledger) or a name of your choosing; "+
 			"the ledger cannot recognise records it never reads")
-	}
-	if a.N < 1 {
+	case a.N < 0 || !embedded && a.N < 1:
 		return nil, reqErr("n", "declare the public number of records n (at least 1): it is never taken from the aggregates")
+	case embedded && a.Dialect != "" && a.Dialect != aggregate.DuckDB:
+		return nil, reqErr("dialect", "the embedded engine is DuckDB, not %s", a.Dialect)
 	}
-	d, err := aggregate.ParseDialect(string(a.Dialect))
+	dialect := a.Dialect
+	if embedded {
+		dialect = aggregate.DuckDB
+	}
+	d, err := aggregate.ParseDialect(string(dialect))
 	if err != nil {
 		return nil, reqErr("dialect", "%v", err)
 	}
@@ -124,7 +143,14 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 	if err != nil {
 		return nil, reqErr("aggregates", "%v", err)
 	}
-	res, err := aggregate.ReadResultCSV(a.Path, spec, d)
+	origin := &aggregateOrigin{path: absPath(a.Path), dataset: strings.TrimSpace(a.Dataset)}
+	var res *aggregate.Result
+	if embedded {
+		origin.path = absPath(a.Records)
+		res, err = runEmbedded(ctx, &spec, a.Records, origin)
+	} else {
+		res, err = aggregate.ReadResultCSV(a.Path, spec, d)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -132,11 +158,16 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 	if req.Learner != learners.KindRidge {
 		p.Source.Bins = spec.Bins
 	}
-	p.aggregates = &aggregateOrigin{path: absPath(a.Path), dataset: strings.TrimSpace(a.Dataset), tableHash: res.TableHash, source: *p.Source}
+	origin.tableHash, origin.source = res.TableHash, *p.Source
+	p.aggregates = origin
+	source := a.Path
+	if embedded {
+		source = a.Records
+	}
 	fit := func() (*learners.Fitted, error) {
 		f, err := res.Fit(ctx, req.Params)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Path, err)
+			return nil, fmt.Errorf("%s: %w", source, err)
 		}
 		return f, nil
 	}
@@ -144,6 +175,31 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 		return nil, err
 	}
 	return p, nil
+}
+
+// runEmbedded computes the aggregate table of the records file path with
+// the embedded DuckDB: n counted first when not declared (spec.N == 0),
+// and the file's SHA-256 kept in origin when no ledger dataset is
+// declared.
+func runEmbedded(ctx context.Context, spec *aggregate.Spec, path string, origin *aggregateOrigin) (*aggregate.Result, error) {
+	info, err := InspectSource(path)
+	if err != nil {
+		return nil, err
+	}
+	if spec.N == 0 {
+		if spec.N, err = countEmbedded(ctx, info); err != nil {
+			return nil, err
+		}
+		if spec.N < 1 {
+			return nil, reqErr("data", "%s holds no records", path)
+		}
+	}
+	if origin.dataset == "" {
+		if origin.fileHash, err = SourceHash(info); err != nil {
+			return nil, err
+		}
+	}
+	return runEmbeddedQuery(ctx, *spec, info)
 }
 
 // checkTypedBounds refuses bounds that need the records: taken from the
@@ -223,20 +279,7 @@ func aggregateSpec(p *Prepared, pub publicSettings, a *Aggregates) (aggregate.Sp
 func resolveDataset(l *ledger.Ledger, decl string) (string, string, error) {
 	entries := l.Entries("")
 	if isHex(decl) && len(decl) >= minDatasetPrefix && len(decl) <= 64 {
-		prefix := strings.ToLower(decl)
-		var found []string
-		for _, e := range entries {
-			if e.DatasetHash == "" || slices.Contains(found, e.DatasetHash) {
-				continue
-			}
-			match := strings.HasPrefix(e.DatasetHash, prefix)
-			if x := e.Identity; x != nil {
-				match = match || strings.HasPrefix(x.Records, prefix) || x.FileHash != "" && strings.HasPrefix(x.FileHash, prefix)
-			}
-			if match {
-				found = append(found, e.DatasetHash)
-			}
-		}
+		found := matchDatasets(entries, decl)
 		switch len(found) {
 		case 0:
 			return "", "", reqErr("dataset id", "no dataset %s in the ledger %s: give the hash of a dataset it knows (bernstein ledger lists them), or a name for a new dataset", decl, l.Path())
@@ -257,6 +300,47 @@ func resolveDataset(l *ledger.Ledger, decl string) (string, string, error) {
 	return h, fmt.Sprintf("A new ledger dataset %s, which you named %q: it gets a budget of its own. The ledger cannot tell whether these aggregates count records already released from a file or under another name; if they do, name that dataset instead (--dataset-id with its hash, bernstein ledger lists them), or its budget is escaped.", ledger.ShortHash(h), decl), nil
 }
 
+// matchDatasets returns the ledger datasets whose hash, or the records
+// fingerprint or file hash of one of whose entries, starts with the hex
+// digits prefix (any case).
+func matchDatasets(entries []ledger.Entry, prefix string) []string {
+	prefix = strings.ToLower(prefix)
+	var found []string
+	for _, e := range entries {
+		if e.DatasetHash == "" || slices.Contains(found, e.DatasetHash) {
+			continue
+		}
+		match := strings.HasPrefix(e.DatasetHash, prefix)
+		if x := e.Identity; x != nil {
+			match = match || strings.HasPrefix(x.Records, prefix) || x.FileHash != "" && strings.HasPrefix(x.FileHash, prefix)
+		}
+		if match {
+			found = append(found, e.DatasetHash)
+		}
+	}
+	return found
+}
+
+// resolve returns the ledger dataset of a release from aggregates and a
+// sentence for the curator: the declared one (resolveDataset), or for
+// the embedded DuckDB without a declaration the dataset of the records
+// file's SHA-256: the one whose hash or recorded file hash it is (an
+// earlier release of the same file, from memory or not), else a new
+// dataset whose hash is the file's, as the ledger's file-hash datasets.
+func (o *aggregateOrigin) resolve(l *ledger.Ledger) (string, string, error) {
+	if o.dataset != "" || o.fileHash == "" {
+		return resolveDataset(l, o.dataset)
+	}
+	switch found := matchDatasets(l.Entries(""), o.fileHash); len(found) {
+	case 0:
+		return o.fileHash, fmt.Sprintf("A new ledger dataset %s, the SHA-256 of the records file (read by the embedded DuckDB).", ledger.ShortHash(o.fileHash)), nil
+	case 1:
+		return found[0], fmt.Sprintf("Charged to ledger dataset %s, which recorded this records file (same SHA-256) before.", ledger.ShortHash(found[0])), nil
+	default:
+		return "", "", reqErr("dataset id", "the records file's SHA-256 %s names %d ledger datasets; declare which one to charge", ledger.ShortHash(o.fileHash), len(found))
+	}
+}
+
 // isHex reports whether s is non-empty and all hex digits.
 func isHex(s string) bool {
 	return s != "" && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
@@ -270,7 +354,7 @@ func (o *aggregateOrigin) reserve(l *ledger.Ledger, e ledger.Entry, allowOver bo
 	if err := l.Refresh(); err != nil {
 		return nil, err
 	}
-	hash, _, err := resolveDataset(l, o.dataset)
+	hash, _, err := o.resolve(l)
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +362,10 @@ func (o *aggregateOrigin) reserve(l *ledger.Ledger, e ledger.Entry, allowOver bo
 	e.DatasetPath = o.path
 	e.Note = fmt.Sprintf("from aggregates (%s): table SHA-256 %s, query SHA-256 %s; ledger dataset declared by the curator: %q",
 		o.source.Dialect, o.tableHash, o.source.QuerySHA256, o.dataset)
+	if o.dataset == "" {
+		e.Note = fmt.Sprintf("from aggregates (%s, embedded engine, records file SHA-256 %s): table SHA-256 %s, query SHA-256 %s",
+			o.source.Dialect, o.fileHash, o.tableHash, o.source.QuerySHA256)
+	}
 	rec, err := l.Reserve(e, allowOver)
 	if err != nil {
 		return nil, err

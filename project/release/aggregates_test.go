@@ -372,3 +372,32 @@ func TestAggregateDialectsPinned(t *testing.T) {
 		t.Errorf("synopsis dialects %v bins %d; aggregate %v %d", synopsis.AggregateDialects, synopsis.MaxAggregateBins, want, aggregate.MaxBins)
 	}
 }
+
+// TestAggregateQueryMatchesRelease: the query AggregateQuery shows the
+// curator (the window's "Use aggregates computed elsewhere") is the text
+// whose SHA-256 the release from its table records, for each dialect and
+// table name; a learner without an aggregate path is refused.
+func TestAggregateQueryMatchesRelease(t *testing.T) {
+	ds := releaseTestDataset(t, 50)
+	req := ridgeRequest(ds)
+	for _, d := range aggregate.Dialects {
+		q, err := AggregateQuery(req, d, "survey", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := aggregate.Spec{Learner: learners.KindRidge, Features: []aggregate.Feature{
+			{Name: "x", Bounds: req.Bounds["x"], Fill: 5}, {Name: "y", Bounds: req.Bounds["y"], Fill: 2.5}},
+			Label: &aggregate.Label{Name: "r", Bounds: req.Bounds["r"], Fill: 0}}
+		want, err := aggregate.Query(spec, d, aggregate.Table("survey"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q != want {
+			t.Errorf("%s: AggregateQuery:\n%s\nwant aggregate.Query's:\n%s", d, q, want)
+		}
+	}
+	req.Learner = learners.KindSVM
+	if _, err := AggregateQuery(req, aggregate.DuckDB, "", 0); err == nil {
+		t.Error("svm: a query was written")
+	}
+}

@@ -200,6 +200,9 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckRowLimit(req.Learner, req.Dataset.Rows); err != nil {
+		return nil, err
+	}
 	spec, dim := p.Spec, len(req.Features)
 	used, bounds, prov := pub.used, pub.bounds, pub.prov
 

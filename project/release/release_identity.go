@@ -84,7 +84,7 @@ func (p *Prepared) LedgerDatasets(l *ledger.Ledger, differentPopulation bool) ([
 		if err := l.Refresh(); err != nil {
 			return nil, "", err
 		}
-		h, how, err := resolveDataset(l, p.aggregates.dataset)
+		h, how, err := p.aggregates.resolve(l)
 		if err != nil {
 			return nil, "", err
 		}

@@ -116,9 +116,12 @@ type curator struct {
 
 	autosave   *time.Timer
 	recentMenu *fyne.Menu
-	release    *releaseFlow // the dialogs of the current release (tests drive them)
-	openFlow   *files.OpenFileFlow
-	importFlow *importFlow // the import step, while open or last opened
+	release    *releaseFlow    // the dialogs of the current release (tests drive them)
+	aggForm    *aggregatesForm // "Use aggregates computed elsewhere" (aggregates.go; tests drive it)
+	// pendingRecords is the large source being installed (aggregates_source.go).
+	pendingRecords *release.SourceInfo
+	openFlow       *files.OpenFileFlow
+	importFlow     *importFlow // the import step, while open or last opened
 	// importWork counts the import step's previews being read (shutdown
 	// waits for them: they end with a widget update).
 	importWork sync.WaitGroup
@@ -526,7 +529,7 @@ func (c *curator) openChosen(path string) {
 
 // showOpenDialog offers CSV files and project files.
 func (c *curator) showOpenDialog() {
-	c.openFlow = files.ShowOpenPath(c.win, []string{".csv", ".tsv", ".txt", projectExt}, c.openDir(), c.openChosen)
+	c.openFlow = files.ShowOpenPath(c.win, []string{".csv", ".tsv", ".txt", ".parquet", projectExt}, c.openDir(), c.openChosen)
 }
 
 // showOpenSynopsisDialog lets the curator check a synopsis in the viewer.
@@ -574,8 +577,9 @@ func (c *curator) loadDatasetWith(path string, fresh bool, imp dataset.ImportOpt
 	go func() {
 		// Every row is kept: a missing or non-numeric value is filled by
 		// the public fill rules at release time (n stays public).
-		ds, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true, Import: imp})
+		ds, large, err := readSource(path, imp) // a large source through DuckDB (aggregates_source.go)
 		widgets.Do(func() {
+			c.pendingRecords = large
 			c.datasetLoaded(path, ds, err, fresh, imp)
 		})
 	}()
@@ -609,6 +613,7 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		c.preview.box.ScrollToTop()
 	}
 	c.state.CSVPath = path
+	c.state.Records, c.pendingRecords = c.pendingRecords, nil
 	if c.state.Import != imp {
 		c.state.Import = imp
 		c.dirty = c.dirty || !fresh

@@ -36,6 +36,8 @@ type dataPage struct {
 	label       *widget.Select
 	classes     *classForm
 	colErrs     *widget.Label
+	// aggregates is "Use aggregates computed elsewhere" (aggregates.go).
+	aggregates *aggregatesRow
 }
 
 const noLabel = "(no label column)"
@@ -136,6 +138,7 @@ func newDataPage(c *curator) *dataPage {
 		})
 	})
 	p.classes = newClassForm(c)
+	p.aggregates = newAggregatesRow(c)
 	help := widget.NewLabel("Features are the inputs of the released function; the label is what a regression or a classifier predicts. The preview shows the first 100 rows (private: for your eyes only).")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
@@ -144,7 +147,7 @@ func newDataPage(c *curator) *dataPage {
 	p.featureList = featureList
 	top := container.NewVBox(
 		widget.NewLabelWithStyle("Dataset", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		container.NewBorder(nil, nil, nil, container.NewHBox(layoutBtn, open), p.file), p.counts, p.errs,
+		container.NewBorder(nil, nil, nil, container.NewHBox(layoutBtn, open), p.file), p.counts, p.errs, p.aggregates.box,
 		widget.NewLabelWithStyle("Feature columns", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.filter, featureList,
 		container.New(layout.NewFormLayout(), widget.NewLabel("Label column:"), container.New(capWidth(180), p.label)), p.classes.box,
@@ -199,6 +202,7 @@ func (p *dataPage) content() fyne.CanvasObject { return p.box }
 
 func (p *dataPage) refresh() {
 	c := p.c
+	p.aggregates.refresh(c)
 	p.errs.SetText("")
 	p.errs.Hide()
 	switch {

@@ -74,6 +74,10 @@ func (w *identityWidgets) current() *ledger.IdentityFinding {
 // the curator releases before the check ends, the release matches anyway
 // (release.Prepared.Release) without a declaration: the safe default.
 func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*ledger.IdentityFinding)) {
+	if req.Aggregates != nil {
+		c.checkDeclaredDataset(f, req, show)
+		return
+	}
 	w := f.identity
 	cols := slices.Clone(req.Features)
 	if req.Label != "" {
@@ -165,6 +169,9 @@ func zcdpAdmitsSentence(deltaBudget float64) string {
 // rememberLedgerKey records the ledger dataset a release of the loaded
 // dataset (the release dialog is modal) was charged to.
 func (c *curator) rememberLedgerKey(res *release.Result) {
+	if res.Synopsis.Source != nil {
+		return // from aggregates: not the loaded records' dataset
+	}
 	c.ledgerMu.Lock()
 	defer c.ledgerMu.Unlock()
 	c.idKey = identityKey{ds: c.ds, key: res.Entry.DatasetHash}

@@ -137,13 +137,13 @@ func (p *previewPanel) applyStandIn(req release.Request) (release.Request, strin
 		if err != nil {
 			return req, "", fmt.Errorf("the uniform stand-in: %w", err)
 		}
-		req.Dataset = ds
+		req.Dataset, req.Aggregates = ds, nil
 		return req, "public stand-in: uniform sample", nil
 	case previewOnCSV:
 		if s.csv == nil {
 			return req, "", nil
 		}
-		req.Dataset = s.csv
+		req.Dataset, req.Aggregates = s.csv, nil
 		return req, "public stand-in: " + s.csv.Path, nil
 	}
 	return req, "", nil

@@ -499,7 +499,7 @@ func (c *curator) releaseFinished(res *release.Result, err error, finished func(
 	c.scheduleAutosave()
 	c.pages[stepRelease].refresh()
 	msg := widget.NewLabel(fmt.Sprintf("Published %s\n\nε spent by this release: %s. Spent on this dataset in total: %s of %s.\n\n%s",
-		res.Path, formatValue(res.Spent), fmtBudget(res.Total), fmtBudget(res.Budget), res.Identity.Describe()))
+		res.Path, formatValue(res.Spent), fmtBudget(res.Total), fmtBudget(res.Budget), resultDataset(res)))
 	msg.Wrapping = fyne.TextWrapWord
 	share := widget.NewLabel("Analysts verify it with your allowed_signers line (Release ▸ Curator Key…).")
 	share.Wrapping = fyne.TextWrapWord
@@ -620,7 +620,7 @@ func requestSummary(req release.Request, s *curatorState) string {
 	if l, err := learners.Lookup(req.Learner); err == nil {
 		title = l.Spec().Title
 	}
-	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values); n = %d (public).\n", req.Dataset.Rows)
+	fmt.Fprintf(&b, "• A signed .synopsis file with the noisy values of F_D on the lattice (no data, no noiseless values); n = %d (public).\n", requestN(req))
 	fmt.Fprintf(&b, "• Learner: %s", title)
 	for _, name := range slices.Sorted(maps.Keys(req.Params)) {
 		parts := make([]string, len(req.Params[name]))

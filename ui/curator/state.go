@@ -72,6 +72,13 @@ type curatorState struct {
 
 	Title, Note string
 	History     []releaseRecord
+	// Aggregates, if set, is the aggregate table computed elsewhere that
+	// releases use instead of the records (aggregates.go): this session
+	// only, never saved; a new dataset drops it.
+	Aggregates *release.Aggregates
+	// Records, if set, is the open file when it is read by the embedded
+	// DuckDB (aggregates_source.go): this session only.
+	Records *release.SourceInfo
 }
 
 // columnSetting is the public bounds editor of one column.
@@ -402,7 +409,7 @@ func (s *curatorState) request(ds *dataset.Table) (release.Request, error) {
 	if !s.KAuto {
 		req.Privacy.K = []int{s.K}
 	}
-	return req, nil
+	return s.sourceRequest(req)
 }
 
 // Privacy fields whose typed text the state keeps while it does not parse.

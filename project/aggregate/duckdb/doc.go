@@ -17,8 +17,12 @@
 //     FitLogistic runs logistic regression's Newton passes
 //     (aggregate.LogisticQuery) the same way.
 //   - It needs cgo (gcc and g++ for the bundled C++ library; the Makefile's
-//     deps install them). Nothing of the app imports it yet, so the
-//     Windows cross-build of make dist is unaffected (docs/aggregates.md).
+//     deps install them). project/release imports it from a file built
+//     on Linux with cgo only (engine_duckdb.go); elsewhere a release that
+//     needs it is refused naming the platform, so the Windows
+//     cross-build of make dist is unaffected (docs/aggregates.md).
+//   - Count counts the records of a source (aggregate.CountQuery), the
+//     public n of a records file whose n the curator did not declare.
 //
 // Package duckdb imports project/aggregate and learners (FitLogistic's
 // parameter values and fitted oracle).

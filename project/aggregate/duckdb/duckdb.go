@@ -92,6 +92,22 @@ func Run(ctx context.Context, spec aggregate.Spec, src aggregate.Source, opts Op
 // runCopy runs COPY (q) TO out as CSV with a header in a fresh in-memory
 // DuckDB with the options' limits.
 func runCopy(ctx context.Context, q, out, spill string, opts Options) error {
+	return withConn(ctx, spill, opts, func(conn *sql.Conn) error {
+		body := strings.TrimSuffix(strings.TrimSpace(q), ";")
+		copyStmt := "COPY (\n" + body + "\n) TO " + literal(out) + " (FORMAT csv, HEADER true)"
+		if _, err := conn.ExecContext(ctx, copyStmt); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return fmt.Errorf("duckdb: aggregate query: %w", err)
+		}
+		return nil
+	})
+}
+
+// withConn runs f on one connection of a fresh in-memory DuckDB with the
+// options' limits (memory, threads) and spilling to the folder spill.
+func withConn(ctx context.Context, spill string, opts Options, f func(*sql.Conn) error) error {
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		return fmt.Errorf("duckdb: %w", err)
@@ -119,15 +135,7 @@ func runCopy(ctx context.Context, q, out, spill string, opts Options) error {
 			return fmt.Errorf("duckdb: %s: %w", s, err)
 		}
 	}
-	body := strings.TrimSuffix(strings.TrimSpace(q), ";")
-	copyStmt := "COPY (\n" + body + "\n) TO " + literal(out) + " (FORMAT csv, HEADER true)"
-	if _, err := conn.ExecContext(ctx, copyStmt); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("duckdb: aggregate query: %w", err)
-	}
-	return nil
+	return f(conn)
 }
 
 // literal writes s as a DuckDB string literal.
