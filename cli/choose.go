@@ -23,6 +23,8 @@ type chooseFlags struct {
 	parameters          bool
 	allowOver           bool
 	differentPopulation bool
+	// targetError and targetData: choose_target.go.
+	targetError, targetData string
 }
 
 func chooseCommand() *command {
@@ -57,6 +59,8 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 			fs.BoolVar(&f.parameters, "parameters", false, "also choose the learner's parameters (svm C and sigma, logistic C and intercept, ridge C, the bandwidth of kde, priestley-chao and naive-bayes) among public multiples of their values, jointly with h and k (≤ 30 candidates)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
+			fs.StringVar(&f.targetError, "target-error", "", "instead of a private choice: the error `X` you can accept (95% sup-norm error in the plot's units, or a percentage\nsuch as 5% of the public range; a classifier's disagreement with the non-private one); proposes the smallest ε, noise, h and k\nfrom simulated releases; spends nothing")
+			fs.StringVar(&f.targetData, "target-data", "uniform", "what --target-error simulates on: `uniform` (a public stand-in within the bounds), a public CSV FILE of the same columns,\nor private (the records; the proposal then goes to standard error, curator only)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }
 		},
@@ -64,6 +68,9 @@ The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
 }
 
 func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
+	if f.targetError != "" {
+		return runChooseTarget(ctx, e, f)
+	}
 	if err := f.checkRequired(); err != nil {
 		return err
 	}

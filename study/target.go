@@ -37,10 +37,10 @@ const (
 
 // targetStepsPerDecade is the density of the coarse log grid of ε;
 // targetBisections the halvings (in log ε) of the bracket found on it: the
-// proposal is within a factor 10^(1/(4·2^6)) ≈ 1.009 of the grid's
+// proposal is within a factor 10^(1/(3·2^6)) ≈ 1.012 of the grid's
 // smallest passing ε before rounding.
 const (
-	targetStepsPerDecade = 4
+	targetStepsPerDecade = 3
 	targetBisections     = 6
 )
 
@@ -246,8 +246,15 @@ type targetSearch struct {
 	epsMin, epsMax float64
 	dim            int
 	models         map[int]*targetModel
+	autoK          map[autoKKey]int // the automatic k per (ε, noise, h): it costs more than a setting's simulation
 	progress       func(done, total int)
 	done, total    int
+}
+
+type autoKKey struct {
+	eps   float64
+	noise mechanism.NoiseKind
+	h     int
 }
 
 type targetModel struct {
@@ -263,7 +270,7 @@ func newTargetSearch(pr TargetProblem, target float64) (*targetSearch, error) {
 		return nil, fmt.Errorf("study: target disagreement %g: must be below 1 (a share of the records)", target)
 	}
 	s := &targetSearch{pr: pr, target: target, orders: pr.Orders, repeats: pr.Repeats, seed: pr.Seed,
-		epsMin: pr.EpsMin, epsMax: pr.EpsMax, dim: len(pr.Grid), models: map[int]*targetModel{}}
+		epsMin: pr.EpsMin, epsMax: pr.EpsMax, dim: len(pr.Grid), models: map[int]*targetModel{}, autoK: map[autoKKey]int{}}
 	if s.dim == 0 || pr.Lattice == nil {
 		return nil, errors.New("study: the target search needs a grid and F_D on the lattice")
 	}
@@ -332,7 +339,12 @@ func (s *targetSearch) params(eps float64, noise mechanism.NoiseKind, h int) mec
 		if beta == 0 {
 			beta = mechanism.DefaultBeta
 		}
-		k = mechanism.AutoCoverSize(p, h, s.dim, s.pr.Sensitivity, beta, s.pr.StandIn)
+		key := autoKKey{eps, noise, h}
+		var ok bool
+		if k, ok = s.autoK[key]; !ok {
+			k = mechanism.AutoCoverSize(p, h, s.dim, s.pr.Sensitivity, beta, s.pr.StandIn)
+			s.autoK[key] = k
+		}
 	}
 	p.K = slices.Repeat([]int{k}, s.dim)
 	return p
