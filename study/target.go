@@ -150,7 +150,8 @@ type TargetResult struct {
 // significant digits and RE-CHECKED with independent draws of the chosen
 // setting; if the re-check misses the target the next grid ε is tried. The
 // proposal's Error is the re-check's. When even EpsMax misses it, Reached
-// is false and Proposal is the setting with the least error.
+// is false and Proposal is the setting with the least error on the grid
+// (or, when every re-check missed, the last re-check, at EpsMax).
 //
 // Guarantee: the result depends only on the problem and target, never on
 // scheduling. Assumptions: Lattice, Grid and Truth describe the same F_D
@@ -210,6 +211,7 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 	// re-check with independent draws; on a miss, the passing grid ε in
 	// turn.
 	tries := append([]TargetPoint{found}, curve[first:]...)
+	var missed, missedAt TargetPoint
 	for _, try := range tries {
 		eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
 		at := try
@@ -227,10 +229,11 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 			res.Reached, res.Proposal, res.Search = true, check, at
 			return res, nil
 		}
+		missed, missedAt = check, at
 	}
-	// Every re-check missed: not reachable with confidence.
-	last := curve[len(curve)-1]
-	res.Proposal, res.Search = last, last
+	// Every re-check missed (at EpsMax last): not reachable with
+	// confidence; the proposal is the last re-check, above the target.
+	res.Proposal, res.Search = missed, missedAt
 	return res, nil
 }
 
