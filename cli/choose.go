@@ -47,7 +47,12 @@ scores. The choice is ε_sel-differentially private and spends --epsilon-select,
 recorded in the ledger (kind "validation") before anything is scored; the
 later release with the chosen settings spends its own --epsilon.
 
-The dataset, learner, bounds and noise flags are those of 'bernstein release'.`,
+The dataset, learner, bounds and noise flags are those of 'bernstein release'.
+
+With --target-error X (instead of --epsilon and --epsilon-select) it spends
+nothing: it proposes the smallest ε, with the noise kind, h and k, at which
+95% of simulated releases have at most the error X (docs/cli.md), on the
+public uniform stand-in unless --target-data says otherwise.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
 			f := &chooseFlags{}
 			f.register(fs, "ε = `E` of the RELEASE the settings are chosen for (required; not spent here)")
