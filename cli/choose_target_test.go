@@ -114,3 +114,35 @@ func TestChooseTargetErrorRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A classifier's target is the share of records on which the released
+// classifier may disagree with the non-private one.
+func TestChooseTargetErrorClassifier(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := range 200 {
+		x := (float64(i) + 0.5) / 200
+		y := "no"
+		if x > 0.4 {
+			y = "yes"
+		}
+		fmt.Fprintf(&b, "%.4f,%s\n", x, y)
+	}
+	data := w.path("classes.csv")
+	if err := os.WriteFile(data, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := te.mustRun(t, "choose", "--data", data, "--features", "x", "--label", "y", "--classes", "no,yes", "--bounds", "x=0:1",
+		"--learner", "naive-bayes", "--target-error", "10%", "--target-data", "private")
+	for _, want := range []string{"target: disagreement with the non-private classifier in 95% of the simulated releases ≤ 0.1 of the records (10%)",
+		"of the records", "simulated on the private data"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stdout, "of the records") {
+		t.Errorf("private numbers on stdout:\n%s", r.stdout)
+	}
+}
