@@ -441,24 +441,34 @@ func (s *targetSearch) simulate(ctx context.Context, m *targetModel, noise mecha
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	scales := []float64{scale}
-	for range min(runtime.GOMAXPROCS(0), s.repeats) {
+	lb := m.md.linearBatch(sp.Orders)
+	chunks := (s.repeats + simChunk - 1) / simChunk
+	for range min(runtime.GOMAXPROCS(0), chunks) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work := m.md.worker(sp, measures, nil)
-			out := make([]float64, 1)
+			work := m.md.worker(sp, measures, nil, lb)
+			srcs := make([]Source, simChunk)
+			out := make([]float64, simChunk)
 			for {
-				r := int(next.Add(1)) - 1
-				if r >= s.repeats || ctx.Err() != nil {
+				c := int(next.Add(1)) - 1
+				if c >= chunks || ctx.Err() != nil {
 					return
+				}
+				r0 := c * simChunk
+				n := min(simChunk, s.repeats-r0)
+				for i := range n {
+					srcs[i] = mechanism.NewSimulationNoise(RepeatSeed(seed, r0+i))
 				}
 				// The worker cannot fail without a cancellation: its
 				// measures are checked above.
-				_ = work(r, mechanism.NewSimulationNoise(RepeatSeed(seed, r)), []int{0}, scales, out)
-				if m.pts != nil {
-					errs[r] = 1 - out[0]
-				} else {
-					errs[r] = out[0]
+				_ = work(r0, srcs[:n], []int{0}, scales, out[:n])
+				for i := range n {
+					if m.pts != nil {
+						errs[r0+i] = 1 - out[i]
+					} else {
+						errs[r0+i] = out[i]
+					}
 				}
 			}
 		}()
