@@ -15,7 +15,7 @@ const modulePath = "github.com/bernsteinrelease/bernstein"
 // placed on the plan (and in docs/architecture.md) before it compiles in.
 var allowedImports = map[string][]string{
 	"":                         {"cli", "ui/curator", "ui/viewer", "project/ledger"},
-	"cli":                      {"cli/figure", "cli/flagvalue", "project", "project/aggregate", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "learners", "mechanism", "privacywords"},
+	"cli":                      {"cli/figure", "cli/flagvalue", "project", "project/aggregate", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "learners", "mechanism", "privacywords", "study"},
 	"cli/figure":               {"project/dataset", "project/fileio", "learners", "mechanism", "plotting", "study"},
 	"cli/flagvalue":            {"project/dataset"},
 	"ui/curator":               {"project", "project/fileio", "project/keys", "project/synopsis", "project/dataset", "project/ledger", "project/release", "project/aggregate", "learners", "mechanism", "mechanism/peers", "plotting", "icons", "study", "privacywords", "ui/curator/preview", "ui/internal/widgets", "ui/internal/files", "ui/internal/trust"},

@@ -33,6 +33,14 @@
 //     with Common) or each ε draws afresh (Interleaved, Stream). Results
 //     depend only on the inputs and seeds, never on scheduling: sums run in
 //     repeat order.
+//   - Accuracy first. FindEpsilon (target.go) returns the smallest ε at
+//     which the TargetQuantile (95 %) quantile of the simulated releases'
+//     error — sup-norm on the grid, or a classifier's disagreement with
+//     the non-private one at the points — reaches a target, over the noise
+//     kinds (pure ε; with δ > 0 the (ε, δ) variants), h and the automatic
+//     k; the proposal is re-checked with independent draws and carries the
+//     Monte-Carlo error of its quantile. TargetProblemOf builds its inputs
+//     from a fit.
 //   - Peers. BuildPeers prepares the published peers that apply to a
 //     learner (Wang et al.'s trigonometric summary, Chaudhuri & Vinterbo's
 //     histogram and output perturbation, Hall et al.'s Gaussian process;

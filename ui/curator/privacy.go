@@ -44,6 +44,8 @@ type privacyPage struct {
 	// chooseFlow is its latest run.
 	choose     *widget.Button
 	chooseFlow *chooseFlow
+	// target is "Error I can accept" (target.go).
+	target *targetPanel
 }
 
 // ε slider range: log10 ε from −3 to 2 (ε from 0.001 to 100).
@@ -164,6 +166,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	p.kInUse = widget.NewLabel("")
 	p.kInUse.Wrapping = fyne.TextWrapWord
 	p.choose = widget.NewButton("Choose h and k privately…", func() { c.showChooseDialog() })
+	p.target = newTargetPanel(c)
 	p.budget = widget.NewLabel("")
 	p.budget.Wrapping = fyne.TextWrapWord
 	p.budget.TextStyle = fyne.TextStyle{Bold: true}
@@ -197,6 +200,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 			container.NewVBox(p.epsSlide, sliderDirection())),
 		p.epsErr, p.reading,
 		help("Smaller ε means stronger privacy and more noise. The slider is logarithmic, from 0.001 to 100; type any positive value in the box."),
+		p.target.box,
 		bold("Noise"), container.New(capWidth(300), p.noise),
 		help("Pure ε-DP is the strongest guarantee. The (ε, δ) variants can add less noise when there are many coefficients, at the price of a small failure probability δ."),
 		p.deltaRow,
@@ -300,6 +304,7 @@ func (p *privacyPage) derive() {
 		p.kEntry.Enable()
 	}
 	p.kInUse.SetText(kInUseText(s, c.preview.lastFor(s, c.ds)))
+	p.target.derive()
 	if c.budgetKnown {
 		p.showBudget(c.budgetSpent, c.budgetTotal)
 	}

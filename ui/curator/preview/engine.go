@@ -144,24 +144,10 @@ type Result struct {
 }
 
 // tradeoffGrid returns the per-axis evaluation grid of the preview for
-// dimension dim: the sup-norm is taken over this tensor grid. It has about
-// 10⁴ points in total (100×100 for ℓ = 2) and at least 4 points per axis.
-func tradeoffGrid(dim int) [][]float64 {
-	var n int
-	switch dim {
-	case 1:
-		n = 512
-	case 2:
-		n = 100
-	default:
-		n = max(4, int(math.Floor(math.Pow(1e4, 1/float64(dim)))))
-	}
-	axes := make([][]float64, dim)
-	for j := range axes {
-		axes[j] = study.Linspace01(n)
-	}
-	return axes
-}
+// dimension dim: the sup-norm is taken over this tensor grid. It is
+// study.TargetGrid (about 10⁴ points in total, 100×100 for ℓ = 2, at least
+// 4 per axis), so the target search takes the same sup-norm.
+func tradeoffGrid(dim int) [][]float64 { return study.TargetGrid(dim) }
 
 // epsilonGrid returns the 7 ε values of the tradeoff plot around eps: half
 // decades from 10^(c−1.5) to 10^(c+1.5) with c = round(log10 ε). The grid

@@ -1,0 +1,524 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+// Accuracy first (issue 19, item 3): a curator types the error it can
+// accept and FindEpsilon proposes the smallest ε, with the noise kind, h
+// and k, whose simulated releases reach it. The error is a quantile over
+// simulated releases (TargetQuantile: "with 95 % probability the release's
+// error is at most …"): the sup-norm error on the grid for a density or a
+// regression, the share of the points where the released classifier
+// disagrees with the non-private one for a classifier. Every release is
+// simulated with seeded simulation noise (Model.worker, the draws of
+// PerRepeat): nothing here is a release.
+
+// TargetQuantile is the quantile of the error over simulated releases the
+// target is compared with: 95 %.
+const TargetQuantile = 0.95
+
+// Search range of ε by default: the curator's ε slider, 0.001 to 100.
+const (
+	DefaultTargetEpsMin = 1e-3
+	DefaultTargetEpsMax = 100
+)
+
+// targetStepsPerDecade is the density of the coarse log grid of ε;
+// targetBisections the halvings (in log ε) of the bracket found on it: the
+// proposal is within a factor 10^(1/(3·2^6)) ≈ 1.012 of the grid's
+// smallest passing ε before rounding.
+const (
+	targetStepsPerDecade = 3
+	targetBisections     = 6
+)
+
+// TargetRepeats is the number of simulated releases per (ε, noise, h, k)
+// of the search in dim dimensions: 400 for ℓ ≤ 2 (the 95 % quantile is
+// then the 380th of 400, with a 95 % confidence interval of ±9 ranks), 200
+// for ℓ = 3, 100 beyond, where each release costs more.
+func TargetRepeats(dim int) int {
+	switch {
+	case dim <= 2:
+		return 400
+	case dim == 3:
+		return 200
+	}
+	return 100
+}
+
+// TargetProblem is what the search simulates: F_D (on the lattice of any
+// k, on the grid and, for a classifier, at the points) and the public
+// rules of the release. It is the preview's data — the private data
+// (curator only) or a public stand-in.
+type TargetProblem struct {
+	// Lattice returns F_D on the lattice of cover sizes k.
+	Lattice LatticeFunc
+	// Grid and Truth: F_D on the tensor grid (lattice order), where a
+	// density's or a regression's sup-norm error is taken.
+	Grid  [][]float64
+	Truth []float64
+	// Points, when not nil, makes the problem a classifier's: the error of
+	// a release is the share of the points where it disagrees with the
+	// non-private classifier (class +1 where the value is ≥ Threshold).
+	Points    *PointData
+	Threshold float64
+	// Sensitivity S, the learner's public stand-in and β: what the
+	// automatic k rule reads (mechanism.AutoCoverSize; Beta 0 means
+	// mechanism.DefaultBeta).
+	Sensitivity float64
+	StandIn     mechanism.StandIn
+	Beta        float64
+	// Delta is the curator's δ: 0 searches the pure ε-DP Laplace
+	// mechanism only; in (0, 1) also the (ε, δ) variants at this δ
+	// (Gaussian noise and Section 4.2's Laplace).
+	Delta float64
+	// Orders are the candidate h (nil: 1 to 5, the preview's orders).
+	Orders []int
+	// K, when > 0, is the cover size of every axis (the curator's manual
+	// k); 0 applies the automatic k rule at every ε, h and noise kind.
+	K int
+	// Repeats per point (0: TargetRepeats) and Seed of the draws
+	// (PerRepeat; the re-check uses RepeatSeed(Seed, −1), independent).
+	Repeats int
+	Seed    uint64
+	// EpsMin and EpsMax bound the search (0: the defaults).
+	EpsMin, EpsMax float64
+}
+
+// TargetPoint is one setting of the search with its simulated error.
+type TargetPoint struct {
+	Epsilon float64
+	Noise   mechanism.NoiseKind
+	Delta   float64 // 0 for NoiseLaplace
+	H       int
+	K       []int
+	// Error is the TargetQuantile quantile of the error over the
+	// simulated releases (learner units; a classifier's disagreement as a
+	// share), and [Low, High] its distribution-free 95 % confidence
+	// interval (order statistics): MCError = (High − Low)/2 is the
+	// Monte-Carlo error of the quantile. Mean is the mean error.
+	Error, Low, High, Mean float64
+}
+
+// MCError is the half-width of the quantile's 95 % confidence interval.
+func (p TargetPoint) MCError() float64 { return (p.High - p.Low) / 2 }
+
+// TargetResult is the outcome of FindEpsilon.
+type TargetResult struct {
+	Target  float64
+	Reached bool
+	// Proposal is the smallest ε found with its setting and its error from
+	// the re-check (fresh, independent draws) when Reached; otherwise the
+	// setting with the least error over the searched range (Best).
+	Proposal TargetPoint
+	// Search is the proposal's error as the search saw it (the draws of
+	// Seed), before the re-check.
+	Search TargetPoint
+	// Curve is the least error over the candidates at every ε of the
+	// coarse grid (increasing ε).
+	Curve []TargetPoint
+	// Repeats is the simulated releases per point; Classifier says the
+	// error is a disagreement share; EpsMax the top of the search range.
+	Repeats    int
+	Classifier bool
+	EpsMax     float64
+}
+
+// FindEpsilon returns the smallest ε in [EpsMin, EpsMax] at which some
+// candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian and
+// Section 4.2's Laplace), order h and k (the automatic rule at that ε, or
+// the fixed k) — has a TargetQuantile error of its simulated releases at
+// most target.
+//
+// Method: the least error over the candidates is simulated on a log grid of
+// ε (targetStepsPerDecade per decade, EpsMin and EpsMax included); the
+// grid's smallest ε from which on every larger grid ε reaches the target
+// (monotone-safe: a non-monotone dip below the target does not count) is
+// refined by targetBisections bisections in log ε, rounded up to three
+// significant digits and RE-CHECKED with independent draws of the chosen
+// setting; if the re-check misses the target the next grid ε is tried. The
+// proposal's Error is the re-check's. When even EpsMax misses it, Reached
+// is false and Proposal is the setting with the least error on the grid
+// (or, when every re-check missed, the last re-check, at EpsMax).
+//
+// Guarantee: the result depends only on the problem and target, never on
+// scheduling. Assumptions: Lattice, Grid and Truth describe the same F_D
+// (as for NewModel). Errors: a target that is not positive and finite
+// (below 1 for a classifier), an ε range that mechanism.ValidateEpsilon
+// refuses or is empty, repeats outside [20, MaxRepeats], a δ outside [0, 1),
+// an order outside [1, mechanism.MaxH], or a failing model; ctx.Err() when
+// cancelled. progress (may be nil) gets the simulated points.
+func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress func(done, total int)) (*TargetResult, error) {
+	s, err := newTargetSearch(pr, target)
+	if err != nil {
+		return nil, err
+	}
+	s.progress = progress
+	grid := targetEpsGrid(s.epsMin, s.epsMax)
+	s.total = len(grid) + targetBisections + 2
+	curve := make([]TargetPoint, len(grid))
+	for i, eps := range grid {
+		if curve[i], err = s.best(ctx, eps, s.seed); err != nil {
+			return nil, err
+		}
+		s.tick()
+	}
+	res := &TargetResult{Target: target, Curve: curve, Repeats: s.repeats, Classifier: pr.Points != nil, EpsMax: s.epsMax}
+	first := len(curve) // smallest index from which on every grid ε passes
+	for i := len(curve) - 1; i >= 0 && curve[i].Error <= target; i-- {
+		first = i
+	}
+	if first == len(curve) {
+		best := curve[0]
+		for _, c := range curve[1:] {
+			if c.Error < best.Error {
+				best = c
+			}
+		}
+		res.Proposal, res.Search = best, best
+		return res, nil
+	}
+	found := curve[first]
+	if first > 0 {
+		lo, hi := grid[first-1], grid[first]
+		for range targetBisections {
+			mid := math.Sqrt(lo * hi)
+			c, err := s.best(ctx, mid, s.seed)
+			if err != nil {
+				return nil, err
+			}
+			s.tick()
+			if c.Error <= target {
+				hi, found = mid, c
+			} else {
+				lo = mid
+			}
+		}
+	}
+	// Round up to three significant digits (what the curator types), then
+	// re-check with independent draws; on a miss, the passing grid ε in
+	// turn.
+	tries := append([]TargetPoint{found}, curve[first:]...)
+	var missed, missedAt TargetPoint
+	for _, try := range tries {
+		eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
+		at := try
+		if eps != try.Epsilon {
+			if at, err = s.setting(ctx, eps, try.Noise, try.H, s.seed); err != nil {
+				return nil, err
+			}
+		}
+		check, err := s.setting(ctx, eps, try.Noise, try.H, RepeatSeed(s.seed, -1))
+		if err != nil {
+			return nil, err
+		}
+		s.tick()
+		if at.Error <= target && check.Error <= target {
+			res.Reached, res.Proposal, res.Search = true, check, at
+			return res, nil
+		}
+		missed, missedAt = check, at
+	}
+	// Every re-check missed (at EpsMax last): not reachable with
+	// confidence; the proposal is the last re-check, above the target.
+	res.Proposal, res.Search = missed, missedAt
+	return res, nil
+}
+
+// targetSearch is one FindEpsilon call: the validated problem and the
+// models per k (cached: the lattice of a k is evaluated once).
+type targetSearch struct {
+	pr             TargetProblem
+	target         float64
+	orders         []int
+	noises         []mechanism.NoiseKind
+	repeats        int
+	seed           uint64
+	epsMin, epsMax float64
+	dim            int
+	models         map[int]*targetModel
+	autoK          map[autoKKey]int // the automatic k per (ε, noise, h): it costs more than a setting's simulation
+	progress       func(done, total int)
+	done, total    int
+}
+
+type autoKKey struct {
+	eps   float64
+	noise mechanism.NoiseKind
+	h     int
+}
+
+type targetModel struct {
+	md  *Model
+	pts *Points
+}
+
+func newTargetSearch(pr TargetProblem, target float64) (*targetSearch, error) {
+	if !(target > 0) || math.IsInf(target, 0) {
+		return nil, fmt.Errorf("study: target error %g: must be > 0 and finite", target)
+	}
+	if pr.Points != nil && target >= 1 {
+		return nil, fmt.Errorf("study: target disagreement %g: must be below 1 (a share of the records)", target)
+	}
+	s := &targetSearch{pr: pr, target: target, orders: pr.Orders, repeats: pr.Repeats, seed: pr.Seed,
+		epsMin: pr.EpsMin, epsMax: pr.EpsMax, dim: len(pr.Grid), models: map[int]*targetModel{}, autoK: map[autoKKey]int{}}
+	if s.dim == 0 || pr.Lattice == nil {
+		return nil, errors.New("study: the target search needs a grid and F_D on the lattice")
+	}
+	if s.orders == nil {
+		s.orders = []int{1, 2, 3, 4, 5}
+	}
+	for _, h := range s.orders {
+		if h < 1 || h > mechanism.MaxH {
+			return nil, fmt.Errorf("study: order h = %d: must be between 1 and %d", h, mechanism.MaxH)
+		}
+	}
+	if s.repeats == 0 {
+		s.repeats = TargetRepeats(s.dim)
+	}
+	if s.repeats < 20 || s.repeats > MaxRepeats {
+		return nil, fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", s.repeats, MaxRepeats)
+	}
+	if s.epsMin == 0 {
+		s.epsMin = DefaultTargetEpsMin
+	}
+	if s.epsMax == 0 {
+		s.epsMax = DefaultTargetEpsMax
+	}
+	for _, e := range []float64{s.epsMin, s.epsMax} {
+		if err := mechanism.ValidateEpsilon(e); err != nil {
+			return nil, fmt.Errorf("study: search range: %w", err)
+		}
+	}
+	if !(s.epsMin < s.epsMax) {
+		return nil, fmt.Errorf("study: search range ε from %g to %g: the lower end must be below the upper", s.epsMin, s.epsMax)
+	}
+	s.noises = []mechanism.NoiseKind{mechanism.NoiseLaplace}
+	switch {
+	case pr.Delta == 0:
+	case pr.Delta > 0 && pr.Delta < 1:
+		s.noises = append(s.noises, mechanism.NoiseGaussian, mechanism.NoiseLaplaceApprox)
+	default:
+		return nil, fmt.Errorf("study: δ = %g: must be 0 (pure ε only) or in (0, 1)", pr.Delta)
+	}
+	if err := mechanism.ValidateSensitivity(pr.Sensitivity); err != nil {
+		return nil, err
+	}
+	if pr.K < 0 {
+		return nil, fmt.Errorf("study: k = %d: must be ≥ 1 (or 0 for the automatic k)", pr.K)
+	}
+	return s, nil
+}
+
+func (s *targetSearch) tick() {
+	s.done++
+	if s.progress != nil {
+		s.progress(s.done, max(s.total, s.done))
+	}
+}
+
+// params returns the release parameters of a candidate at eps: δ and k
+// resolved by the public rules (the automatic k of ResolveK).
+func (s *targetSearch) params(eps float64, noise mechanism.NoiseKind, h int) mechanism.Params {
+	p := mechanism.Params{Epsilon: eps, Noise: noise, H: h}
+	if noise != mechanism.NoiseLaplace {
+		p.Delta = s.pr.Delta
+	}
+	k := s.pr.K
+	if k == 0 {
+		beta := s.pr.Beta
+		if beta == 0 {
+			beta = mechanism.DefaultBeta
+		}
+		key := autoKKey{eps, noise, h}
+		var ok bool
+		if k, ok = s.autoK[key]; !ok {
+			k = mechanism.AutoCoverSize(p, h, s.dim, s.pr.Sensitivity, beta, s.pr.StandIn)
+			s.autoK[key] = k
+		}
+	}
+	p.K = slices.Repeat([]int{k}, s.dim)
+	return p
+}
+
+// model returns the model of cover size k (every order of the search).
+func (s *targetSearch) model(ctx context.Context, k int) (*targetModel, error) {
+	if m, ok := s.models[k]; ok {
+		return m, nil
+	}
+	K := slices.Repeat([]int{k}, s.dim)
+	exact, err := s.pr.Lattice(ctx, K)
+	if err != nil {
+		return nil, err
+	}
+	md, err := NewModel(K, exact, s.pr.Grid, s.pr.Truth, s.orders)
+	if err != nil {
+		return nil, err
+	}
+	m := &targetModel{md: md}
+	if s.pr.Points != nil {
+		if m.pts, err = md.AtPoints(*s.pr.Points); err != nil {
+			return nil, err
+		}
+	}
+	s.models[k] = m
+	return m, nil
+}
+
+// best returns the candidate with the least error at eps (ties: the first
+// in noise, then h order).
+func (s *targetSearch) best(ctx context.Context, eps float64, seed uint64) (TargetPoint, error) {
+	best := TargetPoint{Epsilon: eps, Error: math.Inf(1)}
+	for _, noise := range s.noises {
+		for _, h := range s.orders {
+			c, err := s.setting(ctx, eps, noise, h, seed)
+			if err != nil {
+				return best, err
+			}
+			if c.Error < best.Error {
+				best = c
+			}
+		}
+	}
+	return best, nil
+}
+
+// setting simulates the releases of one candidate at eps with the draws of
+// seed (an ε the noise kind refuses gives an infinite error).
+func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h int, seed uint64) (TargetPoint, error) {
+	p := s.params(eps, noise, h)
+	out := TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K,
+		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
+	scale, err := mechanism.NoiseScale(s.pr.Sensitivity, p)
+	if err != nil {
+		// S is validated where the search starts: the noise kind (or
+		// this k) does not apply at eps.
+		return out, nil
+	}
+	m, err := s.model(ctx, p.K[0])
+	if err != nil {
+		return out, err
+	}
+	errs, err := s.simulate(ctx, m, noise, h, scale, seed)
+	if err != nil {
+		return out, err
+	}
+	out.Error, out.Low, out.High = quantileCI(errs, TargetQuantile)
+	sum := 0.0
+	for _, e := range errs {
+		sum += e
+	}
+	out.Mean = sum / float64(len(errs))
+	return out, nil
+}
+
+// simulate returns the error of every simulated release of order h at the
+// noise scale: the draws of repeat r are RepeatSeed(seed, r), as in
+// PerRepeat, and the releases those of Model.Run.
+func (s *targetSearch) simulate(ctx context.Context, m *targetModel, noise mechanism.NoiseKind, h int, scale float64, seed uint64) ([]float64, error) {
+	sp := Spec{Sensitivity: s.pr.Sensitivity, Noise: noise, Orders: []int{h}, Measure: SupError,
+		Threshold: s.pr.Threshold, Points: m.pts}
+	if m.pts != nil {
+		sp.Measure = PointAgreement
+	}
+	measures := sp.measures()
+	if err := m.md.checkMeasures(measures, sp); err != nil {
+		return nil, err
+	}
+	errs := make([]float64, s.repeats)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	scales := []float64{scale}
+	lb := m.md.linearBatch(sp.Orders)
+	chunks := (s.repeats + simChunk - 1) / simChunk
+	for range min(runtime.GOMAXPROCS(0), chunks) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work := m.md.worker(sp, measures, nil, lb)
+			srcs := make([]Source, simChunk)
+			out := make([]float64, simChunk)
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks || ctx.Err() != nil {
+					return
+				}
+				r0 := c * simChunk
+				n := min(simChunk, s.repeats-r0)
+				for i := range n {
+					srcs[i] = mechanism.NewSimulationNoise(RepeatSeed(seed, r0+i))
+				}
+				// The worker cannot fail without a cancellation: its
+				// measures are checked above.
+				_ = work(r0, srcs[:n], []int{0}, scales, out[:n])
+				for i := range n {
+					if m.pts != nil {
+						errs[r0+i] = 1 - out[i]
+					} else {
+						errs[r0+i] = out[i]
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return errs, nil
+}
+
+// quantileCI returns the q-quantile of xs (the ⌈q·n⌉-th smallest) and the
+// distribution-free 95 % confidence interval of the population quantile
+// from order statistics (normal approximation of the binomial count:
+// ranks n·q ∓ 1.96·√(n·q·(1−q)), clamped to the sample). xs is sorted in
+// place.
+func quantileCI(xs []float64, q float64) (est, lo, hi float64) {
+	sort.Float64s(xs)
+	n := float64(len(xs))
+	at := func(rank float64) float64 { // 1-based rank, clamped
+		i := int(math.Min(math.Max(rank, 1), n)) - 1
+		return xs[i]
+	}
+	half := 1.96 * math.Sqrt(n*q*(1-q))
+	return at(math.Ceil(q * n)), at(math.Floor(q*n - half)), at(math.Ceil(q*n + half))
+}
+
+// targetEpsGrid is the coarse log grid of ε from lo to hi: every
+// 10^(j/targetStepsPerDecade) strictly inside, and both ends.
+func targetEpsGrid(lo, hi float64) []float64 {
+	out := []float64{lo}
+	for j := math.Floor(math.Log10(lo)*targetStepsPerDecade) + 1; ; j++ {
+		e := math.Pow(10, j/targetStepsPerDecade)
+		if e >= hi*(1-1e-12) {
+			break
+		}
+		if e > lo*(1+1e-12) {
+			out = append(out, e)
+		}
+	}
+	return append(out, hi)
+}
+
+// roundUpSig rounds x > 0 up to n significant digits.
+func roundUpSig(x float64, n int) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x))-float64(n-1))
+	v := math.Ceil(x/p-1e-9) * p
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', n, 64), 64)
+	if r < x {
+		return v
+	}
+	return r
+}

@@ -1,0 +1,297 @@
+package curator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/privacywords"
+	"github.com/bernsteinrelease/bernstein/study"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
+)
+
+// Accuracy first (issue 19 item 3): on the privacy page the curator types
+// the error it can accept and "Find the smallest ε" proposes ε with the
+// noise kind, h and k that reach it (preview.Engine.FindEpsilon, off the
+// UI goroutine), on the data the preview runs on — the private data or a
+// public stand-in — labelled with the preview's own disclosure. "Apply"
+// fills the proposal into the form.
+
+// targetPanel is the "Error I can accept" part of the privacy page.
+type targetPanel struct {
+	c     *curator
+	box   fyne.CanvasObject
+	entry *widget.Entry
+	hint  *widget.Label
+	find  *widget.Button
+	// result shows the proposal (or why there is none) and disclosure the
+	// preview's notice of the data it ran on, as the preview shows it.
+	result     *widget.Label
+	disclosure *widget.Label
+	apply      *widget.Button
+	// cancel stops the running search (nil when none runs); gen numbers
+	// the searches so a stale one is ignored.
+	cancel context.CancelFunc
+	gen    int
+	// last is the latest proposal and lastKey the fit it was found for
+	// (targetKey); Apply refuses when the settings have moved on.
+	last    *preview.Target
+	lastKey string
+	// done receives once per finished search (tests wait on it).
+	done chan struct{}
+}
+
+const (
+	targetFindText   = "Find the smallest ε"
+	targetCancelText = "Cancel the search"
+)
+
+func newTargetPanel(c *curator) *targetPanel {
+	t := &targetPanel{c: c, done: make(chan struct{}, 4)}
+	t.entry = widget.NewEntry()
+	t.entry.SetPlaceHolder("e.g. 0.5 or 5%")
+	t.entry.Validator = func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return nil // empty: nothing to search
+		}
+		_, _, err := parseTargetError(s)
+		return err
+	}
+	t.entry.OnChanged = func(string) { t.derive() }
+	t.hint = widget.NewLabel("")
+	t.hint.Wrapping = fyne.TextWrapWord
+	t.hint.TextStyle.Italic = true
+	t.find = widget.NewButton(targetFindText, t.findOrCancel)
+	t.result = widget.NewLabel("")
+	t.result.Wrapping = fyne.TextWrapWord
+	t.disclosure = widget.NewLabel("")
+	t.disclosure.Wrapping = fyne.TextWrapWord
+	t.disclosure.Hide()
+	t.apply = widget.NewButton("Apply the proposal (sets ε, noise, h and k)", t.applyProposal)
+	t.apply.Hide()
+	t.box = container.NewVBox(
+		widget.NewLabelWithStyle("Error I can accept", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewBorder(nil, nil, nil, t.find, t.entry), t.hint,
+		t.result, t.disclosure, t.apply,
+	)
+	t.derive()
+	return t
+}
+
+// parseTargetError reads the error typed: a positive number, or a
+// percentage ("5%") of the public range (a classifier's records).
+func parseTargetError(s string) (v float64, share bool, err error) {
+	text := strings.TrimSpace(s)
+	share = strings.HasSuffix(text, "%")
+	v, err = parseNumber(strings.TrimSuffix(text, "%"))
+	if err != nil {
+		return 0, false, err
+	}
+	if !(v > 0) || math.IsInf(v, 0) {
+		return 0, false, fmt.Errorf("error %s: must be a positive number, or a percentage such as 5%%", formatValue(v))
+	}
+	if share {
+		v /= 100
+	}
+	return v, share, nil
+}
+
+// derive updates the hint (the units of the preview's plots) and the Find
+// button (UI goroutine).
+func (t *targetPanel) derive() {
+	t.entry.Validate()
+	r := t.c.preview.lastFor(t.c.state, t.c.ds)
+	switch {
+	case r != nil && r.Classifier:
+		t.hint.SetText("The share of the records on which the released classifier may disagree with the non-private one in 95% of releases (0.05 or 5%).")
+	case r != nil:
+		unit := r.UnitName
+		if unit == "" {
+			unit = "the function's units"
+		}
+		t.hint.SetText(fmt.Sprintf("The sup-norm error that 95%% of releases stay within, in the function plot's units (%s; public range %s), or a percentage of that range such as 5%%.", unit, r.RangeText))
+	default:
+		t.hint.SetText("The sup-norm error that 95% of releases stay within (a classifier: the share of records on which it may disagree with the non-private one), in the function plot's units or as a percentage such as 5%.")
+	}
+	_, _, err := parseTargetError(t.entry.Text)
+	if t.cancel == nil && (err != nil || strings.TrimSpace(t.entry.Text) == "") {
+		t.find.Disable()
+	} else {
+		t.find.Enable()
+	}
+}
+
+// targetKey identifies what a proposal depends on beyond ε, noise and h:
+// the fit (data or stand-in, columns, bounds, learner, parameters) and k.
+func targetKey(in preview.Input) string {
+	r := in.Request
+	return fmt.Sprintf("%s|auto=%v|k=%v|standin=%s", preview.FitKey(r), r.KAuto, r.Privacy.K, in.StandIn)
+}
+
+// input is the search's input: the current settings on the preview's
+// data (UI goroutine).
+func (t *targetPanel) input() (preview.Input, error) {
+	c := t.c
+	req, err := c.state.request(c.ds)
+	if err != nil {
+		return preview.Input{}, err
+	}
+	req, label, err := c.preview.applyStandIn(req)
+	if err != nil {
+		return preview.Input{}, err
+	}
+	return preview.Input{Request: req, StandIn: label}, nil
+}
+
+// findOrCancel starts a search, or cancels the running one (UI goroutine).
+func (t *targetPanel) findOrCancel() {
+	if t.cancel != nil {
+		t.cancel()
+		return
+	}
+	c := t.c
+	target, share, err := parseTargetError(t.entry.Text)
+	if err != nil {
+		widgets.ShowError(c.win, fmt.Errorf("error I can accept: %w", err))
+		return
+	}
+	in, err := t.input()
+	if err != nil {
+		widgets.ShowError(c.win, fmt.Errorf("not ready to search ε: %w", err))
+		return
+	}
+	t.gen++
+	gen, key := t.gen, targetKey(in)
+	// The disclosure of the data the preview runs on, exactly as the
+	// preview shows it.
+	notice := c.preview.standIn.notice
+	text, importance := notice.Text, notice.Importance
+	ctx, cancel := context.WithCancel(ctxBackground)
+	t.cancel = cancel
+	t.find.SetText(targetCancelText)
+	t.find.Enable()
+	t.apply.Hide()
+	t.result.SetText("Searching … (simulated releases; nothing is released or spent)")
+	progress := func(done, total int) {
+		widgets.Do(func() {
+			if gen == t.gen && t.cancel != nil {
+				t.result.SetText(fmt.Sprintf("Searching … %d%% (simulated releases; nothing is released or spent)", 100*done/max(total, 1)))
+			}
+		})
+	}
+	go func() {
+		res, err := c.engine.FindEpsilon(ctx, in, target, share, progress)
+		cancel()
+		widgets.Do(func() { t.finished(gen, key, res, err, text, importance) })
+	}()
+}
+
+// finished shows a search's outcome (UI goroutine).
+func (t *targetPanel) finished(gen int, key string, res *preview.Target, err error, notice string, importance widget.Importance) {
+	defer func() {
+		select {
+		case t.done <- struct{}{}:
+		default:
+		}
+	}()
+	if gen != t.gen {
+		return
+	}
+	t.cancel = nil
+	t.find.SetText(targetFindText)
+	t.derive()
+	t.disclosure.SetText(notice)
+	t.disclosure.Importance = importance
+	t.disclosure.Show()
+	t.disclosure.Refresh()
+	switch {
+	case errors.Is(err, context.Canceled):
+		t.result.SetText("Search cancelled.")
+		return
+	case err != nil:
+		t.result.SetText("The search could not run: " + err.Error())
+		return
+	}
+	t.result.SetText(targetText(res))
+	t.last, t.lastKey = res, key
+	if res.Reached {
+		t.apply.Show()
+	} else {
+		t.apply.Hide()
+	}
+}
+
+// targetText words a search's outcome: the proposal with its error as a
+// number and as a share of the public range, and what ε means.
+func targetText(res *preview.Target) string {
+	p := res.Proposal
+	setting := fmt.Sprintf("%s, h = %d, k = %s", noiseText(p.Noise, p.Delta), p.H, preview.KLabel(p.K))
+	measure := "sup-norm error"
+	if res.Classifier {
+		measure = "disagreement with the non-private classifier"
+	}
+	how := fmt.Sprintf("%d simulated releases per setting (seeded simulation noise), re-checked with independent draws.", res.Repeats)
+	if !res.Reached {
+		return fmt.Sprintf("Not reachable within ε ≤ %s: the best reachable error is %s (95%% of simulated releases) at ε = %s, %s. "+
+			"What would help: a larger error, more records, a larger bandwidth or fewer features, or (ε, δ) noise.\n%s",
+			formatValue(res.EpsMax), res.ErrorText(p.Error), formatValue(p.Epsilon), setting, how)
+	}
+	return fmt.Sprintf("Smallest ε = %s with %s.\n95%% of the simulated releases have a %s of at most %s (Monte-Carlo error ±%s of this 95%% quantile; target %s).\n%s\n%s",
+		formatValue(p.Epsilon), setting, measure, res.ErrorText(p.Error), mcText(res, p), res.ErrorText(res.Target), how,
+		privacywords.Reading(p.Epsilon, p.Delta, p.Noise))
+}
+
+// mcText writes the Monte-Carlo error of a proposal's quantile.
+func mcText(res *preview.Target, p study.TargetPoint) string {
+	if res.Classifier {
+		return fmt.Sprintf("%.2g", p.MCError())
+	}
+	return fmt.Sprintf("%.2g", res.Units.Plot(p.MCError()))
+}
+
+// noiseText names a noise kind as the privacy page's choices do.
+func noiseText(kind mechanism.NoiseKind, delta float64) string {
+	for _, n := range noiseChoices {
+		if n.kind == kind {
+			if delta > 0 {
+				return fmt.Sprintf("%s, δ = %s", n.label, formatValue(delta))
+			}
+			return n.label
+		}
+	}
+	return string(kind)
+}
+
+// applyProposal fills the proposal into the form (UI goroutine): ε, the
+// noise kind (and δ), h; k stays automatic (the rule gives the proposal's
+// k at this ε) or the curator's.
+func (t *targetPanel) applyProposal() {
+	c := t.c
+	if t.last == nil || !t.last.Reached {
+		return
+	}
+	in, err := t.input()
+	if err != nil || targetKey(in) != t.lastKey {
+		widgets.ShowError(c.win, errors.New("the data, learner or k changed since the search: search again"))
+		return
+	}
+	p := t.last.Proposal
+	s := c.state
+	s.Epsilon, s.Noise, s.H = p.Epsilon, p.Noise, p.H
+	delete(s.Typed, fieldEpsilon)
+	if p.Delta > 0 {
+		s.Delta = p.Delta
+		delete(s.Typed, fieldDelta)
+	}
+	c.refreshPages()
+	c.changed()
+	c.setStatus("Applied the proposal: ε = %s, h = %d, k = %s (%s).", formatValue(p.Epsilon), p.H, preview.KLabel(p.K), p.Noise)
+}

@@ -1,0 +1,110 @@
+package curator
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+)
+
+// searchTarget types the error, taps "Find the smallest ε" and waits for
+// the search.
+func (f *curatorFixture) searchTarget(tp *targetPanel, text string) {
+	f.t.Helper()
+	f.do(func() { curatorType(tp.entry, text) })
+	f.do(func() {
+		if tp.find.Disabled() {
+			f.t.Fatalf("Find is disabled for %q", text)
+		}
+		test.Tap(tp.find)
+	})
+	f.waitFor(tp.done, "the target search")
+}
+
+// TestCuratorTargetError drives "Error I can accept" through the real
+// widgets: an invalid error keeps Find disabled; a search on the private
+// data proposes ε, h and k with the error as a number and a share of the
+// public range, labelled with the preview's private-data notice; Apply
+// fills the proposal into the form; on the uniform stand-in the result
+// carries the stand-in's notice instead.
+func TestCuratorTargetError(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() {
+		c.showStep(stepPrivacy)
+		pp.kMode.SetSelected(kManText) // a fixed k keeps the search short
+		curatorType(pp.kEntry, "10")
+	})
+	f.preview()
+	tp := pp.target
+	for _, bad := range []string{"", "0", "-1%", "abc"} {
+		f.do(func() {
+			curatorType(tp.entry, bad)
+			if !tp.find.Disabled() {
+				t.Errorf("Find is enabled for %q", bad)
+			}
+		})
+	}
+	f.do(func() {
+		if !strings.Contains(tp.hint.Text, "public range") {
+			t.Errorf("hint %q does not name the public range", tp.hint.Text)
+		}
+	})
+
+	f.searchTarget(tp, "10%")
+	var eps float64
+	var h int
+	f.do(func() {
+		r := tp.result.Text
+		for _, want := range []string{"Smallest ε = ", "k = 10", "95% of the simulated releases have a sup-norm error of at most ",
+			"of the public range", "Monte-Carlo error", "400 simulated releases per setting", "more or less likely"} {
+			if !strings.Contains(r, want) {
+				t.Errorf("result lacks %q:\n%s", want, r)
+			}
+		}
+		if tp.disclosure.Text != previewPrivateNotice || tp.disclosure.Hidden {
+			t.Errorf("disclosure %q, want the preview's private-data notice", tp.disclosure.Text)
+		}
+		if tp.apply.Hidden || tp.last == nil || !tp.last.Reached {
+			t.Fatal("no proposal to apply")
+		}
+		p := tp.last.Proposal
+		if p.Error > tp.last.Target || p.K[0] != 10 || p.Noise != mechanism.NoiseLaplace {
+			t.Errorf("proposal %+v for target %g", p, tp.last.Target)
+		}
+		eps, h = p.Epsilon, p.H
+		test.Tap(tp.apply)
+		if c.state.Epsilon != eps || c.state.H != h || c.state.KAuto || c.state.K != 10 {
+			t.Errorf("applied: ε = %g, h = %d, auto %v, k = %d; want ε = %g, h = %d, k = 10", c.state.Epsilon, c.state.H, c.state.KAuto, c.state.K, eps, h)
+		}
+		if pp.epsEntry.Text != formatValue(eps) || pp.h.Selected != formatValue(float64(h)) {
+			t.Errorf("form shows ε %q, h %q", pp.epsEntry.Text, pp.h.Selected)
+		}
+	})
+	res := f.preview()
+	if res.Epsilon != eps || res.H != h {
+		t.Errorf("preview after Apply at ε = %g, h = %d; want %g, %d", res.Epsilon, res.H, eps, h)
+	}
+
+	// On the uniform stand-in: the stand-in's notice, as the preview shows it.
+	f.do(func() { c.preview.standIn.choice.SetSelected(previewOnUniform) })
+	f.preview()
+	f.searchTarget(tp, "10%")
+	f.do(func() {
+		if !strings.HasPrefix(tp.disclosure.Text, "Preview on a public stand-in") || tp.disclosure.Text != c.preview.standIn.notice.Text {
+			t.Errorf("stand-in disclosure %q, preview shows %q", tp.disclosure.Text, c.preview.standIn.notice.Text)
+		}
+		// A different fit: Apply of a proposal from the private data would
+		// be refused; this one is the stand-in's own.
+		if tp.lastKey == "" || tp.last == nil {
+			t.Error("no stand-in proposal")
+		}
+	})
+}
