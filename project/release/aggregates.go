@@ -107,7 +107,11 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 		return nil, err
 	}
 	embedded := a.Records != ""
+	logistic := req.Learner == learners.KindLogistic
 	switch {
+	case logistic && !embedded:
+		return nil, reqErr("aggregates", "logistic regression is fitted by Newton passes over the records, one aggregate query each (docs/aggregates.md): "+
+			"release it from the records file with the embedded engine (release --data FILE), not from one aggregate table")
 	case embedded && a.Path != "":
 		return nil, reqErr("aggregates", "give an aggregate table or a records file for the embedded DuckDB, not both")
 	case !embedded && strings.TrimSpace(a.Dataset) == "":
@@ -139,12 +143,22 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 	if table == "" {
 		table = DefaultAggregateTable
 	}
-	query, err := aggregate.Query(spec, d, aggregate.Table(table))
+	var query string
+	if logistic {
+		// Every pass shares this text up to its coefficients: the hash is
+		// of the pass at zero coefficients (docs/aggregates.md).
+		query, err = aggregate.LogisticQuery(spec, d, aggregate.Table(table), learners.LogisticCoef{A: make([]float64, len(req.Features))})
+	} else {
+		query, err = aggregate.Query(spec, d, aggregate.Table(table))
+	}
 	if err != nil {
 		return nil, reqErr("aggregates", "%v", err)
 	}
 	origin := &aggregateOrigin{path: absPath(a.Path), dataset: strings.TrimSpace(a.Dataset)}
 	var res *aggregate.Result
+	if logistic {
+		return prepareLogisticEmbedded(ctx, p, req, spec, d, query, origin, progress)
+	}
 	if embedded {
 		origin.path = absPath(a.Records)
 		res, err = runEmbedded(ctx, &spec, a.Records, origin)
@@ -178,28 +192,66 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 }
 
 // runEmbedded computes the aggregate table of the records file path with
-// the embedded DuckDB: n counted first when not declared (spec.N == 0),
-// and the file's SHA-256 kept in origin when no ledger dataset is
-// declared.
+// the embedded DuckDB (embeddedSetup first).
 func runEmbedded(ctx context.Context, spec *aggregate.Spec, path string, origin *aggregateOrigin) (*aggregate.Result, error) {
-	info, err := InspectSource(path)
+	info, err := embeddedSetup(ctx, spec, path, origin)
 	if err != nil {
 		return nil, err
 	}
+	return runEmbeddedQuery(ctx, *spec, info)
+}
+
+// embeddedSetup inspects the records file path for the embedded DuckDB:
+// n counted when not declared (spec.N == 0), and the file's SHA-256 kept
+// in origin when no ledger dataset is declared.
+func embeddedSetup(ctx context.Context, spec *aggregate.Spec, path string, origin *aggregateOrigin) (SourceInfo, error) {
+	info, err := InspectSource(path)
+	if err != nil {
+		return info, err
+	}
 	if spec.N == 0 {
 		if spec.N, err = countEmbedded(ctx, info); err != nil {
-			return nil, err
+			return info, err
 		}
 		if spec.N < 1 {
-			return nil, reqErr("data", "%s holds no records", path)
+			return info, reqErr("data", "%s holds no records", path)
 		}
 	}
 	if origin.dataset == "" {
 		if origin.fileHash, err = SourceHash(info); err != nil {
-			return nil, err
+			return info, err
 		}
 	}
-	return runEmbeddedQuery(ctx, *spec, info)
+	return info, nil
+}
+
+// prepareLogisticEmbedded fits logistic regression by Newton passes over
+// the records file with the embedded DuckDB (duckdb.FitLogistic: the same
+// fit, S and output range as in memory, up to the certified gradient
+// tolerance) and evaluates it on the lattice. The synopsis records the
+// DuckDB source and the hash of the pass's query at zero coefficients.
+func prepareLogisticEmbedded(ctx context.Context, p *Prepared, req Request, spec aggregate.Spec, d aggregate.Dialect, query string,
+	origin *aggregateOrigin, progress func(done, total int)) (*Prepared, error) {
+	a := req.Aggregates
+	origin.path = absPath(a.Records)
+	info, err := embeddedSetup(ctx, &spec, a.Records, origin)
+	if err != nil {
+		return nil, err
+	}
+	p.Source = &synopsis.Source{Kind: synopsis.SourceAggregates, Dialect: string(d), QuerySHA256: QueryHash(query)}
+	origin.tableHash, origin.source = "none (Newton passes)", *p.Source
+	p.aggregates = origin
+	fit := func() (*learners.Fitted, error) {
+		f, err := fitEmbeddedLogistic(ctx, spec, info, req.Params)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.Records, err)
+		}
+		return f, nil
+	}
+	if err := p.fitAndEvaluate(ctx, req.Params, fit, progress); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // checkTypedBounds refuses bounds that need the records: taken from the

@@ -41,9 +41,10 @@ const DefaultDuckDBCSVBytes int64 = 256 << 20
 
 // aggregateLearners are the learners with an aggregate path (aggregate
 // query, project/aggregate): the one list the engine choice and
-// prepareAggregates read. Logistic regression joins it when its
-// aggregate fit lands (issue 20, Newton passes in SQL).
-var aggregateLearners = []learners.Kind{learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge}
+// prepareAggregates read. Logistic regression is fitted by Newton passes,
+// one aggregate query each, so it runs on the embedded engine only (not
+// from one aggregate table computed elsewhere).
+var aggregateLearners = []learners.Kind{learners.KindKDE, learners.KindNaiveBayes, learners.KindRidge, learners.KindLogistic}
 
 // HasAggregatePath reports whether learner k can be released from
 // aggregates (an aggregate table or the embedded DuckDB).

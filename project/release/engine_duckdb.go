@@ -5,6 +5,7 @@ package release
 import (
 	"context"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/aggregate"
 	"github.com/bernsteinrelease/bernstein/project/aggregate/duckdb"
 )
@@ -33,6 +34,16 @@ func runEmbeddedQuery(ctx context.Context, spec aggregate.Spec, info SourceInfo)
 		return nil, err
 	}
 	return duckdb.Run(ctx, spec, src, duckdb.Options{})
+}
+
+// fitEmbeddedLogistic fits logistic regression by Newton passes over a
+// source with the embedded DuckDB (duckdb.FitLogistic).
+func fitEmbeddedLogistic(ctx context.Context, spec aggregate.Spec, info SourceInfo, values learners.Values) (*learners.Fitted, error) {
+	src, err := embeddedSource(info)
+	if err != nil {
+		return nil, err
+	}
+	return duckdb.FitLogistic(ctx, spec, src, values, duckdb.Options{})
 }
 
 // CountRecords returns the number of records of a source with the

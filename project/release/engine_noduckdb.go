@@ -6,6 +6,7 @@ import (
 	"context"
 	"runtime"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/aggregate"
 )
 
@@ -22,6 +23,10 @@ func errNoEmbedded(info SourceInfo) error {
 func countEmbedded(_ context.Context, info SourceInfo) (int, error) { return 0, errNoEmbedded(info) }
 
 func runEmbeddedQuery(_ context.Context, _ aggregate.Spec, info SourceInfo) (*aggregate.Result, error) {
+	return nil, errNoEmbedded(info)
+}
+
+func fitEmbeddedLogistic(_ context.Context, _ aggregate.Spec, info SourceInfo, _ learners.Values) (*learners.Fitted, error) {
 	return nil, errNoEmbedded(info)
 }
 

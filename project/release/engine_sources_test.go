@@ -108,8 +108,10 @@ func TestRulesHoldOnEverySource(t *testing.T) {
 	nb.Learner, nb.Label, nb.Classes, nb.FillClass = learners.KindNaiveBayes, "c", &classes, "7"
 	ridge := base
 	ridge.Learner, ridge.Label = learners.KindRidge, "r"
+	logistic := nb
+	logistic.Learner, logistic.Params = learners.KindLogistic, nil
 	sources := everySource(t, n)
-	for _, req := range []Request{kde, nb, ridge} {
+	for _, req := range []Request{kde, nb, ridge, logistic} {
 		var mem *Prepared
 		for _, src := range sources {
 			name := string(req.Learner) + "/" + src.name
@@ -144,8 +146,14 @@ func TestRulesHoldOnEverySource(t *testing.T) {
 				t.Errorf("%s: source %+v, want the embedded DuckDB recorded", name, p.Source)
 			}
 			bound := 1e-9
-			if req.Learner != learners.KindRidge {
+			switch req.Learner {
+			case learners.KindKDE, learners.KindNaiveBayes:
 				bound = learners.KDEBinningBound([]float64{0.15, 0.15}, B)
+			case learners.KindLogistic:
+				// Newton passes stop at a certified gradient norm: the two
+				// fits' scores differ by at most 2τ (docs/sensitivity.md,
+				// "Logistic regression from aggregates"), about 1e-5 here.
+				bound = 1e-4
 			}
 			for i := range p.Exact {
 				if d := math.Abs(p.Exact[i] - mem.Exact[i]); d > bound {
@@ -201,5 +209,20 @@ func TestEmbeddedReleaseLedger(t *testing.T) {
 		if threshold == 1 && res.Total < 0.5-1e-12 {
 			t.Errorf("the DuckDB release is not charged to the in-memory release's dataset: total %v, want 0.5", res.Total)
 		}
+	}
+}
+
+// TestLogisticFromTableRefused: logistic regression needs Newton passes
+// over the records; one aggregate table computed elsewhere cannot fit it,
+// and the refusal says what to do instead.
+func TestLogisticFromTableRefused(t *testing.T) {
+	classes := dataset.Classes{Negative: "0", Positive: "1"}
+	req := Request{Features: []string{"x"}, Label: "c", Classes: &classes, Learner: learners.KindLogistic,
+		Bounds:     map[string]dataset.Bounds{"x": {Lo: 0, Hi: 1}},
+		Privacy:    mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{4}, H: 1},
+		Aggregates: &Aggregates{Path: filepath.Join(t.TempDir(), "table.csv"), N: 100, Dataset: "d"}}
+	_, err := Prepare(context.Background(), req, nil)
+	if err == nil || !strings.Contains(err.Error(), "release it from the records file with the embedded engine") {
+		t.Errorf("logistic from a table: %v", err)
 	}
 }

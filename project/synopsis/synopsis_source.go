@@ -55,8 +55,8 @@ func (f *File) validateSource() error {
 		return fieldErr(ErrMalformed, "source.kind", "%q is not a known source; want %q", s.Kind, SourceAggregates)
 	}
 	binned := slices.Contains(binnedLearners, f.Learner.Kind)
-	if !binned && f.Learner.Kind != "ridge" {
-		return fieldErr(ErrMalformed, "source.kind", "learner %q has no aggregate path (kde, naive-bayes and ridge have)", f.Learner.Kind)
+	if !binned && f.Learner.Kind != "ridge" && f.Learner.Kind != "logistic" {
+		return fieldErr(ErrMalformed, "source.kind", "learner %q has no aggregate path (kde, naive-bayes, ridge and logistic have)", f.Learner.Kind)
 	}
 	if !slices.Contains(AggregateDialects, s.Dialect) {
 		return fieldErr(ErrMalformed, "source.dialect", "%q is not one of %q", s.Dialect, AggregateDialects)
