@@ -266,12 +266,7 @@ func matchSketches(st *sketchStore, id *DatasetIdentity, note func(DatasetMatch)
 		}
 		return p
 	}
-	type legacy struct {
-		s  Sketch
-		fp string
-		ok bool
-	}
-	legacies := map[string]legacy{}
+	legacies := map[string][]legacySketch{}
 	compare := func(r SketchRecord, fp string, s func() Sketch) {
 		if fp == r.Records {
 			note(DatasetMatch{DatasetHash: r.DatasetHash, Match: MatchRecords, Share: 1})
@@ -288,12 +283,12 @@ func matchSketches(st *sketchStore, id *DatasetIdentity, note func(DatasetMatch)
 	for _, r := range st.records {
 		if r.Version == 1 {
 			ck := strings.Join(r.Columns, "\x00")
-			lg, ok := legacies[ck]
+			lgs, ok := legacies[ck]
 			if !ok {
-				lg.s, lg.fp, lg.ok = id.legacySketch(r.Columns, st.key)
-				legacies[ck] = lg
+				lgs = id.legacySketches(r.Columns, st.key)
+				legacies[ck] = lgs
 			}
-			if lg.ok {
+			for _, lg := range lgs {
 				compare(r, lg.fp, func() Sketch { return lg.s })
 			}
 			continue

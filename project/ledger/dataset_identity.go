@@ -75,10 +75,11 @@ type DatasetIdentity struct {
 	// N is the number of rows.
 	N int
 
-	rows   rowSet         // canonical values (private, never stored)
-	ds     *dataset.Table // the data, for projections onto other column sets
-	opt    IdentityOptions
-	legacy rowSet // the first legacy table's rows in name order, for version-1 sketches
+	rows     rowSet         // canonical values (private, never stored)
+	ds       *dataset.Table // the data, for projections onto other column sets
+	opt      IdentityOptions
+	codes    []float64 // a declared label as ±1 (NaN missing), for Legacy
+	negCodes []float64 // codes negated (the other declared order)
 
 	mu        sync.Mutex
 	sketchKey string // key id of the cached sketch
@@ -131,10 +132,11 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 		return nil, errors.New("features: no columns to identify the dataset by")
 	}
 	rows := rowSet{cols: make([]idColumn, len(cols)), sorted: true}
+	var codes []float64 // the label's ±1 (NaN missing), for Legacy
 	for j, c := range cols {
 		var err error
 		if c == opt.Label && opt.Classes != nil {
-			rows.cols[j].bits, err = classColumn(ds, c, *opt.Classes)
+			rows.cols[j].bits, codes, err = classColumn(ds, c, *opt.Classes)
 		} else {
 			rows.cols[j].f, err = ds.Column(c)
 		}
@@ -150,55 +152,74 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
 	rows.sortRows()
-	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt}
+	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
 	id.Records = rows.fingerprint(recordsDomain, nil)
-	id.legacyFingerprints(cols)
+	for _, v := range id.legacyVariants(cols) {
+		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
+			id.Legacy = append(id.Legacy, fp)
+		}
+	}
 	return id, nil
 }
 
-// legacyFingerprints computes Legacy: the version-1 fingerprint (column
-// names, values in name order, as stored in the table) of every legacy
-// table, and with a declared label also with its ±1 negated (the other
-// declared order).
-func (id *DatasetIdentity) legacyFingerprints(cols []string) {
+// legacyVariants returns the rows earlier versions fingerprinted (version 1:
+// values in column-name order, as stored in the table): of every legacy
+// table (deduplicated), and with a declared label also with the label as
+// the learner's ±1 in the declared order and in the other (what a release
+// read with the classes declared hashed, whichever order was declared).
+// Tables lacking a column are skipped.
+func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 	tables := id.opt.LegacyTables
 	if tables == nil {
 		tables = []*dataset.Table{id.ds}
 	}
-	var seen [][]idColumn
+	label := -1
+	if id.codes != nil {
+		label = slices.Index(cols, id.opt.Label)
+	}
+	var out []rowSet
+	add := func(rs rowSet) {
+		if !slices.ContainsFunc(out, func(o rowSet) bool { return sameColumns(o.cols, rs.cols) }) {
+			rs.sortRows()
+			out = append(out, rs)
+		}
+	}
 	for _, t := range tables {
 		if t == nil {
 			continue
 		}
 		rs, ok := legacyRows(t, cols)
-		if !ok || slices.ContainsFunc(seen, func(s []idColumn) bool { return sameColumns(s, rs.cols) }) {
+		if !ok {
 			continue
 		}
-		seen = append(seen, rs.cols)
-		if id.legacy.cols == nil {
-			id.legacy = rs
+		add(rs)
+		if label < 0 {
+			continue
 		}
-		variants := []rowSet{rs}
-		if j := slices.Index(cols, id.opt.Label); j >= 0 && id.opt.Classes != nil {
-			neg := rowSet{cols: slices.Clone(rs.cols)}
-			v := make([]float64, len(rs.cols[j].f))
-			for i, x := range rs.cols[j].f {
-				v[i] = -x
+		for _, sign := range []float64{1, -1} {
+			v := rowSet{cols: slices.Clone(rs.cols)}
+			if sign == 1 {
+				v.cols[label] = idColumn{f: id.codes}
+			} else {
+				if id.negCodes == nil {
+					id.negCodes = make([]float64, len(id.codes))
+					for i, x := range id.codes {
+						id.negCodes[i] = x // NaN stays as read
+						if x == x {
+							id.negCodes[i] = -x
+						}
+					}
+				}
+				v.cols[label] = idColumn{f: id.negCodes}
 			}
-			neg.cols[j] = idColumn{f: v}
-			neg.sortRows()
-			variants = append(variants, neg)
-		}
-		for _, v := range variants {
-			if fp := v.fingerprint(legacyRecordsDomain, cols); !slices.Contains(id.Legacy, fp) && fp != id.Records {
-				id.Legacy = append(id.Legacy, fp)
-			}
+			add(v)
 		}
 	}
+	return out
 }
 
-// legacyRows returns t's columns cols as stored, in name order with rows
-// sorted the version-1 way; false if t lacks one of them as numbers.
+// legacyRows returns t's columns cols as stored, in name order (rows not
+// yet sorted); false if t lacks one of them as numbers.
 func legacyRows(t *dataset.Table, cols []string) (rowSet, bool) {
 	rs := rowSet{cols: make([]idColumn, len(cols))}
 	for j, c := range cols {
@@ -208,7 +229,6 @@ func legacyRows(t *dataset.Table, cols []string) (rowSet, bool) {
 		}
 		rs.cols[j].f = v
 	}
-	rs.sortRows()
 	return rs, true
 }
 
@@ -231,32 +251,34 @@ func (id *DatasetIdentity) Fingerprints() []string {
 // WithClasses); the values are matched as a release matches them
 // (DeclaredLabels, once with each fill class: a value filled by both is
 // missing).
-func classColumn(ds *dataset.Table, col string, c dataset.Classes) ([]uint64, error) {
+// It also returns the learner's labels (−1, +1, NaN for missing), which
+// earlier versions hashed.
+func classColumn(ds *dataset.Table, col string, c dataset.Classes) ([]uint64, []float64, error) {
 	lds, err := ds.WithClasses(col, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	neg, _, err := lds.DeclaredLabels(col, c, -1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pos, _, err := lds.DeclaredLabels(col, c, 1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	nb, pb := classBits(c.Negative), classBits(c.Positive)
 	out := make([]uint64, len(neg))
 	for i := range out {
 		switch {
 		case neg[i] != pos[i]:
-			out[i] = missingBits
+			out[i], neg[i] = missingBits, math.NaN()
 		case neg[i] < 0:
 			out[i] = nb
 		default:
 			out[i] = pb
 		}
 	}
-	return out, nil
+	return out, neg, nil
 }
 
 // classBits encodes a declared class value: a number (dataset.ParseNumber)
@@ -304,13 +326,23 @@ func (c idColumn) at(i int32) uint64 {
 	return canonicalBits(c.f[i])
 }
 
+// atV1 is the version-1 encoding: the bits with −0 read as +0 (a NaN's
+// bits as they are).
+func (c idColumn) atV1(i int32) uint64 {
+	if x := c.f[i]; x != 0 {
+		return math.Float64bits(x)
+	}
+	return 0
+}
+
 // maxStackColumns is the row width whose sorted encoding compareRows
 // builds on the stack.
 const maxStackColumns = 16
 
 // rowSet is the rows of some columns in a canonical order. sorted rows
-// (version 2) are encoded as their values sorted; unsorted (version 1) as
-// their values in column order.
+// (version 2) are encoded as their values sorted (idColumn.at); unsorted
+// (version 1, float columns only) as their values in column order
+// (idColumn.atV1).
 type rowSet struct {
 	cols   []idColumn
 	sorted bool
@@ -321,7 +353,11 @@ type rowSet struct {
 func (r *rowSet) row(dst []uint64, i int32) []uint64 {
 	dst = dst[:0]
 	for _, c := range r.cols {
-		dst = append(dst, c.at(i))
+		if r.sorted {
+			dst = append(dst, c.at(i))
+		} else {
+			dst = append(dst, c.atV1(i))
+		}
 	}
 	if r.sorted {
 		slices.Sort(dst)
@@ -343,7 +379,7 @@ func (r *rowSet) sortRows() {
 func (r *rowSet) compareRows(a, b int32) int {
 	if !r.sorted {
 		for _, c := range r.cols {
-			if d := cmp.Compare(c.at(a), c.at(b)); d != 0 {
+			if d := cmp.Compare(c.atV1(a), c.atV1(b)); d != 0 {
 				return d
 			}
 		}
@@ -400,25 +436,22 @@ func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 	return IdentifyRecords(id.ds, columns, opt)
 }
 
-// legacySketch returns the version-1 sketch of the first legacy table's
-// columns (by name), for comparison with version-1 sketch-store lines;
-// false if that table lacks them.
-func (id *DatasetIdentity) legacySketch(columns []string, key []byte) (Sketch, string, bool) {
-	tables := id.opt.LegacyTables
-	if tables == nil {
-		tables = []*dataset.Table{id.ds}
+// legacySketches returns the version-1 fingerprints and sketches of
+// columns (by name) of the rows earlier versions hashed (legacyVariants),
+// for comparison with version-1 sketch-store lines; none if the tables
+// lack a column.
+func (id *DatasetIdentity) legacySketches(columns []string, key []byte) []legacySketch {
+	var out []legacySketch
+	for _, v := range id.legacyVariants(columns) {
+		out = append(out, legacySketch{fp: v.fingerprint(legacyRecordsDomain, columns), s: v.sketch(key, 1)})
 	}
-	for _, t := range tables {
-		if t == nil {
-			continue
-		}
-		rs, ok := legacyRows(t, columns)
-		if !ok {
-			return Sketch{}, "", false
-		}
-		return rs.sketch(key, 1), rs.fingerprint(legacyRecordsDomain, columns), true
-	}
-	return Sketch{}, "", false
+	return out
+}
+
+// legacySketch is a version-1 fingerprint and sketch.
+type legacySketch struct {
+	fp string
+	s  Sketch
 }
 
 func writeUvarint(w io.Writer, v uint64) {
