@@ -75,11 +75,11 @@ type DatasetIdentity struct {
 	// N is the number of rows.
 	N int
 
-	rows     rowSet         // canonical values (private, never stored)
-	ds       *dataset.Table // the data, for projections onto other column sets
-	opt      IdentityOptions
-	codes    []float64 // a declared label as ±1 (NaN missing), for Legacy
-	negCodes []float64 // codes negated (the other declared order)
+	rows        rowSet         // canonical values (private, never stored)
+	ds          *dataset.Table // the data, for projections onto other column sets
+	opt         IdentityOptions
+	codes       []float64   // a declared label as ±1 (NaN missing), for Legacy
+	legacyCodes [][]float64 // legacyLabels
 
 	mu        sync.Mutex
 	sketchKey string // key id of the cached sketch
@@ -154,6 +154,9 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 	rows.sortRows()
 	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
 	id.Records = rows.fingerprint(recordsDomain, nil)
+	if codes != nil {
+		id.legacyLabels() // now: legacySketches may run on several goroutines
+	}
 	for _, v := range id.legacyVariants(cols) {
 		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
 			id.Legacy = append(id.Legacy, fp)
@@ -196,26 +199,45 @@ func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 		if label < 0 {
 			continue
 		}
-		for _, sign := range []float64{1, -1} {
+		for _, codes := range id.legacyLabels() {
 			v := rowSet{cols: slices.Clone(rs.cols)}
-			if sign == 1 {
-				v.cols[label] = idColumn{f: id.codes}
-			} else {
-				if id.negCodes == nil {
-					id.negCodes = make([]float64, len(id.codes))
-					for i, x := range id.codes {
-						id.negCodes[i] = x // NaN stays as read
-						if x == x {
-							id.negCodes[i] = -x
-						}
-					}
-				}
-				v.cols[label] = idColumn{f: id.negCodes}
-			}
+			v.cols[label] = idColumn{f: codes}
 			add(v)
 		}
 	}
 	return out
+}
+
+// legacyLabels returns the readings of a declared label earlier versions
+// hashed: the learner's ±1 in the declared order and in the other (NaN bits
+// as read), and the curator window's reading before the classes were
+// declared (a text class missing, a number class as its number; a value
+// of neither class missing).
+func (id *DatasetIdentity) legacyLabels() [][]float64 {
+	if id.legacyCodes != nil {
+		return id.legacyCodes
+	}
+	n := len(id.codes)
+	neg, window := make([]float64, n), make([]float64, n)
+	c := *id.opt.Classes
+	read := func(v string) float64 {
+		if x, err := dataset.ParseNumber(v); err == nil {
+			return x
+		}
+		return math.NaN()
+	}
+	nv, pv := read(c.Negative), read(c.Positive)
+	for i, x := range id.codes {
+		neg[i], window[i] = x, x // NaN stays as read
+		switch {
+		case x < 0:
+			neg[i], window[i] = 1, nv
+		case x > 0:
+			neg[i], window[i] = -1, pv
+		}
+	}
+	id.legacyCodes = [][]float64{id.codes, neg, window}
+	return id.legacyCodes
 }
 
 // legacyRows returns t's columns cols as stored, in name order (rows not
@@ -462,8 +484,10 @@ func writeUvarint(w io.Writer, v uint64) {
 // Sketch is a bottom-k MinHash sketch of a dataset's rows under a secret
 // key: the SketchSize smallest keyed hashes of its elements, where the
 // elements are the rows with their occurrence number (the multiset of rows
-// as a set). A hash is the first 8 bytes of HMAC-SHA-256(key, row ‖
-// occurrence): without the key it cannot be recomputed from a guessed row,
+// as a set). A hash is the first 8 bytes of HMAC-SHA-256(key, "v2" ‖ row
+// ‖ occurrence), the row canonically encoded with its values sorted
+// (version 1: HMAC-SHA-256(key, row ‖ occurrence), values in column
+// order; see rowSet.sketch): without the key it cannot be recomputed from a guessed row,
 // so a sketch is no dictionary target.
 type Sketch struct {
 	N int // number of elements (rows)
