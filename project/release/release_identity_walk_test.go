@@ -231,3 +231,31 @@ func TestOldFormatLedgerStillCharges(t *testing.T) {
 		})
 	}
 }
+
+// TestRenamedColumnsPartialOverlap: a release on one feature and the label,
+// then one on a renamed copy with two features and the label: the stored
+// sketch's columns are not in the copy by name, so the copy's used columns
+// are projected onto every pair; one pair holds the same records.
+func TestRenamedColumnsPartialOverlap(t *testing.T) {
+	orig := readWalkOriginal(t)
+	e := newReleaseEnv(t)
+	base := walkRead{name: "original", text: walkOriginal, features: walkFeatures, label: "diagnosis", classes: walkClasses}
+	req := base.request(base.read(t, e.dir, orig), 0.6)
+	req.Features = []string{"mean radius"}
+	req.Privacy.K = []int{1}
+	p, err := Prepare(context.Background(), req, nil)
+	must(t, err)
+	first, err := p.Release(context.Background(), e.opt)
+	must(t, err)
+	renamed := walkRead{name: "renamed", text: func(s string) string {
+		return strings.Replace(s, "mean radius,mean texture,diagnosis", "radius,texture,class", 1)
+	}, features: []string{"radius", "texture"}, label: "class", classes: walkSwapped, gui: true}
+	q, err := Prepare(context.Background(), renamed.request(renamed.read(t, e.dir, orig), 0.6), nil)
+	must(t, err)
+	opt := e.opt
+	opt.Out = filepath.Join(e.dir, "second.synopsis")
+	_, err = q.Release(context.Background(), opt)
+	if be := (*ledger.BudgetError)(nil); !errors.As(err, &be) || be.DatasetHash != first.Entry.DatasetHash {
+		t.Errorf("renamed superset of columns: err = %v, want the first release's budget refusing", err)
+	}
+}
