@@ -119,8 +119,9 @@ func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, err
 // records; values swapped between columns within a row are, too: the safe
 // side). The encodings are sorted, so row order does not matter, and
 // duplicate rows count as often as they occur. Memory: 4 bytes per row
-// beyond the dataset (8 more per row for a declared class column); time:
-// one sort of the rows, plus one per legacy fingerprint.
+// beyond the dataset per fingerprint (Records and each of Legacy), and 40
+// more for a declared class column (its encoding and its earlier
+// readings); time: one sort of the rows per fingerprint.
 func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, errors.New("dataset: no dataset given")
