@@ -182,48 +182,21 @@ func findDataset(entries []Entry, st *sketchStore, id *DatasetIdentity, differen
 			best[m.DatasetHash] = old
 		}
 	}
+	fps := id.Fingerprints()
 	for _, e := range entries {
 		if e.DatasetHash == "" {
 			continue
 		}
 		x := e.Identity
 		switch {
-		case e.DatasetHash == id.Records || x != nil && x.Records == id.Records:
+		case slices.Contains(fps, e.DatasetHash) || x != nil && slices.Contains(fps, x.Records):
 			note(DatasetMatch{DatasetHash: e.DatasetHash, Match: MatchRecords, Share: 1, Path: e.DatasetPath})
 		case id.FileHash != "" && (e.DatasetHash == id.FileHash || x != nil && x.FileHash == id.FileHash):
 			note(DatasetMatch{DatasetHash: e.DatasetHash, Match: MatchFile, Share: 1, Path: e.DatasetPath})
 		}
 	}
 	if st.key != nil && id.ds != nil {
-		projections := map[string]*DatasetIdentity{strings.Join(id.Columns, "\x00"): id}
-		sketches := map[string]Sketch{}
-		for _, r := range st.records {
-			ck := strings.Join(r.Columns, "\x00")
-			p, ok := projections[ck]
-			if !ok {
-				p, _ = id.project(r.Columns) // nil if the dataset lacks a column
-				projections[ck] = p
-			}
-			if p == nil {
-				continue
-			}
-			if p.Records == r.Records {
-				note(DatasetMatch{DatasetHash: r.DatasetHash, Match: MatchRecords, Share: 1})
-				continue
-			}
-			s, ok := sketches[ck]
-			if !ok {
-				s = p.Sketch(st.key)
-				sketches[ck] = s
-			}
-			rs, err := r.sketch() // validated on reading
-			if err != nil {
-				continue
-			}
-			if share := s.Overlap(rs); share >= NearDuplicateShare {
-				note(DatasetMatch{DatasetHash: r.DatasetHash, Match: MatchNearDuplicate, Share: share})
-			}
-		}
+		matchSketches(st, id, note)
 	}
 	// A declaration "different population" made between two ledger
 	// datasets stands: a near-duplicate declared different from one of the
@@ -272,6 +245,95 @@ func findDataset(entries []Entry, st *sketchStore, id *DatasetIdentity, differen
 		f.Charges = []DatasetMatch{{DatasetHash: id.Records, Match: MatchNew, Share: 1}}
 	}
 	return f
+}
+
+// matchSketches notes the stored sketches id matches: the same records
+// (exact fingerprint) or a near-duplicate, in the stored line's column set.
+// A version-2 line is compared with the projection of id onto its columns
+// by name, or, when id's table lacks one of those names (renamed columns),
+// with every projection onto as many of id's used columns (at most
+// maxRenamedProjections; the fingerprint and sketch of version 2 do not
+// depend on names). A version-1 line is compared with the version-1
+// fingerprint and sketch of its columns by name.
+func matchSketches(st *sketchStore, id *DatasetIdentity, note func(DatasetMatch)) {
+	projections := map[string]*DatasetIdentity{strings.Join(id.Columns, "\x00"): id}
+	project := func(cols []string) *DatasetIdentity {
+		ck := strings.Join(cols, "\x00")
+		p, ok := projections[ck]
+		if !ok {
+			p, _ = id.project(cols) // nil if the dataset lacks a column
+			projections[ck] = p
+		}
+		return p
+	}
+	legacies := map[string][]legacySketch{}
+	compare := func(r SketchRecord, fp string, s func() Sketch) {
+		if fp == r.Records {
+			note(DatasetMatch{DatasetHash: r.DatasetHash, Match: MatchRecords, Share: 1})
+			return
+		}
+		rs, err := r.sketch() // validated on reading
+		if err != nil {
+			return
+		}
+		if share := s().Overlap(rs); share >= NearDuplicateShare {
+			note(DatasetMatch{DatasetHash: r.DatasetHash, Match: MatchNearDuplicate, Share: share})
+		}
+	}
+	for _, r := range st.records {
+		if r.Version == 1 {
+			ck := strings.Join(r.Columns, "\x00")
+			lgs, ok := legacies[ck]
+			if !ok {
+				lgs = id.legacySketches(r.Columns, st.key)
+				legacies[ck] = lgs
+			}
+			for _, lg := range lgs {
+				compare(r, lg.fp, func() Sketch { return lg.s })
+			}
+			continue
+		}
+		candidates := []*DatasetIdentity{project(r.Columns)}
+		if candidates[0] == nil {
+			candidates = candidates[:0]
+			for _, cols := range columnSubsets(id.Columns, len(r.Columns), maxRenamedProjections) {
+				if p := project(cols); p != nil {
+					candidates = append(candidates, p)
+				}
+			}
+		}
+		for _, p := range candidates {
+			compare(r, p.Records, func() Sketch { return p.Sketch(st.key) })
+		}
+	}
+}
+
+// maxRenamedProjections bounds the projections of a release's columns tried
+// against one stored column set with other names (each costs a sort and
+// an HMAC per row).
+const maxRenamedProjections = 64
+
+// columnSubsets returns the subsets of cols with k elements (in order), at
+// most max of them; none if k > len(cols).
+func columnSubsets(cols []string, k, max int) [][]string {
+	var out [][]string
+	var pick func(start int, cur []string)
+	pick = func(start int, cur []string) {
+		if len(out) == max {
+			return
+		}
+		if len(cur) == k {
+			out = append(out, slices.Clone(cur))
+			return
+		}
+		for i := start; i <= len(cols)-(k-len(cur)); i++ {
+			pick(i+1, append(cur, cols[i]))
+		}
+	}
+	if k >= 1 && k <= len(cols) {
+		pick(0, nil)
+	}
+	return out
 }
 
 // reserveByIdentity records a spend (e: a release or validation entry

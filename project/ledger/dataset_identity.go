@@ -31,20 +31,43 @@ const SketchSize = 256
 // one to be charged to the other's budget.
 const NearDuplicateShare = 0.5
 
-// recordsDomain separates the record fingerprint from any other SHA-256.
-const recordsDomain = "bernstein dataset records v1\x00"
+// recordsDomain separates the record fingerprint from any other SHA-256;
+// legacyRecordsDomain is the tag of the fingerprint of earlier versions
+// (DatasetIdentity.Legacy).
+const (
+	recordsDomain       = "bernstein dataset records v2\x00"
+	legacyRecordsDomain = "bernstein dataset records v1\x00"
+)
+
+// missingBits encodes a missing value (NaN: empty, not a number, or a label
+// that is neither declared class), whatever fill rule a release uses.
+const missingBits = 0x7FF8_0000_0000_0000
+
+// textClassTag marks the encoding of a text class value: a negative NaN
+// whose 51 low bits are a SHA-256 prefix of the text, so it is distinct
+// from every number and from missingBits.
+const textClassTag = 0xFFF8_0000_0000_0000
 
 // DatasetIdentity identifies the records a release uses: the values of the
-// used columns, independent of the file's formatting, its row order and its
-// other columns. It is computed from private data and is kept only in the
-// curator's ledger and sketch store, never in a synopsis.
+// used columns, independent of the file's formatting, its row order, its
+// other columns, the columns' names and order, and the order in which the
+// two classes of a label were declared. It is computed from private data
+// and is kept only in the curator's ledger and sketch store, never in a
+// synopsis.
 type DatasetIdentity struct {
-	// Columns are the used columns, sorted by name: the role of a column
-	// (feature or label, axis order) does not change whose records they are.
+	// Columns are the used columns, sorted by name (recorded for the
+	// curator; the fingerprint and the sketch do not depend on them).
 	Columns []string
-	// Records is the hex SHA-256 of the records: the domain tag, the column
-	// names, n and the rows' canonical encodings in sorted order.
+	// Records is the hex SHA-256 of the records: the domain tag, the
+	// number of columns, n and the rows' canonical encodings (each row's
+	// values sorted) in sorted order.
 	Records string
+	// Legacy are the fingerprints earlier versions computed for the same
+	// request (domain tag v1, the column names and the rows' values in
+	// column order, the label as the learner's ±1 in either declared
+	// order): an entry keyed or identified by one of them is the same
+	// records, so budgets in existing ledgers still count.
+	Legacy []string
 	// FileHash is the SHA-256 of the file's bytes (Dataset.Hash), the
 	// identity used by ledgers before records were (kept so that their
 	// budgets still count).
@@ -52,23 +75,54 @@ type DatasetIdentity struct {
 	// N is the number of rows.
 	N int
 
-	vals  [][]float64    // the columns' values (the Dataset's; private, never stored)
-	order []int32        // row indexes in canonical order
-	ds    *dataset.Table // the data, for projections onto other column sets
+	rows        rowSet         // canonical values (private, never stored)
+	ds          *dataset.Table // the data, for projections onto other column sets
+	opt         IdentityOptions
+	codes       []float64   // a declared label as ±1 (NaN missing), for Legacy
+	legacyCodes [][]float64 // legacyLabels
 
 	mu        sync.Mutex
 	sketchKey string // key id of the cached sketch
 	sketch    Sketch
 }
 
+// IdentityOptions say how a release reads the used columns.
+type IdentityOptions struct {
+	// Label and Classes are a binary label column and its declared
+	// classes: each value is encoded as the declared class it matches
+	// (dataset.Classes.Code), by the class's text or number, not by its
+	// position, so swapping the declared order changes nothing; a value
+	// matching neither is missing. Without Classes a column's values are
+	// its numbers as read.
+	Label   string
+	Classes *dataset.Classes
+	// LegacyTables are the tables whose used columns earlier versions
+	// fingerprinted (the release's filled table, the table as read); nil
+	// means the identified table. Tables lacking a used column are skipped.
+	LegacyTables []*dataset.Table
+}
+
 // IdentifyDataset computes the identity of ds restricted to columns (the
-// features and the label of a release; duplicates ignored). Each row is
-// encoded as the IEEE-754 bits of its values in sorted column order (−0
-// read as +0), so "1", "1.0" and " 1e0 " are the same value; the encodings
-// are sorted, so row order does not matter, and duplicate rows count as
-// often as they occur. Memory: 4 bytes per row beyond the dataset; time:
-// one sort of the rows.
+// features and the label of a release; duplicates ignored), each read as
+// numbers: IdentifyRecords without declared classes.
 func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, error) {
+	return IdentifyRecords(ds, columns, IdentityOptions{})
+}
+
+// IdentifyRecords computes the identity of ds restricted to columns.
+// Each value is encoded canonically in 8 bytes: a number as its IEEE-754
+// bits (−0 read as +0), so "1", "1.0" and " 1e0 " are the same value; a
+// missing value as one fixed NaN, whatever it is filled with; a declared
+// class (opt) by its value, a number like a number and a text by a hash.
+// A row is encoded as its values sorted, so the fingerprint depends on
+// neither the columns' names nor their order (a renamed copy is the same
+// records; values swapped between columns within a row are, too: the safe
+// side). The encodings are sorted, so row order does not matter, and
+// duplicate rows count as often as they occur. Memory: 4 bytes per row
+// beyond the dataset per fingerprint (Records and each of Legacy), and 40
+// more for a declared class column (its encoding and its earlier
+// readings); time: one sort of the rows per fingerprint.
+func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, errors.New("dataset: no dataset given")
 	}
@@ -78,80 +132,349 @@ func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, err
 	if len(cols) == 0 {
 		return nil, errors.New("features: no columns to identify the dataset by")
 	}
-	vals := make([][]float64, len(cols))
+	rows := rowSet{cols: make([]idColumn, len(cols)), sorted: true}
+	var codes []float64 // the label's ±1 (NaN missing), for Legacy
 	for j, c := range cols {
-		v, err := ds.Column(c)
+		var err error
+		if c == opt.Label && opt.Classes != nil {
+			rows.cols[j].bits, codes, err = classColumn(ds, c, *opt.Classes)
+		} else {
+			rows.cols[j].f, err = ds.Column(c)
+		}
 		if err != nil {
 			return nil, err
 		}
-		if j > 0 && len(v) != len(vals[0]) {
-			return nil, fmt.Errorf("%s: column %q has %d values, column %q %d", ds.Path, c, len(v), cols[0], len(vals[0]))
+		if n := rows.cols[j].len(); j > 0 && n != rows.cols[0].len() {
+			return nil, fmt.Errorf("%s: column %q has %d values, column %q %d", ds.Path, c, n, cols[0], rows.cols[0].len())
 		}
-		vals[j] = v
 	}
-	n := len(vals[0])
+	n := rows.cols[0].len()
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
-	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, vals: vals, ds: ds}
-	id.order = make([]int32, n)
-	for i := range id.order {
-		id.order[i] = int32(i)
+	rows.sortRows()
+	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
+	id.Records = rows.fingerprint(recordsDomain, nil)
+	if codes != nil {
+		id.legacyLabels() // now: legacySketches may run on several goroutines
 	}
-	slices.SortFunc(id.order, id.compareRows)
-
-	h := sha256.New()
-	h.Write([]byte(recordsDomain))
-	writeUvarint(h, uint64(len(cols)))
-	for _, c := range cols {
-		writeUvarint(h, uint64(len(c)))
-		h.Write([]byte(c))
+	for _, v := range id.legacyVariants(cols) {
+		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
+			id.Legacy = append(id.Legacy, fp)
+		}
 	}
-	writeUvarint(h, uint64(n))
-	bw := bufio.NewWriterSize(h, 64<<10)
-	row := make([]byte, 8*len(cols))
-	for _, i := range id.order {
-		_, _ = bw.Write(id.encodeRow(row, i))
-	}
-	_ = bw.Flush()
-	id.Records = hex.EncodeToString(h.Sum(nil))
 	return id, nil
 }
 
-// canonicalBits returns the bits of x with −0 read as +0.
+// legacyVariants returns the rows earlier versions fingerprinted (version 1:
+// values in column-name order, as stored in the table): of every legacy
+// table (deduplicated), and with a declared label also with the label as
+// the learner's ±1 in the declared order and in the other (what a release
+// read with the classes declared hashed, whichever order was declared).
+// Tables lacking a column are skipped.
+func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
+	tables := id.opt.LegacyTables
+	if tables == nil {
+		tables = []*dataset.Table{id.ds}
+	}
+	label := -1
+	if id.codes != nil {
+		label = slices.Index(cols, id.opt.Label)
+	}
+	var out []rowSet
+	add := func(rs rowSet) {
+		if !slices.ContainsFunc(out, func(o rowSet) bool { return sameColumns(o.cols, rs.cols) }) {
+			rs.sortRows()
+			out = append(out, rs)
+		}
+	}
+	for _, t := range tables {
+		if t == nil {
+			continue
+		}
+		rs, ok := legacyRows(t, cols)
+		if !ok {
+			continue
+		}
+		add(rs)
+		if label < 0 {
+			continue
+		}
+		for _, codes := range id.legacyLabels() {
+			v := rowSet{cols: slices.Clone(rs.cols)}
+			v.cols[label] = idColumn{f: codes}
+			add(v)
+		}
+	}
+	return out
+}
+
+// legacyLabels returns the readings of a declared label earlier versions
+// hashed: the learner's ±1 in the declared order and in the other (NaN bits
+// as read), and the curator window's reading before the classes were
+// declared (a text class missing, a number class as its number; a value
+// of neither class missing).
+func (id *DatasetIdentity) legacyLabels() [][]float64 {
+	if id.legacyCodes != nil {
+		return id.legacyCodes
+	}
+	n := len(id.codes)
+	neg, window := make([]float64, n), make([]float64, n)
+	c := *id.opt.Classes
+	read := func(v string) float64 {
+		if x, err := dataset.ParseNumber(v); err == nil {
+			return x
+		}
+		return math.NaN()
+	}
+	nv, pv := read(c.Negative), read(c.Positive)
+	for i, x := range id.codes {
+		neg[i], window[i] = x, x // NaN stays as read
+		switch {
+		case x < 0:
+			neg[i], window[i] = 1, nv
+		case x > 0:
+			neg[i], window[i] = -1, pv
+		}
+	}
+	id.legacyCodes = [][]float64{id.codes, neg, window}
+	return id.legacyCodes
+}
+
+// legacyRows returns t's columns cols as stored, in name order (rows not
+// yet sorted); false if t lacks one of them as numbers.
+func legacyRows(t *dataset.Table, cols []string) (rowSet, bool) {
+	rs := rowSet{cols: make([]idColumn, len(cols))}
+	for j, c := range cols {
+		v, err := t.Column(c)
+		if err != nil || j > 0 && len(v) != len(rs.cols[0].f) || len(v) > math.MaxInt32 {
+			return rowSet{}, false
+		}
+		rs.cols[j].f = v
+	}
+	return rs, true
+}
+
+// sameColumns reports whether a and b are the same slices of values.
+func sameColumns(a, b []idColumn) bool {
+	return slices.EqualFunc(a, b, func(x, y idColumn) bool {
+		return len(x.f) == len(y.f) && (len(x.f) == 0 || &x.f[0] == &y.f[0])
+	})
+}
+
+// Fingerprints returns Records and the Legacy fingerprints: an entry keyed
+// or identified by any of them holds the same records.
+func (id *DatasetIdentity) Fingerprints() []string {
+	return append([]string{id.Records}, id.Legacy...)
+}
+
+// classColumn encodes the label column col by the declared classes c:
+// each value as the class it matches (classBits), missingBits otherwise.
+// The table is read again with c declared when needed (dataset
+// WithClasses); the values are matched as a release matches them
+// (DeclaredLabels, once with each fill class: a value filled by both is
+// missing).
+// It also returns the learner's labels (−1, +1, NaN for missing), which
+// earlier versions hashed.
+func classColumn(ds *dataset.Table, col string, c dataset.Classes) ([]uint64, []float64, error) {
+	lds, err := ds.WithClasses(col, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	neg, _, err := lds.DeclaredLabels(col, c, -1)
+	if err != nil {
+		return nil, nil, err
+	}
+	pos, _, err := lds.DeclaredLabels(col, c, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	nb, pb := classBits(c.Negative), classBits(c.Positive)
+	out := make([]uint64, len(neg))
+	for i := range out {
+		switch {
+		case neg[i] != pos[i]:
+			out[i], neg[i] = missingBits, math.NaN()
+		case neg[i] < 0:
+			out[i] = nb
+		default:
+			out[i] = pb
+		}
+	}
+	return out, neg, nil
+}
+
+// classBits encodes a declared class value: a number (dataset.ParseNumber)
+// as a number, so "1" and "1.0" and a column read as numbers agree, a text
+// as textClassTag and the first 51 bits of SHA-256("bernstein class\0" ‖
+// text).
+func classBits(v string) uint64 {
+	if x, err := dataset.ParseNumber(v); err == nil {
+		return canonicalBits(x)
+	}
+	h := sha256.Sum256([]byte("bernstein class\x00" + v))
+	return textClassTag | binary.BigEndian.Uint64(h[:])>>13
+}
+
+// canonicalBits returns the bits of x with −0 read as +0 and every NaN (a
+// missing value) as missingBits.
 func canonicalBits(x float64) uint64 {
-	if x == 0 {
+	switch {
+	case x == 0:
 		return 0
+	case x != x:
+		return missingBits
 	}
 	return math.Float64bits(x)
 }
 
-// compareRows orders rows by their canonical encodings (bytewise, i.e. by
-// the big-endian bits column after column).
-func (id *DatasetIdentity) compareRows(a, b int32) int {
-	for _, v := range id.vals {
-		if c := cmp.Compare(canonicalBits(v[a]), canonicalBits(v[b])); c != 0 {
-			return c
-		}
+// idColumn is one used column: numbers as read (f) or encoded values
+// (bits, a declared class column).
+type idColumn struct {
+	f    []float64
+	bits []uint64
+}
+
+func (c idColumn) len() int {
+	if c.bits != nil {
+		return len(c.bits)
+	}
+	return len(c.f)
+}
+
+func (c idColumn) at(i int32) uint64 {
+	if c.bits != nil {
+		return c.bits[i]
+	}
+	return canonicalBits(c.f[i])
+}
+
+// atV1 is the version-1 encoding: the bits with −0 read as +0 (a NaN's
+// bits as they are).
+func (c idColumn) atV1(i int32) uint64 {
+	if x := c.f[i]; x != 0 {
+		return math.Float64bits(x)
 	}
 	return 0
 }
 
+// maxStackColumns is the row width whose sorted encoding compareRows
+// builds on the stack.
+const maxStackColumns = 16
+
+// rowSet is the rows of some columns in a canonical order. sorted rows
+// (version 2) are encoded as their values sorted (idColumn.at); unsorted
+// (version 1, float columns only) as their values in column order
+// (idColumn.atV1).
+type rowSet struct {
+	cols   []idColumn
+	sorted bool
+	order  []int32 // row indexes in canonical order
+}
+
+// row writes row i's encoding, one uint64 per column, into dst.
+func (r *rowSet) row(dst []uint64, i int32) []uint64 {
+	dst = dst[:0]
+	for _, c := range r.cols {
+		if r.sorted {
+			dst = append(dst, c.at(i))
+		} else {
+			dst = append(dst, c.atV1(i))
+		}
+	}
+	if r.sorted {
+		slices.Sort(dst)
+	}
+	return dst
+}
+
+func (r *rowSet) sortRows() {
+	n := r.cols[0].len()
+	r.order = make([]int32, n)
+	for i := range r.order {
+		r.order[i] = int32(i)
+	}
+	slices.SortFunc(r.order, r.compareRows)
+}
+
+// compareRows orders rows by their encodings (bytewise, i.e. by the
+// big-endian values one after the other).
+func (r *rowSet) compareRows(a, b int32) int {
+	if !r.sorted {
+		for _, c := range r.cols {
+			if d := cmp.Compare(c.atV1(a), c.atV1(b)); d != 0 {
+				return d
+			}
+		}
+		return 0
+	}
+	var sa, sb [maxStackColumns]uint64
+	var ra, rb []uint64
+	if len(r.cols) <= maxStackColumns {
+		ra, rb = r.row(sa[:0], a), r.row(sb[:0], b)
+	} else {
+		ra, rb = r.row(nil, a), r.row(nil, b)
+	}
+	return slices.Compare(ra, rb)
+}
+
 // encodeRow writes row i's canonical encoding into buf (8 bytes per column).
-func (id *DatasetIdentity) encodeRow(buf []byte, i int32) []byte {
-	for j, v := range id.vals {
-		binary.BigEndian.PutUint64(buf[8*j:], canonicalBits(v[i]))
+func (r *rowSet) encodeRow(buf []byte, tmp []uint64, i int32) []byte {
+	for j, v := range r.row(tmp, i) {
+		binary.BigEndian.PutUint64(buf[8*j:], v)
 	}
 	return buf
 }
 
+// fingerprint hashes the domain tag, then (version 1, names given) the
+// column names or (version 2) the number of columns, n and the sorted rows.
+func (r *rowSet) fingerprint(domain string, names []string) string {
+	h := sha256.New()
+	h.Write([]byte(domain))
+	writeUvarint(h, uint64(len(r.cols)))
+	for _, c := range names {
+		writeUvarint(h, uint64(len(c)))
+		h.Write([]byte(c))
+	}
+	writeUvarint(h, uint64(len(r.order)))
+	bw := bufio.NewWriterSize(h, 64<<10)
+	row := make([]byte, 8*len(r.cols))
+	tmp := make([]uint64, 0, len(r.cols))
+	for _, i := range r.order {
+		_, _ = bw.Write(r.encodeRow(row, tmp, i))
+	}
+	_ = bw.Flush()
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // project returns the identity of the same dataset restricted to other
-// columns, or an error if the dataset does not hold them as numbers.
+// columns (read as this identity's), or an error if the dataset does not
+// hold them.
 func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 	if id.ds == nil {
 		return nil, fmt.Errorf("no dataset to project")
 	}
-	return IdentifyDataset(id.ds, columns)
+	opt := id.opt
+	opt.LegacyTables = []*dataset.Table{}
+	return IdentifyRecords(id.ds, columns, opt)
+}
+
+// legacySketches returns the version-1 fingerprints and sketches of
+// columns (by name) of the rows earlier versions hashed (legacyVariants),
+// for comparison with version-1 sketch-store lines; none if the tables
+// lack a column.
+func (id *DatasetIdentity) legacySketches(columns []string, key []byte) []legacySketch {
+	var out []legacySketch
+	for _, v := range id.legacyVariants(columns) {
+		out = append(out, legacySketch{fp: v.fingerprint(legacyRecordsDomain, columns), s: v.sketch(key, 1)})
+	}
+	return out
+}
+
+// legacySketch is a version-1 fingerprint and sketch.
+type legacySketch struct {
+	fp string
+	s  Sketch
 }
 
 func writeUvarint(w io.Writer, v uint64) {
@@ -162,8 +485,10 @@ func writeUvarint(w io.Writer, v uint64) {
 // Sketch is a bottom-k MinHash sketch of a dataset's rows under a secret
 // key: the SketchSize smallest keyed hashes of its elements, where the
 // elements are the rows with their occurrence number (the multiset of rows
-// as a set). A hash is the first 8 bytes of HMAC-SHA-256(key, row ‖
-// occurrence): without the key it cannot be recomputed from a guessed row,
+// as a set). A hash is the first 8 bytes of HMAC-SHA-256(key, "v2" ‖ row
+// ‖ occurrence), the row canonically encoded with its values sorted
+// (version 1: HMAC-SHA-256(key, row ‖ occurrence), values in column
+// order; see rowSet.sketch): without the key it cannot be recomputed from a guessed row,
 // so a sketch is no dictionary target.
 type Sketch struct {
 	N int // number of elements (rows)
@@ -179,28 +504,35 @@ func (id *DatasetIdentity) Sketch(key []byte) Sketch {
 	id.mu.Lock()
 	defer id.mu.Unlock()
 	if id.sketchKey != kid {
-		id.sketch = id.computeSketch(key)
+		id.sketch = id.rows.sketch(key, SketchStoreVersion)
 		id.sketchKey = kid
 	}
 	return Sketch{N: id.sketch.N, Mins: slices.Clone(id.sketch.Mins)}
 }
 
-func (id *DatasetIdentity) computeSketch(key []byte) Sketch {
+// sketch computes the bottom-k sketch of the rows. Version 2 hashes
+// HMAC(key, "v2" ‖ row ‖ occurrence), version 1 (older sketch stores)
+// HMAC(key, row ‖ occurrence).
+func (r *rowSet) sketch(key []byte, version int) Sketch {
 	mac := hmac.New(sha256.New, key)
 	top := &maxHeap{}
 	var occ [8]byte
 	var sum []byte
-	row := make([]byte, 8*len(id.vals))
+	row := make([]byte, 8*len(r.cols))
+	tmp := make([]uint64, 0, len(r.cols))
 	k := uint64(0)
-	for n, i := range id.order {
-		if n > 0 && id.compareRows(id.order[n-1], i) == 0 {
+	for n, i := range r.order {
+		if n > 0 && r.compareRows(r.order[n-1], i) == 0 {
 			k++
 		} else {
 			k = 0
 		}
 		binary.BigEndian.PutUint64(occ[:], k)
 		mac.Reset()
-		mac.Write(id.encodeRow(row, i))
+		if version >= 2 {
+			mac.Write([]byte("v2"))
+		}
+		mac.Write(r.encodeRow(row, tmp, i))
 		mac.Write(occ[:])
 		sum = mac.Sum(sum[:0])
 		h := binary.BigEndian.Uint64(sum)
@@ -214,7 +546,7 @@ func (id *DatasetIdentity) computeSketch(key []byte) Sketch {
 	}
 	mins := slices.Clone(*top)
 	slices.Sort(mins)
-	return Sketch{N: id.N, Mins: slices.Compact(mins)}
+	return Sketch{N: len(r.order), Mins: slices.Compact(mins)}
 }
 
 // maxHeap is a max-heap of hashes (container/heap).

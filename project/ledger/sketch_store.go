@@ -18,8 +18,12 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/internal/fsops"
 )
 
-// SketchStoreVersion is the format version of a sketch-store line ("v").
-const SketchStoreVersion = 1
+// SketchStoreVersion is the format version of the sketch-store lines this
+// program writes ("v"): 2, whose hashes are of rows encoded independently of
+// the columns' names and order (IdentifyRecords). Lines of version 1 (rows
+// in column-name order, the label as ±1) are still read and compared with
+// the version-1 sketch of the same columns, so older sketches still count.
+const SketchStoreVersion = 2
 
 // sketchKeyBytes is the length of the secret sketch key.
 const sketchKeyBytes = 32
@@ -82,8 +86,8 @@ func (r SketchRecord) sketch() (Sketch, error) {
 
 func (r SketchRecord) validate() error {
 	switch {
-	case r.Version != SketchStoreVersion:
-		return fmt.Errorf("v: version %d is not supported (this program reads version %d)", r.Version, SketchStoreVersion)
+	case r.Version != 1 && r.Version != SketchStoreVersion:
+		return fmt.Errorf("v: version %d is not supported (this program reads versions 1 and %d)", r.Version, SketchStoreVersion)
 	case !IsSHA256Hex(r.DatasetHash):
 		return fmt.Errorf("dataset_hash: %q is not a hex SHA-256", shortQuote(r.DatasetHash))
 	case !IsSHA256Hex(r.Records):

@@ -257,7 +257,7 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
 	}
 
-	p.identity = &lazyIdentity{ds: ds, columns: usedColumns(req)}
+	p.identity = &lazyIdentity{req: req, filled: ds}
 
 	// Fit F_D (the learner validates its parameters and the dataset). A
 	// parameter given no value takes its data-independent default from n,

@@ -21,11 +21,11 @@ func usedColumns(req Request) []string {
 
 // lazyIdentity computes a Prepared's DatasetIdentity once, on first use.
 type lazyIdentity struct {
-	ds      *dataset.Table
-	columns []string
-	once    sync.Once
-	id      *ledger.DatasetIdentity
-	err     error
+	req    Request
+	filled *dataset.Table // the table with missing values filled (legacy fingerprint)
+	once   sync.Once
+	id     *ledger.DatasetIdentity
+	err    error
 }
 
 // Identity returns the identity of the records the release uses (its
@@ -39,8 +39,45 @@ func (p *Prepared) Identity() (*ledger.DatasetIdentity, error) {
 		return nil, errors.New("release: a release from aggregates has no records to identify; it is charged to the ledger dataset the curator declares (Aggregates.Dataset)")
 	}
 	li := p.identity
-	li.once.Do(func() { li.id, li.err = ledger.IdentifyDataset(li.ds, li.columns) })
+	li.once.Do(func() { li.id, li.err = identify(li.req, li.filled) })
 	return li.id, li.err
+}
+
+// Identify returns the identity of the records a release of req would be
+// charged for, without fitting anything: the same as (*Prepared).Identity
+// of Prepare(req) (one path: the curator's release dialog shows the
+// finding of the identity the release is charged by). It checks the
+// request's public settings and fill rules first, as Prepare does.
+func Identify(req Request) (*ledger.DatasetIdentity, error) {
+	if req.Aggregates != nil {
+		return nil, errors.New("release: a release from aggregates has no records to identify; it is charged to the ledger dataset the curator declares (Aggregates.Dataset)")
+	}
+	if req.Dataset == nil {
+		return nil, reqErr("dataset", "no dataset given")
+	}
+	_, _, pub, err := preparePublic(req)
+	if err != nil {
+		return nil, err
+	}
+	filled, _, _, err := fillData(req, pub.used, pub.bounds)
+	if err != nil {
+		return nil, err
+	}
+	return identify(req, filled)
+}
+
+// identify is the one identity path of a release from the records: the
+// used columns of the table as read (missing values as missing, not
+// filled), a binary label by its declared classes' values (not their
+// order), and the fingerprints earlier versions computed (from the filled
+// table, as Prepare hashed it, and the table as read) so that budgets of
+// existing ledgers still count.
+func identify(req Request, filled *dataset.Table) (*ledger.DatasetIdentity, error) {
+	opt := ledger.IdentityOptions{LegacyTables: []*dataset.Table{filled, req.Dataset}}
+	if req.Classes != nil && req.Label != "" {
+		opt.Label, opt.Classes = req.Label, req.Classes
+	}
+	return ledger.IdentifyRecords(req.Dataset, usedColumns(req), opt)
 }
 
 // reserve records the release's spend in the ledger before anything is

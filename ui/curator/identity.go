@@ -2,7 +2,6 @@ package curator
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"fyne.io/fyne/v2"
@@ -69,7 +68,8 @@ func (w *identityWidgets) current() *ledger.IdentityFinding {
 }
 
 // checkIdentity matches the request's records against the ledger in the
-// background (fingerprint and keyed sketches of the private data), then
+// background (fingerprint and keyed sketches of the private data, by
+// release.Identify: the same identity as the release's), then
 // shows the finding in the dialog and calls show with it (UI goroutine). If
 // the curator releases before the check ends, the release matches anyway
 // (release.Prepared.Release) without a declaration: the safe default.
@@ -79,14 +79,11 @@ func (c *curator) checkIdentity(f *releaseFlow, req release.Request, show func(*
 		return
 	}
 	w := f.identity
-	cols := slices.Clone(req.Features)
-	if req.Label != "" {
-		cols = append(cols, req.Label)
-	}
 	ds := req.Dataset
 	go func() {
 		same, diff, err := func() (same, diff *ledger.IdentityFinding, err error) {
-			id, err := ledger.IdentifyDataset(ds, cols)
+			id, err := release.Identify(req) // the identity the release is charged by
+
 			if err != nil {
 				return nil, nil, err
 			}

@@ -1,6 +1,7 @@
 package curator
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +10,12 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/keys"
+	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/release"
 )
 
 // waitIdentity waits until the release dialog has shown which ledger
@@ -116,5 +121,63 @@ func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	}
 	if spent, _, _, _ := c.budgetState(); spent != 0.4 {
 		t.Errorf("status budget shows %v spent after the declared release, want its own 0.4", spent)
+	}
+}
+
+// TestCuratorIdentityIsTheCLIs: the release dialog's identity check
+// (checkIdentity: release.Identify on the curator window's table, read
+// before any class is declared, the text label as missing values) finds
+// the same record fingerprint as a release of the same request from the
+// table the CLI reads (its columns, the classes declared), whichever order
+// the classes are declared in: one identity path (walkthrough of
+// 2026-11-24, bug 1 b).
+func TestCuratorIdentityIsTheCLIs(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	data, err := os.ReadFile("../../project/release/testdata/identity_v1/cancer.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(f.dir, "cancer.csv")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.do(func() { c.loadDataset(path, true) })
+	f.waitDataset()
+	for _, classes := range []dataset.Classes{{Negative: "benign", Positive: "malignant"}, {Negative: "malignant", Positive: "benign"}} {
+		req := release.Request{
+			Features: []string{"mean radius", "mean texture"}, Label: "diagnosis", Classes: &classes,
+			Bounds:  map[string]dataset.Bounds{"mean radius": {Lo: 5, Hi: 30}, "mean texture": {Lo: 5, Hi: 40}},
+			Learner: learners.KindNaiveBayes,
+			Privacy: mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{1, 1}, H: 1},
+			Title:   "identity",
+		}
+		fl := &releaseFlow{identity: newIdentityWidgets()}
+		f.do(func() {
+			req.Dataset = c.ds
+			c.release = fl
+			c.checkIdentity(fl, req, func(*ledger.IdentityFinding) {})
+		})
+		f.waitIdentity(fl)
+		var checked string
+		f.do(func() { checked = fl.identity.same.Identity.Records })
+
+		req.Dataset, err = dataset.ReadCSV(path, dataset.CSVOptions{Columns: []string{"mean radius", "mean texture", "diagnosis"}, KeepInvalid: true,
+			Classes: map[string]dataset.Classes{"diagnosis": classes}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := release.Prepare(context.Background(), req, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := p.Identity()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id.Records != checked {
+			t.Errorf("classes %s: the dialog checked records %s, the CLI's release would charge %s", classes, ledger.ShortHash(checked), ledger.ShortHash(id.Records))
+		}
+		f.do(func() { c.release = nil })
 	}
 }
