@@ -138,7 +138,7 @@ func (p *privateBoundsFlags) estimate(ctx context.Context, e *env, req *release.
 	}
 	res, err := release.EstimatePrivateBounds(ctx, release.PrivateBoundsRequest{
 		Dataset: ds, Ranges: ranges, Quantiles: p.quantiles.Value, Epsilon: eps,
-		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols,
+		Ledger: led, AllowOverBudget: allowOver, Now: e.Now, Columns: idCols, Label: req.Label, Classes: req.Classes,
 	})
 	if err != nil {
 		return err

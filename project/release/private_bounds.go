@@ -46,6 +46,12 @@ type PrivateBoundsRequest struct {
 	// for, so that the spend is charged to the same ledger datasets as the
 	// release; empty means the estimated columns.
 	Columns []string
+	// Label and Classes are the release's binary label and its declared
+	// classes (nil for other learners): the label is then identified by
+	// its declared class values, as the release's identity does
+	// (Identify), so the spend is charged to the same ledger dataset.
+	Label   string
+	Classes *dataset.Classes
 	// DifferentPopulation declares near-duplicate ledger datasets a
 	// different population (recorded), as Options.DifferentPopulation.
 	DifferentPopulation bool
@@ -166,7 +172,11 @@ func EstimatePrivateBounds(ctx context.Context, req PrivateBoundsRequest) (*Priv
 	if len(idCols) == 0 {
 		idCols = cols
 	}
-	id, err := ledger.IdentifyDataset(ds, idCols)
+	opt := ledger.IdentityOptions{LegacyTables: []*dataset.Table{ds}}
+	if req.Classes != nil && req.Label != "" && slices.Contains(idCols, req.Label) {
+		opt.Label, opt.Classes = req.Label, req.Classes
+	}
+	id, err := ledger.IdentifyRecords(ds, idCols, opt)
 	if err != nil {
 		return nil, err
 	}

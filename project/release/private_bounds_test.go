@@ -3,6 +3,7 @@ package release
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -222,5 +224,56 @@ func TestPrivateBoundsChargedByRecords(t *testing.T) {
 	}
 	if eps, _ := l.Spent(hashes[0]); math.Abs(eps-0.2) > 1e-12 {
 		t.Errorf("spent %g on the records, want 0.2", eps)
+	}
+}
+
+// TestPrivateBoundsSameDatasetAsRelease: with a text label and declared
+// classes, the bounds spend is charged to the release's ledger dataset,
+// read with or without the classes (as the window and the command line
+// read the file), in either class order; the identity helper's report
+// found the spend keyed apart from the release.
+func TestPrivateBoundsSameDatasetAsRelease(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.csv")
+	var b strings.Builder
+	b.WriteString("x,diagnosis\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%d,%s\n", i%13, []string{"benign", "malignant"}[i%3%2])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	classes := dataset.Classes{Negative: "benign", Positive: "malignant"}
+	swapped := dataset.Classes{Negative: "malignant", Positive: "benign"}
+	l := chooseLedger(t)
+	asRead, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := EstimatePrivateBounds(context.Background(), PrivateBoundsRequest{
+		Dataset: asRead, Ranges: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 20}}, Epsilon: 0.1, Ledger: l,
+		Columns: []string{"x", "diagnosis"}, Label: "diagnosis", Classes: &swapped,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withClasses, err := dataset.ReadCSV(path, dataset.CSVOptions{KeepInvalid: true, Classes: map[string]dataset.Classes{"diagnosis": classes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := Identify(Request{Dataset: withClasses, Features: []string{"x"}, Label: "diagnosis", Classes: &classes,
+		Learner: learners.KindNaiveBayes, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 20}},
+		Privacy: mechanism.Params{Epsilon: 1, Noise: mechanism.NoiseLaplace, K: []int{3}, H: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ledger.FindDataset(l, id, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By its records, not merely by the file hash (the same file here).
+	if !slices.ContainsFunc(f.Charges, func(m ledger.DatasetMatch) bool {
+		return m.DatasetHash == res.Entry.DatasetHash && m.Match == ledger.MatchRecords
+	}) {
+		t.Errorf("the release's records are matched to %+v, not by records to the bounds spend's dataset %s", f.Charges, res.Entry.DatasetHash)
 	}
 }

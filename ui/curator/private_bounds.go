@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
@@ -173,6 +174,12 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 	if !slices.Contains(idCols, fl.col) {
 		idCols = append(idCols, fl.col)
 	}
+	// A binary label is identified by its declared classes, as the
+	// release's identity does.
+	var classes *dataset.Classes
+	if cl, err := c.state.classes(); err == nil && c.state.spec().Label == learners.LabelBinary {
+		classes = &cl
+	}
 	go func() {
 		res, err := func() (*release.PrivateBoundsResult, error) {
 			ledger, err := c.openLedger()
@@ -181,7 +188,7 @@ func (c *curator) runPrivateBounds(fl *privateBoundsFlow, in privateBoundsInputs
 			}
 			return release.EstimatePrivateBounds(context.Background(), release.PrivateBoundsRequest{
 				Dataset: ds, Ranges: map[string]dataset.Bounds{fl.col: in.rng}, Quantiles: in.q,
-				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols,
+				Epsilon: in.eps, Ledger: ledger, AllowOverBudget: allowOver, Columns: idCols, Label: c.state.Label, Classes: classes,
 			})
 		}()
 		widgets.Do(func() { c.privateBoundsFinished(fl, res, err) })
