@@ -313,6 +313,11 @@ func (c *curator) startRelease() {
 		widgets.ShowMessage(c.win, "Not ready to release", releaseBlocker(err))
 		return
 	}
+	if err := mechanismError(c.state, c.preview.lastFor(c.state, c.ds)); err != nil {
+		c.showStep(stepPrivacy)
+		widgets.ShowMessage(c.win, "Not ready to release", releaseBlocker(err))
+		return
+	}
 	rp := c.pages[stepRelease].(*releasePage)
 	if c.current != stepRelease {
 		c.showStep(stepRelease)
@@ -425,6 +430,7 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
+	mech := c.state.Mechanism
 	f.stage.Importance = widget.MediumImportance
 	f.stage.SetText("Unlocking the key …")
 	go func() {
@@ -452,7 +458,7 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 			})
 			return prep.Release(context.Background(), release.Options{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver, DifferentPopulation: differentPopulation,
-				Ledger: ledger, Signer: signer, AppVersion: version,
+				Ledger: ledger, Signer: signer, AppVersion: version, Mechanism: mech,
 				Protected: release.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
 					widgets.Do(func() { f.progress.SetValue(float64(done) / float64(total)) })
@@ -652,7 +658,11 @@ func requestSummary(req release.Request, s *curatorState) string {
 	if !req.KAuto && len(req.Privacy.K) > 0 {
 		kText = preview.KLabel(req.Privacy.K)
 	}
-	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
+	if s.Mechanism != "" {
+		fmt.Fprintf(&b, "• Mechanism: %s (a published peer; the lattice k = %s), %s noise\n", mechanismText(s), kText, req.Privacy.Noise)
+	} else {
+		fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
+	}
 	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(req.Privacy.Epsilon), deltaSuffix(req.Privacy.Delta))
 	return b.String()
 }
