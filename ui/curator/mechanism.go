@@ -145,3 +145,15 @@ func showRecommendation(l *widget.Label, res *preview.Result) {
 	l.SetText(t + " (Seeded simulations of the preview, curator only: not a release.)")
 	l.Show()
 }
+
+// readyRequest is the release request of the current settings, or the
+// first rule they break: the form's (curatorState.request), then the
+// chosen mechanism's (mechanismError). The Release step and File ▸
+// Release both ask it.
+func (c *curator) readyRequest() (release.Request, error) {
+	req, err := c.state.request(c.ds)
+	if err != nil {
+		return req, err
+	}
+	return req, mechanismError(c.state, c.preview.lastFor(c.state, c.ds))
+}

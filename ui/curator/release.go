@@ -149,7 +149,7 @@ func deltaSuffix(d float64) string {
 func (p *releasePage) derive() {
 	c := p.c
 	p.summary.SetText(releaseSummary(c.state, c.preview.lastFor(c.state, c.ds)))
-	_, err := c.state.request(c.ds)
+	_, err := c.readyRequest()
 	p.goToStep = ""
 	if err == nil {
 		p.release.Enable()
@@ -304,17 +304,12 @@ type releaseFlow struct {
 // startRelease is File ▸ Release (Ctrl+R): check the settings, make sure a
 // key exists, then ask for the passphrase with a summary.
 func (c *curator) startRelease() {
-	req, err := c.state.request(c.ds)
+	req, err := c.readyRequest()
 	if err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {
 			c.showStep(fe.Step)
 		}
-		widgets.ShowMessage(c.win, "Not ready to release", releaseBlocker(err))
-		return
-	}
-	if err := mechanismError(c.state, c.preview.lastFor(c.state, c.ds)); err != nil {
-		c.showStep(stepPrivacy)
 		widgets.ShowMessage(c.win, "Not ready to release", releaseBlocker(err))
 		return
 	}
