@@ -41,20 +41,28 @@ func openReleaseDialog(t *testing.T, f *curatorFixture, out string) *releaseFlow
 	return fl
 }
 
-// TestCuratorMechanismPeerRelease chooses a published peer in the
-// Mechanism selector, releases it through the dialog and checks the
-// written synopsis's mechanism.name, the summary and the project file.
-func TestCuratorMechanismPeerRelease(t *testing.T) {
+// kdeGaussianAt opens the KDE demo and sets Gaussian noise at ε = eps on
+// the Privacy step.
+func kdeGaussianAt(t *testing.T, eps string) (*curatorFixture, *privacyPage) {
 	f := newCuratorFixture(t)
 	c := f.c
 	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
 	f.waitDataset()
 	f.do(func() { c.showStep(stepPrivacy) })
 	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { pp.noise.SetSelected(noiseChoices[2].label) })
+	f.do(func() { curatorType(pp.epsEntry, eps) })
+	return f, pp
+}
+
+// TestCuratorMechanismPeerRelease chooses a published peer in the
+// Mechanism selector, releases it through the dialog and checks the
+// written synopsis's mechanism.name, the summary and the project file.
+func TestCuratorMechanismPeerRelease(t *testing.T) {
 	// Gaussian noise at ε = 0.5, δ = 1e-6: Hall et al.'s GP applies to
 	// the KDE (ε ≤ 1, δ in (0, 1)).
-	f.do(func() { pp.noise.SetSelected(noiseChoices[2].label) })
-	f.do(func() { curatorType(pp.epsEntry, "0.5") })
+	f, pp := kdeGaussianAt(t, "0.5")
+	c := f.c
 	res := f.preview()
 	rec := res.Recommendation
 	if rec == nil {
@@ -151,14 +159,8 @@ func TestCuratorRecommendation(t *testing.T) {
 // al.'s ε ≤ 1: the selector is marked with the rule, the release is
 // blocked and nothing is spent or written.
 func TestCuratorMechanismRefusedBeforeSpend(t *testing.T) {
-	f := newCuratorFixture(t)
+	f, pp := kdeGaussianAt(t, "2")
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { pp.noise.SetSelected(noiseChoices[2].label) })
-	f.do(func() { curatorType(pp.epsEntry, "2") })
 	f.preview()
 	gp := preview.MechanismLabel(synopsis.MechanismGP)
 	f.do(func() { pp.mech.sel.SetSelected(gp) })

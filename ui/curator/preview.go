@@ -47,10 +47,10 @@ type previewPanel struct {
 	// peersCheck is "Compare with published peers" (off by default);
 	// peerCaption explains peers that do not apply. peers mirrors the
 	// checkbox (UI goroutine).
-	peersCheck  *widget.Check
+	peersCheck *widget.Check
 	// recommend is the recommended mechanism at the current (ε, δ)
 	// (preview.Recommendation; mechanism.go).
-	recommend *widget.Label
+	recommend   *widget.Label
 	peerCaption *widget.Label
 	peers       bool
 	// standIn chooses the data the preview runs on: the private data or a
