@@ -127,6 +127,10 @@ type PrivacySettings struct {
 	Noise   mechanism.NoiseKind `json:"noise"`
 	H       int                 `json:"h"` // iterated Bernstein order, 1 … mechanism.MaxH
 	K       KSetting            `json:"k"` // cover size per axis, or "auto"
+	// Mechanism is the synopsis kind the curator chose (synopsis
+	// MechanismGP, MechanismTrig, MechanismOutputPerturbation); omitted
+	// for Bernstein, so older project files are unchanged.
+	Mechanism string `json:"mechanism,omitempty"`
 }
 
 // KSetting is the cover size per feature axis, or automatic choice: it is

@@ -88,6 +88,7 @@ func TestParseWorkspaceInvalid(t *testing.T) {
 		{"nested key in another case", `"epsilon": 0.5`, `"EPSILON": 0.5`, "privacy.EPSILON", 21, `must be spelled "epsilon"`},
 		{"key in another case in an array element", `{"column": "x1", "lo": 0`, `{"Column": "x1", "lo": 0`, "bounds[0].Column", 0, `must be spelled "column"`},
 		{"trailing data", "", valid + "{}", "", 31, "after top-level value"},
+		{"unknown mechanism", `"epsilon": 0.5,`, `"epsilon": 0.5, "mechanism": "laplace-histogram",`, "privacy.mechanism", 0, "not a known mechanism"},
 		{"missing dataset path", `"path": "two-class.csv",`, ``, "dataset.path", 0, "missing"},
 		{"bad dataset hash", `"eadc28d3`, `"EADC28D3`, "dataset.hash", 0, "not a hex SHA-256"},
 		{"empty feature", `["x1", "x2"]`, `["x1", ""]`, "features[1]", 0, "empty column name"},

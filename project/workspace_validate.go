@@ -182,6 +182,12 @@ func (w *Workspace) checkPrivacy() *WorkspaceError {
 	if err := mechanism.ValidateH(pr.H); err != nil {
 		return privacyError(err)
 	}
+	switch pr.Mechanism {
+	case "", synopsis.MechanismBernstein, synopsis.MechanismGP, synopsis.MechanismTrig, synopsis.MechanismOutputPerturbation:
+	default:
+		return fieldError("privacy.mechanism", "%.40q is not a known mechanism; want %s, %s, %s or %s", pr.Mechanism,
+			synopsis.MechanismBernstein, synopsis.MechanismGP, synopsis.MechanismTrig, synopsis.MechanismOutputPerturbation)
+	}
 	if pr.K.Auto() {
 		return nil
 	}

@@ -47,7 +47,10 @@ type previewPanel struct {
 	// peersCheck is "Compare with published peers" (off by default);
 	// peerCaption explains peers that do not apply. peers mirrors the
 	// checkbox (UI goroutine).
-	peersCheck  *widget.Check
+	peersCheck *widget.Check
+	// recommend is the recommended mechanism at the current (ε, δ)
+	// (preview.Recommendation; mechanism.go).
+	recommend   *widget.Label
 	peerCaption *widget.Label
 	peers       bool
 	// standIn chooses the data the preview runs on: the private data or a
@@ -122,7 +125,8 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.barRow = container.NewBorder(nil, nil, nil, p.cancel, p.progress)
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
-	peerRow := container.NewVBox(p.peersCheck, p.peerCaption)
+	p.recommend = newRecommendLabel()
+	peerRow := container.NewVBox(p.peersCheck, p.peerCaption, p.recommend)
 	plots := container.NewVBox(container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
 	// The panel scrolls when the window is smaller than it: its size
 	// never sets the window's.
@@ -158,7 +162,7 @@ func (p *previewPanel) schedule(renderOnly bool) {
 	if err == nil {
 		job.key = settingsKey(req)
 	}
-	job.input = preview.Input{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, StandIn: standInLabel}
+	job.input = preview.Input{Request: req, SliceAt: append([]float64(nil), p.sliceAt...), Peers: p.peers, Recommend: true, StandIn: standInLabel}
 	p.syncSliders(len(req.Features))
 	p.mu.Lock()
 	if p.pending != nil && !p.pending.renderOnly {
@@ -333,6 +337,7 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.info.SetText("")
 		p.warn.SetText("")
 		p.peerCaption.Hide()
+		p.recommend.Hide()
 		// The message is at the top: an offset kept from a longer preview
 		// showed only empty boxes (walkthrough finding).
 		p.box.ScrollToTop()
@@ -353,6 +358,7 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
+		showRecommendation(p.recommend, res)
 		p.last, p.lastKey = res, job.key
 		p.c.previewShown(res)
 	}

@@ -46,6 +46,8 @@ type privacyPage struct {
 	chooseFlow *chooseFlow
 	// target is "Error I can accept" (target.go).
 	target *targetPanel
+	// mech is the Mechanism selector (mechanism.go).
+	mech *mechanismRow
 }
 
 // ε slider range: log10 ε from −3 to 2 (ε from 0.001 to 100).
@@ -194,6 +196,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
+	p.mech = newMechanismRow(c)
 	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry),
@@ -211,6 +214,8 @@ func newPrivacyPage(c *curator) *privacyPage {
 		help("Larger k follows F_D more closely but spreads ε over (k+1)^ℓ noisy values. Automatic k balances the two: it takes the k with the least predicted error for a function as smooth as the learner's parameters allow (public quantities only; the preview draws it at every ε)."),
 		p.choose,
 		help("Recommended: chooses h and k from the data by private validation (docs/validation.md), so the choice is covered by DP; it spends its own ε from the budget, shown before you confirm. Settings picked by looking at the preview of the private data are not covered by ε."),
+		bold("Mechanism"), container.New(capWidth(300), p.mech.sel), p.mech.rule, p.mech.recomm,
+		help("Bernstein releases any learner; a published peer (docs/peers.md) applies to some learners and settings only. The preview recommends the one with the least simulated error at your ε and δ."),
 		widget.NewSeparator(),
 		bold("Privacy budget of this dataset"), p.budget,
 		container.NewBorder(nil, nil, nil, p.setTotal, p.total),
@@ -305,6 +310,7 @@ func (p *privacyPage) derive() {
 	}
 	p.kInUse.SetText(kInUseText(s, c.preview.lastFor(s, c.ds)))
 	p.target.derive()
+	p.mech.derive(c.preview.lastFor(s, c.ds))
 	if c.budgetKnown {
 		p.showBudget(c.budgetSpent, c.budgetTotal)
 	}

@@ -85,7 +85,7 @@ func (s *curatorState) toWorkspace(ds *dataset.Table) (*project.Workspace, error
 			}
 		}
 	}
-	w.Privacy = project.PrivacySettings{Epsilon: s.Epsilon, Noise: s.Noise, H: s.H}
+	w.Privacy = project.PrivacySettings{Epsilon: s.Epsilon, Noise: s.Noise, H: s.H, Mechanism: s.Mechanism}
 	if s.Noise != mechanism.NoiseLaplace {
 		w.Privacy.Delta = s.Delta
 	}
@@ -139,6 +139,7 @@ func stateFromWorkspace(w *project.Workspace) *curatorState {
 		s.Positive = formatValue(*w.Learner.PositiveLabel)
 	}
 	s.Epsilon, s.Noise, s.H = w.Privacy.Epsilon, w.Privacy.Noise, w.Privacy.H
+	s.Mechanism = mechanismSetting(w.Privacy.Mechanism)
 	if w.Privacy.Delta > 0 {
 		s.Delta = w.Privacy.Delta
 	}

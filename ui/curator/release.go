@@ -149,7 +149,7 @@ func deltaSuffix(d float64) string {
 func (p *releasePage) derive() {
 	c := p.c
 	p.summary.SetText(releaseSummary(c.state, c.preview.lastFor(c.state, c.ds)))
-	_, err := c.state.request(c.ds)
+	_, err := c.readyRequest()
 	p.goToStep = ""
 	if err == nil {
 		p.release.Enable()
@@ -304,7 +304,7 @@ type releaseFlow struct {
 // startRelease is File ▸ Release (Ctrl+R): check the settings, make sure a
 // key exists, then ask for the passphrase with a summary.
 func (c *curator) startRelease() {
-	req, err := c.state.request(c.ds)
+	req, err := c.readyRequest()
 	if err != nil {
 		var fe *fieldError
 		if errors.As(err, &fe) {
@@ -425,6 +425,7 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 	f := c.release
 	keyPath := c.opts.KeyPath
 	version := c.opts.Version
+	mech := c.state.Mechanism
 	f.stage.Importance = widget.MediumImportance
 	f.stage.SetText("Unlocking the key …")
 	go func() {
@@ -452,7 +453,7 @@ func (c *curator) runRelease(req release.Request, out string, overwrite, allowOv
 			})
 			return prep.Release(context.Background(), release.Options{
 				Out: out, Overwrite: overwrite, AllowOverBudget: allowOver, DifferentPopulation: differentPopulation,
-				Ledger: ledger, Signer: signer, AppVersion: version,
+				Ledger: ledger, Signer: signer, AppVersion: version, Mechanism: mech,
 				Protected: release.KeyProtected(keyPath),
 				NoiseProgress: func(done, total int) {
 					widgets.Do(func() { f.progress.SetValue(float64(done) / float64(total)) })
@@ -652,7 +653,11 @@ func requestSummary(req release.Request, s *curatorState) string {
 	if !req.KAuto && len(req.Privacy.K) > 0 {
 		kText = preview.KLabel(req.Privacy.K)
 	}
-	fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
+	if s.Mechanism != "" {
+		fmt.Fprintf(&b, "• Mechanism: %s (a published peer; the lattice k = %s), %s noise\n", mechanismText(s), kText, req.Privacy.Noise)
+	} else {
+		fmt.Fprintf(&b, "• Mechanism: Bernstein, h = %d, k = %s, %s noise\n", req.Privacy.H, kText, req.Privacy.Noise)
+	}
 	fmt.Fprintf(&b, "• Privacy: ε = %s%s", formatValue(req.Privacy.Epsilon), deltaSuffix(req.Privacy.Delta))
 	return b.String()
 }

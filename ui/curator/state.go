@@ -69,6 +69,9 @@ type curatorState struct {
 	// marked with its rule, and while it is there request fails with that
 	// rule: nothing (preview, summary, release) uses the last valid value.
 	Typed map[string]string
+	// Mechanism is the synopsis kind to release ("" is Bernstein; else a
+	// peer of release.Mechanisms): mechanism.go.
+	Mechanism string
 
 	Title, Note string
 	History     []releaseRecord
@@ -127,6 +130,7 @@ func (s *curatorState) forNewDataset() *curatorState {
 	n := newCuratorState()
 	n.Learner, n.Params = s.Learner, s.Params
 	n.Epsilon, n.Delta, n.Noise, n.H, n.KAuto, n.K = s.Epsilon, s.Delta, s.Noise, s.H, s.KAuto, s.K
+	n.Mechanism = s.Mechanism
 	if s.ChosenPrivately {
 		// Chosen on the old records: not the curator's setting for these.
 		n.H, n.KAuto = release.DefaultH, true

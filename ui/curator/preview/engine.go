@@ -66,6 +66,9 @@ type Input struct {
 	// Peers adds the published peers that apply to the learner to the
 	// tradeoff simulation (study.BuildPeers).
 	Peers bool
+	// Recommend compares Bernstein with the releasable peers at the
+	// curator's (ε, δ) (Result.Recommendation; recommend.go).
+	Recommend bool
 	// StandIn, if not empty, names the public stand-in that replaced the
 	// private data in Request; the plots are marked with it.
 	StandIn string
@@ -134,6 +137,9 @@ type Result struct {
 	// peers that do not apply ("No published peer applies to …").
 	Peers       []study.PeerCurve
 	PeerCaption string
+	// Recommendation is the mechanism with the least mean simulated error
+	// at the current (ε, δ) (input Recommend set; recommend.go).
+	Recommendation *Recommendation
 
 	Tradeoff *plotting.Tradeoff
 	Function *plotting.Function1D // ℓ = 1
@@ -294,6 +300,11 @@ func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Res
 			return nil, err
 		}
 		scaleCurves(res.Tradeoff.Curves[n:], st.units) // learner units → plot units
+	}
+	if in.Recommend {
+		if err := e.recommend(ctx, st, res, progress); err != nil { // recommend.go
+			return nil, err
+		}
 	}
 	if err := e.addSweep(ctx, st, res, progress); err != nil {
 		return nil, err
@@ -513,23 +524,14 @@ func (e *Engine) functionPlots(ctx context.Context, st *previewState, sliceAt []
 // curves (study.RunPeers).
 func (e *Engine) addPeers(ctx context.Context, res *Result, pc study.PeerData, kk, ckey string,
 	epsGrid []float64, repeats int, progress Progress) error {
-	skey := fmt.Sprintf("%s|δ=%v", kk, pc.Delta)
+	pb, err := e.peerBuild(pc, kk)
+	if err != nil {
+		return err
+	}
 	e.mu.Lock()
-	pb := e.peerSims[skey]
 	curves, cached := e.peerCurves[ckey]
 	e.mu.Unlock()
-	if pb == nil {
-		sims, caption, err := study.BuildPeers(pc)
-		if err != nil {
-			return err
-		}
-		pb = &peerBuild{sims: sims, caption: caption}
-		e.mu.Lock()
-		e.peerSims[skey] = pb
-		e.mu.Unlock()
-	}
 	if !cached {
-		var err error
 		curves, err = study.RunPeers(ctx, pb.sims, epsGrid, repeats, study.PerRepeat{Seed: previewSeed}, func(d, t int) { progress(StagePeers, d, t) })
 		if err != nil {
 			return err
@@ -540,6 +542,26 @@ func (e *Engine) addPeers(ctx context.Context, res *Result, pc study.PeerData, k
 	}
 	res.Peers, res.PeerCaption = curves, pb.caption
 	return nil
+}
+
+// peerBuild returns the peers prepared for pc and the lattice key kk,
+// building them on first use (cached per k and δ).
+func (e *Engine) peerBuild(pc study.PeerData, kk string) (*peerBuild, error) {
+	skey := fmt.Sprintf("%s|δ=%v", kk, pc.Delta)
+	e.mu.Lock()
+	pb := e.peerSims[skey]
+	e.mu.Unlock()
+	if pb == nil {
+		sims, caption, err := study.BuildPeers(pc)
+		if err != nil {
+			return nil, err
+		}
+		pb = &peerBuild{sims: sims, caption: caption}
+		e.mu.Lock()
+		e.peerSims[skey] = pb
+		e.mu.Unlock()
+	}
+	return pb, nil
 }
 
 // peerData is what the published peers of the overlay may use: the
