@@ -45,7 +45,7 @@ type importFlow struct {
 	introBase string
 	// failed are the options the file could not be read with (when the
 	// step opened for that reason).
-	failed *dataset.ImportOptions
+	failed    *dataset.ImportOptions
 	lines     *widget.Label
 	linesPane *container.Scroll
 	table     *widget.Table
