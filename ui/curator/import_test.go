@@ -38,6 +38,21 @@ func (f *curatorFixture) waitImportPreview(fl *importFlow) {
 	}
 }
 
+// openFailing opens path with the defaults and waits for the read to
+// fail (the import step then opens).
+func (f *curatorFixture) openFailing(path string) {
+	f.t.Helper()
+	f.do(func() { f.c.openPath(path) })
+	select {
+	case err := <-f.datasets:
+		if err == nil {
+			f.t.Fatal("read with the defaults")
+		}
+	case <-time.After(30 * time.Second):
+		f.t.Fatal("timed out")
+	}
+}
+
 // TestCuratorImportPreamble opens a file with a two-line preamble through
 // the import step (issue 17 item 2): File ▸ Open shows the step, its
 // preview shows what the defaults make of the file, typing the header row
@@ -136,15 +151,7 @@ func TestCuratorImportOnFailure(t *testing.T) {
 	if err := os.WriteFile(path, []byte(preambleCSV), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.do(func() { c.openPath(path) })
-	select {
-	case err := <-f.datasets:
-		if err == nil {
-			t.Fatal("read with the defaults")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("timed out")
-	}
+	f.openFailing(path)
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
 	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
@@ -247,15 +254,7 @@ func TestCuratorImportWalkthrough(t *testing.T) {
 	if err := os.WriteFile(path, []byte("6,2,setosa,versicolor\n5.1,3.5,0\n4.9,3.0,0\n7.0,3.2,1\n6.4,3.2,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.do(func() { c.openPath(path) })
-	select {
-	case err := <-f.datasets:
-		if err == nil {
-			t.Fatal("read with the defaults")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("timed out")
-	}
+	f.openFailing(path)
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
 	if fl == nil {
