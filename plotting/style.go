@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -159,23 +161,58 @@ func addGrid(p *plot.Plot, th Theme) {
 	p.Add(g)
 }
 
-// newLegend returns an empty legend styled by th, drawn outside the plot
-// area by renderWithLegend.
-func newLegend(th Theme) *plot.Legend {
-	l := plot.NewLegend()
-	l.TextStyle.Font = font.From(uiFont, 9)
-	l.TextStyle.Color = th.Foreground
-	l.ThumbnailWidth = vg.Points(18)
-	l.Padding = vg.Points(2)
-	l.Left = true
-	l.Top = true
-	return &l
+// legend is a plot legend that remembers its entries, so that
+// renderWithLegend can lay them out in columns or cut them when the plot
+// is short.
+type legend struct {
+	th    Theme
+	items []legendItem
 }
 
+type legendItem struct {
+	text   string
+	thumbs []plot.Thumbnailer
+}
+
+// Add adds an entry (a heading when thumbs is empty).
+func (l *legend) Add(text string, thumbs ...plot.Thumbnailer) {
+	l.items = append(l.items, legendItem{text, thumbs})
+}
+
+// newLegend returns an empty legend styled by th, drawn outside the plot
+// area by renderWithLegend.
+func newLegend(th Theme) *legend { return &legend{th: th} }
+
+// column returns a gonum legend of items.
+func (l *legend) column(items []legendItem) *plot.Legend {
+	g := plot.NewLegend()
+	g.TextStyle.Font = font.From(uiFont, 9)
+	g.TextStyle.Color = l.th.Foreground
+	g.ThumbnailWidth = vg.Points(18)
+	g.Padding = vg.Points(2)
+	g.Left = true
+	g.Top = true
+	for _, it := range items {
+		g.Add(it.text, it.thumbs...)
+	}
+	return &g
+}
+
+// legendMaxShare is the most of a plot's height a legend below it takes:
+// the data area keeps about half the height (walkthrough: at 1024×700 a
+// 10-line legend left the data 30 px and overprinted tick labels).
+const legendMaxShare = 0.25
+
+// drawnLayout, when set (tests), receives the heights of the image, the
+// plot's data area and the legend as drawn.
+var drawnLayout func(image, data, legend vg.Length)
+
 // renderWithLegend draws p with leg beside it (on the right when the
-// legend takes at most 40% of the width, else below the plot), so the
-// legend never covers data.
-func renderWithLegend(p *plot.Plot, leg *plot.Legend, s Size, th Theme) (image.Image, error) {
+// legend takes at most 40% of the width, else below the plot in as many
+// columns as fit, at most legendMaxShare of the height, entries that do
+// not fit replaced by "… n more"), so the legend never covers data. A
+// title wider than the plot is wrapped to it.
+func renderWithLegend(p *plot.Plot, leg *legend, s Size, th Theme) (image.Image, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -188,27 +225,104 @@ func renderWithLegend(p *plot.Plot, leg *plot.Legend, s Size, th Theme) (image.I
 				err = fmt.Errorf("plotting: %v", r)
 			}
 		}()
-		r := leg.Rectangle(dc)
+		full := leg.column(leg.items)
+		r := full.Rectangle(dc)
 		lw, lh := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
 		pad := vg.Points(8)
 		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+		var pc draw.Canvas
 		switch {
-		case lw == 0:
-			p.Draw(dc)
+		case len(leg.items) == 0:
+			pc, lh = dc, 0
 		case lw+pad <= 0.4*w:
-			p.Draw(draw.Crop(dc, 0, -(lw + 2*pad), 0, 0))
+			pc = draw.Crop(dc, 0, -(lw + 2*pad), 0, 0)
 			top := vg.Points(24) // below the title
-			leg.Draw(draw.Crop(dc, w-lw-pad, -pad, 0, -top))
+			full.Draw(draw.Crop(dc, w-lw-pad, -pad, 0, -top))
 		default:
-			lh = min(lh, 0.4*h)
-			p.Draw(draw.Crop(dc, 0, 0, lh+pad, 0))
-			leg.Draw(draw.Crop(dc, pad, 0, 0, -(h - lh - pad/2)))
+			lh = leg.drawBelow(dc, pad)
+			pc = draw.Crop(dc, 0, 0, lh+pad, 0)
+		}
+		wrapTitle(p, pc.Max.X-pc.Min.X)
+		p.Draw(pc)
+		if drawnLayout != nil {
+			da := p.DataCanvas(pc)
+			drawnLayout(h, da.Max.Y-da.Min.Y, lh)
 		}
 	}()
 	if err != nil {
 		return nil, err
 	}
 	return c.Image(), nil
+}
+
+// drawBelow draws the legend below the plot in columns, at most
+// legendMaxShare of dc's height, and returns the height it took.
+func (l *legend) drawBelow(dc draw.Canvas, pad vg.Length) vg.Length {
+	w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+	one := l.column(l.items[:1]).Rectangle(dc)
+	entry := one.Max.Y - one.Min.Y
+	rows := max(1, int(legendMaxShare*h/entry))
+	items, keep := l.items, len(l.items)
+	// Columns of rows entries, as many as fit side by side; what does
+	// not fit is counted in a last entry.
+	for {
+		var cols [][]legendItem
+		for i := 0; i < len(items); i += rows {
+			cols = append(cols, items[i:min(i+rows, len(items))])
+		}
+		var total vg.Length
+		widths := make([]vg.Length, len(cols))
+		for i, col := range cols {
+			r := l.column(col).Rectangle(dc)
+			widths[i] = r.Max.X - r.Min.X + pad
+			total += widths[i]
+		}
+		if total <= w-pad || keep <= 1 {
+			x := pad
+			lh := vg.Length(min(rows, len(items))) * entry
+			for i, col := range cols {
+				l.column(col).Draw(draw.Crop(dc, x, 0, 0, -(h - lh - pad/2)))
+				x += widths[i]
+			}
+			return lh
+		}
+		// Drop one entry more and say how many are left out.
+		keep--
+		items = append(slices.Clone(l.items[:keep]), legendItem{text: fmt.Sprintf("… %d more", len(l.items)-keep)})
+	}
+}
+
+// wrapTitle breaks p's title into lines no wider than w (at spaces; a
+// word wider than w is cut with "…"), so that a centred title is not cut
+// at both ends (walkthrough: "Error against k" read "ainst k…").
+func wrapTitle(p *plot.Plot, w vg.Length) {
+	sty := p.Title.TextStyle
+	if p.Title.Text == "" || sty.Width(p.Title.Text) <= w {
+		return
+	}
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(p.Title.Text) {
+		try := word
+		if cur != "" {
+			try = cur + " " + word
+		}
+		if sty.Width(try) <= w || cur == "" {
+			cur = try
+			continue
+		}
+		lines = append(lines, cur)
+		cur = word
+	}
+	lines = append(lines, cur)
+	for i, l := range lines {
+		for sty.Width(l) > w && len([]rune(l)) > 1 {
+			r := []rune(strings.TrimSuffix(l, "…"))
+			l = string(r[:len(r)-1]) + "…"
+		}
+		lines[i] = l
+	}
+	p.Title.Text = strings.Join(lines, "\n")
 }
 
 // finite reports whether x is a finite number.

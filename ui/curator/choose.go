@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -25,6 +27,15 @@ type chooseFlow struct {
 	dialog *widgets.Dialog
 	eps    *widgets.KeyEntry
 	over   *widgets.KeyCheck
+	// lower, shown when the choice and the release's ε do not both fit
+	// in what is left of the budget (public ledger values), lowers the
+	// release's ε to what the choice leaves before the choice runs, so
+	// that the recommended path does not end in a budget refusal
+	// (walkthrough); left is the budget left before the choice.
+	lower     *widgets.KeyCheck
+	lowerNote *widget.Label
+	lowerBox  *fyne.Container
+	left      float64
 	// bandwidths, shown for learners with a bandwidth, adds b/2, b, 2b to
 	// the candidates (release.ChooseOptions.Bandwidths).
 	bandwidths *widgets.KeyCheck
@@ -87,13 +98,22 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	fl.progress = widget.NewProgressBar()
 	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
 	fl.forecast.Wrapping = fyne.TextWrapWord
-	fl.eps.OnChanged = func(string) { fl.showForecast() }
+	fl.lower = widgets.NewKeyCheck("", nil)
+	fl.lower.SetChecked(true)
+	fl.lowerNote = widget.NewLabel("")
+	fl.lowerNote.Wrapping = fyne.TextWrapWord
+	fl.lowerNote.Importance = widget.WarningImportance
+	fl.lowerBox = container.NewVBox(fl.lowerNote, fl.lower)
+	fl.lowerBox.Hide()
+	fl.eps.OnChanged = func(string) { fl.showForecast(); fl.showLower(req.Privacy.Epsilon) }
 	fl.stage = widget.NewLabel("")
 	fl.stage.Wrapping = fyne.TextWrapWord
 	spent, _, budget, berr := c.budgetState()
 	budgetText := "Budget: unknown (no dataset ledger yet)."
 	if berr == nil {
 		budgetText = budgetSentence(spent, budget)
+		fl.left = budget - spent
+		fl.showLower(req.Privacy.Epsilon)
 	}
 	intro := widget.NewLabel(fmt.Sprintf(
 		"Compares h = 1…5 and k around k* by private validation: 30%% of the records are held out at random, each setting is "+
@@ -104,7 +124,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
-		fl.bandwidths, fl.parameters, fl.forecast, fl.over, fl.stage, fl.progress)
+		fl.bandwidths, fl.parameters, fl.forecast, fl.lowerBox, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
 	cancelRun := func() bool {
@@ -120,6 +140,16 @@ func (c *curator) showChooseDialog() *chooseFlow {
 				fl.stage.SetText("ε: " + err.Error())
 				return false
 			}
+			if lowered, ok := fl.lowered(eps, req.Privacy.Epsilon); ok && fl.lower.Checked {
+				// Before the choice: it scores the settings with the
+				// noise of the release as it will be made.
+				req.Privacy.Epsilon = lowered
+				c.state.Epsilon = lowered
+				delete(c.state.Typed, fieldEpsilon)
+				c.refreshPages()
+				c.changed()
+			}
+			fl.lower.Disable()
 			fl.dialog.Button(labels[1]).Disable()
 			fl.eps.Disable()
 			fl.bandwidths.Disable()
@@ -134,6 +164,43 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	}
 	c.planChoice(fl, req)
 	return fl
+}
+
+// lowered returns the release's ε that fits beside a choice of ε eps in
+// what is left of the budget (three significant digits, rounded down),
+// and whether the release's ε relEps must be lowered to it: false when
+// both fit, or when the choice leaves nothing (the budget check then
+// speaks). The budget is a public ledger value, not data.
+func (fl *chooseFlow) lowered(eps, relEps float64) (float64, bool) {
+	if fl.left <= 0 || eps+relEps <= fl.left*(1+1e-12) {
+		return 0, false
+	}
+	rest := fl.left - eps
+	if rest <= 0 {
+		return 0, false
+	}
+	p := math.Pow(10, math.Floor(math.Log10(rest))-2)
+	v := math.Floor(rest/p*(1+1e-12)) * p
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return v, v > 0
+}
+
+// showLower shows the offer to lower the release's ε when the choice's ε
+// typed and the release's ε relEps do not both fit in the budget left.
+func (fl *chooseFlow) showLower(relEps float64) {
+	eps, err := parseEpsilon(fl.eps.Text)
+	v, ok := fl.lowered(eps, relEps)
+	if err != nil || !ok {
+		fl.lowerBox.Hide()
+		return
+	}
+	fl.lowerNote.SetText(fmt.Sprintf("The choice (ε = %s) and the release (ε = %s) do not both fit in the ε = %s left of "+
+		"the budget: the release would then be refused. Lowering the release's ε to what the choice leaves makes both fit; "+
+		"it is done before the choice, which then scores the settings with the noise of that ε.",
+		formatValue(eps), formatValue(relEps), formatValue(fl.left)))
+	fl.lower.Text = fmt.Sprintf("Lower the release's ε to %s", formatValue(v))
+	fl.lower.Refresh()
+	fl.lowerBox.Show()
 }
 
 // planChoice works out the candidates and β of the choice as the dialog

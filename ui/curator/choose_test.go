@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,4 +298,57 @@ func TestCuratorChooseParameters(t *testing.T) {
 		fl.result.Hide()
 	})
 	f.waitIdle()
+}
+
+// TestCuratorChooseFitsBudget: with the release's ε equal to what is left
+// of the budget (the defaults: budget 1, ε 1), the recommended private
+// choice says before spending that the two do not fit and, as offered by
+// default, lowers the release's ε to what the choice leaves, so that the
+// release that follows fits (walkthrough: it was refused as over budget).
+func TestCuratorChooseFitsBudget(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { c.showStep(stepPrivacy) })
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	var left float64
+	f.do(func() {
+		spent, _, budget, err := c.budgetState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		left = budget - spent
+		curatorType(pp.epsEntry, formatValue(left))
+	})
+	f.do(func() { test.Tap(pp.choose) })
+	fl := pp.chooseFlow
+	if fl == nil {
+		t.Fatal("no choose dialog")
+	}
+	choice, _ := parseEpsilon(fl.eps.Text)
+	want := left - choice
+	f.do(func() {
+		if !fl.lowerBox.Visible() || !fl.lower.Checked || !strings.Contains(fl.lowerNote.Text, "do not both fit") ||
+			!strings.Contains(fl.lower.Text, formatValue(want)) {
+			t.Errorf("no offer to lower the release's ε to %s: shown %v, %q / %q", formatValue(want), fl.lowerBox.Visible(), fl.lowerNote.Text, fl.lower.Text)
+		}
+	})
+	f.waitPlanned(fl)
+	f.do(func() { test.Tap(fl.dialog.Button("Spend ε and choose")) })
+	f.waitChoose(fl)
+	if fl.err != nil {
+		t.Fatalf("choice failed: %v", fl.err)
+	}
+	f.do(func() {
+		spent, _, budget, err := c.budgetState()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(c.state.Epsilon-want) > 1e-9 || pp.epsEntry.Text != formatValue(want) || spent+c.state.Epsilon > budget+1e-9 {
+			t.Errorf("after the choice: release ε %v (entry %q), spent %v of %v; want ε %v that fits",
+				c.state.Epsilon, pp.epsEntry.Text, spent, budget, want)
+		}
+	})
 }

@@ -238,10 +238,9 @@ func (c *curator) build() {
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			box := o.(*fyne.Container)
 			box.Objects[0].(*widget.Icon).SetResource(icons[wizardSteps[id]])
-			box.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%d. %s", id, wizardSteps[id]))
-			if id == 0 {
-				box.Objects[1].(*widget.Label).SetText(wizardSteps[id])
-			}
+			// Numbered as the Go menu's shortcuts (Ctrl+1 is Start) and the
+			// user guide's headings.
+			box.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%d. %s", id+1, wizardSteps[id]))
 		})
 	c.nav.OnSelected = func(id widget.ListItemID) {
 		if wizardSteps[id] != c.current {

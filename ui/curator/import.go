@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -38,11 +39,18 @@ type importFlow struct {
 	// lines shows the file's first lines, numbered; table the parsed
 	// header and rows; summary the detected delimiter and the rows shown,
 	// problems what does not fit.
-	intro    *widget.Label
-	lines    *widget.Label
-	table    *widget.Table
-	summary  *widget.Label
-	problems *widget.Label
+	intro *widget.Label
+	// introBase is the intro without the reason the step opened: shown
+	// once a preview with the current options parses.
+	introBase string
+	// failed are the options the file could not be read with (when the
+	// step opened for that reason).
+	failed    *dataset.ImportOptions
+	lines     *widget.Label
+	linesPane *container.Scroll
+	table     *widget.Table
+	summary   *widget.Label
+	problems  *widget.Label
 
 	pv *dataset.ImportPreview // the last preview shown
 	// gen numbers the previews asked for (a stale one is dropped), shown
@@ -68,6 +76,9 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.headerRow = widgets.NewKeyEntry(false)
 	fl.headerRow.SetText(strconv.Itoa(max(opts.HeaderRow, 1)))
 	fl.headerRow.Validator = func(s string) error { _, err := parseHeaderRow(s); return err }
+	// While the entry has the focus, Fyne keeps the last verdict (a ✓)
+	// unless told otherwise: the mark must agree with the problems text.
+	fl.headerRow.AlwaysShowValidationError = true
 	fl.noHeader = widgets.NewKeyCheck("the file has none: columns are column1, column2, …, and the row above is the first data line", nil)
 	fl.noHeader.SetChecked(opts.NoHeader)
 	fl.delimOf = map[string]rune{}
@@ -94,6 +105,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.comment.SetText(opts.Comment)
 	fl.lines = widget.NewLabel("")
 	fl.lines.TextStyle.Monospace = true
+	fl.linesPane = container.NewScroll(fl.lines)
 	fl.summary = widget.NewLabel("Reading the start of the file …")
 	fl.summary.Wrapping = fyne.TextWrapWord
 	fl.problems = widget.NewLabel("")
@@ -110,7 +122,9 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 
 	intro := "How is the file laid out? The first rows are parsed below as you change the options (only the start of the file is read; " +
 		"what you see is private: for your eyes only). The options are saved in the project."
+	fl.introBase = intro
 	if why != "" {
+		fl.failed = &opts
 		intro = why + "\n\n" + intro
 	}
 	fl.intro = widget.NewLabel(intro)
@@ -126,14 +140,17 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	}
 	// The raw lines above, the parsed table below: both scroll, and the
 	// split gives them what the window leaves.
-	lines := container.NewBorder(bold("The file's first lines"), nil, nil, nil, container.NewScroll(fl.lines))
+	// The first lines keep room for several lines whatever the window
+	// (walkthrough: squeezed to one line, or none, at 1024×700).
+	lines := container.NewBorder(bold("The file's first lines"), nil, nil, nil,
+		container.NewStack(minSpace(0, importLinesMinHeight), fl.linesPane))
 	parsed := container.NewBorder(container.NewVBox(bold("Parsed with these options"), fl.summary, fl.problems), nil, nil, nil,
 		container.NewStack(minSpace(0, 120), fl.table))
 	split := container.NewVSplit(lines, parsed)
 	split.Offset = 0.3
 	body := container.NewBorder(container.NewVBox(fl.intro, form), nil, nil, nil, split)
 	labels := []string{"Cancel", "Open with these options"}
-	fl.dlg = widgets.ShowDialog(c.win, "Import "+filepath.Base(path), container.NewStack(minSpace(760, 560), body), labels,
+	fl.dlg = widgets.ShowDialog(c.win, "Import "+filepath.Base(path), widgets.DialogBody(fyne.NewSize(760, 560), body), labels,
 		[]func() bool{nil, func() bool {
 			o, err := fl.options()
 			if err != nil {
@@ -215,8 +232,12 @@ func (c *curator) runImportPreview(fl *importFlow) {
 	gen := fl.gen
 	o, err := fl.options()
 	if err != nil {
+		// What is shown must be the parse of these options, or nothing.
+		fl.pv = nil
+		fl.summary.SetText("No preview: the options are not valid.")
 		fl.setProblems(err.Error())
 		fl.dlg.Button("Open with these options").Disable()
+		fl.table.Refresh()
 		fl.shown = gen
 		return
 	}
@@ -259,7 +280,20 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 		fl.table.Refresh()
 		return
 	}
+	if good := parsedRows(pv); good == 0 && (len(pv.Rows) > 0 || len(pv.Problems) > 0) {
+		// Opening would fail: say why here instead.
+		fl.summary.SetText(fmt.Sprintf("Header on line %d: %d columns. None of the rows shown can be read with these options, "+
+			"so the file cannot be opened with them: change the header row, the delimiter or “No header”.", pv.HeaderLine, len(pv.Header)))
+		fl.setProblems(problemsText(pv))
+		ok.Disable()
+		fl.table.Refresh()
+		return
+	}
 	ok.Enable()
+	// Other options parse: the reason the step opened no longer holds.
+	if fl.failed != nil && pv.Options != *fl.failed && fl.intro.Text != fl.introBase {
+		fl.intro.SetText(fl.introBase)
+	}
 	delim := dataset.DelimiterName(pv.Delimiter)
 	if pv.Options.Delimiter == 0 {
 		delim = "detected: " + delim
@@ -276,6 +310,35 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	}
 	fl.summary.SetText(fmt.Sprintf("Header on line %d: %d columns, %d of them numbers; delimiter %s. The first %d rows%s:",
 		pv.HeaderLine, len(pv.Header), numeric, delim, len(pv.Rows), more))
+	fl.setProblems(problemsText(pv))
+	fl.table.Refresh()
+}
+
+// importLinesMinHeight is the least height of the file's first lines
+// (about five monospace lines).
+const importLinesMinHeight = 110
+
+// parsedRows counts the previewed rows that read (the header's number of
+// fields, valid UTF-8: dataset's row rules).
+func parsedRows(pv *dataset.ImportPreview) int {
+	n := 0
+rows:
+	for _, r := range pv.Rows {
+		if len(r) != len(pv.Header) {
+			continue
+		}
+		for _, v := range r {
+			if !utf8.ValidString(v) {
+				continue rows
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// problemsText lists the preview's first three problems.
+func problemsText(pv *dataset.ImportPreview) string {
 	var probs []string
 	for _, p := range pv.Problems {
 		probs = append(probs, p.Error())
@@ -283,8 +346,7 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	if len(probs) > 3 {
 		probs = append(probs[:3], fmt.Sprintf("… and %d more", len(probs)-3))
 	}
-	fl.setProblems(strings.Join(probs, "\n"))
-	fl.table.Refresh()
+	return strings.Join(probs, "\n")
 }
 
 // setProblems shows what does not fit (hidden when nothing).

@@ -1,6 +1,7 @@
 package curator
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -33,6 +35,21 @@ func (f *curatorFixture) waitImportPreview(fl *importFlow) {
 			f.t.Fatal("timed out waiting for the import preview")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// openFailing opens path with the defaults and waits for the read to
+// fail (the import step then opens).
+func (f *curatorFixture) openFailing(path string) {
+	f.t.Helper()
+	f.do(func() { f.c.openPath(path) })
+	select {
+	case err := <-f.datasets:
+		if err == nil {
+			f.t.Fatal("read with the defaults")
+		}
+	case <-time.After(30 * time.Second):
+		f.t.Fatal("timed out")
 	}
 }
 
@@ -134,15 +151,7 @@ func TestCuratorImportOnFailure(t *testing.T) {
 	if err := os.WriteFile(path, []byte(preambleCSV), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.do(func() { c.openPath(path) })
-	select {
-	case err := <-f.datasets:
-		if err == nil {
-			t.Fatal("read with the defaults")
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("timed out")
-	}
+	f.openFailing(path)
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
 	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
@@ -226,6 +235,69 @@ func TestCuratorImportNoHeader(t *testing.T) {
 	f.do(func() {
 		if want := (dataset.ImportOptions{HeaderRow: 2, NoHeader: true}); c.ds == nil || c.ds.Rows != 6 || c.state.Import != want {
 			t.Errorf("dataset %v, options %+v; want 6 rows and %+v", c.ds, c.state.Import, want)
+		}
+	})
+}
+
+// TestCuratorImportWalkthrough reproduces the walkthrough's import step
+// at 1024×700 (REPORT 7): a file whose count line is taken for the header
+// fails to open; in the step that opens, "Open" is disabled while no
+// previewed row reads, with the reason; the first lines keep several
+// lines of room; header row 0 shows no ✓ beside the red rule, and no
+// stale preview; header row 2 parses, enables "Open" and clears the
+// "could not be read" banner.
+func TestCuratorImportWalkthrough(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { c.win.Resize(fyne.NewSize(1024, 700)) })
+	path := filepath.Join(f.dir, "counts.csv")
+	if err := os.WriteFile(path, []byte("6,2,setosa,versicolor\n5.1,3.5,0\n4.9,3.0,0\n7.0,3.2,1\n6.4,3.2,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.openFailing(path)
+	var fl *importFlow
+	f.do(func() { fl = c.importFlow })
+	if fl == nil {
+		t.Fatal("no import step")
+	}
+	f.waitImportPreview(fl)
+	open := func() *widget.Button { return fl.dlg.Button("Open with these options") }
+	f.do(func() {
+		if !open().Disabled() || !strings.Contains(fl.summary.Text, "None of the rows shown can be read") {
+			t.Errorf("every row fails: Open disabled %v, summary %q", open().Disabled(), fl.summary.Text)
+		}
+		if !strings.Contains(fl.intro.Text, "could not be read with the options") {
+			t.Errorf("intro %q lacks why the step opened", fl.intro.Text)
+		}
+		if h := fl.linesPane.Size().Height; h < importLinesMinHeight {
+			t.Errorf("the first lines are %.0f high at 1024×700, want at least %d", h, importLinesMinHeight)
+		}
+	})
+
+	var verdict error = errors.New("no verdict")
+	f.do(func() {
+		fl.headerRow.SetOnValidationChanged(func(err error) { verdict = err })
+		c.win.Canvas().Focus(fl.headerRow)
+		curatorType(fl.headerRow, "0")
+	})
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if verdict == nil || !strings.Contains(fl.problems.Text, "header row: a line number from 1") {
+			t.Errorf("header row 0: entry verdict %v, problems %q (they must agree)", verdict, fl.problems.Text)
+		}
+		if fl.pv != nil || !open().Disabled() {
+			t.Errorf("header row 0 still shows a preview (%v) or allows Open", fl.pv != nil)
+		}
+	})
+
+	f.do(func() { curatorType(fl.headerRow, "2") })
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if verdict != nil || open().Disabled() || fl.pv == nil || len(fl.pv.Rows) != 3 {
+			t.Errorf("header row 2: verdict %v, Open disabled %v", verdict, open().Disabled())
+		}
+		if strings.Contains(fl.intro.Text, "could not be read") {
+			t.Errorf("the banner stays after the fix: %q", fl.intro.Text)
 		}
 	})
 }

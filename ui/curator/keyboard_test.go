@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -465,5 +466,31 @@ func TestMultiLineFieldsLeaveTab(t *testing.T) {
 	}
 	if !widgets.NewTabEntry().MultiLine {
 		t.Error("newTabEntry is not multi-line")
+	}
+}
+
+// TestCuratorNavNumbersMatchShortcuts: the sidebar's "N. Step" is the
+// step Ctrl+N goes to (walkthrough: "1. Data" was Ctrl+2).
+func TestCuratorNavNumbersMatchShortcuts(t *testing.T) {
+	f := newCuratorFixture(t)
+	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6}
+	for i := range wizardSteps {
+		var text string
+		f.do(func() {
+			o := f.c.nav.CreateItem()
+			f.c.nav.UpdateItem(i, o)
+			text = o.(*fyne.Container).Objects[1].(*widget.Label).Text
+		})
+		num, name, _ := strings.Cut(text, ". ")
+		if num != strconv.Itoa(i+1) || name != wizardSteps[i] {
+			t.Errorf("sidebar row %d reads %q", i, text)
+			continue
+		}
+		f.shortcut(keys[i])
+		f.do(func() {
+			if f.c.current != name {
+				t.Errorf("Ctrl+%s goes to %q, the sidebar calls it %q", num, f.c.current, text)
+			}
+		})
 	}
 }

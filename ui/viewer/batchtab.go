@@ -98,11 +98,13 @@ type viewerBatchTab struct {
 	preview   *widget.Table
 	evalBt    *widget.Button
 	cancelBt  *widget.Button
-	exportBt  *widget.Button
-	progress  *widget.ProgressBar
-	status    *widget.Label
-	results   *widget.Table
-	content   fyne.CanvasObject
+	// openFlow is the last Choose Query CSV… dialog (tests).
+	openFlow *files.OpenFileFlow
+	exportBt *widget.Button
+	progress *widget.ProgressBar
+	status   *widget.Label
+	results  *widget.Table
+	content  fyne.CanvasObject
 }
 
 func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
@@ -221,7 +223,13 @@ func (t *viewerBatchTab) resultCell(row, col int) string {
 }
 
 func (t *viewerBatchTab) choose() {
-	files.ShowOpenFile(t.v.win, []string{".csv", ".tsv", ".txt"}, t.load)
+	// The keyboard-friendly Open dialog (a typed path, Browse…), starting
+	// in the synopsis's folder, where its query files usually are.
+	dir := ""
+	if t.v.doc != nil && t.v.doc.Path != "" {
+		dir = filepath.Dir(t.v.doc.Path)
+	}
+	t.openFlow = files.ShowOpenPath(t.v.win, []string{".csv", ".tsv", ".txt"}, dir, t.load)
 }
 
 // load reads a query CSV in the background and shows its preview; the

@@ -316,13 +316,20 @@ func viewerFmtNoise(m synopsis.MechanismInfo) string {
 }
 
 func viewerFmtK(k []int) string {
+	// k per axis, then the count as the product of the k+1 points per
+	// axis, so that the numbers multiply as shown.
 	parts := make([]string, len(k))
+	points := make([]string, len(k))
 	size := 1
 	for i, kj := range k {
 		parts[i] = fmt.Sprint(kj)
+		points[i] = fmt.Sprint(kj + 1)
 		size *= kj + 1
 	}
-	return fmt.Sprintf("%s (%d lattice values)", strings.Join(parts, " × "), size)
+	if len(k) == 1 {
+		return fmt.Sprintf("k = %s (%d lattice values)", parts[0], size)
+	}
+	return fmt.Sprintf("k = %s (%s = %d lattice values)", strings.Join(parts, " × "), strings.Join(points, " × "), size)
 }
 
 func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {

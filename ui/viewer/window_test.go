@@ -120,7 +120,7 @@ func TestViewerTrustedFlow(t *testing.T) {
 	}
 	for label, want := range map[string]string{
 		"Title": "Test release kde-1d", "Learner": "Kernel density estimate (kde)", "Privacy ε": "1",
-		"Cover size k": "20 (21 lattice values)", "Bernstein order h": "2", "Records n": "1234",
+		"Cover size k": "k = 20 (21 lattice values)", "Bernstein order h": "2", "Records n": "1234",
 		"App version": "test", "Created": "2026-01-02T03:04:05Z",
 		"For one person": "at most 2.72× more or less likely",
 	} {
@@ -579,5 +579,67 @@ func TestViewerBatchRunsInBackground(t *testing.T) {
 	v.wait()
 	if v.batch.result == nil || v.batch.result.Len() != 50_000 || v.batch.progress.Value != 1 {
 		t.Errorf("second run: status %q progress %g", v.batch.status.Text, v.batch.progress.Value)
+	}
+}
+
+// TestViewerFmtK: the cover size multiplies as shown, k+1 points per axis
+// (walkthrough 12: "4 × 4 (25 lattice values)").
+func TestViewerFmtK(t *testing.T) {
+	for _, tc := range []struct {
+		k    []int
+		want string
+	}{
+		{[]int{20}, "k = 20 (21 lattice values)"},
+		{[]int{4, 4}, "k = 4 × 4 (5 × 5 = 25 lattice values)"},
+		{[]int{1, 1}, "k = 1 × 1 (2 × 2 = 4 lattice values)"},
+		{[]int{2, 3, 1}, "k = 2 × 3 × 1 (3 × 4 × 2 = 24 lattice values)"},
+	} {
+		if got := viewerFmtK(tc.k); got != tc.want {
+			t.Errorf("viewerFmtK(%v) = %q, want %q", tc.k, got, tc.want)
+		}
+	}
+}
+
+// TestViewerBatchChooseTypedPath: Choose Query CSV… opens the typed-path
+// Open dialog in the synopsis's folder; typing a file name and Enter
+// loads it (walkthrough 12: it started in $HOME and took no typed path).
+func TestViewerBatchChooseTypedPath(t *testing.T) {
+	dir := t.TempDir()
+	signer := viewerTestSigner(t, 6)
+	path := viewerFixtureSVM.write(t, dir, signer)
+	v := newTestViewer(t, viewerTrustFile(t, dir, "c@example.org", signer), path)
+	q := filepath.Join(dir, "queries.csv")
+	if err := os.WriteFile(q, []byte("x1,x2\n0.5,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var choose *widget.Button
+	var find func(o fyne.CanvasObject)
+	find = func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Choose Query CSV…" {
+			choose = b
+		}
+		if c, ok := o.(*fyne.Container); ok {
+			for _, o := range c.Objects {
+				find(o)
+			}
+		}
+	}
+	find(v.batch.content)
+	if choose == nil {
+		t.Fatal("no Choose Query CSV… button in the batch tab")
+	}
+	test.Tap(choose)
+	fl := v.batch.openFlow
+	if fl == nil || !fl.Dlg.Visible() {
+		t.Fatal("Choose Query CSV… shows no Open dialog")
+	}
+	if want := dir + string(filepath.Separator); fl.Path.Text != want {
+		t.Errorf("the path starts as %q, want the synopsis's folder %q", fl.Path.Text, want)
+	}
+	test.Type(fl.Path, "queries.csv")
+	test.Tap(fl.Dlg.Button("Open"))
+	v.wait()
+	if v.batch.path != q || v.batch.data == nil {
+		t.Errorf("typed path: loaded %q (data %v), want %q", v.batch.path, v.batch.data != nil, q)
 	}
 }
