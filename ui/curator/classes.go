@@ -60,13 +60,14 @@ func newClassForm(c *curator) *classForm {
 	f.fill = widget.NewSelect([]string{fillNegative, fillPositive}, func(s string) {
 		c.edit(func() { c.state.FillPositive = s == fillPositive })
 	})
-	f.show = widget.NewCheck("Offer the values found in the label column (the synopsis then records the classes as read from the data, not covered by ε)", func(on bool) {
+	f.show = widget.NewCheck("Offer the values found in the label column", func(on bool) {
 		c.edit(func() {
 			c.state.ClassesFromData = on
 			f.offer(c)
 		})
 	})
 	help := widget.NewLabel("Declare the two label values like bounds, from what you know of the data's domain: they are public and recorded in the synopsis. " +
+		"Classes picked from the values found in the column are recorded as read from the data, which ε does not cover. " +
 		"Any other or missing value in the label column is replaced by the fill class; every row is kept.")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true

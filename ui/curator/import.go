@@ -79,7 +79,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	// While the entry has the focus, Fyne keeps the last verdict (a ✓)
 	// unless told otherwise: the mark must agree with the problems text.
 	fl.headerRow.AlwaysShowValidationError = true
-	fl.noHeader = widgets.NewKeyCheck("the file has none: columns are column1, column2, …, and the row above is the first data line", nil)
+	fl.noHeader = widgets.NewKeyCheck("none: name the columns column1, column2, … (header row = first data line)", nil)
 	fl.noHeader.SetChecked(opts.NoHeader)
 	fl.delimOf = map[string]rune{}
 	var choices []string

@@ -626,7 +626,7 @@ func requestSummary(req release.Request, s *curatorState) string {
 	for _, name := range slices.Sorted(maps.Keys(req.Params)) {
 		parts := make([]string, len(req.Params[name]))
 		for i, v := range req.Params[name] {
-			parts[i] = formatValue(v)
+			parts[i] = strconv.FormatFloat(v, 'g', 6, 64) // the synopsis records every digit
 		}
 		fmt.Fprintf(&b, "; %s = %s", name, strings.Join(parts, ", "))
 	}
