@@ -177,8 +177,8 @@ shot 2-bounds
 to_step 4 # Learner: Tab 1 the learner (a new window's default: kernel density estimate), 2 the bandwidth
 tabs 2
 typein 0.04 # the bandwidth, as a fraction of the range
-to_step 5 # Privacy (ε stays 1): Tab 1 the ε slider, 2 ε, 3 noise, 4 h, 5 k Automatic, 6 k Manual
-tabs 6
+to_step 5 # Privacy (ε stays 1): Tab 1 the ε slider, 2 ε, 3 "Error I can accept" (its Find button is disabled while it is empty), 4 noise, 5 h, 6 k Automatic, 7 k Manual
+tabs 7
 key space # k: Manual, which enables the k field right after it
 tabs 1
 typein 20
