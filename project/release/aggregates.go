@@ -155,31 +155,44 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 		return nil, reqErr("aggregates", "%v", err)
 	}
 	origin := &aggregateOrigin{path: absPath(a.Path), dataset: strings.TrimSpace(a.Dataset)}
-	var res *aggregate.Result
-	if logistic {
-		return prepareLogisticEmbedded(ctx, p, req, spec, d, query, origin, progress)
-	}
-	if embedded {
-		origin.path = absPath(a.Records)
-		res, err = runEmbedded(ctx, &spec, a.Records, origin)
-	} else {
-		res, err = aggregate.ReadResultCSV(a.Path, spec, d)
-	}
-	if err != nil {
-		return nil, err
-	}
-	p.Source = &synopsis.Source{Kind: synopsis.SourceAggregates, Dialect: string(d), QuerySHA256: QueryHash(query)}
-	if req.Learner != learners.KindRidge {
-		p.Source.Bins = spec.Bins
-	}
-	origin.tableHash, origin.source = res.TableHash, *p.Source
-	p.aggregates = origin
 	source := a.Path
 	if embedded {
 		source = a.Records
+		origin.path = absPath(a.Records)
 	}
+	// fitFrom fits the learner from the aggregates: the table's oracle, or,
+	// for logistic regression, Newton passes over the records with the
+	// embedded DuckDB (duckdb.FitLogistic: the in-memory fit up to the
+	// certified gradient tolerance; there is no one table to hash).
+	var fitFrom func() (*learners.Fitted, error)
+	if logistic {
+		info, err := embeddedSetup(ctx, &spec, a.Records, origin)
+		if err != nil {
+			return nil, err
+		}
+		origin.tableHash = "none (Newton passes)"
+		fitFrom = func() (*learners.Fitted, error) { return fitEmbeddedLogistic(ctx, spec, info, req.Params) }
+	} else {
+		var res *aggregate.Result
+		if embedded {
+			res, err = runEmbedded(ctx, &spec, a.Records, origin)
+		} else {
+			res, err = aggregate.ReadResultCSV(a.Path, spec, d)
+		}
+		if err != nil {
+			return nil, err
+		}
+		origin.tableHash = res.TableHash
+		fitFrom = func() (*learners.Fitted, error) { return res.Fit(ctx, req.Params) }
+	}
+	p.Source = &synopsis.Source{Kind: synopsis.SourceAggregates, Dialect: string(d), QuerySHA256: QueryHash(query)}
+	if req.Learner != learners.KindRidge && !logistic {
+		p.Source.Bins = spec.Bins // the binned learners
+	}
+	origin.source = *p.Source
+	p.aggregates = origin
 	fit := func() (*learners.Fitted, error) {
-		f, err := res.Fit(ctx, req.Params)
+		f, err := fitFrom()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", source, err)
 		}
@@ -223,35 +236,6 @@ func embeddedSetup(ctx context.Context, spec *aggregate.Spec, path string, origi
 		}
 	}
 	return info, nil
-}
-
-// prepareLogisticEmbedded fits logistic regression by Newton passes over
-// the records file with the embedded DuckDB (duckdb.FitLogistic: the same
-// fit, S and output range as in memory, up to the certified gradient
-// tolerance) and evaluates it on the lattice. The synopsis records the
-// DuckDB source and the hash of the pass's query at zero coefficients.
-func prepareLogisticEmbedded(ctx context.Context, p *Prepared, req Request, spec aggregate.Spec, d aggregate.Dialect, query string,
-	origin *aggregateOrigin, progress func(done, total int)) (*Prepared, error) {
-	a := req.Aggregates
-	origin.path = absPath(a.Records)
-	info, err := embeddedSetup(ctx, &spec, a.Records, origin)
-	if err != nil {
-		return nil, err
-	}
-	p.Source = &synopsis.Source{Kind: synopsis.SourceAggregates, Dialect: string(d), QuerySHA256: QueryHash(query)}
-	origin.tableHash, origin.source = "none (Newton passes)", *p.Source
-	p.aggregates = origin
-	fit := func() (*learners.Fitted, error) {
-		f, err := fitEmbeddedLogistic(ctx, spec, info, req.Params)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.Records, err)
-		}
-		return f, nil
-	}
-	if err := p.fitAndEvaluate(ctx, req.Params, fit, progress); err != nil {
-		return nil, err
-	}
-	return p, nil
 }
 
 // checkTypedBounds refuses bounds that need the records: taken from the
