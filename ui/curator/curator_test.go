@@ -222,27 +222,8 @@ func TestCuratorFlowKDE(t *testing.T) {
 	}
 
 	// Release: the key is created on first use.
-	rp := c.pages[stepRelease].(*releasePage)
 	out := filepath.Join(f.dir, "kde.synopsis")
-	f.do(func() { curatorType(rp.out, out) })
-	f.do(func() { test.Tap(rp.release) })
-	fl := c.release
-	if fl == nil || !f.onTop(fl.keyDlg) {
-		t.Fatal("no key-creation dialog on first release")
-	}
-	f.do(func() { curatorType(fl.principal, "curator@example.org") })
-	f.do(func() { curatorType(fl.keyPass, "correct horse") })
-	f.do(func() { curatorType(fl.keyPass2, "correct horse") })
-	f.do(func() { test.Tap(fl.keyDlg.Button("Create key")) })
-	if !f.onTop(fl.keyInfo) {
-		t.Fatal("the public key and allowed_signers line are not shown after creating the key")
-	}
-	f.do(func() { test.Tap(fl.keyInfo.Button("Continue")) })
-	fl = c.release
-	f.waitIdentity(fl)
-	if !f.onTop(fl.dlg) {
-		t.Fatal("no release dialog after the key was created")
-	}
+	fl := openReleaseDialog(t, f, out)
 	// A wrong passphrase spends nothing.
 	f.do(func() { curatorType(fl.pass, "wrong") })
 	f.do(func() { test.Tap(fl.dlg.Button("Release")) })

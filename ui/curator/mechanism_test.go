@@ -17,7 +17,7 @@ import (
 )
 
 // openReleaseDialog creates the curator key on first use and leaves the
-// release dialog of the current settings on top (TestCuratorFlowKDE).
+// release dialog of the current settings on top.
 func openReleaseDialog(t *testing.T, f *curatorFixture, out string) *releaseFlow {
 	t.Helper()
 	c := f.c
@@ -32,6 +32,9 @@ func openReleaseDialog(t *testing.T, f *curatorFixture, out string) *releaseFlow
 	f.do(func() { curatorType(fl.keyPass, "correct horse") })
 	f.do(func() { curatorType(fl.keyPass2, "correct horse") })
 	f.do(func() { test.Tap(fl.keyDlg.Button("Create key")) })
+	if !f.onTop(fl.keyInfo) {
+		t.Fatal("the public key and allowed_signers line are not shown after creating the key")
+	}
 	f.do(func() { test.Tap(fl.keyInfo.Button("Continue")) })
 	fl = c.release
 	f.waitIdentity(fl)
