@@ -433,24 +433,7 @@ func TestCuratorWindowFitsSmallScreens(t *testing.T) {
 	// At 1024×660 no step is wider than its pane (nothing clipped or
 	// overlapping), nor the preview.
 	f.do(func() { c.win.Resize(limit) })
-	for _, step := range wizardSteps {
-		f.do(func() {
-			c.showStep(step)
-			c.win.Content().Refresh()
-			test.LaidOutObjects(c.win.Content())
-		})
-		var pageMin, pageSize, prevMin, prevSize fyne.Size
-		f.do(func() {
-			pageMin, pageSize = c.pageBox.MinSize(), c.pageScroll.Size()
-			prevMin, prevSize = c.preview.content().MinSize(), c.preview.content().Size()
-		})
-		if pageMin.Width > pageSize.Width+0.5 {
-			t.Errorf("step %s at %v: the page needs %v of its %v", step, limit, pageMin.Width, pageSize.Width)
-		}
-		if prevMin.Width > prevSize.Width+0.5 {
-			t.Errorf("step %s at %v: the preview needs %v of its %v", step, limit, prevMin.Width, prevSize.Width)
-		}
-	}
+	f.stepsFit(limit)
 	f.do(func() { c.showStep(stepData) })
 	dp := c.pages[stepData].(*dataPage)
 	var scroll *container.Scroll
@@ -736,8 +719,16 @@ func TestCuratorClassifierPagesFitSmallScreens(t *testing.T) {
 	if !c.pages[stepData].(*dataPage).classes.box.Visible() {
 		t.Fatalf("no class form: learner %s, label %q", c.state.Learner, c.state.Label)
 	}
+	f.stepsFit(fyne.NewSize(1024, 660))
+}
+
+// stepsFit checks, in a window of size (already resized to it), that no
+// step is wider than the scroll showing it, nor the preview than its pane.
+func (f *curatorFixture) stepsFit(size fyne.Size) {
+	f.t.Helper()
+	c := f.c
 	for _, step := range wizardSteps {
-		var pageMin, pageSize fyne.Size
+		var pageMin, pageSize, prevMin, prevSize fyne.Size
 		f.do(func() {
 			c.showStep(step)
 			c.win.Content().Refresh()
@@ -745,9 +736,13 @@ func TestCuratorClassifierPagesFitSmallScreens(t *testing.T) {
 			// The page box sits in a horizontal scroll: compare with what
 			// the scroll shows, not the box (which grows to its minimum).
 			pageMin, pageSize = c.pageBox.MinSize(), c.pageScroll.Size()
+			prevMin, prevSize = c.preview.content().MinSize(), c.preview.content().Size()
 		})
 		if pageMin.Width > pageSize.Width+0.5 {
-			t.Errorf("step %s at 1024×660: the page needs %v of its %v", step, pageMin.Width, pageSize.Width)
+			f.t.Errorf("step %s at %v: the page needs %v of its %v", step, size, pageMin.Width, pageSize.Width)
+		}
+		if prevMin.Width > prevSize.Width+0.5 {
+			f.t.Errorf("step %s at %v: the preview needs %v of its %v", step, size, prevMin.Width, prevSize.Width)
 		}
 	}
 }
