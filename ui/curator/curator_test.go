@@ -96,7 +96,7 @@ func (f *curatorFixture) waitDataset() {
 		if err != nil {
 			f.t.Fatalf("dataset: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(120 * time.Second):
 		f.t.Fatal("timed out waiting for the dataset")
 	}
 }

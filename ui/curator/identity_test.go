@@ -22,7 +22,7 @@ import (
 // dataset the records belong to (a background check).
 func (f *curatorFixture) waitIdentity(fl *releaseFlow) {
 	f.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		var done bool
 		f.do(func() { done = fl.identity.same != nil })

@@ -24,7 +24,7 @@ const preambleCSV = "Blood pressure study, site 3\nexported 2026-11-24; 4 rows\n
 // its current options.
 func (f *curatorFixture) waitImportPreview(fl *importFlow) {
 	f.t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(120 * time.Second)
 	for {
 		done := false
 		f.do(func() { done = fl.gen > 0 && fl.shown == fl.gen })

@@ -117,7 +117,7 @@ func longestMessages(f *curatorFixture) {
 		if err == nil {
 			f.t.Fatal("the malformed CSV was read without an error")
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(120 * time.Second):
 		f.t.Fatal("timed out reading the malformed CSV")
 	}
 	f.waitIdle()
