@@ -19,7 +19,7 @@ type aggregateFlags struct {
 
 func (a *aggregateFlags) register(fs *flag.FlagSet) {
 	a.bins = aggregate.DefaultBins
-	fs.StringVar(&a.path, "aggregates", "", "release from the aggregate table `FILE.csv` that the query of 'bernstein aggregate-sql' returned\n(kde, naive-bayes, ridge), instead of --data; needs --n, --dialect and --dataset-id")
+	fs.StringVar(&a.path, "aggregates", "", "release from the aggregate table `FILE` (.csv, or .parquet where the build has the embedded DuckDB)\nthat the query of 'bernstein aggregate-sql' returned (kde, naive-bayes, ridge), instead of --data;\nneeds --n, --dialect and --dataset-id")
 	flagvalue.WholeVar(fs, &a.n, "n", 0, "the public number of records `N`, declared: with --aggregates the table's counts must add up to it (required);\nwith --data the file must hold exactly N records (optional)")
 	fs.StringVar(&a.dialect, "dialect", "", "with --aggregates: the SQL `DIALECT` of the engine that computed the table: duckdb, postgres or spark")
 	flagvalue.WholeVar(fs, &a.bins, "bins", a.bins, "the fine bins per axis `B` the query was written with (kde, naive-bayes), with --aggregates\nor when --data goes through the embedded DuckDB")

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,7 +22,9 @@ import (
 // Everything in it is public or declared by the curator.
 type Aggregates struct {
 	// Path is the result table: a CSV file with a header row
-	// (aggregate.ReadResultCSV).
+	// (aggregate.ReadResultCSV), or a Parquet file (name ending in
+	// .parquet), read through the embedded DuckDB where this build has it
+	// (readResultTable).
 	Path string
 	// Records, instead of Path, is a records file — a CSV file, a Parquet
 	// file or a folder of Parquet files — whose aggregate table the
@@ -177,7 +180,7 @@ func prepareAggregates(ctx context.Context, req Request, progress func(done, tot
 		if embedded {
 			res, err = runEmbedded(ctx, &spec, a.Records, origin)
 		} else {
-			res, err = aggregate.ReadResultCSV(a.Path, spec, d)
+			res, err = readResultTable(ctx, a.Path, spec, d)
 		}
 		if err != nil {
 			return nil, err
@@ -407,4 +410,16 @@ func (o *aggregateOrigin) reserve(l *ledger.Ledger, e ledger.Entry, allowOver bo
 		return nil, err
 	}
 	return []ledger.Entry{rec}, nil
+}
+
+// readResultTable reads an aggregate table computed elsewhere: a file
+// whose name ends in .parquet through the embedded DuckDB
+// (duckdb.ReadResultParquet; refused, with the platform named, by a build
+// without it), any other as CSV (aggregate.ReadResultCSV). Both check the
+// table against spec the same way.
+func readResultTable(ctx context.Context, path string, spec aggregate.Spec, d aggregate.Dialect) (*aggregate.Result, error) {
+	if strings.EqualFold(filepath.Ext(path), ".parquet") {
+		return readResultParquet(ctx, path, spec, d)
+	}
+	return aggregate.ReadResultCSV(path, spec, d)
 }

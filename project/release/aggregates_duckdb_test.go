@@ -4,10 +4,13 @@ package release
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,5 +141,101 @@ func TestReleaseFromDuckDBAggregates(t *testing.T) {
 		if len(e.ledger.Entries(NamedDataset("clinic admissions 2026"))) != 1 {
 			t.Errorf("%s: the release is not in the ledger", req.Learner)
 		}
+	}
+}
+
+// csvToParquet writes the CSV file in as a Parquet file out with DuckDB,
+// its columns typed as DuckDB reads them (counts as integers, bins as
+// integers, sums as doubles): what a curator's engine saves.
+func csvToParquet(t *testing.T, in, out string) {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	if _, err := db.Exec("COPY (SELECT * FROM read_csv(" + lit(in) + ", header = true)) TO " + lit(out) + " (FORMAT parquet)"); err != nil {
+		t.Fatalf("duckdb: %v", err)
+	}
+}
+
+// TestReleaseFromParquetResultTable (issue 20: "the result table (CSV or
+// Parquet) is loaded by release --aggregates FILE"): the same KDE table
+// saved as CSV and as Parquet gives the same lattice values to the last
+// bit; the ledger note records the SHA-256 of the Parquet file's bytes;
+// a Parquet table breaking a rule is refused with the Parquet file and the
+// row named; a table longer than n rows is refused.
+func TestReleaseFromParquetResultTable(t *testing.T) {
+	ds := releaseTestDataset(t, 300)
+	mem, err := Prepare(context.Background(), kdeRequest(ds), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newReleaseEnv(t)
+	const B = 256
+	header, rows := kdeTable(mem.Data, B)
+	csvPath := writeTable(t, e.dir, "kde.csv", header, rows)
+	pqPath := filepath.Join(e.dir, "kde.parquet")
+	csvToParquet(t, csvPath, pqPath)
+	prepare := func(path string, n int) (*Prepared, error) {
+		req := fromAggregates(kdeRequest(ds), path, n)
+		req.Aggregates.Bins = B
+		return Prepare(context.Background(), req, nil)
+	}
+	fromCSV, err := prepare(csvPath, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPQ, err := prepare(pqPath, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fromPQ.Exact) != len(fromCSV.Exact) {
+		t.Fatalf("%d lattice values from Parquet, %d from CSV", len(fromPQ.Exact), len(fromCSV.Exact))
+	}
+	for i := range fromCSV.Exact {
+		if fromPQ.Exact[i] != fromCSV.Exact[i] {
+			t.Errorf("lattice value %d: %v from Parquet, %v from CSV", i, fromPQ.Exact[i], fromCSV.Exact[i])
+		}
+	}
+	res, _ := releaseAndOpen(t, fromPQ, e)
+	raw, err := os.ReadFile(pqPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(raw)
+	if note := res.Entry.Note; !strings.Contains(note, "table SHA-256 "+hex.EncodeToString(sum[:])) {
+		t.Errorf("ledger note %q does not record the Parquet file's SHA-256", note)
+	}
+	if res.Entry.DatasetPath != absPath(pqPath) {
+		t.Errorf("ledger entry's path %q, want %q", res.Entry.DatasetPath, absPath(pqPath))
+	}
+
+	// A count of 0 in the third row: refused, naming the file and row.
+	bad := slices.Clone(rows)
+	bad[2] = slices.Clone(bad[2])
+	bad[2][slices.Index(header, "records")] = "0"
+	badCSV := writeTable(t, e.dir, "bad.csv", header, bad)
+	badPQ := filepath.Join(e.dir, "bad.parquet")
+	csvToParquet(t, badCSV, badPQ)
+	_, err = prepare(badPQ, 300)
+	if err == nil || !strings.Contains(err.Error(), badPQ) || !strings.Contains(err.Error(), "row 3") || strings.Contains(err.Error(), "bernstein-result-") {
+		t.Errorf("a zero count in row 3: err = %v, want the Parquet file and row 3 named", err)
+	}
+	// Declared n smaller than the table's rows: the copy stops at n + 1
+	// rows and the counts cannot add up to n.
+	_, err = prepare(pqPath, 2)
+	if err == nil {
+		t.Error("a table of more rows than the declared n = 2: no error")
+	}
+	// Not a Parquet file.
+	junk := filepath.Join(e.dir, "junk.parquet")
+	if err := os.WriteFile(junk, []byte("a,b\n1,2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = prepare(junk, 300)
+	if err == nil || !strings.Contains(err.Error(), junk) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("a CSV named .parquet: err = %v, want a one-line error naming it", err)
 	}
 }

@@ -36,6 +36,12 @@ func runEmbeddedQuery(ctx context.Context, spec aggregate.Spec, info SourceInfo)
 	return duckdb.Run(ctx, spec, src, duckdb.Options{})
 }
 
+// readResultParquet reads a result table saved as Parquet with the
+// embedded DuckDB (duckdb.ReadResultParquet).
+func readResultParquet(ctx context.Context, path string, spec aggregate.Spec, d aggregate.Dialect) (*aggregate.Result, error) {
+	return duckdb.ReadResultParquet(ctx, path, spec, d, duckdb.Options{})
+}
+
 // fitEmbeddedLogistic fits logistic regression by Newton passes over a
 // source with the embedded DuckDB (duckdb.FitLogistic).
 func fitEmbeddedLogistic(ctx context.Context, spec aggregate.Spec, info SourceInfo, values learners.Values) (*learners.Fitted, error) {

@@ -20,6 +20,11 @@ func errNoEmbedded(info SourceInfo) error {
 		"run the query of bernstein aggregate-sql on your own engine and release from its table (--aggregates)", info.Path, runtime.GOOS, runtime.GOARCH)
 }
 
+func readResultParquet(_ context.Context, path string, _ aggregate.Spec, _ aggregate.Dialect) (*aggregate.Result, error) {
+	return nil, reqErr("aggregates", "%s: a result table in Parquet needs the embedded DuckDB engine, which this build for %s/%s does not have "+
+		"(Linux with cgo only, docs/aggregates.md); save the query's result as CSV instead", path, runtime.GOOS, runtime.GOARCH)
+}
+
 func countEmbedded(_ context.Context, info SourceInfo) (int, error) { return 0, errNoEmbedded(info) }
 
 func runEmbeddedQuery(_ context.Context, _ aggregate.Spec, info SourceInfo) (*aggregate.Result, error) {

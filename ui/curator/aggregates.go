@@ -115,11 +115,11 @@ func (c *curator) showAggregatesDialog() {
 		f.n.SetText(strconv.Itoa(a.N))
 		f.dataID.SetText(a.Dataset)
 	}
-	f.path.SetPlaceHolder("the result table, a CSV file with a header row")
+	f.path.SetPlaceHolder("the result table: a CSV file with a header row, or a Parquet file")
 	f.n.SetPlaceHolder("the public number of records the table counts")
 	f.dataID.SetPlaceHolder("a ledger dataset hash (12+ hex digits) or a name of your choosing")
 	f.browse = widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
-		files.ShowOpenPath(c.win, []string{".csv"}, c.openDir(), func(path string) { f.path.SetText(path) })
+		files.ShowOpenPath(c.win, []string{".csv", ".parquet"}, c.openDir(), func(path string) { f.path.SetText(path) })
 	})
 	f.copyQuery = widget.NewButtonWithIcon("Copy query", theme.ContentCopyIcon(), func() {
 		if f.text != "" {
@@ -132,7 +132,7 @@ func (c *curator) showAggregatesDialog() {
 	f.bins.OnChanged = func(string) { f.update(c) }
 	f.update(c)
 	intro := widget.NewLabel("Run this query where your records live (your own database or cluster, with the records in the table named below), " +
-		"save its result as a CSV file with a header row, and release from it. The query holds only this project's public settings: " +
+		"save its result as a CSV file with a header row or as a Parquet file, and release from it. The query holds only this project's public settings: " +
 		"learner, columns, bounds, fill values, classes and bins. Kernel density, naive Bayes and ridge regression have one.")
 	intro.Wrapping = fyne.TextWrapWord
 	form := container.New(layout.NewFormLayout(),
@@ -208,7 +208,7 @@ func (f *aggregatesForm) aggregates() (*release.Aggregates, error) {
 	}
 	path := strings.TrimSpace(f.path.Text)
 	if path == "" {
-		return nil, errors.New("result table: choose the CSV file the query returned")
+		return nil, errors.New("result table: choose the CSV or Parquet file the query returned")
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("result table: %s is not a file that can be read", path)
