@@ -5,10 +5,13 @@ package curator
 import (
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	// The embedded DuckDB's driver, to write the test's Parquet file.
@@ -90,6 +93,73 @@ func TestCuratorOpensParquet(t *testing.T) {
 		_, err = c.state.request(c.ds)
 		if err == nil || !strings.Contains(err.Error(), "at most 1000000 rows") {
 			t.Errorf("svm on a Parquet file: %v, want a refusal naming the row limit", err)
+		}
+	})
+}
+
+// TestCuratorOpensParquetFolder (issue 20: "the curator opens a CSV, a
+// Parquet file or a folder of Parquet files"): File ▸ Open takes a folder
+// of Parquet files typed as a path (Enter), skips the CSV import step
+// (typed columns: no layout to choose), and the window then holds the
+// folder's columns and its counted n (both files); a folder with no
+// Parquet file is refused in the dialog with the rule named; a single
+// Parquet file chosen in the dialog also skips the import step.
+func TestCuratorOpensParquetFolder(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	folder := filepath.Join(f.dir, "admissions")
+	empty := filepath.Join(f.dir, "empty")
+	for _, d := range []string{folder, empty} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []int{700, 800} {
+		q := fmt.Sprintf("COPY (SELECT (i %% 97) / 9.7 AS x, i %% 5 AS y FROM range(%d) t(i)) TO '%s' (FORMAT parquet)",
+			n, strings.ReplaceAll(filepath.Join(folder, fmt.Sprintf("part-%d.parquet", i)), "'", "''"))
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	open := func(path string) {
+		f.do(func() { c.showOpenDialog() })
+		f.do(func() {
+			c.openFlow.Path.SetText(path)
+			c.openFlow.Path.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		})
+	}
+	open(empty)
+	f.do(func() {
+		if !c.openFlow.Dlg.Visible() || !strings.Contains(c.openFlow.Msg.Text, "no .parquet files") {
+			t.Errorf("a folder without Parquet files: dialog visible %v, message %q", c.openFlow.Dlg.Visible(), c.openFlow.Msg.Text)
+		}
+		c.openFlow.Dlg.Hide()
+	})
+	open(folder)
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if c.importFlow != nil && c.importFlow.dlg.Visible() {
+			t.Error("the CSV import step opened for a Parquet folder")
+		}
+		if c.ds == nil || c.state.Records == nil || !c.state.Records.Folder || c.ds.Rows != 1500 || !slices.Equal(c.ds.Columns, []string{"x", "y"}) {
+			t.Errorf("opened: records %+v, rows %v, columns %v; want the folder, 1500 rows, [x y]", c.state.Records, c.ds.Rows, c.ds.Columns)
+		}
+	})
+	open(filepath.Join(folder, "part-0.parquet"))
+	f.waitDataset()
+	f.waitIdle()
+	f.do(func() {
+		if c.importFlow != nil && c.importFlow.dlg.Visible() {
+			t.Error("the CSV import step opened for a Parquet file")
+		}
+		if c.ds == nil || c.state.Records == nil || c.state.Records.Folder || c.ds.Rows != 700 {
+			t.Errorf("opened: records %+v, rows %v; want the file, 700 rows", c.state.Records, c.ds.Rows)
 		}
 	})
 }

@@ -515,9 +515,17 @@ func (c *curator) confirmNewProject(path string, open func()) {
 }
 
 // openChosen opens a file the curator chose (File ▸ Open, a file dropped
-// on the window): a data file through the import step, where its layout
-// is checked on a preview first; other files as openPath does.
+// on the window): a CSV file through the import step, where its layout
+// is checked on a preview first; a Parquet file or a folder of Parquet
+// files at once (typed columns, no layout to choose); other files as
+// openPath does.
 func (c *curator) openChosen(path string) {
+	if info, err := release.InspectSource(path); err == nil && info.Format == release.FormatParquet {
+		// A Parquet file or folder has typed columns: the CSV import
+		// options (header row, delimiter, decimal comma) do not apply.
+		c.openDataset(path)
+		return
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case projectExt, ".synopsis":
 		c.openPath(path)

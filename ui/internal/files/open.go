@@ -76,6 +76,9 @@ func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 		f.Path.CursorColumn = len([]rune(prefill))
 		f.Path.Refresh()
 	}
+	// Where Parquet files are offered, a folder of them is one source
+	// (the embedded DuckDB reads every *.parquet file in it).
+	parquetFolders := slices.Contains(exts, ".parquet")
 	say := func(s string) {
 		f.Msg.SetText(s)
 		f.Msg.Show()
@@ -95,10 +98,16 @@ func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 		case err != nil:
 			say(fmt.Sprintf("Cannot open %q: %v", p, err))
 			return false
-		case st.IsDir():
-			say(fmt.Sprintf("%q is a folder: type a file name after it.", p))
+		case st.IsDir() && !(parquetFolders && hasParquet(p)):
+			if parquetFolders {
+				say(fmt.Sprintf("%q is a folder with no .parquet files: type a file name after it, or the path of a folder of Parquet files.", p))
+			} else {
+				say(fmt.Sprintf("%q is a folder: type a file name after it.", p))
+			}
 			return false
-		case len(exts) > 0 && !slices.Contains(exts, strings.ToLower(filepath.Ext(p))):
+		case st.IsDir():
+			// a folder of Parquet files: one source
+		case !st.IsDir() && len(exts) > 0 && !slices.Contains(exts, strings.ToLower(filepath.Ext(p))):
 			say(fmt.Sprintf("%q is not one of %s.", filepath.Base(p), strings.Join(exts, ", ")))
 			return false
 		}
@@ -110,13 +119,56 @@ func ShowOpenPath(win fyne.Window, exts []string, dir string, open func(path str
 		f.Dlg.Hide()
 		fileOpenDialog(win, exts, dir, open).Show()
 	})
-	help := widget.NewLabel("Accepted: " + strings.Join(exts, ", ") + ". Enter opens the file typed, Escape cancels.")
+	accepted := "Accepted: " + strings.Join(exts, ", ")
+	if parquetFolders {
+		accepted += ", or a folder of .parquet files (type its path, or choose it with Folder…)"
+	}
+	help := widget.NewLabel(accepted + ". Enter opens the file typed, Escape cancels.")
 	help.Wrapping = fyne.TextWrapWord
 	help.TextStyle.Italic = true
-	content := container.NewVBox(container.NewBorder(nil, nil, nil, browse, f.Path), f.Msg, help)
+	buttons := container.NewHBox(browse)
+	if parquetFolders {
+		folder := widget.NewButtonWithIcon("Folder…", theme.FolderIcon(), func() {
+			f.Dlg.Hide()
+			folderOpenDialog(win, dir, open).Show()
+		})
+		buttons.Add(folder)
+	}
+	content := container.NewVBox(container.NewBorder(nil, nil, nil, buttons, f.Path), f.Msg, help)
 	f.Dlg = widgets.ShowDialog(win, "Open", content, []string{"Cancel", "Open"}, []func() bool{nil, choose})
 	f.Dlg.Pop.Resize(fyne.NewSize(min(640, max(win.Canvas().Size().Width-16, 480)), f.Dlg.Pop.MinSize().Height))
 	return f
+}
+
+// folderOpenDialog is Fyne's folder dialog, for a folder of Parquet
+// files, starting in dir if given.
+func folderOpenDialog(win fyne.Window, dir string, open func(path string)) *dialog.FileDialog {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil {
+			dialog.ShowError(err, win)
+			return
+		}
+		if u == nil {
+			return
+		}
+		if !hasParquet(u.Path()) {
+			dialog.ShowError(fmt.Errorf("%s holds no .parquet files", u.Path()), win)
+			return
+		}
+		open(u.Path())
+	}, win)
+	if dir != "" {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+			d.SetLocation(l)
+		}
+	}
+	return d
+}
+
+// hasParquet reports whether the folder dir holds a *.parquet file.
+func hasParquet(dir string) bool {
+	m, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
+	return err == nil && len(m) > 0
 }
 
 // typedPath is the path the curator meant: the entry's text trimmed, or,
