@@ -23,7 +23,7 @@ func (a *aggregateFlags) register(fs *flag.FlagSet) {
 	flagvalue.WholeVar(fs, &a.n, "n", 0, "the public number of records `N`, declared: with --aggregates the table's counts must add up to it (required);\nwith --data the file must hold exactly N records (optional)")
 	fs.StringVar(&a.dialect, "dialect", "", "with --aggregates: the SQL `DIALECT` of the engine that computed the table: duckdb, postgres or spark")
 	flagvalue.WholeVar(fs, &a.bins, "bins", a.bins, "the fine bins per axis `B` the query was written with (kde, naive-bayes), with --aggregates\nor when --data goes through the embedded DuckDB")
-	fs.Int64Var(&a.csvBytes, "duckdb-csv-bytes", release.DefaultDuckDBCSVBytes, "with --data: a CSV file of at least `BYTES` goes through the embedded DuckDB\nwhen the learner has an aggregate path (kde, naive-bayes, ridge); Parquet always does")
+	fs.Int64Var(&a.csvBytes, "duckdb-csv-bytes", release.DefaultDuckDBCSVBytes, "with --data: a CSV file of at least `BYTES` goes through the embedded DuckDB\nwhen the learner has an aggregate path (kde, naive-bayes, ridge, logistic); Parquet always does")
 	fs.StringVar(&a.table, "table", release.DefaultAggregateTable, "with --aggregates: the table `NAME` the query was written for (its hash, recorded in the synopsis, covers it)")
 	fs.StringVar(&a.datasetID, "dataset-id", "", "the ledger dataset to charge, `ID`, with --aggregates (required) or when --data goes through the embedded DuckDB\n(default: the file's SHA-256): the hash (≥ 12 hex digits) of a dataset the ledger knows,\nor a name of your choosing (docs/ledger.md, \"Releases from aggregates\")")
 }

@@ -58,7 +58,7 @@ func (r *aggregatesRow) refresh(c *curator) {
 	if a == nil && c.state.Records != nil {
 		r.status.SetText(fmt.Sprintf("Opened through the embedded DuckDB (Parquet, or a CSV file of at least %d MiB): %d records counted (n, public); "+
 			"the table below shows the first rows. Releases and the preview run the learner's aggregate query on the whole file; "+
-			"kernel density, naive Bayes and ridge regression have one.", release.DefaultDuckDBCSVBytes>>20, c.state.Rows))
+			"kernel density, naive Bayes and ridge regression have one, and logistic regression runs its Newton passes there.", release.DefaultDuckDBCSVBytes>>20, c.state.Rows))
 		r.status.Show()
 		r.stop.Hide()
 		return

@@ -69,7 +69,7 @@ func (s *curatorState) sourceRequest(req release.Request) (release.Request, erro
 				rule += fmt.Sprintf(" (at most %d rows)", limit)
 			}
 			return req, &fieldError{Step: stepLearner, Field: "learner", Rule: rule + "; this file is opened through the embedded DuckDB, which only " +
-				"kernel density, naive Bayes and ridge regression use. Choose one of them, or open a CSV file smaller than " +
+				"kernel density, naive Bayes, ridge and logistic regression use. Choose one of them, or open a CSV file smaller than " +
 				fmt.Sprintf("%d MiB", release.DefaultDuckDBCSVBytes>>20)}
 		}
 		req.Dataset = nil
