@@ -317,7 +317,8 @@ func viewerFmtNoise(m synopsis.MechanismInfo) string {
 
 func viewerFmtK(k []int) string {
 	// k per axis, then the count as the product of the k+1 points per
-	// axis, so that the numbers multiply as shown.
+	// axis, so that the numbers multiply as shown. The row's label is
+	// "Cover size k", so the value does not repeat "k =".
 	parts := make([]string, len(k))
 	points := make([]string, len(k))
 	size := 1
@@ -327,9 +328,9 @@ func viewerFmtK(k []int) string {
 		size *= kj + 1
 	}
 	if len(k) == 1 {
-		return fmt.Sprintf("k = %s (%d lattice values)", parts[0], size)
+		return fmt.Sprintf("%s (%d lattice values)", parts[0], size)
 	}
-	return fmt.Sprintf("k = %s (%s = %d lattice values)", strings.Join(parts, " × "), strings.Join(points, " × "), size)
+	return fmt.Sprintf("%s (%s = %d lattice values)", strings.Join(parts, " × "), strings.Join(points, " × "), size)
 }
 
 func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {
