@@ -389,7 +389,7 @@ func viewerFmtUnits(v *synopsis.Verified) string {
 
 func viewerFmtOutput(f *synopsis.File) string {
 	o := f.Output
-	s := fmt.Sprintf("%s (%s): %s Natural range [%s, %s].", o.Name, o.Kind, viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
+	s := fmt.Sprintf("%s: %s Natural range [%s, %s].", o.NameAndKind(), viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
 	if len(o.ClassLabels) == 2 {
 		s += fmt.Sprintf(" Classes: %q (negative) and %q (positive).", o.ClassLabels[0], o.ClassLabels[1])
 	}
