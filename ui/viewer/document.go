@@ -376,7 +376,7 @@ func viewerFmtUnits(v *synopsis.Verified) string {
 		if r.OutputUnit != "" {
 			u = " (" + r.OutputUnit + ")"
 		}
-		return "Queries in the features' data units. Densities per unit of data volume" + u + ": the release on [0,1]^ℓ divided by the volume of the public box ∏(hi − lo)."
+		return "Queries in the features' data units. Densities per unit of data volume" + u + ": the release on [0,1]^ℓ divided by the volume of the public box (the product of hi − lo over the features)."
 	case learners.OutputRegression:
 		u := ""
 		if r.OutputUnit != "" {
