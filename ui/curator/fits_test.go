@@ -65,7 +65,7 @@ func overflows(root fyne.CanvasObject) []string {
 			} else {
 				walk(v.Content, x, bar)
 			}
-		case *widget.Entry, *widgets.KeyEntry, *widget.Table, *widget.List, *widget.Select, *widgets.KeySelect,
+		case *widget.Entry, *widgets.KeyEntry, *widgets.TabEntry, *widget.Table, *widget.List, *widget.Select, *widgets.KeySelect,
 			*widget.Label, *widget.Button, *widget.Check, *widgets.KeyCheck, *widget.RichText:
 		case fyne.Widget:
 			for _, c := range test.WidgetRenderer(v).Objects() {
@@ -157,4 +157,36 @@ func TestCuratorDialogsFitTheWindow(t *testing.T) {
 	f.dialogFits(c.aggForm.dlg, small)
 	f.do(func() { c.aggForm.dlg.Hide() })
 	f.waitIdle()
+}
+
+// TestCuratorPrivacyButtonsClear: at 1024×700 "Find the smallest ε" and
+// "Set total budget" are as wide as they need and end clear of the
+// Privacy step's scroll bar (Fyne draws the bar over the content, and it
+// cut their ends).
+func TestCuratorPrivacyButtonsClear(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	size := fyne.NewSize(1024, 700)
+	f.do(func() { c.win.Resize(size) })
+	f.waitIdle()
+	p := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() {
+		c.showStep(stepPrivacy)
+		c.win.Content().Refresh()
+		test.LaidOutObjects(c.win.Content())
+		d := fyne.CurrentApp().Driver()
+		bar := d.AbsolutePositionForObject(p.box).X + p.box.Size().Width - theme.ScrollBarSize()
+		for _, b := range []*widget.Button{p.target.find, p.setTotal} {
+			if !b.Visible() {
+				t.Errorf("%q is hidden", b.Text)
+			}
+			if b.Size().Width < b.MinSize().Width-0.5 {
+				t.Errorf("%q is %.0f wide, needs %.0f", b.Text, b.Size().Width, b.MinSize().Width)
+			}
+			if right := d.AbsolutePositionForObject(b).X + b.Size().Width; right > bar+0.5 {
+				t.Errorf("%q ends at %.0f, under the scroll bar from %.0f", b.Text, right, bar)
+			}
+		}
+	})
+	f.stepsFit(size)
 }

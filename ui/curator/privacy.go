@@ -197,7 +197,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	p.mech = newMechanismRow(c)
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry),
 			container.NewVBox(p.epsSlide, sliderDirection())),
