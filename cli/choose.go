@@ -150,8 +150,8 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	if res.Entry.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this choice exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
 	}
-	fmt.Fprintf(e.Stderr, "compared %d candidates (%s score) on %d training / %d validation records; score sensitivity β = %.4g, "+
+	fmt.Fprintf(e.Stderr, "compared %d candidates (%s) on %d training / %d validation records; score sensitivity β = %.4g, "+
 		"selection noise Laplace(%.4g); with probability %g the chosen score is within %.4g of the best\n",
-		len(res.Candidates), res.ScoreKind, res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+		len(res.Candidates), release.ScoreWords(res.ScoreKind), res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
 	return nil
 }

@@ -92,7 +92,7 @@ func TestChooseParameters(t *testing.T) {
 	if !strings.Contains(r.stdout, "--param C="+m[1]+" --param sigma="+m[2]+"\n") {
 		t.Errorf("stdout does not give the release flags for C and sigma:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stderr, "class-score score") || strings.Contains(r.stdout+r.stderr, "score =") {
+	if !strings.Contains(r.stderr, "(balanced-accuracy score)") || strings.Contains(r.stderr, "score score") || strings.Contains(r.stdout+r.stderr, "score =") {
 		t.Errorf("score kind missing or a score printed:\n%s%s", r.stdout, r.stderr)
 	}
 	l, err := ledger.Open(ledgerPath)

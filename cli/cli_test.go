@@ -375,6 +375,9 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("inspect output lacks %q:\n%s", want, r.stdout)
 		}
 	}
+	if !strings.Contains(r.stdout, "output:          density: ") || strings.Contains(r.stdout, "(density)") {
+		t.Errorf("inspect output: want the output named once (\"density: \", not \"density (density)\"):\n%s", r.stdout)
+	}
 	r = te.mustRun(t, "inspect", "--json", out)
 	var doc struct {
 		Signature struct {

@@ -94,7 +94,7 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 		fmt.Fprintln(w, "WARNING:         some bounds were taken from the data (acknowledged by the curator);")
 		fmt.Fprintln(w, "                 they reveal the data's range outside the ε guarantee")
 	}
-	field("output", "%s (%s): %s", f.Output.Name, f.Output.Kind, f.Output.Meaning)
+	field("output", "%s: %s", f.Output.NameAndKind(), f.Output.Meaning)
 	field("output range", "[%g, %g]", f.Output.Range[0], f.Output.Range[1])
 	if len(f.Output.ClassLabels) == 2 {
 		field("classes", "negative %s, positive %s", f.Output.ClassLabels[0], f.Output.ClassLabels[1])

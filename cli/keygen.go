@@ -90,14 +90,7 @@ func trustKey(path string, kp *keys.KeyPair) (string, error) {
 			return "", err
 		}
 	}
-	a, err := keys.LoadTrust(path)
-	if err != nil {
-		return "", err
-	}
-	if err := a.Add(kp.Principal, kp.Key); err != nil {
-		return "", err
-	}
-	return path, a.Save(path)
+	return path, keys.TrustKey(path, kp.Principal, kp.Key)
 }
 
 // defaultPrincipal is USER@HOST with characters an allowed_signers

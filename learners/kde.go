@@ -42,7 +42,7 @@ var kdeSpec = Spec{
 		Name:  "bandwidth",
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel on each axis, as a fraction of the axis range (mapped units). " +
-			"The sensitivity is at most 1/(n·∏ √(2π)·bandwidth).",
+			"The sensitivity is at most 1/(n × the product over the axes of √(2π)·bandwidth).",
 		Default:  0.05,
 		Min:      minBandwidth,
 		Max:      1,
@@ -157,7 +157,13 @@ func (k kdeKernel) fitted(o mechanism.Oracle, bw []float64, how string) *Fitted 
 	}
 }
 
+// kernelPeakWords is K = ∏_j 1/(√(2π)·b_j), the peak of the Gaussian
+// product kernel, in the sensitivity notes the curator shows: in words,
+// because Fyne's text font (Noto Sans) has no ∏ and the system fallback
+// drew an odd glyph.
+const kernelPeakWords = "the product over the axes j of 1/(√(2π)·b_j)"
+
 // note is the sensitivity note; how is appended inside its parenthesis.
 func (k kdeKernel) note(how string) string {
-	return fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one; one kernel term of the average changes%s)", k.peak, k.n, how)
+	return fmt.Sprintf("S = K·(1 − e^{−Σ 1/(2b_j²)})/n, K = %s = %.6g, n = %d (replace-one; one kernel term of the average changes%s)", kernelPeakWords, k.peak, k.n, how)
 }

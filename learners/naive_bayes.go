@@ -46,7 +46,7 @@ var naiveBayesSpec = Spec{
 		Name:  "bandwidth",
 		Label: "Bandwidth",
 		Help: "Standard deviation of the Gaussian kernel of each per-feature density, as a fraction of the feature range (mapped units). " +
-			"The sensitivity is proportional to ∏ 1/bandwidth.",
+			"The sensitivity is proportional to the product over the features of 1/bandwidth.",
 		Default:  0.1,
 		Min:      minBandwidth,
 		Max:      1,
@@ -98,8 +98,8 @@ func (naiveBayes) Fit(ctx context.Context, data Dataset, values Values) (*Fitted
 	return &Fitted{
 		Oracle:      o,
 		Sensitivity: factor * peak / float64(n),
-		SensitivityNote: fmt.Sprintf("S = %.6g·K/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one, including class changes; see docs/sensitivity.md)",
-			factor, peak, n),
+		SensitivityNote: fmt.Sprintf("S = %.6g·K/n, K = %s = %.6g, n = %d (replace-one, including class changes; see docs/sensitivity.md)",
+			factor, kernelPeakWords, peak, n),
 		OutputRange: [2]float64{-peak, peak},
 		N:           n,
 		StandIn:     densityStandIn(bw, 0.5),

@@ -77,8 +77,8 @@ func FitNaiveBayesBinned(ctx context.Context, bins NaiveBayesBins, values Values
 	return &Fitted{
 		Oracle:      o,
 		Sensitivity: factor * peak / float64(n),
-		SensitivityNote: fmt.Sprintf("S = %.6g·K/n, K = ∏ 1/(√(2π)·b_j) = %.6g, n = %d (replace-one, including class changes; see docs/sensitivity.md; records binned to B = %d per axis)",
-			factor, peak, n, bins.B),
+		SensitivityNote: fmt.Sprintf("S = %.6g·K/n, K = %s = %.6g, n = %d (replace-one, including class changes; see docs/sensitivity.md; records binned to B = %d per axis)",
+			factor, kernelPeakWords, peak, n, bins.B),
 		OutputRange: [2]float64{-peak, peak},
 		N:           n,
 		StandIn:     densityStandIn(bw, 0.5),

@@ -73,8 +73,8 @@ func RKHSPeer(kind Kind, n int, values Values, dim int) (RKHSSensitivity, error)
 			Delta:     d,
 			Amplitude: a,
 			Sigmas:    append([]float64(nil), bw...),
-			Note: fmt.Sprintf("Δ_H = √(2A(1 − e^{−Σ 1/(2b_j²)}))/n = %.6g, A = ∏ 1/(√(2π)·b_j) = %.6g, n = %d "+
-				"(replace-one; RKHS of the KDE kernel itself; Hall et al.'s 2√A/n would be %.6g)", d, a, n, 2*math.Sqrt(a)/float64(n)),
+			Note: fmt.Sprintf("Δ_H = √(2A(1 − e^{−Σ 1/(2b_j²)}))/n = %.6g, A = %s = %.6g, n = %d "+
+				"(replace-one; RKHS of the KDE kernel itself; Hall et al.'s 2√A/n would be %.6g)", d, kernelPeakWords, a, n, 2*math.Sqrt(a)/float64(n)),
 		}, nil
 	case KindSVM:
 		spec := svm{}.Spec()

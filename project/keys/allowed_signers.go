@@ -143,6 +143,26 @@ func LoadTrust(path string) (*AllowedSigners, error) {
 	return a, err
 }
 
+// TrustKey adds key under principal (AllowedSigners.Add: trimmed of
+// spaces, its rules) to the allowed_signers file at path, loaded by the
+// one trust policy (LoadTrust: a missing file starts empty) and saved
+// atomically: how keygen --trust, the curator's "trust my own key" and
+// the viewer's trust manager add a key. Adding a key already trusted under
+// the same principal changes nothing.
+func TrustKey(path, principal string, key ssh.PublicKey) error {
+	if path == "" {
+		return errors.New("no allowed_signers file named")
+	}
+	a, err := LoadTrust(path)
+	if err != nil {
+		return err
+	}
+	if err := a.Add(strings.TrimSpace(principal), key); err != nil {
+		return err
+	}
+	return a.Save(path)
+}
+
 // DefaultAllowedSignersPath returns os.UserConfigDir()/bernstein/allowed_signers,
 // the analyst's trust list used when none is named.
 func DefaultAllowedSignersPath() (string, error) {

@@ -17,7 +17,8 @@
 //     checks the verdicts against ssh-keygen itself. Saving is atomic.
 //   - Trust has one policy, LoadTrust: a missing allowed_signers file is an
 //     empty list, which trusts nobody; a damaged one is an error, never
-//     "trust nobody" silently nor "trust everybody".
+//     "trust nobody" silently nor "trust everybody". Keys are added by one
+//     function, TrustKey (keygen --trust, the curator, the viewer).
 //   - Key text an analyst pastes (an OpenSSH public key line or an
 //     allowed_signers line) is read by ParseKeyText, the only key parser
 //     outside this package's file readers.

@@ -54,7 +54,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 			return nil, reqErr("epsilon", "ε = %g: Hall et al.'s GP release is proven for ε ≤ %g only", eps, peers.GPMaxEpsilon)
 		}
 		if err := mechanism.ValidateDelta(delta, mechanism.NoiseGaussian); err != nil {
-			return nil, reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs δ in (0, 1) (--noise gaussian --delta …)", delta)
+			return nil, reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", delta)
 		}
 		rs, err := learners.RKHSPeer(kind, n, learners.Values(p.Resolved), dim)
 		if err != nil {
@@ -171,10 +171,12 @@ func (p *Prepared) CheckMechanism(name string) error {
 	return err
 }
 
-// pureOnly refuses δ > 0 for a pure ε-DP peer kind.
+// pureOnly refuses δ > 0 for a pure ε-DP peer kind. The refusals of
+// planPeer name the noise in words, not by a command-line flag: the
+// curator window shows them as they are.
 func pureOnly(name string, delta float64) error {
 	if delta != 0 {
-		return reqErr("delta", "δ = %g: %s is pure ε-DP; release it with --noise laplace (δ = 0)", delta, name)
+		return reqErr("delta", "δ = %g: %s is pure ε-DP; release it with pure ε-DP Laplace noise (δ = 0)", delta, name)
 	}
 	return nil
 }

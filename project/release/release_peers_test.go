@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/google/differential-privacy/go/v3/noise"
@@ -114,6 +115,11 @@ func TestReleasePeerRefusedBeforeSpend(t *testing.T) {
 			var re *RequestError
 			if !errors.As(err, &re) || re.Field != c.field {
 				t.Fatalf("error %v, want a RequestError on %q", err, c.field)
+			}
+			// The curator window shows the refusal as it is: no
+			// command-line flags ("--noise laplace") in it.
+			if strings.Contains(err.Error(), "--") {
+				t.Errorf("refusal %q names a command-line flag", err)
 			}
 			if eps, delta := e.ledger.Spent(""); eps != 0 || delta != 0 || len(e.ledger.Entries("")) != 0 {
 				t.Fatalf("spent %v, %v before refusing", eps, delta)

@@ -44,3 +44,14 @@ func (f *File) DescribeValues() string {
 	}
 	return "noisy lattice values"
 }
+
+// NameAndKind is the output's name followed by its kind in parentheses,
+// the kind left out where it only repeats the name ("regression", not
+// "regression (regression)"; "score (class-score)"), for inspect and the
+// viewer.
+func (o OutputInfo) NameAndKind() string {
+	if o.Kind == "" || o.Kind == o.Name {
+		return o.Name
+	}
+	return o.Name + " (" + o.Kind + ")"
+}

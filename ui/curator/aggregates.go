@@ -147,11 +147,10 @@ func (c *curator) showAggregatesDialog() {
 	)
 	content := container.NewVBox(intro, form,
 		container.NewBorder(nil, nil, nil, f.copyQuery, widget.NewLabelWithStyle("Query", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})),
-		container.NewGridWrap(fyne.NewSize(700, 220), container.NewScroll(f.query)),
+		container.NewStack(minSpace(0, 220), container.NewScroll(f.query)),
 		widget.NewLabelWithStyle("Its result", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), table, f.msg)
-	f.dlg = widgets.ShowDialog(c.win, "Use aggregates computed elsewhere", container.NewVScroll(content), []string{"Cancel", "Use this table"},
+	f.dlg = widgets.ShowWindowDialog(c.win, "Use aggregates computed elsewhere", widgets.VScroll(content), []string{"Cancel", "Use this table"},
 		[]func() bool{nil, func() bool { return f.use(c) }})
-	f.dlg.Pop.Resize(fyne.NewSize(760, 680))
 	c.win.Canvas().Focus(f.dialect)
 }
 

@@ -79,7 +79,7 @@ func newBoundsPage(c *curator) *boundsPage {
 	confirmWhy := widget.NewLabel(clipCountsWhy)
 	confirmWhy.Wrapping = fyne.TextWrapWord
 	p.rows = container.NewVBox()
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		widget.NewLabelWithStyle("Public bounds", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		expl, p.rows, widget.NewSeparator(), confirmWhy, p.confirm, widget.NewSeparator(), ackText, p.ack, p.ackEnds,
 	)))

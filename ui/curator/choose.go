@@ -242,10 +242,10 @@ func (fl *chooseFlow) showForecast() {
 	}
 	fl.forecast.SetText(fmt.Sprintf(
 		"Before you spend: %d settings compared on %d training / %d validation records; score sensitivity β = %.3g. "+
-			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s score is within "+
+			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s is within "+
 			"%.3g of the best. Larger ε means less noise: the choice is only useful when this is small next to the "+
 			"differences between settings.",
-		len(pv.Candidates), pv.TrainN, pv.ValidationN, pv.Beta, formatValue(eps), pv.Scale(eps), 1-pv.Gamma, pv.ScoreKind,
+		len(pv.Candidates), pv.TrainN, pv.ValidationN, pv.Beta, formatValue(eps), pv.Scale(eps), 1-pv.Gamma, release.ScoreWords(pv.ScoreKind),
 		pv.UtilityBound(eps)))
 }
 

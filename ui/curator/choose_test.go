@@ -80,6 +80,9 @@ func TestCuratorChooseHK(t *testing.T) {
 		if !strings.Contains(fl.forecast.Text, want) || !strings.Contains(fl.forecast.Text, "Before you spend") {
 			t.Errorf("forecast %q lacks %q", fl.forecast.Text, want)
 		}
+		if want := "the chosen setting's density score is within"; !strings.Contains(fl.forecast.Text, want) {
+			t.Errorf("forecast %q lacks %q (the score named once)", fl.forecast.Text, want)
+		}
 	})
 	if l, err := ledger.Open(c.opts.LedgerPath); err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ func newDataPage(c *curator) *dataPage {
 		p.colErrs, help,
 	)
 	// Both halves scroll: nothing of the page sets the window's size.
-	split := container.NewVSplit(container.NewVScroll(container.NewPadded(top)), p.table)
+	split := container.NewVSplit(widgets.VScroll(container.NewPadded(top)), p.table)
 	split.Offset = 0.72
 	p.box = split
 	return p

@@ -150,7 +150,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	split.Offset = 0.3
 	body := container.NewBorder(container.NewVBox(fl.intro, form), nil, nil, nil, split)
 	labels := []string{"Cancel", "Open with these options"}
-	fl.dlg = widgets.ShowDialog(c.win, "Import "+filepath.Base(path), widgets.DialogBody(fyne.NewSize(760, 560), body), labels,
+	fl.dlg = widgets.ShowWindowDialog(c.win, "Import "+filepath.Base(path), widgets.DialogBody(fyne.NewSize(480, 360), body), labels,
 		[]func() bool{nil, func() bool {
 			o, err := fl.options()
 			if err != nil {

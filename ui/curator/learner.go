@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
 // learnerPage chooses the learner; its parameter form is generated from
@@ -57,7 +58,7 @@ func newLearnerPage(c *curator) *learnerPage {
 	p.sens = widget.NewLabel("Sensitivity S(F): shown once the preview has fitted the learner.")
 	p.sens.Wrapping = fyne.TextWrapWord
 	p.sens.TextStyle = fyne.TextStyle{Bold: true}
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		widget.NewLabelWithStyle("Learner", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		p.choose, p.desc, p.dims, widget.NewSeparator(),
 		widget.NewLabelWithStyle("Parameters", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),

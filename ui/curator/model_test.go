@@ -723,12 +723,15 @@ func TestCuratorClassifierPagesFitSmallScreens(t *testing.T) {
 }
 
 // stepsFit checks, in a window of size (already resized to it), that no
-// step is wider than the scroll showing it, nor the preview than its pane.
+// step is wider than the scroll showing it, nor the preview than its pane,
+// and that nothing on a step overflows (overflows: past its right edge,
+// under its scroll bar, or a button cut).
 func (f *curatorFixture) stepsFit(size fyne.Size) {
 	f.t.Helper()
 	c := f.c
 	for _, step := range wizardSteps {
 		var pageMin, pageSize, prevMin, prevSize fyne.Size
+		var problems []string
 		f.do(func() {
 			c.showStep(step)
 			c.win.Content().Refresh()
@@ -737,7 +740,11 @@ func (f *curatorFixture) stepsFit(size fyne.Size) {
 			// the scroll shows, not the box (which grows to its minimum).
 			pageMin, pageSize = c.pageBox.MinSize(), c.pageScroll.Size()
 			prevMin, prevSize = c.preview.content().MinSize(), c.preview.content().Size()
+			problems = overflows(c.pageBox.Objects[0])
 		})
+		for _, p := range problems {
+			f.t.Errorf("step %s at %v: %s", step, size, p)
+		}
 		if pageMin.Width > pageSize.Width+0.5 {
 			f.t.Errorf("step %s at %v: the page needs %v of its %v", step, size, pageMin.Width, pageSize.Width)
 		}

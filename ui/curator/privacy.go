@@ -197,7 +197,7 @@ func newPrivacyPage(c *curator) *privacyPage {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	p.mech = newMechanismRow(c)
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		bold("Privacy loss ε"),
 		container.NewBorder(nil, nil, nil, container.NewGridWrap(fyne.NewSize(110, p.epsEntry.MinSize().Height), p.epsEntry),
 			container.NewVBox(p.epsSlide, sliderDirection())),
@@ -378,25 +378,24 @@ func (p *privacyPage) setBudget() {
 // parseEpsilon parses an ε (a release's, a step's or a total budget's) by
 // the one rule of every ε, mechanism.ValidateEpsilon.
 func parseEpsilon(s string) (float64, error) {
-	v, err := parseNumber(s)
-	if err != nil {
-		return 0, err
-	}
-	if err := mechanism.ValidateEpsilon(v); err != nil {
-		return 0, ruleError("ε", v, err)
-	}
-	return v, nil
+	return parseByRule(s, "ε", mechanism.ValidateEpsilon)
 }
 
 // parseDelta parses the δ of an (ε, δ) release by mechanism's rule for δ
 // with noise that has one (mechanism.ValidateDelta: δ ∈ (0,1)).
 func parseDelta(s string) (float64, error) {
+	return parseByRule(s, "δ", func(v float64) error { return mechanism.ValidateDelta(v, mechanism.NoiseGaussian) })
+}
+
+// parseByRule parses a number (parseNumber) and checks it by a mechanism
+// rule, worded for the field symbol (ruleError).
+func parseByRule(s, symbol string, rule func(float64) error) (float64, error) {
 	v, err := parseNumber(s)
 	if err != nil {
 		return 0, err
 	}
-	if err := mechanism.ValidateDelta(v, mechanism.NoiseGaussian); err != nil {
-		return 0, ruleError("δ", v, err)
+	if err := rule(v); err != nil {
+		return 0, ruleError(symbol, v, err)
 	}
 	return v, nil
 }

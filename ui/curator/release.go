@@ -97,7 +97,7 @@ func newReleasePage(c *curator) *releasePage {
 	bold := func(s string) *widget.Label {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		bold("Title"), p.title, bold("Note"), p.note,
 		bold("What will be published"), p.summary,
 		bold("Synopsis file"), container.NewBorder(nil, nil, nil, folder, p.out), p.overwrite,

@@ -38,7 +38,7 @@ New here? Start with a demo dataset:`)
 	tip := widget.NewLabel("You can also drop a CSV file onto this window.")
 	tip.TextStyle.Italic = true
 	p.recent = container.NewVBox()
-	p.box = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.box = widgets.VScroll(container.NewPadded(container.NewVBox(
 		intro, p.demoKDE, p.demoSVM, widget.NewSeparator(), open, tip,
 		widget.NewLabelWithStyle("Recent projects", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), p.recent,
 	)))

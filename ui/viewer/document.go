@@ -317,7 +317,8 @@ func viewerFmtNoise(m synopsis.MechanismInfo) string {
 
 func viewerFmtK(k []int) string {
 	// k per axis, then the count as the product of the k+1 points per
-	// axis, so that the numbers multiply as shown.
+	// axis, so that the numbers multiply as shown. The row's label is
+	// "Cover size k", so the value does not repeat "k =".
 	parts := make([]string, len(k))
 	points := make([]string, len(k))
 	size := 1
@@ -327,9 +328,9 @@ func viewerFmtK(k []int) string {
 		size *= kj + 1
 	}
 	if len(k) == 1 {
-		return fmt.Sprintf("k = %s (%d lattice values)", parts[0], size)
+		return fmt.Sprintf("%s (%d lattice values)", parts[0], size)
 	}
-	return fmt.Sprintf("k = %s (%s = %d lattice values)", strings.Join(parts, " × "), strings.Join(points, " × "), size)
+	return fmt.Sprintf("%s (%s = %d lattice values)", strings.Join(parts, " × "), strings.Join(points, " × "), size)
 }
 
 func viewerFmtParams(params map[string][]float64, spec *learners.Spec) string {
@@ -375,7 +376,7 @@ func viewerFmtUnits(v *synopsis.Verified) string {
 		if r.OutputUnit != "" {
 			u = " (" + r.OutputUnit + ")"
 		}
-		return "Queries in the features' data units. Densities per unit of data volume" + u + ": the release on [0,1]^ℓ divided by the volume of the public box ∏(hi − lo)."
+		return "Queries in the features' data units. Densities per unit of data volume" + u + ": the release on [0,1]^ℓ divided by the volume of the public box (the product of hi − lo over the features)."
 	case learners.OutputRegression:
 		u := ""
 		if r.OutputUnit != "" {
@@ -388,7 +389,7 @@ func viewerFmtUnits(v *synopsis.Verified) string {
 
 func viewerFmtOutput(f *synopsis.File) string {
 	o := f.Output
-	s := fmt.Sprintf("%s (%s): %s Natural range [%s, %s].", o.Name, o.Kind, viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
+	s := fmt.Sprintf("%s: %s Natural range [%s, %s].", o.NameAndKind(), viewerSentence(o.Meaning), viewerNum(o.Range[0]), viewerNum(o.Range[1]))
 	if len(o.ClassLabels) == 2 {
 		s += fmt.Sprintf(" Classes: %q (negative) and %q (positive).", o.ClassLabels[0], o.ClassLabels[1])
 	}

@@ -120,7 +120,7 @@ func TestViewerTrustedFlow(t *testing.T) {
 	}
 	for label, want := range map[string]string{
 		"Title": "Test release kde-1d", "Learner": "Kernel density estimate (kde)", "Privacy ε": "1",
-		"Cover size k": "k = 20 (21 lattice values)", "Bernstein order h": "2", "Records n": "1234",
+		"Cover size k": "20 (21 lattice values)", "Bernstein order h": "2", "Records n": "1234",
 		"App version": "test", "Created": "2026-01-02T03:04:05Z",
 		"For one person": "at most 2.72× more or less likely",
 	} {
@@ -583,16 +583,17 @@ func TestViewerBatchRunsInBackground(t *testing.T) {
 }
 
 // TestViewerFmtK: the cover size multiplies as shown, k+1 points per axis
-// (walkthrough 12: "4 × 4 (25 lattice values)").
+// (walkthrough 12: "4 × 4 (25 lattice values)"), and the value does not
+// repeat the row's "k" (it read "Cover size k: k = 4 × 4 …").
 func TestViewerFmtK(t *testing.T) {
 	for _, tc := range []struct {
 		k    []int
 		want string
 	}{
-		{[]int{20}, "k = 20 (21 lattice values)"},
-		{[]int{4, 4}, "k = 4 × 4 (5 × 5 = 25 lattice values)"},
-		{[]int{1, 1}, "k = 1 × 1 (2 × 2 = 4 lattice values)"},
-		{[]int{2, 3, 1}, "k = 2 × 3 × 1 (3 × 4 × 2 = 24 lattice values)"},
+		{[]int{20}, "20 (21 lattice values)"},
+		{[]int{4, 4}, "4 × 4 (5 × 5 = 25 lattice values)"},
+		{[]int{1, 1}, "1 × 1 (2 × 2 = 4 lattice values)"},
+		{[]int{2, 3, 1}, "2 × 3 × 1 (3 × 4 × 2 = 24 lattice values)"},
 	} {
 		if got := viewerFmtK(tc.k); got != tc.want {
 			t.Errorf("viewerFmtK(%v) = %q, want %q", tc.k, got, tc.want)

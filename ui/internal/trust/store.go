@@ -3,7 +3,6 @@ package trust
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"golang.org/x/crypto/ssh"
 
@@ -36,14 +35,7 @@ func (s Store) Add(principal string, key ssh.PublicKey) error {
 	if s.Path == "" {
 		return errors.New("no trusted-keys file configured")
 	}
-	a, err := Load(s.Path)
-	if err != nil {
-		return err
-	}
-	if err := a.Add(strings.TrimSpace(principal), key); err != nil {
-		return err
-	}
-	return a.Save(s.Path)
+	return keys.TrustKey(s.Path, principal, key)
 }
 
 // Remove deletes every entry with the key of the given fingerprint and

@@ -105,6 +105,43 @@ func (e *KeyEntry) TypedKey(ev *fyne.KeyEvent) {
 // first and return false: Fyne removes every overlay above a popup that is
 // hidden.
 func ShowDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool) *Dialog {
+	return showDialog(w, title, content, labels, actions, false)
+}
+
+// ShowWindowDialog is ShowDialog for a dialog sized to the window rather
+// than to its content: it takes the window less DialogMargin on every side
+// when it opens and follows the window when it grows (a Fyne pop-up keeps
+// the size it opened at, so a dialog opened in a narrow window stayed
+// narrow and clipped its content in a wider one). When the window shrinks
+// below the dialog, the dialog fills the window. The content must fit
+// (scroll or wrap) in whatever it is given.
+func ShowWindowDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool) *Dialog {
+	return showDialog(w, title, content, labels, actions, true)
+}
+
+// DialogMargin is the room a ShowWindowDialog leaves between itself and
+// the window's edges.
+const DialogMargin = 24
+
+// windowFit is the layout of a ShowWindowDialog's pop-up content: its
+// minimum is the canvas less DialogMargin on every side, read at every
+// call (the overlay asks for it when the window is resized), and it
+// stretches its objects over what it gets.
+type windowFit struct{ canvas fyne.Canvas }
+
+func (l windowFit) MinSize([]fyne.CanvasObject) fyne.Size {
+	s := l.canvas.Size()
+	return fyne.NewSize(max(s.Width-2*DialogMargin, 1), max(s.Height-2*DialogMargin, 1))
+}
+
+func (l windowFit) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func showDialog(w fyne.Window, title string, content fyne.CanvasObject, labels []string, actions []func() bool, fitWindow bool) *Dialog {
 	d := &Dialog{title: widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		buttons: map[string]*dialogButton{}, canvas: w.Canvas()}
 	var row []fyne.CanvasObject
@@ -127,10 +164,16 @@ func ShowDialog(w fyne.Window, title string, content fyne.CanvasObject, labels [
 		row = append(row, b)
 	}
 	body := container.NewBorder(d.title, container.NewHBox(row...), nil, nil, content)
-	d.Pop = widget.NewModalPopUp(container.NewPadded(body), w.Canvas())
-	min := body.MinSize()
-	size := w.Canvas().Size()
-	d.Pop.Resize(fyne.NewSize(max(min.Width+32, 480), min.Height+32).Min(fyne.NewSize(max(size.Width-16, 480), max(size.Height-16, 200))))
+	if fitWindow {
+		fit := container.New(windowFit{w.Canvas()}, container.NewPadded(body))
+		d.Pop = widget.NewModalPopUp(fit, w.Canvas())
+		d.Pop.Resize(fit.MinSize())
+	} else {
+		d.Pop = widget.NewModalPopUp(container.NewPadded(body), w.Canvas())
+		min := body.MinSize()
+		size := w.Canvas().Size()
+		d.Pop.Resize(fyne.NewSize(max(min.Width+32, 480), min.Height+32).Min(fyne.NewSize(max(size.Width-16, 480), max(size.Height-16, 200))))
+	}
 	var first fyne.Focusable
 	for _, o := range allObjects(content) {
 		if ch, ok := o.(*KeyCheck); ok {

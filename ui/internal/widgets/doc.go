@@ -9,7 +9,10 @@
 //     the focus anywhere in it. KeyEntry, KeyCheck and KeySelect are the entries,
 //     check boxes and drop-downs that keep those keys working inside a
 //     Dialog.
-//   - DialogBody: a dialog body that scrolls when the window is short.
+//   - ShowWindowDialog: a Dialog sized to the window less DialogMargin,
+//     which follows the window when it grows.
+//   - DialogBody: a dialog body that scrolls when the window is short;
+//     VScroll: a vertical scroll whose content stays clear of its bar.
 //   - TabEntry: a multi-line entry whose Tab moves the focus.
 //   - The theme: ApplyTheme and PlotTheme for the View menu's choices
 //     (ThemeSystem, ThemeLight, ThemeDark); WindowSize, the windows' size
