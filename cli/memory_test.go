@@ -30,7 +30,11 @@ import (
 const (
 	memGoalBase = 64 << 20 // the 64 MB of the goal
 	cmdSlack    = 8 << 20  // buffers, chunks, metadata, the release's structures
-	evalSlack   = 4 << 20  // eval --points: read and write buffers, one chunk of rows
+	// eval --points: read and write buffers, one chunk of rows, and the
+	// garbage a loaded machine's collector has not reached yet (measured
+	// +2.3–2.5 MB alone, +5.1 MB once with the other core busy: 4 MB
+	// failed there).
+	evalSlack = 8 << 20
 )
 
 // countingWriter discards what it is given and counts it.
@@ -167,16 +171,18 @@ func TestInspectJSONMemory(t *testing.T) {
 }
 
 // TestEvalPointsMemory reproduces issue 14 item 11 at a smaller scale:
-// eval --points with 120 000 query rows, to standard output and to --out,
+// eval --points with 480 000 query rows, to standard output and to --out,
 // stays within evalSlack (the coefficient array is a few hundred bytes);
-// holding the rows took 40 bytes a row and more (4.8 MB here; 811 MB for
+// holding the rows took 40 bytes a row and more (19 MB here; 811 MB for
 // 6·10⁶ rows).
 func TestEvalPointsMemory(t *testing.T) {
 	w := newWorkspace(t)
 	w.testKey(t)
 	syn := w.path("small.synopsis")
 	writeTestSynopsis(t, syn, []int{12, 12}, make([]float64, 13*13))
-	const rows = 120_000
+	// Holding the points alone (two float64 and a result per row, 24
+	// bytes) would take 11.5 MB, above the 8 MB slack.
+	const rows = 480_000
 	var b strings.Builder
 	b.WriteString("x1,x0\n")
 	rng := rand.New(rand.NewPCG(11, 1))
@@ -212,7 +218,7 @@ func TestEvalPointsMemory(t *testing.T) {
 			written = st.Size()
 		}
 		t.Logf("%v: %d bytes of results: peak heap +%d, allocated %d", args[4:], written, mem.PeakHeap, mem.Allocated)
-		if rows*40 <= evalSlack {
+		if rows*24 <= evalSlack*5/4 {
 			t.Fatal("too few rows: the test does not tell streaming from holding the rows")
 		}
 		if limit := uint64(2*coeff + evalSlack); mem.PeakHeap > limit {
