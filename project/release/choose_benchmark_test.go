@@ -173,9 +173,9 @@ func classifyChooseAndRelease(t testing.TB, req Request, opt ChooseOptions, dir 
 // parentheses, at the lower end of its 95 % Clopper–Pearson interval:
 //
 //	svm/pure           139 of 200 (0.695; 0.626)  16/6: 1.8·10⁻³ (0.011)   race 8/2:  1.4·10⁻³ (5.5·10⁻³)
-//	logistic/pure      238 of 260 (0.915; 0.875)  40/28: 1.5·10⁻⁵ (8.3·10⁻⁴) race 20/12: 1.6·10⁻⁵ (3.5·10⁻⁴)
+//	logistic/pure      238 of 260 (0.915; 0.875)  40/28: 1.5·10⁻⁵ (8.3·10⁻⁴) race 12/6:  1.7·10⁻⁵ (2.2·10⁻⁴)
 //	svm/gaussian       129 of 140 (0.921; 0.864)  12/6: 1.0·10⁻⁵ (3.7·10⁻⁴)  race 6/2:  1.7·10⁻⁵ (2.5·10⁻⁴)
-//	logistic/gaussian  217 of 260 (0.835; 0.784)  32/17: 1.3·10⁻⁵ (3.7·10⁻⁴) race 16/7: 4.6·10⁻⁵ (4.9·10⁻⁴)
+//	logistic/gaussian  217 of 260 (0.835; 0.784)  32/17: 1.3·10⁻⁵ (3.7·10⁻⁴) race 10/3:  1.8·10⁻⁵ (1.4·10⁻⁴)
 //
 // Together ≤ 2·10⁻³ (≤ 0.013 at the lower bounds). The checks separate:
 // a per-run rate of ½ fails logistic/pure with probability 0.99 and
@@ -190,9 +190,9 @@ var classifyBenchmarkCases = []struct {
 	falseFailure       string
 }{
 	{"svm/pure", learners.KindSVM, 0, 16, 6, 8, 2, "1.8·10⁻³"},
-	{"logistic/pure", learners.KindLogistic, 0, 40, 28, 20, 12, "1.5·10⁻⁵"},
+	{"logistic/pure", learners.KindLogistic, 0, 40, 28, 12, 6, "1.5·10⁻⁵"},
 	{"svm/gaussian", learners.KindSVM, 1e-6, 12, 6, 6, 2, "1.0·10⁻⁵"},
-	{"logistic/gaussian", learners.KindLogistic, 1e-6, 32, 17, 16, 7, "1.3·10⁻⁵"},
+	{"logistic/gaussian", learners.KindLogistic, 1e-6, 32, 17, 10, 3, "1.3·10⁻⁵"},
 }
 
 // TestClassifierBenchmarkAgreement holds issue 17's number for
