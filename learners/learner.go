@@ -143,6 +143,19 @@ type Fitted struct {
 	// nil means no such bound is stated (the sup-norm Sensitivity is used).
 	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
 	LatticeL1Sensitivity func(k []int) float64
+	// LatticeNoiseSensitivity, if not nil, returns a proven bound L(k) with
+	//
+	//	‖Δ‖₁ ≤ m·L(k) and ‖Δ‖₂ ≤ √m·L(k),  m = ∏_j(k_j+1),
+	//
+	// for the change Δ of the vector of lattice values F_D(ν/k) between
+	// replace-one neighbours D ~ D' of the same size n: the release's
+	// Laplace and Gaussian noise is calibrated to it instead of Sensitivity
+	// (NoiseSensitivity, the one rule). Like Sensitivity it depends on n,
+	// the parameters, the public bounds and k only; L(k) ≤ Sensitivity.
+	// Set by the affine logistic score (docs/sensitivity.md, "Lattice
+	// sensitivity of the affine logistic score"); nil means Sensitivity.
+	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
+	LatticeNoiseSensitivity func(k []int) float64
 	// StandIn is a public stand-in for F_D (mechanism.StandIn): how finely
 	// F_D can vary, from the parameters, n and the public bounds only,
 	// never from data values. The automatic cover size (mechanism.ResolveK,

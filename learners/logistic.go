@@ -173,14 +173,21 @@ func logisticFitted(dim, n int, c, b float64, prob bool, w []float64, r, stab, t
 	note := fmt.Sprintf("S = %s(2C/n + 2τ) + fp = %s(2·%g/%d + 2·%.3g) + %.1g = %.6g: replace-one stability of the "+
 		"1-strongly convex L2-regularised log-loss (M = 1, ‖x̃‖ ≤ 1, ‖ỹ‖ ≤ 1%s); τ = %g·C/n is the certified gradient-norm tolerance%s%s",
 		linkText(prob), linkText(prob), c, n, r, fp, s, logisticInterceptNote(b), ermGradShare, ermFallbackNote(plan, tau), suffix)
+	var lattice func(k []int) float64
+	if !prob {
+		// The score is affine in ỹ: a tighter bound on the lattice's L1
+		// and L2 change (logistic_lattice.go).
+		lattice = logisticLatticeSensitivity(dim, b, stab+2*r, fp)
+	}
 	return &Fitted{
-		Oracle:          &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob},
-		Sensitivity:     s,
-		SensitivityNote: note,
-		OutputRange:     rng,
-		N:               n,
-		Output:          logisticOutput(prob),
-		StandIn:         logisticStandIn(prob, math.Sqrt(c*math.Ln2), b, rng, dim),
+		Oracle:                  &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob},
+		Sensitivity:             s,
+		SensitivityNote:         note,
+		OutputRange:             rng,
+		N:                       n,
+		Output:                  logisticOutput(prob),
+		StandIn:                 logisticStandIn(prob, math.Sqrt(c*math.Ln2), b, rng, dim),
+		LatticeNoiseSensitivity: lattice,
 	}
 }
 

@@ -149,7 +149,7 @@ type ChooseResult struct {
 //     m = round(ValidationFraction·n) records.
 //  3. For each candidate i the learner is fitted on T (F_T, S_T); F_T on the
 //     candidate's lattice plus simulated noise at the FINAL release's scale
-//     (ε of req, S of the full data) gives a simulated release P_i; its
+//     (ε of req, the full data's Fitted.NoiseSensitivity) gives a simulated release P_i; its
 //     score q_i on V (learners.ValidationScore, averaged over Draws seeded
 //     draws; the seed comes from crypto/rand and is independent of the
 //     data) estimates the release's utility.
@@ -307,7 +307,7 @@ func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candi
 	case opt.Bandwidths && hasBandwidth(p.Spec):
 		tunings = bandwidthGrid(p.Spec, p.Resolved)
 	}
-	hs, kFactors := candidateLayout(len(tunings))
+	hs, kFactors := candidateLayout(len(tunings), p.Params.Noise == mechanism.NoiseGaussian && p.Spec.Kind == learners.KindSVM)
 	var out []Candidate
 	for _, tu := range tunings {
 		fitted := p.Fitted
@@ -348,19 +348,42 @@ func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candi
 // each of n tunings: h ∈ {1..5} × {½, 1, 2} for one, fewer for more so that
 // n·|h|·|k| ≤ 30 (MaxChooseCandidates): h ∈ {1, 2, 3} for up to 3 tunings,
 // {1, 2} for up to 5, {1, 2} × {½, 1} for up to 7, h = 1 beyond.
-func candidateLayout(n int) ([]int, []float64) {
+//
+// With fine (the SVM with Gaussian noise) and several tunings the
+// lattices are larger: h one higher and the factors {2, 3} for {½, 1}
+// ({1, 2, 3} for {½, 1, 2}). Gaussian noise grows like √m with the m
+// coefficients, not like m, and k* (which minimises the predicted sup-norm
+// error of the stand-in) is small for a kernel classifier, whose agreement
+// with the non-private one needs its boundary drawn finely
+// (docs/reproduction.md, "Classifiers with privately chosen parameters").
+// Logistic regression's affine score is exact at k = 1 and keeps the
+// default. The layout depends on n, the learner and the noise kind only.
+func candidateLayout(n int, fine bool) ([]int, []float64) {
 	all := []float64{0.5, 1, 2}
+	var hs []int
 	switch {
 	case n <= 1:
 		return []int{1, 2, 3, 4, 5}, all
 	case n <= 3:
-		return []int{1, 2, 3}, all
+		hs = []int{1, 2, 3}
 	case n <= 5:
-		return []int{1, 2}, all
+		hs = []int{1, 2}
 	case n <= 7:
-		return []int{1, 2}, []float64{0.5, 1}
+		hs, all = []int{1, 2}, []float64{0.5, 1}
+	default:
+		hs = []int{1}
 	}
-	return []int{1}, all
+	if fine {
+		for i := range hs {
+			hs[i]++
+		}
+		if len(all) == 3 {
+			all = []float64{1, 2, 3}
+		} else {
+			all = []float64{2, 3}
+		}
+	}
+	return hs, all
 }
 
 func hasBandwidth(s learners.Spec) bool {
@@ -376,8 +399,7 @@ func fitKey(c Candidate) string {
 // trainFit is the learner fitted on T for one bandwidth.
 type trainFit struct {
 	fitted *learners.Fitted
-	full   *learners.Fitted // the full-data fit (public: S and stand-in)
-	sFull  float64          // sensitivity of the full-data release
+	full   *learners.Fitted // the full-data fit (public: S, its noise sensitivity and stand-in)
 	score  learners.ValidationScore
 	exact  map[int][]float64 // F_T on the lattice, by k
 }
@@ -471,7 +493,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			// The balanced accuracy at the margin γ = max(RMS of the
 			// release noise, M·d/2), so that β_T = d/(2γ) ≤ 1/M = β_V
 			// (docs/validation.md, "The accuracy score").
-			rms, err := noiseRMS(pr, f.sFull, axes)
+			rms, err := noiseRMS(pr, f.full.NoiseSensitivity(pr.K, pr.Noise), axes)
 			if err != nil {
 				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 			}
@@ -588,7 +610,7 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, c Candi
 	if err != nil {
 		return nil, err
 	}
-	f := &trainFit{fitted: ft, full: full, sFull: full.Sensitivity, score: score, exact: map[int][]float64{}}
+	f := &trainFit{fitted: ft, full: full, score: score, exact: map[int][]float64{}}
 	pl.fits[key] = f
 	return f, nil
 }
@@ -701,7 +723,7 @@ func (pl *choicePlan) scores(ctx context.Context, seed uint64) ([]float64, error
 		src := mechanism.NewSimulationNoise(seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15))
 		var sum float64
 		for range pl.opt.Draws {
-			sim, err := mechanism.Simulate(exact, f.sFull, pr, src)
+			sim, err := mechanism.Simulate(exact, f.full.NoiseSensitivity(pr.K, pr.Noise), pr, src)
 			if err != nil {
 				return nil, err
 			}

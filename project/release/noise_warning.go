@@ -27,7 +27,7 @@ func (p *Prepared) NoiseWarning() string {
 	}
 	lo, hi := p.Fitted.OutputRange[0], p.Fitted.OutputRange[1]
 	width := hi - lo
-	scale, err := mechanism.NoiseScale(p.Fitted.Sensitivity, p.Params)
+	scale, err := mechanism.NoiseScale(p.Fitted.NoiseSensitivity(p.Params.K, p.Params.Noise), p.Params)
 	if err != nil || !(width > 0) {
 		return ""
 	}

@@ -626,7 +626,7 @@ func (p *Prepared) noisyFile(ctx context.Context, plan *peerPlan, meta synopsis.
 		}
 		return file, nil
 	}
-	rel, err := mechanism.SanitizeValuesContext(ctx, p.Exact, p.Fitted.Sensitivity, p.Params, progress)
+	rel, err := mechanism.SanitizeValuesContext(ctx, p.Exact, p.Fitted.NoiseSensitivity(p.Params.K, p.Params.Noise), p.Params, progress)
 	if err != nil {
 		return nil, fmt.Errorf("adding noise (the ledger keeps the spend): %w", err)
 	}
