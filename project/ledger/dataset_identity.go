@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"container/heap"
 	"crypto/hmac"
@@ -119,9 +120,10 @@ func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, err
 // records; values swapped between columns within a row are, too: the safe
 // side). The encodings are sorted, so row order does not matter, and
 // duplicate rows count as often as they occur. Memory: 4 bytes per row
-// beyond the dataset per fingerprint (Records and each of Legacy), and 40
-// more for a declared class column (its encoding and its earlier
-// readings); time: one sort of the rows per fingerprint.
+// beyond the dataset for Records (kept for the sketch), 4 more while each
+// of Legacy is computed (one at a time), and 40 more for a declared class
+// column (its encoding and its earlier readings); time: one sort of the
+// rows per fingerprint (sortRows: by buckets, in the cache).
 func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, errors.New("dataset: no dataset given")
@@ -152,13 +154,13 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
-	rows.sortRows()
-	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
-	id.Records = rows.fingerprint(recordsDomain, nil)
+	records := rows.fingerprint(recordsDomain, nil) // sorts rows
+	id := &DatasetIdentity{Columns: cols, Records: records, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
 	if codes != nil {
 		id.legacyLabels() // now: legacySketches may run on several goroutines
 	}
 	for _, v := range id.legacyVariants(cols) {
+		// fingerprint sorts the copy v: its order is dropped afterwards.
 		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
 			id.Legacy = append(id.Legacy, fp)
 		}
@@ -171,7 +173,8 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 // table (deduplicated), and with a declared label also with the label as
 // the learner's ±1 in the declared order and in the other (what a release
 // read with the classes declared hashed, whichever order was declared).
-// Tables lacking a column are skipped.
+// Tables lacking a column are skipped. The rows are not yet sorted: the
+// caller sorts each when it uses it, so one order is held at a time.
 func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 	tables := id.opt.LegacyTables
 	if tables == nil {
@@ -184,7 +187,6 @@ func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 	var out []rowSet
 	add := func(rs rowSet) {
 		if !slices.ContainsFunc(out, func(o rowSet) bool { return sameColumns(o.cols, rs.cols) }) {
-			rs.sortRows()
 			out = append(out, rs)
 		}
 	}
@@ -388,15 +390,6 @@ func (r *rowSet) row(dst []uint64, i int32) []uint64 {
 	return dst
 }
 
-func (r *rowSet) sortRows() {
-	n := r.cols[0].len()
-	r.order = make([]int32, n)
-	for i := range r.order {
-		r.order[i] = int32(i)
-	}
-	slices.SortFunc(r.order, r.compareRows)
-}
-
 // compareRows orders rows by their encodings (bytewise, i.e. by the
 // big-endian values one after the other).
 func (r *rowSet) compareRows(a, b int32) int {
@@ -428,6 +421,8 @@ func (r *rowSet) encodeRow(buf []byte, tmp []uint64, i int32) []byte {
 
 // fingerprint hashes the domain tag, then (version 1, names given) the
 // column names or (version 2) the number of columns, n and the sorted rows.
+// Rows not yet sorted (r.order nil) are sorted here, and hashed as each
+// bucket is sorted (sortRowsEmit), in one pass.
 func (r *rowSet) fingerprint(domain string, names []string) string {
 	h := sha256.New()
 	h.Write([]byte(domain))
@@ -436,12 +431,22 @@ func (r *rowSet) fingerprint(domain string, names []string) string {
 		writeUvarint(h, uint64(len(c)))
 		h.Write([]byte(c))
 	}
-	writeUvarint(h, uint64(len(r.order)))
+	writeUvarint(h, uint64(r.cols[0].len()))
 	bw := bufio.NewWriterSize(h, 64<<10)
 	row := make([]byte, 8*len(r.cols))
-	tmp := make([]uint64, 0, len(r.cols))
-	for _, i := range r.order {
-		_, _ = bw.Write(r.encodeRow(row, tmp, i))
+	emit := func(enc []uint64) {
+		for j, v := range enc {
+			binary.BigEndian.PutUint64(row[8*j:], v)
+		}
+		_, _ = bw.Write(row)
+	}
+	if r.order == nil {
+		r.sortRowsEmit(emit)
+	} else {
+		tmp := make([]uint64, 0, len(r.cols))
+		for _, i := range r.order {
+			emit(r.row(tmp, i))
+		}
 	}
 	_ = bw.Flush()
 	return hex.EncodeToString(h.Sum(nil))
@@ -466,7 +471,8 @@ func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 func (id *DatasetIdentity) legacySketches(columns []string, key []byte) []legacySketch {
 	var out []legacySketch
 	for _, v := range id.legacyVariants(columns) {
-		out = append(out, legacySketch{fp: v.fingerprint(legacyRecordsDomain, columns), s: v.sketch(key, 1)})
+		fp := v.fingerprint(legacyRecordsDomain, columns) // sorts the copy v
+		out = append(out, legacySketch{fp: fp, s: v.sketch(key, 1)})
 	}
 	return out
 }
@@ -519,10 +525,14 @@ func (r *rowSet) sketch(key []byte, version int) Sketch {
 	var occ [8]byte
 	var sum []byte
 	row := make([]byte, 8*len(r.cols))
+	prev := make([]byte, 8*len(r.cols))
 	tmp := make([]uint64, 0, len(r.cols))
 	k := uint64(0)
 	for n, i := range r.order {
-		if n > 0 && r.compareRows(r.order[n-1], i) == 0 {
+		// Equal rows have equal encodings: the previous row's is compared
+		// (read once per row: the rows are in sorted, not memory, order).
+		prev, row = row, prev
+		if r.encodeRow(row, tmp, i); n > 0 && bytes.Equal(row, prev) {
 			k++
 		} else {
 			k = 0
@@ -532,7 +542,7 @@ func (r *rowSet) sketch(key []byte, version int) Sketch {
 		if version >= 2 {
 			mac.Write([]byte("v2"))
 		}
-		mac.Write(r.encodeRow(row, tmp, i))
+		mac.Write(row)
 		mac.Write(occ[:])
 		sum = mac.Sum(sum[:0])
 		h := binary.BigEndian.Uint64(sum)
