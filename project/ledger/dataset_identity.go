@@ -154,14 +154,27 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
-	records := rows.fingerprint(recordsDomain, nil) // sorts rows
-	id := &DatasetIdentity{Columns: cols, Records: records, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
+	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, ds: ds, opt: opt, codes: codes}
 	if codes != nil {
 		id.legacyLabels() // now: legacySketches may run on several goroutines
 	}
+	// The legacy fingerprints first, one sort at a time, each order dropped
+	// after its fingerprint; then the records' order, which the identity
+	// keeps for its sketch: one n-length order is held at a time.
+	// The sorts share one scratch (sortScratch): the last takes its order.
+	var legacy []string
+	scratch := &sortScratch{}
 	for _, v := range id.legacyVariants(cols) {
-		// fingerprint sorts the copy v: its order is dropped afterwards.
-		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
+		v.scratch = scratch
+		legacy = append(legacy, v.fingerprint(legacyRecordsDomain, cols)) // sorts the copy v
+		scratch.order = v.order
+	}
+	rows.scratch = scratch
+	id.Records = rows.fingerprint(recordsDomain, nil) // sorts rows
+	rows.scratch = nil
+	id.rows = rows
+	for _, fp := range legacy {
+		if fp != id.Records && !slices.Contains(id.Legacy, fp) {
 			id.Legacy = append(id.Legacy, fp)
 		}
 	}
@@ -372,6 +385,8 @@ type rowSet struct {
 	cols   []idColumn
 	sorted bool
 	order  []int32 // row indexes in canonical order
+	// scratch, if set, lends sortRowsEmit its buffers (one sort at a time).
+	scratch *sortScratch
 }
 
 // row writes row i's encoding, one uint64 per column, into dst.

@@ -21,10 +21,10 @@ const (
 )
 
 // maxGatherValues bounds the encodings gathered for one bucket (8 bytes
-// each, 16 MiB); a larger bucket (many rows sharing their leading bits) is
+// each, 8 MiB); a larger bucket (many rows sharing their leading bits) is
 // sorted by compareRows, without extra memory. A variable for the test of
 // that branch.
-var maxGatherValues = 1 << 21
+var maxGatherValues = 1 << 20
 
 // sortRowsEmit puts the row indexes in canonical order (r.order): by their
 // encodings, compared as compareRows does; emit receives the encodings in
@@ -40,7 +40,11 @@ func (r *rowSet) sortRowsEmit(emit func(enc []uint64)) {
 			emit(r.row(tmp, i))
 		}
 	}
-	r.order = make([]int32, n)
+	sc := r.scratch
+	if sc == nil {
+		sc = &sortScratch{}
+	}
+	r.order = sc.takeOrder(n)
 	if n < radixMinRows {
 		for i := range r.order {
 			r.order[i] = int32(i)
@@ -62,7 +66,15 @@ func (r *rowSet) sortRowsEmit(emit func(enc []uint64)) {
 		r.order[next[b]] = i
 		next[b]++
 	}
-	var g gathered
+	// The gathering buffers at the size of the largest gathered bucket.
+	g := &sc.g
+	most := 0
+	for b := range 1 << bucketBits {
+		if m := int(start[b+1] - start[b]); m*w <= maxGatherValues {
+			most = max(most, m)
+		}
+	}
+	g.enc, g.perm, g.rows = slices.Grow(g.enc[:0], most*w), slices.Grow(g.perm[:0], most), slices.Grow(g.rows[:0], most)
 	for b := range 1 << bucketBits {
 		seg := r.order[start[b]:start[b+1]]
 		switch {
@@ -78,6 +90,25 @@ func (r *rowSet) sortRowsEmit(emit func(enc []uint64)) {
 			}
 		}
 	}
+}
+
+// sortScratch is the memory of one sort that the next may reuse: an
+// order no longer needed (the previous sort's, once hashed) and the
+// gathering buffers.
+type sortScratch struct {
+	order []int32
+	g     gathered
+}
+
+// takeOrder returns n int32s for an order: the scratch's if large enough
+// (it is then no longer the scratch's), new ones otherwise.
+func (sc *sortScratch) takeOrder(n int) []int32 {
+	o := sc.order
+	sc.order = nil
+	if cap(o) < n {
+		return make([]int32, n)
+	}
+	return o[:n]
 }
 
 // gathered holds one bucket's row encodings (w values per row) and the
