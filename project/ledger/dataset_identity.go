@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -535,44 +536,90 @@ func (id *DatasetIdentity) Sketch(key []byte) Sketch {
 // HMAC(key, "v2" ‖ row ‖ occurrence), version 1 (older sketch stores)
 // HMAC(key, row ‖ occurrence).
 func (r *rowSet) sketch(key []byte, version int) Sketch {
+	// The rows are hashed in parts on GOMAXPROCS goroutines; the SketchSize
+	// smallest hashes of all rows are the SketchSize smallest of the parts'.
+	n := len(r.order)
+	parts := max(1, min(runtime.GOMAXPROCS(0), n/sketchPartRows))
+	tops := make([]maxHeap, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { tops[p] = r.sketchRange(key, version, p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
+	var mins []uint64
+	for _, t := range tops {
+		mins = append(mins, t...)
+	}
+	slices.Sort(mins)
+	mins = mins[:min(len(mins), SketchSize)]
+	return Sketch{N: n, Mins: slices.Compact(mins)}
+}
+
+// sketchRange returns the SketchSize smallest keyed hashes of the rows at
+// r.order[lo:hi] (a row's occurrence number counts the equal rows before
+// it in the whole order).
+func (r *rowSet) sketchRange(key []byte, version int, lo, hi int) maxHeap {
 	mac := hmac.New(sha256.New, key)
 	top := &maxHeap{}
 	var occ [8]byte
 	var sum []byte
-	row := make([]byte, 8*len(r.cols))
-	prev := make([]byte, 8*len(r.cols))
+	w := 8 * len(r.cols)
+	prev := make([]byte, w)
+	block := make([]byte, sketchBlock*w)
 	tmp := make([]uint64, 0, len(r.cols))
 	k := uint64(0)
-	for n, i := range r.order {
-		// Equal rows have equal encodings: the previous row's is compared
-		// (read once per row: the rows are in sorted, not memory, order).
-		prev, row = row, prev
-		if r.encodeRow(row, tmp, i); n > 0 && bytes.Equal(row, prev) {
+	if lo > 0 { // the row before lo and its occurrence number
+		r.encodeRow(prev, tmp, r.order[lo-1])
+		other := make([]byte, w)
+		for j := lo - 2; j >= 0 && bytes.Equal(r.encodeRow(other, tmp, r.order[j]), prev); j-- {
 			k++
-		} else {
-			k = 0
-		}
-		binary.BigEndian.PutUint64(occ[:], k)
-		mac.Reset()
-		if version >= 2 {
-			mac.Write([]byte("v2"))
-		}
-		mac.Write(row)
-		mac.Write(occ[:])
-		sum = mac.Sum(sum[:0])
-		h := binary.BigEndian.Uint64(sum)
-		switch {
-		case top.Len() < SketchSize:
-			heap.Push(top, h)
-		case h < (*top)[0]:
-			(*top)[0] = h
-			heap.Fix(top, 0)
 		}
 	}
-	mins := slices.Clone(*top)
-	slices.Sort(mins)
-	return Sketch{N: len(r.order), Mins: slices.Compact(mins)}
+	for start := lo; start < hi; start += sketchBlock {
+		// A block of rows is read first (the rows are in sorted, not
+		// memory, order: independent loads overlap their cache misses),
+		// then hashed.
+		rows := r.order[start:min(start+sketchBlock, hi)]
+		for t, i := range rows {
+			r.encodeRow(block[t*w:(t+1)*w], tmp, i)
+		}
+		for t := range rows {
+			// Equal rows have equal encodings: the previous one is compared.
+			row := block[t*w : (t+1)*w]
+			if start+t > 0 && bytes.Equal(row, prev) {
+				k++
+			} else {
+				k = 0
+			}
+			copy(prev, row)
+			binary.BigEndian.PutUint64(occ[:], k)
+			mac.Reset()
+			if version >= 2 {
+				mac.Write([]byte("v2"))
+			}
+			mac.Write(row)
+			mac.Write(occ[:])
+			sum = mac.Sum(sum[:0])
+			h := binary.BigEndian.Uint64(sum)
+			switch {
+			case top.Len() < SketchSize:
+				heap.Push(top, h)
+			case h < (*top)[0]:
+				(*top)[0] = h
+				heap.Fix(top, 0)
+			}
+		}
+	}
+	return *top
 }
+
+// sketchBlock is the number of rows rowSet.sketch reads before hashing
+// them; sketchPartRows the fewest rows it hashes on a goroutine of their
+// own
+// (sketchPartRows: a variable for the test of the parts).
+const sketchBlock = 256
+
+var sketchPartRows = 1 << 16
 
 // maxHeap is a max-heap of hashes (container/heap).
 type maxHeap []uint64

@@ -1,6 +1,9 @@
 package ledger
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // Sorting the rows of a large dataset (issue 20). A comparison sort of the
 // row indexes reads two rows at random places of the columns per
@@ -117,10 +120,13 @@ type gathered struct {
 	enc  []uint64
 	perm []int32
 	rows []int32
+	next []int32 // counting sort: counts, then run ends
 }
 
 // sort orders seg (row indexes of r) by their encodings, read once into
-// g.enc.
+// g.enc: first by a counting sort on the next bits of the first value
+// after the bucket's (about log₂ m of them, so the runs are short), then
+// each run by comparison.
 func (g *gathered) sort(r *rowSet, seg []int32) {
 	w := len(r.cols)
 	m := len(seg)
@@ -128,12 +134,27 @@ func (g *gathered) sort(r *rowSet, seg []int32) {
 	for t, i := range seg {
 		r.row(g.enc[t*w:t*w], i)
 	}
-	g.perm = slices.Grow(g.perm[:0], m)[:m]
-	for t := range g.perm {
-		g.perm[t] = int32(t)
-	}
 	enc := g.enc
-	slices.SortFunc(g.perm, func(a, b int32) int {
+	digitBits := min(16, bits.Len(uint(m)))
+	shift := 64 - bucketBits - digitBits
+	mask := uint64(1)<<digitBits - 1
+	g.next = slices.Grow(g.next[:0], 1<<digitBits)[:1<<digitBits]
+	clear(g.next)
+	for t := range m {
+		g.next[enc[t*w]>>shift&mask]++
+	}
+	sum := int32(0)
+	for d, c := range g.next {
+		g.next[d] = sum
+		sum += c
+	}
+	g.perm = slices.Grow(g.perm[:0], m)[:m]
+	for t := range m {
+		d := enc[t*w] >> shift & mask
+		g.perm[g.next[d]] = int32(t)
+		g.next[d]++
+	}
+	cmpRows := func(a, b int32) int {
 		i, j := int(a)*w, int(b)*w
 		if x, y := enc[i], enc[j]; x != y { // decides nearly every comparison
 			if x < y {
@@ -142,7 +163,14 @@ func (g *gathered) sort(r *rowSet, seg []int32) {
 			return 1
 		}
 		return slices.Compare(enc[i+1:i+w], enc[j+1:j+w])
-	})
+	}
+	lo := int32(0)
+	for _, hi := range g.next { // g.next[d] is now the end of digit d's run
+		if hi-lo > 1 {
+			slices.SortFunc(g.perm[lo:hi], cmpRows)
+		}
+		lo = hi
+	}
 	g.rows = append(g.rows[:0], seg...)
 	for t, p := range g.perm {
 		seg[t] = g.rows[p]

@@ -14,8 +14,10 @@ import (
 // sortRowsEmit (through fingerprint) puts the rows' encodings in the order of a plain comparison sort
 // by compareRows (hence the same fingerprint and sketch), for version-2
 // (values sorted within a row) and version-1 rows, on data with negative
-// numbers, −0, NaN, duplicate rows and one dominant bucket, with buckets
-// gathered and (maxGatherValues lowered) sorted in place.
+// numbers, −0, NaN, duplicate rows (also in long runs) and one dominant
+// bucket, with buckets gathered and (maxGatherValues lowered) sorted in
+// place; and that the keyed sketch, hashed in one part or in GOMAXPROCS
+// parts, is the plain computation's (referenceSketch).
 func TestSortRowsSameAsComparisonSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4)) // seeded: test data only
 	const n = 3 * radixMinRows
@@ -29,12 +31,14 @@ func TestSortRowsSameAsComparisonSort(t *testing.T) {
 			return float64(rng.IntN(3)) // duplicates
 		case kind == 1:
 			return 1 + rng.Float64()/1e6 // one bucket: same leading bits
+		case kind == 2:
+			return float64(rng.IntN(2)) // long runs of equal rows
 		}
 		return rng.NormFloat64() * 4
 	}
 	for _, limit := range []int{maxGatherValues, 64} {
 		for _, sorted := range []bool{true, false} {
-			for kind := range 2 {
+			for kind := range 3 {
 				old := maxGatherValues
 				maxGatherValues = limit
 				cols := make([]idColumn, 3)
@@ -67,8 +71,15 @@ func TestSortRowsSameAsComparisonSort(t *testing.T) {
 				}
 				key := []byte("sketch key for the test")
 				for version := 1; version <= 2; version++ {
-					if g, w := got.sketch(key, version), referenceSketch(&want, key, version); !slices.Equal(g.Mins, w) || g.N != n {
-						t.Errorf("limit %d, sorted %v, kind %d, version %d: sketches differ", limit, sorted, kind, version)
+					w := referenceSketch(&want, key, version)
+					for _, part := range []int{sketchPartRows, 1000} { // one part, or GOMAXPROCS parts
+						old := sketchPartRows
+						sketchPartRows = part
+						g := got.sketch(key, version)
+						sketchPartRows = old
+						if !slices.Equal(g.Mins, w) || g.N != n {
+							t.Errorf("limit %d, sorted %v, kind %d, version %d, parts of %d rows: sketches differ", limit, sorted, kind, version, part)
+						}
 					}
 				}
 			}
@@ -100,4 +111,28 @@ func referenceSketch(r *rowSet, key []byte, version int) []uint64 {
 	slices.Sort(all)
 	all = slices.Compact(all)
 	return all[:min(len(all), SketchSize)]
+}
+
+// BenchmarkIdentitySortSketch measures what the ledger's identity costs a
+// release of 2·10⁶ rows in 2 columns of 4-decimal normal values (the
+// shape of TestReleaseScale's data): the record fingerprint (one sort) and
+// the keyed sketch (one HMAC per row).
+func BenchmarkIdentitySortSketch(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6)) // seeded: test data only
+	const n = 2_000_000
+	cols := make([]idColumn, 2)
+	for j := range cols {
+		cols[j].f = make([]float64, n)
+		for i := range cols[j].f {
+			cols[j].f[i] = math.Round(rng.NormFloat64()*1e4) / 1e4
+		}
+	}
+	key := make([]byte, sketchKeyBytes)
+	for b.Loop() {
+		r := rowSet{cols: cols, sorted: true}
+		r.fingerprint(recordsDomain, nil)
+		if s := r.sketch(key, 2); len(s.Mins) != SketchSize {
+			b.Fatalf("%d hashes", len(s.Mins))
+		}
+	}
 }
