@@ -22,23 +22,24 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
-// scale enables TestReleaseScale (issue 8, point 5): go test ./project/
-// -run TestReleaseScale -scale (about a minute; not in the default run).
+// scale enables TestReleaseScale (issue 8, point 5; issue 20): go test
+// -tags migrated_fynedo -run TestReleaseScale -v ./project/release/ -args
+// -scale (about 15 s on an idle machine; not in the default run).
 var scale = testFlag("scale", "run the 10^7-row end-to-end release test")
 
 // scaleRows is the size of the generated dataset.
 const scaleRows = 10_000_000
 
-// scalePeakCap is the peak resident memory allowed for the whole release.
-// Issue 20 asks for 300 MB at 10^7 rows. That is out of reach while a
+// scalePeakCap is the peak resident memory allowed for the whole release:
+// 450 MB, the measured 418 MB (docs/performance.md, "The whole 10⁷-row
+// release: 13 s and 300 MB") with a margin for the Go runtime and the
+// collector's timing. Issue 20 asks for 300 MB, out of reach while a
 // release from the records holds two n-length copies of its features: the
 // table as read (two columns: 160 MB), which the ledger's identity of the
-// records reads at Release (fingerprints and keyed sketches of the values
-// as read), and the learner's copy mapped to [0,1]^ℓ (another 160 MB),
-// which the fit, previews and peers read. The cap is the measured peak
-// with a margin for the Go runtime (docs/performance.md, "Scale: a 10⁷-row
-// release"); each step's peak is logged.
-const scalePeakCap = 420 << 20
+// records reads at Release (fingerprints, the keyed sketch, projections),
+// and the learner's copy mapped to [0,1]^ℓ (another 160 MB), which the
+// fit, the previews and the peers read.
+const scalePeakCap = 450_000_000
 
 // TestReleaseScale writes a 10^7-row, 2-column CSV (generated here, never
 // committed), releases it with KDE (k = 20, h = 3, ε = 1) through the real
