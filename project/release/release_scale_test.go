@@ -65,7 +65,7 @@ func TestReleaseScale(t *testing.T) {
 		peak = max(peak, p)
 		cpu := cpuTime(t)
 		steps = append(steps, fmt.Sprintf("%s %v (CPU %v, peak %.0f MB)", name, time.Since(start).Round(time.Millisecond),
-			(cpu - cpu0).Round(time.Millisecond), float64(p)/1e6))
+			(cpu-cpu0).Round(time.Millisecond), float64(p)/1e6))
 		cpu0 = cpu
 		resetPeakRSS(t)
 	}
