@@ -62,7 +62,9 @@ func (kde) Spec() Spec { return kdeSpec }
 // Fit validates values and data and returns the KDE oracle (a GridOracle),
 // its sensitivity K·(1 − e^{−Σ 1/(2b_j²)})/n and its range [0, K],
 // K = ∏ 1/(√(2π) b_j).
-// Labels, if any, are ignored.
+// Labels, if any, are ignored. The oracle keeps data.X (no copy: a
+// release's features are the largest allocation of a large release, issue
+// 20); the caller must not modify it while the oracle is in use.
 func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -80,7 +82,7 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 	o := &kdeOracle{
 		dim:    data.Dim,
 		n:      n,
-		x:      slices.Clone(data.X),
+		x:      data.X,
 		bw:     slices.Clone(bw),
 		inv2b2: k.inv2b2,
 		scale:  k.peak / float64(n),

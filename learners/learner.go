@@ -169,6 +169,8 @@ type Learner interface {
 	Spec() Spec
 	// Fit validates the values against Spec().Params (filling defaults for
 	// missing ones) and the dataset against the spec, then fits. Errors name
-	// the parameter, the value and the rule broken.
+	// the parameter, the value and the rule broken. A fit may keep data's
+	// slices without copying them (the KDE and the SVM do): the caller must
+	// not modify them while the Fitted is in use.
 	Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error)
 }

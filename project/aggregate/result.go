@@ -117,6 +117,14 @@ func resultOf(t *dataset.Table, spec Spec, d Dialect) (*Result, error) {
 	case learners.KindKDE, learners.KindNaiveBayes:
 		bins := float64(spec.bins())
 		counts := col("records")
+		// At their final size: a table of millions of occupied cells
+		// (continuous data, B = 4096) is not grown by appending.
+		r.Counts = make([]int64, 0, t.Rows)
+		if spec.Learner == learners.KindNaiveBayes {
+			r.Cells, r.Class, r.Axis = make([]int32, 0, t.Rows), make([]int8, 0, t.Rows), make([]int8, 0, t.Rows)
+		} else {
+			r.Cells = make([]int32, 0, t.Rows*dim)
+		}
 		for i := range t.Rows {
 			c, err := whole(i, "records", counts[i], 1, 1<<53)
 			if err != nil {

@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"container/heap"
 	"crypto/hmac"
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -119,9 +121,10 @@ func IdentifyDataset(ds *dataset.Table, columns []string) (*DatasetIdentity, err
 // records; values swapped between columns within a row are, too: the safe
 // side). The encodings are sorted, so row order does not matter, and
 // duplicate rows count as often as they occur. Memory: 4 bytes per row
-// beyond the dataset per fingerprint (Records and each of Legacy), and 40
-// more for a declared class column (its encoding and its earlier
-// readings); time: one sort of the rows per fingerprint.
+// beyond the dataset for Records (kept for the sketch), 4 more while each
+// of Legacy is computed (one at a time), and 40 more for a declared class
+// column (its encoding and its earlier readings); time: one sort of the
+// rows per fingerprint (sortRows: by buckets, in the cache).
 func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (*DatasetIdentity, error) {
 	if ds == nil {
 		return nil, errors.New("dataset: no dataset given")
@@ -152,14 +155,27 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("%s: %d rows; at most %d can be identified", ds.Path, n, math.MaxInt32)
 	}
-	rows.sortRows()
-	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, rows: rows, ds: ds, opt: opt, codes: codes}
-	id.Records = rows.fingerprint(recordsDomain, nil)
+	id := &DatasetIdentity{Columns: cols, FileHash: ds.Hash, N: n, ds: ds, opt: opt, codes: codes}
 	if codes != nil {
 		id.legacyLabels() // now: legacySketches may run on several goroutines
 	}
+	// The legacy fingerprints first, one sort at a time, each order dropped
+	// after its fingerprint; then the records' order, which the identity
+	// keeps for its sketch: one n-length order is held at a time.
+	// The sorts share one scratch (sortScratch): the last takes its order.
+	var legacy []string
+	scratch := &sortScratch{}
 	for _, v := range id.legacyVariants(cols) {
-		if fp := v.fingerprint(legacyRecordsDomain, cols); fp != id.Records && !slices.Contains(id.Legacy, fp) {
+		v.scratch = scratch
+		legacy = append(legacy, v.fingerprint(legacyRecordsDomain, cols)) // sorts the copy v
+		scratch.order = v.order
+	}
+	rows.scratch = scratch
+	id.Records = rows.fingerprint(recordsDomain, nil) // sorts rows
+	rows.scratch = nil
+	id.rows = rows
+	for _, fp := range legacy {
+		if fp != id.Records && !slices.Contains(id.Legacy, fp) {
 			id.Legacy = append(id.Legacy, fp)
 		}
 	}
@@ -171,7 +187,8 @@ func IdentifyRecords(ds *dataset.Table, columns []string, opt IdentityOptions) (
 // table (deduplicated), and with a declared label also with the label as
 // the learner's ±1 in the declared order and in the other (what a release
 // read with the classes declared hashed, whichever order was declared).
-// Tables lacking a column are skipped.
+// Tables lacking a column are skipped. The rows are not yet sorted: the
+// caller sorts each when it uses it, so one order is held at a time.
 func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 	tables := id.opt.LegacyTables
 	if tables == nil {
@@ -184,7 +201,6 @@ func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 	var out []rowSet
 	add := func(rs rowSet) {
 		if !slices.ContainsFunc(out, func(o rowSet) bool { return sameColumns(o.cols, rs.cols) }) {
-			rs.sortRows()
 			out = append(out, rs)
 		}
 	}
@@ -370,6 +386,8 @@ type rowSet struct {
 	cols   []idColumn
 	sorted bool
 	order  []int32 // row indexes in canonical order
+	// scratch, if set, lends sortRowsEmit its buffers (one sort at a time).
+	scratch *sortScratch
 }
 
 // row writes row i's encoding, one uint64 per column, into dst.
@@ -386,15 +404,6 @@ func (r *rowSet) row(dst []uint64, i int32) []uint64 {
 		slices.Sort(dst)
 	}
 	return dst
-}
-
-func (r *rowSet) sortRows() {
-	n := r.cols[0].len()
-	r.order = make([]int32, n)
-	for i := range r.order {
-		r.order[i] = int32(i)
-	}
-	slices.SortFunc(r.order, r.compareRows)
 }
 
 // compareRows orders rows by their encodings (bytewise, i.e. by the
@@ -428,6 +437,8 @@ func (r *rowSet) encodeRow(buf []byte, tmp []uint64, i int32) []byte {
 
 // fingerprint hashes the domain tag, then (version 1, names given) the
 // column names or (version 2) the number of columns, n and the sorted rows.
+// Rows not yet sorted (r.order nil) are sorted here, and hashed as each
+// bucket is sorted (sortRowsEmit), in one pass.
 func (r *rowSet) fingerprint(domain string, names []string) string {
 	h := sha256.New()
 	h.Write([]byte(domain))
@@ -436,12 +447,22 @@ func (r *rowSet) fingerprint(domain string, names []string) string {
 		writeUvarint(h, uint64(len(c)))
 		h.Write([]byte(c))
 	}
-	writeUvarint(h, uint64(len(r.order)))
+	writeUvarint(h, uint64(r.cols[0].len()))
 	bw := bufio.NewWriterSize(h, 64<<10)
 	row := make([]byte, 8*len(r.cols))
-	tmp := make([]uint64, 0, len(r.cols))
-	for _, i := range r.order {
-		_, _ = bw.Write(r.encodeRow(row, tmp, i))
+	emit := func(enc []uint64) {
+		for j, v := range enc {
+			binary.BigEndian.PutUint64(row[8*j:], v)
+		}
+		_, _ = bw.Write(row)
+	}
+	if r.order == nil {
+		r.sortRowsEmit(emit)
+	} else {
+		tmp := make([]uint64, 0, len(r.cols))
+		for _, i := range r.order {
+			emit(r.row(tmp, i))
+		}
 	}
 	_ = bw.Flush()
 	return hex.EncodeToString(h.Sum(nil))
@@ -466,7 +487,8 @@ func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 func (id *DatasetIdentity) legacySketches(columns []string, key []byte) []legacySketch {
 	var out []legacySketch
 	for _, v := range id.legacyVariants(columns) {
-		out = append(out, legacySketch{fp: v.fingerprint(legacyRecordsDomain, columns), s: v.sketch(key, 1)})
+		fp := v.fingerprint(legacyRecordsDomain, columns) // sorts the copy v
+		out = append(out, legacySketch{fp: fp, s: v.sketch(key, 1)})
 	}
 	return out
 }
@@ -514,40 +536,90 @@ func (id *DatasetIdentity) Sketch(key []byte) Sketch {
 // HMAC(key, "v2" ‖ row ‖ occurrence), version 1 (older sketch stores)
 // HMAC(key, row ‖ occurrence).
 func (r *rowSet) sketch(key []byte, version int) Sketch {
+	// The rows are hashed in parts on GOMAXPROCS goroutines; the SketchSize
+	// smallest hashes of all rows are the SketchSize smallest of the parts'.
+	n := len(r.order)
+	parts := max(1, min(runtime.GOMAXPROCS(0), n/sketchPartRows))
+	tops := make([]maxHeap, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { tops[p] = r.sketchRange(key, version, p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
+	var mins []uint64
+	for _, t := range tops {
+		mins = append(mins, t...)
+	}
+	slices.Sort(mins)
+	mins = mins[:min(len(mins), SketchSize)]
+	return Sketch{N: n, Mins: slices.Compact(mins)}
+}
+
+// sketchRange returns the SketchSize smallest keyed hashes of the rows at
+// r.order[lo:hi] (a row's occurrence number counts the equal rows before
+// it in the whole order).
+func (r *rowSet) sketchRange(key []byte, version int, lo, hi int) maxHeap {
 	mac := hmac.New(sha256.New, key)
 	top := &maxHeap{}
 	var occ [8]byte
 	var sum []byte
-	row := make([]byte, 8*len(r.cols))
+	w := 8 * len(r.cols)
+	prev := make([]byte, w)
+	block := make([]byte, sketchBlock*w)
 	tmp := make([]uint64, 0, len(r.cols))
 	k := uint64(0)
-	for n, i := range r.order {
-		if n > 0 && r.compareRows(r.order[n-1], i) == 0 {
+	if lo > 0 { // the row before lo and its occurrence number
+		r.encodeRow(prev, tmp, r.order[lo-1])
+		other := make([]byte, w)
+		for j := lo - 2; j >= 0 && bytes.Equal(r.encodeRow(other, tmp, r.order[j]), prev); j-- {
 			k++
-		} else {
-			k = 0
-		}
-		binary.BigEndian.PutUint64(occ[:], k)
-		mac.Reset()
-		if version >= 2 {
-			mac.Write([]byte("v2"))
-		}
-		mac.Write(r.encodeRow(row, tmp, i))
-		mac.Write(occ[:])
-		sum = mac.Sum(sum[:0])
-		h := binary.BigEndian.Uint64(sum)
-		switch {
-		case top.Len() < SketchSize:
-			heap.Push(top, h)
-		case h < (*top)[0]:
-			(*top)[0] = h
-			heap.Fix(top, 0)
 		}
 	}
-	mins := slices.Clone(*top)
-	slices.Sort(mins)
-	return Sketch{N: len(r.order), Mins: slices.Compact(mins)}
+	for start := lo; start < hi; start += sketchBlock {
+		// A block of rows is read first (the rows are in sorted, not
+		// memory, order: independent loads overlap their cache misses),
+		// then hashed.
+		rows := r.order[start:min(start+sketchBlock, hi)]
+		for t, i := range rows {
+			r.encodeRow(block[t*w:(t+1)*w], tmp, i)
+		}
+		for t := range rows {
+			// Equal rows have equal encodings: the previous one is compared.
+			row := block[t*w : (t+1)*w]
+			if start+t > 0 && bytes.Equal(row, prev) {
+				k++
+			} else {
+				k = 0
+			}
+			copy(prev, row)
+			binary.BigEndian.PutUint64(occ[:], k)
+			mac.Reset()
+			if version >= 2 {
+				mac.Write([]byte("v2"))
+			}
+			mac.Write(row)
+			mac.Write(occ[:])
+			sum = mac.Sum(sum[:0])
+			h := binary.BigEndian.Uint64(sum)
+			switch {
+			case top.Len() < SketchSize:
+				heap.Push(top, h)
+			case h < (*top)[0]:
+				(*top)[0] = h
+				heap.Fix(top, 0)
+			}
+		}
+	}
+	return *top
 }
+
+// sketchBlock is the number of rows rowSet.sketch reads before hashing
+// them; sketchPartRows the fewest rows it hashes on a goroutine of their
+// own
+// (sketchPartRows: a variable for the test of the parts).
+const sketchBlock = 256
+
+var sketchPartRows = 1 << 16
 
 // maxHeap is a max-heap of hashes (container/heap).
 type maxHeap []uint64

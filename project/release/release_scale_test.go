@@ -1,3 +1,5 @@
+//go:build linux
+
 package release
 
 import (
@@ -7,8 +9,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,38 +22,65 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
 
-// scale enables TestReleaseScale (issue 8, point 5): go test ./project/
-// -run TestReleaseScale -scale (about a minute; not in the default run).
+// scale enables TestReleaseScale (issue 8, point 5; issue 20): go test
+// -tags migrated_fynedo -run TestReleaseScale -v ./project/release/ -args
+// -scale (about 15 s on an idle machine; not in the default run).
 var scale = testFlag("scale", "run the 10^7-row end-to-end release test")
 
 // scaleRows is the size of the generated dataset.
 const scaleRows = 10_000_000
 
-// scalePeakCap is the peak resident memory allowed for the whole release.
-const scalePeakCap = 2 << 30
+// scalePeakCap is the peak resident memory allowed for the whole release:
+// 450 MB, the measured 418 MB (docs/performance.md, "The whole 10⁷-row
+// release: 13 s and 300 MB") with a margin for the Go runtime and the
+// collector's timing. Issue 20 asks for 300 MB, out of reach while a
+// release from the records holds two n-length copies of its features: the
+// table as read (two columns: 160 MB), which the ledger's identity of the
+// records reads at Release (fingerprints, the keyed sketch, projections),
+// and the learner's copy mapped to [0,1]^ℓ (another 160 MB), which the
+// fit, the previews and the peers read.
+const scalePeakCap = 450_000_000
 
 // TestReleaseScale writes a 10^7-row, 2-column CSV (generated here, never
 // committed), releases it with KDE (k = 20, h = 3, ε = 1) through the real
 // pipeline (ReadCSV → Prepare → Release, secure noise, ledger, signed
 // synopsis) and fails if the process's peak resident memory (VmHWM, Linux)
-// exceeds 2 GiB. It logs the time of each step and the peak; the numbers are
-// recorded in docs/performance.md.
+// exceeds scalePeakCap. It logs the time and the peak of each step; the
+// numbers are recorded in docs/performance.md.
 func TestReleaseScale(t *testing.T) {
 	if !scale() {
 		t.Skip("pass -scale to run the 10^7-row release")
 	}
 	dir := t.TempDir()
 	csvPath := filepath.Join(dir, "big.csv")
+	var steps []string
+	var peak int64
+	cpu0 := cpuTime(t)
+	step := func(name string, start time.Time) {
+		t.Helper()
+		p, err := peakRSS()
+		if err != nil {
+			t.Fatalf("peak memory unavailable: %v", err)
+		}
+		peak = max(peak, p)
+		cpu := cpuTime(t)
+		steps = append(steps, fmt.Sprintf("%s %v (CPU %v, peak %.0f MB)", name, time.Since(start).Round(time.Millisecond),
+			(cpu-cpu0).Round(time.Millisecond), float64(p)/1e6))
+		cpu0 = cpu
+		resetPeakRSS(t)
+	}
 	start := time.Now()
 	writeScaleCSV(t, csvPath, scaleRows)
-	tGen := time.Since(start)
+	runtime.GC()
+	debug.FreeOSMemory() // the generator's garbage is not the release's
+	step("generate", start)
 
 	start = time.Now()
 	ds, err := dataset.ReadCSV(csvPath, dataset.CSVOptions{Columns: []string{"a", "b"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tRead := time.Since(start)
+	step("ReadCSV", start)
 	if ds.Rows != scaleRows {
 		t.Fatalf("read %d rows, want %d", ds.Rows, scaleRows)
 	}
@@ -64,22 +96,37 @@ func TestReleaseScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tPrep := time.Since(start)
+	step("Prepare (map, fit, lattice)", start)
 	e := newReleaseEnv(t)
 	start = time.Now()
 	if _, err := p.Release(context.Background(), e.opt); err != nil {
 		t.Fatal(err)
 	}
-	tRel := time.Since(start)
-
-	peak, err := peakRSS()
-	if err != nil {
-		t.Fatalf("peak memory unavailable: %v", err)
-	}
-	t.Logf("10^7 rows: generate %v, ReadCSV %v, Prepare (map, fit, lattice) %v, Release (ledger, noise, sign, write) %v; peak RSS %.0f MB",
-		tGen.Round(time.Millisecond), tRead.Round(time.Millisecond), tPrep.Round(time.Millisecond), tRel.Round(time.Millisecond), float64(peak)/1e6)
+	step("Release (identity, ledger, noise, sign, write)", start)
+	t.Logf("10^7 rows: %s; peak RSS %.0f MB (cap %.0f MB)", strings.Join(steps, ", "), float64(peak)/1e6, float64(scalePeakCap)/1e6)
 	if peak > scalePeakCap {
 		t.Errorf("peak resident memory %d bytes exceeds the cap of %d", peak, scalePeakCap)
+	}
+}
+
+// cpuTime returns the CPU time (user and system) the process has used: the
+// steps' wall times depend on the load of the shared machine, their CPU
+// times much less.
+func cpuTime(t *testing.T) time.Duration {
+	t.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatalf("CPU time unavailable: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// resetPeakRSS resets the process's peak resident set size (VmHWM) to the
+// current one (Linux: "5" written to /proc/self/clear_refs).
+func resetPeakRSS(t *testing.T) {
+	t.Helper()
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Fatalf("resetting the peak memory: %v", err)
 	}
 }
 

@@ -467,6 +467,9 @@ func (st *previewState) result() *Result {
 		MarkerErr: st.marker.Mean[0][0], Approx: st.model.Approx(params.H),
 	}
 	st.markerMeasures(res)
+	if line := binningBiasLine(st.prep, res); line != "" {
+		res.Warnings = append(res.Warnings, line)
+	}
 	if params.Noise == mechanism.NoiseLaplaceApprox {
 		res.PureBetter = mechanism.PureIsBetter(params)
 		if res.PureBetter {
@@ -479,6 +482,24 @@ func (st *previewState) result() *Result {
 		}
 	}
 	return res
+}
+
+// binningBiasLine is the error budget's line for a KDE released from binned
+// aggregates (issue 20): the binned KDE differs from the KDE of the records
+// by at most learners.KDEBinningBound (the kernel's Lipschitz constant
+// times half a bin, docs/sensitivity.md), on top of the errors the preview
+// simulates from the binned function. "" for any other release.
+func binningBiasLine(prep *release.Prepared, res *Result) string {
+	src := prep.Source
+	if src == nil || src.Bins < 1 || prep.Spec.Kind != learners.KindKDE {
+		return ""
+	}
+	bw := prep.Resolved["bandwidth"]
+	if len(bw) == 1 {
+		bw = slices.Repeat(bw, res.Dim)
+	}
+	return fmt.Sprintf("Binned records (B = %d per axis): the released KDE is that of the bin centres, within %s of the KDE of the records (binning bias: the kernel's Lipschitz constant × half a bin), on top of the errors shown.",
+		src.Bins, res.ErrorText(learners.KDEBinningBound(bw, src.Bins)))
 }
 
 // functionPlots draws one simulated release at the current setting beside
