@@ -31,9 +31,13 @@ const svmCertifyBlock = 32
 // vectors.
 //
 // Error (u = 2⁻⁵³, Σ_j α_j ≤ C): each term α_j l_j K_ij is off by
-// ≤ α_j((ℓ+5)u + u) (the signs l are exact), the compensated sums
-// (including the merge of the partial sums) add ≤ 3u·Σ_j α_j K_ij +
-// O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+10)u·(1 + n·u), used by certifiedGap.
+// ≤ α_j((ℓ+5)u + u) when eval computes K_ij (math.Exp, < 1 ulp) and by
+// ≤ α_j((ℓ+7)u + u + vexp.Tiny) when it comes from a cached row of the
+// solver (qRowRange with fastExp: vexp.Exp, relative error ≤ 4u; the signs
+// l are exact), the compensated sums (including the merge of the partial
+// sums) add ≤ 3u·Σ_j α_j K_ij + O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+12)u·(1 + n·u)
+// (C·vexp.Tiny < C·u·2⁻⁹⁶⁰ hides in the factor 1 + n·u), used by
+// certifiedGap.
 func (s *svmDual) exactGradient(ctx context.Context) error {
 	n, k := s.n, s.k
 	isSV := make([]bool, n) // uncached support vectors
@@ -144,7 +148,7 @@ func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []e
 // with compensated summation; each term is U-Lipschitz in G_i (U ≤ C/n)
 // and rounded with relative error 2u, and the sum adds 2u·gap, so
 //
-//	gap ≤ ĝ·(1 + 6u) + C²·(ℓ+10)u·(1 + n·u);
+//	gap ≤ ĝ·(1 + 6u) + C²·(ℓ+12)u·(1 + n·u);
 //
 // the margin below doubles the last term.
 func (s *svmDual) certifiedGap(c float64) float64 {
@@ -156,15 +160,16 @@ func (s *svmDual) certifiedGap(c float64) float64 {
 
 // svmCertifiedGap is the certified gap of certifiedGap for feasible alpha
 // (0 ≤ α_i ≤ upper ≤ C/n) and a gradient G = Qα − 1 computed from float64
-// kernel values with compensated summation (|ΔG_i| ≤ C(ℓ+10)u(1 + nu) for
-// the RBF part; with the intercept constant icpt every kernel value is ≤ κ²
-// = 1 + icpt and errs by ≤ (ℓ+6)u·κ², so the margin is scaled by κ²).
+// kernel values (math.Exp, or the solver's vexp.Exp rows) with compensated
+// summation (|ΔG_i| ≤ C(ℓ+12)u(1 + nu) for the RBF part; with the
+// intercept constant icpt every kernel value is ≤ κ² = 1 + icpt and errs by
+// ≤ (ℓ+8)u·κ², so the margin is scaled by κ²).
 func svmCertifiedGap(c, icpt, upper float64, dim int, alpha, grad []float64) float64 {
 	var gap ermSum
 	for i, g := range grad {
 		gap.add(svmGapTerm(upper, alpha[i], g))
 	}
 	u := ermRoundoff
-	margin := 2 * c * c * (1 + icpt) * float64(dim+11) * u * (1 + float64(len(grad))*u)
+	margin := 2 * c * c * (1 + icpt) * float64(dim+13) * u * (1 + float64(len(grad))*u)
 	return gap.value()*(1+6*u) + margin
 }

@@ -3,6 +3,8 @@ package learners
 import (
 	"math"
 	"sync"
+
+	"github.com/bernsteinrelease/bernstein/internal/vexp"
 )
 
 // svmKernel holds the data of the kernel matrix K_ij = exp(−g‖x_i − x_j‖²)
@@ -15,6 +17,11 @@ type svmKernel struct {
 	l   []float64 // labels
 	g   float64   // 1/(2σ²)
 	c   float64   // intercept constant
+	// fastExp: rows (qRowRange) take their exponentials from vexp.Exp
+	// (relative error ≤ 4u) instead of math.Exp (< 1 ulp). svmSolve sets
+	// it (its certificate's margin covers both); the public fallback
+	// (erm_fallback.go), whose FISTA error plan assumes math.Exp, does not.
+	fastExp bool
 }
 
 func (k *svmKernel) point(i int) []float64 { return k.x[i*k.dim : (i+1)*k.dim] }
@@ -32,26 +39,49 @@ func (k *svmKernel) eval(a, b []float64) float64 {
 	return math.Exp(-k.g*d2) + k.c
 }
 
-// qRowRange writes Q_ij for j ∈ [lo, hi) into row[lo:hi].
+// qRowRange writes Q_ij for j ∈ [lo, hi) into row[lo:hi]: the exponents
+// −g‖x_i − x_j‖² (the same roundings as eval) first, then their
+// exponentials (with fastExp by vexp.Exp, relative error ≤ vexp.RelErr =
+// 4u plus vexp.Tiny = 2⁻¹⁰²¹ absolute, where math.Exp has < 1 ulp: each
+// value then errs by ≤ (ℓ+7)u + u(1+c) + Tiny, which svmCertifiedGap's
+// margin covers), then the constant and the labels.
 func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 	xi, li := k.point(i), k.l[i]
+	seg := row[lo:hi]
 	switch k.dim {
 	case 1:
 		a := xi[0]
-		for j := lo; j < hi; j++ {
-			t := a - k.x[j]
-			row[j] = li * k.l[j] * (math.Exp(-k.g*(t*t)) + k.c)
+		for j := range seg {
+			t := a - k.x[lo+j]
+			seg[j] = -k.g * (t * t)
 		}
 	case 2:
 		a0, a1 := xi[0], xi[1]
-		for j := lo; j < hi; j++ {
-			t0, t1 := a0-k.x[2*j], a1-k.x[2*j+1]
-			row[j] = li * k.l[j] * (math.Exp(-k.g*(t0*t0+t1*t1)) + k.c)
+		x := k.x[2*lo : 2*hi]
+		for j := range seg {
+			t0, t1 := a0-x[2*j], a1-x[2*j+1]
+			seg[j] = -k.g * (t0*t0 + t1*t1)
 		}
 	default:
-		for j := lo; j < hi; j++ {
-			row[j] = li * k.l[j] * k.eval(xi, k.point(j))
+		for j := range seg {
+			var d2 float64
+			for m, v := range xi {
+				t := v - k.x[(lo+j)*k.dim+m]
+				d2 += t * t
+			}
+			seg[j] = -k.g * d2
 		}
+	}
+	if k.fastExp {
+		vexp.Exp(seg, seg)
+	} else {
+		for j, t := range seg {
+			seg[j] = math.Exp(t)
+		}
+	}
+	l := k.l[lo:hi]
+	for j, e := range seg {
+		seg[j] = li * l[j] * (e + k.c)
 	}
 }
 

@@ -84,7 +84,7 @@ func svmSolve(ctx context.Context, data Dataset, c, sigma, icpt, gapTol float64)
 		}
 		return &svmSolution{sv: append([]float64(nil), data.X...), coef: coef}, nil
 	}
-	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt}
+	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt, fastExp: true}
 	s := &svmDual{k: k, n: n, upper: upper, c: c, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(k)}
 	if err := s.run(ctx, gapTol); err != nil {
 		if errors.Is(err, errUncertified) {
