@@ -32,12 +32,13 @@ const svmCertifyBlock = 32
 //
 // Error (u = 2⁻⁵³, Σ_j α_j ≤ C): each term α_j l_j K_ij is off by
 // ≤ α_j((ℓ+5)u + u) when eval computes K_ij (math.Exp, < 1 ulp) and by
-// ≤ α_j((ℓ+7)u + u + vexp.Tiny) when it comes from a cached row of the
-// solver (qRowRange with fastExp: vexp.Exp, relative error ≤ 4u; the signs
-// l are exact), the compensated sums (including the merge of the partial
-// sums) add ≤ 3u·Σ_j α_j K_ij + O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+12)u·(1 + n·u)
-// (C·vexp.Tiny < C·u·2⁻⁹⁶⁰ hides in the factor 1 + n·u), used by
-// certifiedGap.
+// ≤ α_j((ℓ+7)u + 4u + vexp.Tiny) when it comes from a cached row of the
+// solver (qRowRange with fastExp: vexp.Exp, relative error ≤ 4u; the
+// product and the plain sum of cachedRows' group of four: γ₄; the signs l
+// are exact), the compensated sums (including the merge of the partial
+// sums) add ≤ 3u·Σ_j α_j K_ij + O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+15)u·(1 + n·u)
+// (C·vexp.Tiny < C·u·2⁻⁹⁶⁰ and the O(u²) parts of γ₄ hide in the factor
+// 1 + n·u), used by certifiedGap.
 func (s *svmDual) exactGradient(ctx context.Context) error {
 	n, k := s.n, s.k
 	isSV := make([]bool, n) // uncached support vectors
@@ -97,12 +98,25 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 }
 
 // cachedRows adds α_j·Q_ji·l_i = α_j l_j K_ij to acc[i], i ∈ [lo, hi), for
-// the support vectors j whose Q row is cached (read only here).
+// the support vectors j whose Q row is cached (read only here), four rows
+// at a time: the four products are summed in plain floating point (at most
+// four roundings per term, γ₄ relative to Σ|α_j Q_ji| of the group) and
+// the group's sum enters the compensated sum (one Neumaier step per four
+// terms instead of per term).
 func (s *svmDual) cachedRows(lo, hi int, cached []int, acc []ermSum) {
-	l := s.k.l
-	for _, j := range cached {
-		a, row := s.alpha[j], s.cache.rows[j]
-		for i := lo; i < hi; i++ {
+	l, rows, alpha := s.k.l[lo:hi], s.cache.rows, s.alpha
+	acc = acc[lo:hi]
+	j := 0
+	for ; j+4 <= len(cached); j += 4 {
+		a0, a1, a2, a3 := alpha[cached[j]], alpha[cached[j+1]], alpha[cached[j+2]], alpha[cached[j+3]]
+		r0, r1, r2, r3 := rows[cached[j]][lo:hi], rows[cached[j+1]][lo:hi], rows[cached[j+2]][lo:hi], rows[cached[j+3]][lo:hi]
+		for i := range acc {
+			acc[i].add((a0*r0[i] + a1*r1[i] + a2*r2[i] + a3*r3[i]) * l[i])
+		}
+	}
+	for ; j < len(cached); j++ {
+		a, row := alpha[cached[j]], rows[cached[j]][lo:hi]
+		for i := range acc {
 			acc[i].add(a * row[i] * l[i])
 		}
 	}
@@ -148,7 +162,7 @@ func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []e
 // with compensated summation; each term is U-Lipschitz in G_i (U ≤ C/n)
 // and rounded with relative error 2u, and the sum adds 2u·gap, so
 //
-//	gap ≤ ĝ·(1 + 6u) + C²·(ℓ+12)u·(1 + n·u);
+//	gap ≤ ĝ·(1 + 6u) + C²·(ℓ+15)u·(1 + n·u);
 //
 // the margin below doubles the last term.
 func (s *svmDual) certifiedGap(c float64) float64 {
@@ -161,7 +175,7 @@ func (s *svmDual) certifiedGap(c float64) float64 {
 // svmCertifiedGap is the certified gap of certifiedGap for feasible alpha
 // (0 ≤ α_i ≤ upper ≤ C/n) and a gradient G = Qα − 1 computed from float64
 // kernel values (math.Exp, or the solver's vexp.Exp rows) with compensated
-// summation (|ΔG_i| ≤ C(ℓ+12)u(1 + nu) for the RBF part; with the
+// summation (|ΔG_i| ≤ C(ℓ+15)u(1 + nu) for the RBF part; with the
 // intercept constant icpt every kernel value is ≤ κ² = 1 + icpt and errs by
 // ≤ (ℓ+8)u·κ², so the margin is scaled by κ²).
 func svmCertifiedGap(c, icpt, upper float64, dim int, alpha, grad []float64) float64 {
@@ -170,6 +184,6 @@ func svmCertifiedGap(c, icpt, upper float64, dim int, alpha, grad []float64) flo
 		gap.add(svmGapTerm(upper, alpha[i], g))
 	}
 	u := ermRoundoff
-	margin := 2 * c * c * (1 + icpt) * float64(dim+13) * u * (1 + float64(len(grad))*u)
+	margin := 2 * c * c * (1 + icpt) * float64(dim+16) * u * (1 + float64(len(grad))*u)
 	return gap.value()*(1+6*u) + margin
 }

@@ -175,10 +175,61 @@ func (s *svmDual) warmStart() {
 // its 256 kernel row segments over the cores.
 const svmParallelWarm = 512
 
-// step returns the clipped Newton step of coordinate i (Q_ii = 1 + c).
+// step returns the clipped Newton step of coordinate i (Q_ii = 1 + c; the
+// division is a multiplication by fl(1/(1 + c)), exact for c = 0: any
+// feasible α is correct, only the certificate needs exact arithmetic).
 func (s *svmDual) step(i int) float64 {
 	a := s.alpha[i]
-	return min(max(a-s.grad[i]/(1+s.k.c), 0), s.upper) - a
+	return min(max(a-s.grad[i]*(1/(1+s.k.c)), 0), s.upper) - a
+}
+
+// svmPick is the greedy choice over the active set: the coordinate with
+// the largest dual increase −G_i δ_i − ½Q_ii δ_i² of its clipped step δ_i
+// (best = −1 if no step increases the dual) and the largest |δ_i|.
+type svmPick struct {
+	best          int
+	gain, maxStep float64
+}
+
+// consider offers coordinate i with gradient g (the steps of step, with
+// inv = fl(1/Q_ii)); coordinates are offered in the order of the active set,
+// and ties keep the first.
+func (p *svmPick) consider(i int, a, g, upper, inv, qii float64) {
+	d := min(max(a-g*inv, 0), upper) - a
+	if d == 0 {
+		return
+	}
+	p.maxStep = max(p.maxStep, math.Abs(d))
+	if gain := -g*d - 0.5*qii*d*d; gain > p.gain {
+		p.best, p.gain = i, gain
+	}
+}
+
+// pick scans the active set (svmPick).
+func (s *svmDual) pick() svmPick {
+	p := svmPick{best: -1}
+	qii := 1 + s.k.c
+	inv := 1 / qii
+	for _, i := range s.active {
+		p.consider(i, s.alpha[i], s.grad[i], s.upper, inv, qii)
+	}
+	return p
+}
+
+// updatePick adds d·row to the gradient of the active coordinates and
+// returns the next pick, in one pass (the same values as the update
+// followed by pick).
+func (s *svmDual) updatePick(d float64, row []float64) svmPick {
+	p := svmPick{best: -1}
+	qii := 1 + s.k.c
+	inv := 1 / qii
+	grad, alpha, upper := s.grad, s.alpha, s.upper
+	for _, j := range s.active {
+		g := grad[j] + d*row[j]
+		grad[j] = g
+		p.consider(j, alpha[j], g, upper, inv, qii)
+	}
+	return p
 }
 
 // svmShrinkEvery is the number of updates between shrinking passes.
@@ -226,25 +277,22 @@ func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 	eps := gapTol / s.c
 	limit := svmMaxUpdates * n
 	sinceShrink := 0
+	// p is the greedy choice (svmPick) for the current state when fresh:
+	// the gradient update computes it in the same pass, and shrinking
+	// removes only coordinates whose step is 0, which p never holds.
+	var p svmPick
+	fresh := false
 	for {
 		if s.updates%ermCtxEvery == 0 {
 			if err := ermCanceled(ctx, KindSVM); err != nil {
 				return err
 			}
 		}
-		// Greedy selection: largest dual increase −G δ − ½δ² of the
-		// clipped step.
-		best, bestGain, maxStep := -1, 0.0, 0.0
-		for _, i := range s.active {
-			d := s.step(i)
-			if d == 0 {
-				continue
-			}
-			maxStep = max(maxStep, math.Abs(d))
-			if gain := -s.grad[i]*d - 0.5*(1+s.k.c)*d*d; gain > bestGain {
-				best, bestGain = i, gain
-			}
+		if !fresh {
+			p = s.pick()
 		}
+		fresh = false
+		best, maxStep := p.best, p.maxStep
 		if maxStep <= eps {
 			switch {
 			case len(s.active) < n:
@@ -277,9 +325,7 @@ func (s *svmDual) run(ctx context.Context, gapTol float64) error {
 		s.alpha[best] = min(max(old+s.step(best), 0), s.upper)
 		d := s.alpha[best] - old
 		row := s.row(best)
-		for _, j := range s.active {
-			s.grad[j] += d * row[j]
-		}
+		p, fresh = s.updatePick(d, row), true
 		if wasU, isU := old == s.upper, s.alpha[best] == s.upper; wasU != isU {
 			v := s.upper
 			if wasU {
