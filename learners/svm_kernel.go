@@ -48,14 +48,17 @@ func (k *svmKernel) eval(a, b []float64) float64 {
 func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 	xi, li := k.point(i), k.l[i]
 	seg := row[lo:hi]
-	switch k.dim {
-	case 1:
+	switch {
+	case k.fastExp && k.dim == 2:
+		// Exponents and exponentials in one pass of the assembly.
+		vexp.GaussRow2(seg, k.x[2*lo:2*hi], xi[0], xi[1], k.g)
+	case k.dim == 1:
 		a := xi[0]
 		for j := range seg {
 			t := a - k.x[lo+j]
 			seg[j] = -k.g * (t * t)
 		}
-	case 2:
+	case k.dim == 2:
 		a0, a1 := xi[0], xi[1]
 		x := k.x[2*lo : 2*hi]
 		for j := range seg {
@@ -72,9 +75,11 @@ func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 			seg[j] = -k.g * d2
 		}
 	}
-	if k.fastExp {
+	switch {
+	case k.fastExp && k.dim == 2:
+	case k.fastExp:
 		vexp.Exp(seg, seg)
-	} else {
+	default:
 		for j, t := range seg {
 			seg[j] = math.Exp(t)
 		}

@@ -217,13 +217,22 @@ func (p *svmPick) consider(i int, a, g, upper, inv, qii float64) {
 	}
 }
 
+// svmAtRest reports whether a coordinate at a bound has a gradient that
+// pushes it into the bound (its clipped step is 0, so consider would skip
+// it): the common case, tested before the call.
+func svmAtRest(a, g, upper float64) bool {
+	return (a == 0 && g >= 0) || (a == upper && g <= 0)
+}
+
 // pick scans the active set (svmPick).
 func (s *svmDual) pick() svmPick {
 	p := svmPick{best: -1}
 	qii := 1 + s.k.c
 	inv := 1 / qii
 	for _, i := range s.active {
-		p.consider(i, s.alpha[i], s.grad[i], s.upper, inv, qii)
+		if a, g := s.alpha[i], s.grad[i]; !svmAtRest(a, g, s.upper) {
+			p.consider(i, a, g, s.upper, inv, qii)
+		}
 	}
 	return p
 }
@@ -239,7 +248,9 @@ func (s *svmDual) updatePick(d float64, row []float64) svmPick {
 	for _, j := range s.active {
 		g := grad[j] + d*row[j]
 		grad[j] = g
-		p.consider(j, alpha[j], g, upper, inv, qii)
+		if a := alpha[j]; !svmAtRest(a, g, upper) {
+			p.consider(j, a, g, upper, inv, qii)
+		}
 	}
 	return p
 }

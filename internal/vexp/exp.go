@@ -68,3 +68,35 @@ func expGo(x float64) float64 {
 	p = math.FMA(p, r, 1)
 	return p * math.Float64frombits((math.Float64bits(kb)+1023)<<52)
 }
+
+// GaussRow2 sets dst[j] = Exp(−g·((a0 − p[2j])² + (a1 − p[2j+1])²)) for
+// every j < len(dst): a row of the Gaussian kernel between (a0, a1) and the
+// two-dimensional points p (x and y interleaved, len(p) ≥ 2·len(dst);
+// shorter panics), with the argument rounded as gaussArg2 does and the
+// error of Exp (g ≥ 0 and finite points, so the argument is ≤ 0). With
+// Fast() the argument and the exponential run in the assembly, four points
+// at a time.
+func GaussRow2(dst, p []float64, a0, a1, g float64) {
+	p = p[:2*len(dst)]
+	if !useAsm {
+		for j := range dst {
+			dst[j] = math.Exp(gaussArg2(p, j, a0, a1, g))
+		}
+		return
+	}
+	n4 := len(dst) &^ 3
+	if n4 > 0 {
+		gaussRow2AVX2(&dst[0], &p[0], n4, a0, a1, -g)
+	}
+	for j := n4; j < len(dst); j++ {
+		dst[j] = expGo(gaussArg2(p, j, a0, a1, g))
+	}
+}
+
+// gaussArg2 is −g·((a0 − x)² + (a1 − y)²) for point j of p, each square
+// rounded on its own (the conversions forbid fusing them into a
+// multiply-add), as the assembly computes it.
+func gaussArg2(p []float64, j int, a0, a1, g float64) float64 {
+	t0, t1 := a0-p[2*j], a1-p[2*j+1]
+	return -g * (float64(t0*t0) + float64(t1*t1))
+}

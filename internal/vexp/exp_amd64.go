@@ -13,3 +13,9 @@ var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 //
 //go:noescape
 func expAVX2(dst, x *float64, n4 int)
+
+// gaussRow2AVX2 sets dst[j] = expGo(gaussArg2(p, j, a0, a1, −negG)) for
+// j < n4, n4 > 0 a multiple of 4 (exp_amd64.s).
+//
+//go:noescape
+func gaussRow2AVX2(dst, p *float64, n4 int, a0, a1, negG float64)

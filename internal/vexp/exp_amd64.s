@@ -259,3 +259,140 @@ loop4:
 done:
 	VZEROUPPER
 	RET
+
+// func gaussRow2AVX2(dst, p *float64, n4 int, a0, a1, negG float64)
+//
+// dst[j] = expGo(gaussArg2(p, j, a0, a1, g)) for j < n4 (a positive
+// multiple of 4), with negG = −g: 8 points per iteration while at least 8
+// remain, then 4. The argument −g·((a0 − x)² + (a1 − y)²) of four points
+// (64 bytes, x and y interleaved) is formed as in gaussArg2: the
+// differences, their squares (two roundings), VHADDPD adding each point's
+// two squares (x² + y²: one rounding) into the lane order 0 2 1 3, VPERMPD
+// restoring 0 1 2 3, and the product with −g; then the steps of expAVX2.
+// Registers: SI = p, DI = dst, CX = points left, Y14 = (a0, a1, a0, a1),
+// Y15 = −g; Y2, Y3, Y6, Y7 hold the differences.
+TEXT ·gaussRow2AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ p+8(FP), SI
+	MOVQ n4+16(FP), CX
+	VBROADCASTF128 a0+24(FP), Y14
+	VBROADCASTSD negG+40(FP), Y15
+
+gloop8:
+	CMPQ CX, $8
+	JLT gloop4
+	VMOVUPD 0(SI), Y2
+	VMOVUPD 32(SI), Y3
+	VSUBPD Y2, Y14, Y2
+	VSUBPD Y3, Y14, Y3
+	VMULPD Y2, Y2, Y2
+	VMULPD Y3, Y3, Y3
+	VHADDPD Y3, Y2, Y0
+	VPERMPD $0xD8, Y0, Y0
+	VMULPD Y15, Y0, Y0
+	VMOVUPD 64(SI), Y6
+	VMOVUPD 96(SI), Y7
+	VSUBPD Y6, Y14, Y6
+	VSUBPD Y7, Y14, Y7
+	VMULPD Y6, Y6, Y6
+	VMULPD Y7, Y7, Y7
+	VHADDPD Y7, Y6, Y1
+	VPERMPD $0xD8, Y1, Y1
+	VMULPD Y15, Y1, Y1
+	VMAXPD expc<>+0(SB), Y0, Y0
+	VMAXPD expc<>+0(SB), Y1, Y1
+	VMOVUPD expc<>+32(SB), Y4
+	VMOVUPD expc<>+32(SB), Y5
+	VFMADD213PD expc<>+64(SB), Y0, Y4
+	VFMADD213PD expc<>+64(SB), Y1, Y5
+	VSUBPD expc<>+64(SB), Y4, Y12
+	VSUBPD expc<>+64(SB), Y5, Y13
+	VFMADD231PD expc<>+96(SB), Y12, Y0
+	VFMADD231PD expc<>+96(SB), Y13, Y1
+	VFMADD231PD expc<>+128(SB), Y12, Y0
+	VFMADD231PD expc<>+128(SB), Y13, Y1
+	VMOVUPD expc<>+160(SB), Y8
+	VMOVUPD expc<>+160(SB), Y9
+	VFMADD213PD expc<>+192(SB), Y0, Y8
+	VFMADD213PD expc<>+192(SB), Y1, Y9
+	VFMADD213PD expc<>+224(SB), Y0, Y8
+	VFMADD213PD expc<>+224(SB), Y1, Y9
+	VFMADD213PD expc<>+256(SB), Y0, Y8
+	VFMADD213PD expc<>+256(SB), Y1, Y9
+	VFMADD213PD expc<>+288(SB), Y0, Y8
+	VFMADD213PD expc<>+288(SB), Y1, Y9
+	VFMADD213PD expc<>+320(SB), Y0, Y8
+	VFMADD213PD expc<>+320(SB), Y1, Y9
+	VFMADD213PD expc<>+352(SB), Y0, Y8
+	VFMADD213PD expc<>+352(SB), Y1, Y9
+	VFMADD213PD expc<>+384(SB), Y0, Y8
+	VFMADD213PD expc<>+384(SB), Y1, Y9
+	VFMADD213PD expc<>+416(SB), Y0, Y8
+	VFMADD213PD expc<>+416(SB), Y1, Y9
+	VFMADD213PD expc<>+448(SB), Y0, Y8
+	VFMADD213PD expc<>+448(SB), Y1, Y9
+	VFMADD213PD expc<>+480(SB), Y0, Y8
+	VFMADD213PD expc<>+480(SB), Y1, Y9
+	VFMADD213PD expc<>+512(SB), Y0, Y8
+	VFMADD213PD expc<>+512(SB), Y1, Y9
+	VFMADD213PD expc<>+544(SB), Y0, Y8
+	VFMADD213PD expc<>+544(SB), Y1, Y9
+	VFMADD213PD expc<>+544(SB), Y0, Y8
+	VFMADD213PD expc<>+544(SB), Y1, Y9
+	VPADDQ expc<>+576(SB), Y4, Y4
+	VPADDQ expc<>+576(SB), Y5, Y5
+	VPSLLQ $52, Y4, Y4
+	VPSLLQ $52, Y5, Y5
+	VMULPD Y4, Y8, Y8
+	VMULPD Y5, Y9, Y9
+	VMOVUPD Y8, 0(DI)
+	VMOVUPD Y9, 32(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $8, CX
+	JMP gloop8
+
+gloop4:
+	CMPQ CX, $4
+	JLT gdone
+	VMOVUPD 0(SI), Y2
+	VMOVUPD 32(SI), Y3
+	VSUBPD Y2, Y14, Y2
+	VSUBPD Y3, Y14, Y3
+	VMULPD Y2, Y2, Y2
+	VMULPD Y3, Y3, Y3
+	VHADDPD Y3, Y2, Y0
+	VPERMPD $0xD8, Y0, Y0
+	VMULPD Y15, Y0, Y0
+	VMAXPD expc<>+0(SB), Y0, Y0
+	VMOVUPD expc<>+32(SB), Y4
+	VFMADD213PD expc<>+64(SB), Y0, Y4
+	VSUBPD expc<>+64(SB), Y4, Y12
+	VFMADD231PD expc<>+96(SB), Y12, Y0
+	VFMADD231PD expc<>+128(SB), Y12, Y0
+	VMOVUPD expc<>+160(SB), Y8
+	VFMADD213PD expc<>+192(SB), Y0, Y8
+	VFMADD213PD expc<>+224(SB), Y0, Y8
+	VFMADD213PD expc<>+256(SB), Y0, Y8
+	VFMADD213PD expc<>+288(SB), Y0, Y8
+	VFMADD213PD expc<>+320(SB), Y0, Y8
+	VFMADD213PD expc<>+352(SB), Y0, Y8
+	VFMADD213PD expc<>+384(SB), Y0, Y8
+	VFMADD213PD expc<>+416(SB), Y0, Y8
+	VFMADD213PD expc<>+448(SB), Y0, Y8
+	VFMADD213PD expc<>+480(SB), Y0, Y8
+	VFMADD213PD expc<>+512(SB), Y0, Y8
+	VFMADD213PD expc<>+544(SB), Y0, Y8
+	VFMADD213PD expc<>+544(SB), Y0, Y8
+	VPADDQ expc<>+576(SB), Y4, Y4
+	VPSLLQ $52, Y4, Y4
+	VMULPD Y4, Y8, Y8
+	VMOVUPD Y8, 0(DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP gloop4
+
+gdone:
+	VZEROUPPER
+	RET

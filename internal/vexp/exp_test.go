@@ -174,6 +174,36 @@ func TestAsmMatchesGo(t *testing.T) {
 	}
 }
 
+// TestGaussRow2 checks GaussRow2 against gaussArg2 and expGo bit for bit
+// with the assembly (every length up to 40, so every tail), and against
+// math.Exp of the same argument within RelErr + 2u (math.Exp's own error)
+// everywhere, for points in and around the unit square and g from 0 to 50.
+func TestGaussRow2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 11))
+	p := make([]float64, 80)
+	for i := range p {
+		p[i] = 3*rng.Float64() - 1
+	}
+	for _, g := range []float64{0, 0.005, 0.5, 50} {
+		a0, a1 := rng.Float64(), rng.Float64()
+		for n := 0; n <= 40; n++ {
+			got := make([]float64, n)
+			GaussRow2(got, p, a0, a1, g)
+			for j := range n {
+				x := gaussArg2(p, j, a0, a1, g)
+				if Fast() {
+					if want := expGo(x); math.Float64bits(got[j]) != math.Float64bits(want) {
+						t.Fatalf("g = %v, n = %d: GaussRow2[%d] = %v, expGo(gaussArg2) = %v", g, n, j, got[j], want)
+					}
+				}
+				if m := math.Exp(x); math.Abs(got[j]-m) > (RelErr+2*u)*m+Tiny {
+					t.Fatalf("g = %v, n = %d: GaussRow2[%d] = %v, math.Exp = %v", g, n, j, got[j], m)
+				}
+			}
+		}
+	}
+}
+
 // TestExpShortDst checks the programmer-error panic.
 func TestExpShortDst(t *testing.T) {
 	defer func() {
