@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bernsteinrelease/bernstein/internal/vexp"
 )
 
 // svmGapTerm is U·max(0, −G) + αG, the non-negative duality-gap
@@ -31,14 +33,15 @@ const svmCertifyBlock = 32
 // vectors.
 //
 // Error (u = 2⁻⁵³, Σ_j α_j ≤ C): each term α_j l_j K_ij is off by
-// ≤ α_j((ℓ+5)u + u) when eval computes K_ij (math.Exp, < 1 ulp) and by
-// ≤ α_j((ℓ+7)u + 4u + vexp.Tiny) when it comes from a cached row of the
-// solver (qRowRange with fastExp: vexp.Exp, relative error ≤ 4u; the
-// product and the plain sum of cachedRows' group of four: γ₄; the signs l
-// are exact), the compensated sums (including the merge of the partial
-// sums) add ≤ 3u·Σ_j α_j K_ij + O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+15)u·(1 + n·u)
-// (C·vexp.Tiny < C·u·2⁻⁹⁶⁰ and the O(u²) parts of γ₄ hide in the factor
-// 1 + n·u), used by certifiedGap.
+// ≤ α_j((ℓ+7)u + u + vexp.Tiny) when gradientRow computes K_ij (exponent,
+// then vexp.Exp with relative error ≤ 4u where math.Exp has < 1 ulp) and
+// by ≤ α_j((ℓ+7)u + 4u + vexp.Tiny) when it comes from a cached row of the
+// solver (qRowRange with fastExp; the product and the plain sum of
+// cachedRows' group of four: γ₄; the signs l are exact), the compensated
+// sums (including the merge of the partial sums) add ≤ 3u·Σ_j α_j K_ij +
+// O(n u²)·C, so |ΔG_i| ≤ C·(ℓ+15)u·(1 + n·u) (C·vexp.Tiny < C·u·2⁻⁹⁶⁰ and
+// the O(u²) parts of γ₄ hide in the factor 1 + n·u), used by
+// certifiedGap.
 func (s *svmDual) exactGradient(ctx context.Context) error {
 	n, k := s.n, s.k
 	isSV := make([]bool, n) // uncached support vectors
@@ -65,6 +68,7 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 	for w := range workers {
 		acc := make([]ermSum, n)
 		accs[w] = acc
+		buf := make([]float64, len(sv)) // kernel values of one row
 		wg.Go(func() {
 			for {
 				lo := int(next.Add(svmCertifyBlock)) - svmCertifyBlock
@@ -73,7 +77,7 @@ func (s *svmDual) exactGradient(ctx context.Context) error {
 				}
 				hi := min(n, lo+svmCertifyBlock)
 				for i := lo; i < hi; i++ {
-					s.gradientRow(i, isSV[i], sv, coef, acc)
+					s.gradientRow(i, isSV[i], sv, coef, acc, buf)
 				}
 				s.cachedRows(lo, hi, cached, accs[workers])
 			}
@@ -124,8 +128,11 @@ func (s *svmDual) cachedRows(lo, hi int, cached []int, acc []ermSum) {
 
 // gradientRow adds row i's contributions to acc: f_i gets α_j l_j K_ij for
 // every support vector j (only j ≥ i if i is itself a support vector), and
-// f_j gets α_i l_i K_ij for support vectors j > i.
-func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []ermSum) {
+// f_j gets α_i l_i K_ij for support vectors j > i. The kernel values are
+// formed in buf (len(buf) ≥ len(sv)): the exponents, then vexp.Exp over
+// the row (relative error ≤ 4u where math.Exp has < 1 ulp; the
+// margin of svmCertifiedGap counts it, as for cached rows).
+func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []ermSum, buf []float64) {
 	k := s.k
 	xi := k.point(i)
 	start := 0
@@ -142,14 +149,20 @@ func (s *svmDual) gradientRow(i int, iSV bool, sv []int, coef []float64, acc []e
 		}
 		start = lo
 	}
+	js := sv[start:]
+	kv := buf[:len(js)]
+	for t, j := range js {
+		kv[t] = k.exponent(xi, k.point(j))
+	}
+	vexp.Exp(kv, kv)
 	ci := coef[i]
 	ai := &acc[i]
-	for _, j := range sv[start:] {
+	for t, j := range js {
 		if j == i {
 			ai.add(ci * (1 + k.c)) // K_ii = 1 + c
 			continue
 		}
-		kij := k.eval(xi, k.point(j))
+		kij := kv[t] + k.c
 		ai.add(coef[j] * kij)
 		if iSV {
 			acc[j].add(ci * kij)

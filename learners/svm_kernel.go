@@ -26,21 +26,23 @@ type svmKernel struct {
 
 func (k *svmKernel) point(i int) []float64 { return k.x[i*k.dim : (i+1)*k.dim] }
 
-// eval returns K(a, b) computed as exp(−g·Σ(a_j − b_j)²) + c. Its absolute
-// error is ≤ (ℓ+5)u + u(1+c): the exponent t ≥ 0 carries relative error
-// ≤ γ_{ℓ+3}, which perturbs e^{−t} by ≤ t·e^{−t}·γ_{ℓ+3}·(1 + o(1)) ≤
-// γ_{ℓ+3}/e, math.Exp adds < 1 ulp, and adding c one rounding of ≤ (1+c)u.
-func (k *svmKernel) eval(a, b []float64) float64 {
+// exponent returns −t = −g·Σ(a_j − b_j)², the argument of the kernel's
+// exponential (K(a, b) = e^{−t} + c). Error of a kernel value formed from
+// it: t ≥ 0 carries relative error ≤ γ_{ℓ+3}, which perturbs e^{−t} by
+// ≤ t·e^{−t}·γ_{ℓ+3}·(1 + o(1)) ≤ γ_{ℓ+3}/e; math.Exp adds < 1 ulp (total
+// ≤ (ℓ+5)u), vexp.Exp ≤ 4u·e^{−t} + vexp.Tiny (total ≤ (ℓ+7)u + Tiny), and
+// adding c one rounding of ≤ (1+c)u.
+func (k *svmKernel) exponent(a, b []float64) float64 {
 	var d2 float64
 	for j, v := range a {
 		t := v - b[j]
 		d2 += t * t
 	}
-	return math.Exp(-k.g*d2) + k.c
+	return -k.g * d2
 }
 
 // qRowRange writes Q_ij for j ∈ [lo, hi) into row[lo:hi]: the exponents
-// −g‖x_i − x_j‖² (the same roundings as eval) first, then their
+// −g‖x_i − x_j‖² (exponent's roundings) first, then their
 // exponentials (with fastExp by vexp.Exp, relative error ≤ vexp.RelErr =
 // 4u plus vexp.Tiny = 2⁻¹⁰²¹ absolute, where math.Exp has < 1 ulp: each
 // value then errs by ≤ (ℓ+7)u + u(1+c) + Tiny, which svmCertifiedGap's
@@ -67,12 +69,7 @@ func (k *svmKernel) qRowRange(i int, row []float64, lo, hi int) {
 		}
 	default:
 		for j := range seg {
-			var d2 float64
-			for m, v := range xi {
-				t := v - k.x[(lo+j)*k.dim+m]
-				d2 += t * t
-			}
-			seg[j] = -k.g * d2
+			seg[j] = k.exponent(xi, k.point(lo+j))
 		}
 	}
 	switch {

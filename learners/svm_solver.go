@@ -51,6 +51,10 @@ func svmUpper(c float64, n int) float64 {
 	return u
 }
 
+// svmFastExp makes svmSolve's kernel rows use vexp (svmKernel.fastExp). A
+// variable only so that tests can compare with a fit on math.Exp rows.
+var svmFastExp = true
+
 // svmMaxUpdates is the public budget of coordinate updates per record; a
 // run that has not certified its gap by then returns errUncertified and Fit
 // releases the public fallback (svmFallback). A variable only so that tests
@@ -84,7 +88,7 @@ func svmSolve(ctx context.Context, data Dataset, c, sigma, icpt, gapTol float64)
 		}
 		return &svmSolution{sv: append([]float64(nil), data.X...), coef: coef}, nil
 	}
-	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt, fastExp: true}
+	k := &svmKernel{dim: dim, n: n, x: data.X, l: data.Labels, g: 1 / (2 * sigma * sigma), c: icpt, fastExp: svmFastExp}
 	s := &svmDual{k: k, n: n, upper: upper, c: c, alpha: make([]float64, n), grad: make([]float64, n), cache: newSVMRowCache(k)}
 	if err := s.run(ctx, gapTol); err != nil {
 		if errors.Is(err, errUncertified) {
