@@ -128,7 +128,7 @@ type svmDual struct {
 
 // svmWarmSample is the number of kernel columns used to guess the start
 // (64: fewer kernel evaluations than 256 at n = 3000 and 10⁴ for C = 10,
-// 100 and n, with no more updates; BenchmarkSVMFit).
+// 100 and n, with updates within 5 %; BenchmarkSVMFit).
 const svmWarmSample = 64
 
 // warmStart guesses which coordinates end at the upper bound: it estimates
@@ -178,7 +178,7 @@ func (s *svmDual) warmStart() {
 }
 
 // svmParallelWarm is the number of records from which warmStart splits
-// its 256 kernel row segments over the cores.
+// its svmWarmSample kernel row segments over the cores.
 const svmParallelWarm = 512
 
 // step returns the clipped Newton step of coordinate i (Q_ii = 1 + c; the

@@ -33,6 +33,9 @@ func Fast() bool { return useAsm }
 // i < len(x), x[i] ≤ 0 (the contract and proof are in doc.go). dst may be
 // x itself; a dst shorter than x panics.
 func Exp(dst, x []float64) {
+	if len(dst) < len(x) {
+		panic("vexp: Exp with len(dst) < len(x)") // programmer error
+	}
 	dst = dst[:len(x)]
 	if !useAsm {
 		for i, v := range x {
@@ -77,6 +80,9 @@ func expGo(x float64) float64 {
 // Fast() the argument and the exponential run in the assembly, four points
 // at a time.
 func GaussRow2(dst, p []float64, a0, a1, g float64) {
+	if len(p) < 2*len(dst) {
+		panic("vexp: GaussRow2 with len(p) < 2·len(dst)") // programmer error
+	}
 	p = p[:2*len(dst)]
 	if !useAsm {
 		for j := range dst {

@@ -204,14 +204,23 @@ func TestGaussRow2(t *testing.T) {
 	}
 }
 
-// TestExpShortDst checks the programmer-error panic.
-func TestExpShortDst(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Fatal("Exp with a short dst did not panic")
-		}
-	}()
-	Exp(make([]float64, 3), make([]float64, 4))
+// TestShortSlicesPanic checks the programmer-error panics, also where the
+// short slice's capacity would allow the access.
+func TestShortSlicesPanic(t *testing.T) {
+	roomy := make([]float64, 3, 16)
+	for name, f := range map[string]func(){
+		"Exp":       func() { Exp(roomy, make([]float64, 4)) },
+		"GaussRow2": func() { GaussRow2(make([]float64, 4), roomy[:7], 0, 0, 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s with a short slice did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
 }
 
 // BenchmarkExp measures a kernel row's worth of exponentials (10⁴) against
