@@ -38,7 +38,7 @@ var allowedImports = map[string][]string{
 	"project/aggregate":        {"project/dataset", "project/fileio", "learners", "mechanism"},
 	"project/aggregate/duckdb": {"project/aggregate", "learners"},
 	"project/release":          {"project/aggregate", "project/aggregate/duckdb", "project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism", "mechanism/peers"},
-	"learners":                 {"mechanism", "internal/gemm"},
+	"learners":                 {"mechanism", "internal/gemm", "internal/vexp"},
 	"mechanism":                {"internal/gemm"},
 	"privacywords":             {"mechanism"},
 	"mechanism/peers":          {"mechanism", "internal/gemm"},
@@ -46,6 +46,7 @@ var allowedImports = map[string][]string{
 	"audit":                    {},
 	"internal/memprobe":        {},
 	"internal/gemm":            {},
+	"internal/vexp":            {},
 	"internal/anchor":          {},
 	"scripts/winres":           {},
 }
