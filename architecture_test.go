@@ -36,7 +36,7 @@ var allowedImports = map[string][]string{
 	"project/dataset":          {"project/synopsis", "project/fileio", "learners"},
 	"project/ledger":           {"project/dataset", "project/fileio", "project/internal/fsops"},
 	"project/aggregate":        {"project/dataset", "project/fileio", "learners", "mechanism"},
-	"project/aggregate/duckdb": {"project/aggregate", "learners"},
+	"project/aggregate/duckdb": {"project/aggregate", "project/dataset", "learners"},
 	"project/release":          {"project/aggregate", "project/aggregate/duckdb", "project/ledger", "project/dataset", "project/synopsis", "project/keys", "project/fileio", "learners", "mechanism", "mechanism/peers"},
 	"learners":                 {"mechanism", "internal/gemm", "internal/vexp"},
 	"mechanism":                {"internal/gemm"},
