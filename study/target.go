@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
@@ -396,88 +393,16 @@ func (s *targetSearch) best(ctx context.Context, eps float64, seed uint64) (Targ
 }
 
 // setting simulates the releases of one candidate at eps with the draws of
-// seed (an ε the noise kind refuses gives an infinite error).
+// seed (Model.QuantileError; an ε the noise kind refuses gives an infinite
+// error).
 func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h int, seed uint64) (TargetPoint, error) {
 	p := s.params(eps, noise, h)
-	out := TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K,
-		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
-	scale, err := mechanism.NoiseScale(s.pr.Sensitivity, p)
-	if err != nil {
-		// S is validated where the search starts: the noise kind (or
-		// this k) does not apply at eps.
-		return out, nil
-	}
 	m, err := s.model(ctx, p.K[0])
 	if err != nil {
-		return out, err
+		return TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K, Error: math.Inf(1)}, err
 	}
-	errs, err := s.simulate(ctx, m, noise, h, scale, seed)
-	if err != nil {
-		return out, err
-	}
-	out.Error, out.Low, out.High = quantileCI(errs, TargetQuantile)
-	sum := 0.0
-	for _, e := range errs {
-		sum += e
-	}
-	out.Mean = sum / float64(len(errs))
-	return out, nil
-}
-
-// simulate returns the error of every simulated release of order h at the
-// noise scale: the draws of repeat r are RepeatSeed(seed, r), as in
-// PerRepeat, and the releases those of Model.Run.
-func (s *targetSearch) simulate(ctx context.Context, m *targetModel, noise mechanism.NoiseKind, h int, scale float64, seed uint64) ([]float64, error) {
-	sp := Spec{Sensitivity: s.pr.Sensitivity, Noise: noise, Orders: []int{h}, Measure: SupError,
-		Threshold: s.pr.Threshold, Points: m.pts}
-	if m.pts != nil {
-		sp.Measure = PointAgreement
-	}
-	measures := sp.measures()
-	if err := m.md.checkMeasures(measures, sp); err != nil {
-		return nil, err
-	}
-	errs := make([]float64, s.repeats)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	scales := []float64{scale}
-	lb := m.md.linearBatch(sp.Orders)
-	chunks := (s.repeats + simChunk - 1) / simChunk
-	for range min(runtime.GOMAXPROCS(0), chunks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := m.md.worker(sp, measures, nil, lb)
-			srcs := make([]Source, simChunk)
-			out := make([]float64, simChunk)
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= chunks || ctx.Err() != nil {
-					return
-				}
-				r0 := c * simChunk
-				n := min(simChunk, s.repeats-r0)
-				for i := range n {
-					srcs[i] = mechanism.NewSimulationNoise(RepeatSeed(seed, r0+i))
-				}
-				// The worker cannot fail without a cancellation: its
-				// measures are checked above.
-				_ = work(r0, srcs[:n], []int{0}, scales, out[:n])
-				for i := range n {
-					if m.pts != nil {
-						errs[r0+i] = 1 - out[i]
-					} else {
-						errs[r0+i] = out[i]
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return errs, nil
+	return m.md.QuantileError(ctx, SettingSpec{Sensitivity: s.pr.Sensitivity, Params: p, Points: m.pts,
+		Threshold: s.pr.Threshold, Repeats: s.repeats, Seed: seed})
 }
 
 // quantileCI returns the q-quantile of xs (the ⌈q·n⌉-th smallest) and the
