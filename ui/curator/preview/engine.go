@@ -109,9 +109,9 @@ type Result struct {
 	// sup-norm error in learner units, a classifier's disagreement with
 	// the non-private classifier as a share of the records), from the same
 	// simulated releases as MarkerErr; Error95Text writes it.
-	Error95 study.TargetPoint
-	Approx      float64        // noiseless approximation error at the current h, k (learner units)
-	Warnings    []string
+	Error95  study.TargetPoint
+	Approx   float64 // noiseless approximation error at the current h, k (learner units)
+	Warnings []string
 	// Units converts the errors to the function plot's units (UnitName)
 	// and shares of the public range (RangeText, in plot units): ErrorText.
 	Units     study.Units
@@ -338,7 +338,7 @@ type previewState struct {
 	repeats int
 	ckey    string // the curves' cache key
 	curves  *study.Result
-	marker  *study.Result // the current setting alone
+	marker  *study.Result     // the current setting alone
 	q95     study.TargetPoint // its error at 95 % (the same releases)
 	// What is measured (measures.go): the kind, a classifier's threshold,
 	// the measures beside the sup-norm error, the error units, and the
