@@ -9,17 +9,23 @@ import (
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
+// refusedPeerRequests are peerRequests and two GP requests its theorem
+// refuses: at ε = 2 (> 1) and with pure Laplace noise (δ = 0).
+func refusedPeerRequests(t *testing.T) (reqs map[string]Request, gpBigEps, gpPure Request) {
+	reqs = peerRequests(releaseTestDataset(t, 100))
+	gpBigEps = reqs["gp"]
+	gpBigEps.Privacy.Epsilon = 2
+	gpPure = reqs["gp"]
+	gpPure.Privacy = mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 1}
+	return reqs, gpBigEps, gpPure
+}
+
 // TestCheckMechanismSettings: the refusal from the public settings alone
 // (no fit) is the fitted release's own (CheckMechanism) for every
 // condition public settings decide — the same field and words — and the
 // kinds that CheckMechanism accepts pass it too.
 func TestCheckMechanismSettings(t *testing.T) {
-	ds := releaseTestDataset(t, 100)
-	reqs := peerRequests(ds)
-	gpBigEps := reqs["gp"]
-	gpBigEps.Privacy.Epsilon = 2
-	gpPure := reqs["gp"]
-	gpPure.Privacy = mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 1}
+	reqs, gpBigEps, gpPure := refusedPeerRequests(t)
 	op := synopsis.MechanismOutputPerturbation
 	for _, c := range []struct {
 		name, mech, field string // field "" means accepted

@@ -62,12 +62,8 @@ func TestCuratorError95BesideThePlot(t *testing.T) {
 // no preview of the new settings can exist — with the release's rule in
 // the window's words (no command-line flags), and the release is blocked.
 func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
-	f := newCuratorFixture(t)
+	f, pp := kdeGaussianAt(t, "0.7")
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
 	gp, trig := preview.MechanismLabel(synopsis.MechanismGP), preview.MechanismLabel(synopsis.MechanismTrig)
 	check := func(what, want string) {
 		t.Helper()
@@ -82,22 +78,23 @@ func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 			t.Errorf("%s: the release is not blocked by the rule: %v", what, err)
 		}
 	}
-	f.do(func() {
-		pp.noise.SetSelected(noiseChoices[0].label) // pure Laplace: δ = 0
-		curatorType(pp.epsEntry, "0.7")
-		pp.mech.sel.SetSelected(gp)
-		check("GP at δ = 0", "choose Gaussian noise and a δ under Privacy")
-	})
-	f.do(func() {
-		pp.noise.SetSelected(noiseChoices[2].label)
-		curatorType(pp.epsEntry, "2")
-		check("GP at ε = 2", "ε ≤ 1")
-	})
-	f.do(func() {
-		curatorType(pp.epsEntry, "0.6")
-		pp.mech.sel.SetSelected(trig)
-		check("trig at δ > 0", "choose the pure ε-DP Laplace noise under Privacy")
-	})
+	for _, s := range []struct {
+		what, mech string
+		noise      int // index in noiseChoices: 0 pure Laplace (δ = 0), 2 Gaussian
+		eps, want  string
+	}{
+		{"GP at δ = 0", gp, 0, "0.7", "choose Gaussian noise and a δ under Privacy"},
+		{"GP at ε = 2", gp, 2, "2", "ε ≤ 1"},
+		{"trig at δ > 0", trig, 2, "0.6", "choose the pure ε-DP Laplace noise under Privacy"},
+	} {
+		// One UI event: no preview of the new settings can have come in.
+		f.do(func() {
+			pp.noise.SetSelected(noiseChoices[s.noise].label)
+			curatorType(pp.epsEntry, s.eps)
+			pp.mech.sel.SetSelected(s.mech)
+			check(s.what, s.want)
+		})
+	}
 	f.do(func() {
 		pp.noise.SetSelected(noiseChoices[0].label)
 		curatorType(pp.epsEntry, "0.8")
