@@ -83,9 +83,9 @@ func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 		noise      int // index in noiseChoices: 0 pure Laplace (δ = 0), 2 Gaussian
 		eps, want  string
 	}{
-		{"GP at δ = 0", gp, 0, "0.7", "choose Gaussian noise and a δ under Privacy"},
+		{"GP at δ = 0", gp, 0, "0.7", "needs Gaussian noise with δ in (0, 1)"},
 		{"GP at ε = 2", gp, 2, "2", "ε ≤ 1"},
-		{"trig at δ > 0", trig, 2, "0.6", "choose the pure ε-DP Laplace noise under Privacy"},
+		{"trig at δ > 0", trig, 2, "0.6", "pure ε-DP Laplace noise (δ = 0)"},
 	} {
 		// One UI event: no preview of the new settings can have come in.
 		f.do(func() {

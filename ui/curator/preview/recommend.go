@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -160,28 +159,19 @@ func (r *Result) measure95() string {
 	return "error"
 }
 
-// windowAdvice rewrites the command line's advice in a release's refusal
-// into the window's words (the Privacy step's noise choices).
-var windowAdvice = []struct{ cli, window string }{
-	{"(--noise gaussian --delta …)", "(choose Gaussian noise and a δ under Privacy)"},
-	{"release it with --noise laplace (δ = 0)", "choose the pure ε-DP Laplace noise under Privacy"},
-}
-
 // cliFragment is a parenthesis or a clause that still names a flag.
 var cliFragment = regexp.MustCompile(`\s*\([^()]*--[a-z][^()]*\)|;[^;]*--[a-z][^;]*`)
 
 // WindowRule is the text the window shows for a release's refusal of a
-// mechanism (a *release.RequestError's rule, without the field name):
-// command-line advice ("--noise laplace") becomes the window's, and any
-// other fragment naming a flag is left out.
+// mechanism: a *release.RequestError's rule without the field name. The
+// release words its refusals without command-line flags (planPeer); a
+// fragment that still names one ("(--noise laplace)", "; use --k 4") is
+// left out, so no flag reaches the window.
 func WindowRule(err error) string {
 	text := err.Error()
 	var re *release.RequestError
 	if errors.As(err, &re) {
 		text = re.Rule
-	}
-	for _, a := range windowAdvice {
-		text = strings.ReplaceAll(text, a.cli, a.window)
 	}
 	return cliFragment.ReplaceAllString(text, "")
 }
