@@ -50,7 +50,8 @@ later release with the chosen settings spends its own --epsilon.
 The dataset, learner, bounds and noise flags are those of 'bernstein release'.
 
 With --target-error X (instead of --epsilon and --epsilon-select) it spends
-nothing: it proposes the smallest ε, with the noise kind, h and k, at which
+nothing: it proposes the smallest ε, with the mechanism (Bernstein or a
+published peer), the noise kind, h and k, at which
 95% of simulated releases have at most the error X (docs/cli.md), on the
 public uniform stand-in unless --target-data says otherwise.`,
 		Setup: func(fs *flag.FlagSet, e *env) func(context.Context, []string) error {
@@ -64,7 +65,7 @@ public uniform stand-in unless --target-data says otherwise.`,
 			fs.BoolVar(&f.parameters, "parameters", false, "also choose the learner's parameters (svm C and sigma, logistic C and intercept, ridge C, the bandwidth of kde, priestley-chao and naive-bayes) among public multiples of their values, jointly with h and k (≤ 30 candidates)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
-			fs.StringVar(&f.targetError, "target-error", "", "instead of a private choice: the error `X` you can accept (95% sup-norm error in the plot's units, or a percentage\nsuch as 5% of the public range; a classifier's disagreement with the non-private one); proposes the smallest ε, noise, h and k\nfrom simulated releases; spends nothing")
+			fs.StringVar(&f.targetError, "target-error", "", "instead of a private choice: the error `X` you can accept (95% sup-norm error in the plot's units, or a percentage\nsuch as 5% of the public range; a classifier's disagreement with the non-private one); proposes the smallest ε, mechanism, noise, h and k\nfrom simulated releases; spends nothing")
 			fs.StringVar(&f.targetData, "target-data", "uniform", "what --target-error simulates on: `uniform` (a public stand-in within the bounds), a public CSV FILE of the same columns,\nor private (the records; the proposal then goes to standard error, curator only)")
 			fs.StringVar(&f.ledger, "ledger", "", "privacy-budget ledger `FILE` (default: ledger.jsonl in the user config directory)")
 			return func(ctx context.Context, _ []string) error { return runChoose(ctx, e, f) }

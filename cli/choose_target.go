@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -16,7 +17,8 @@ import (
 )
 
 // choose --target-error (issue 19 item 3): from the error a curator can
-// accept to the smallest ε, with the noise kind, h and k, by
+// accept to the smallest ε, with the mechanism (Bernstein or a published
+// peer that applies: `release --mechanism`), the noise kind, h and k, by
 // study.FindEpsilon on simulated releases. Nothing is released or spent.
 // By default the simulations run on the public uniform stand-in (n, the
 // columns, the bounds and a fixed seed: nothing private), so the proposal
@@ -105,6 +107,15 @@ func runChooseTarget(ctx context.Context, e *env, f *chooseFlags) error {
 		pr.Delta = req.Privacy.Delta
 	}
 	pr.Beta, pr.Seed = req.Beta, targetSimSeed
+	// The published peers that apply are candidates too, built for the
+	// automatic k at ε = 1 (trig: t = k + 1 moments).
+	if _, err := pr.AddPeers(study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
+		Values: learners.Values(prep.Resolved), K: prep.Params.K}); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(e.Stderr, "the published peers are not searched: %v\n", err)
+	}
 	units := targetUnits(prep)
 	t := target
 	switch {
@@ -163,11 +174,19 @@ func printTargetProposal(w io.Writer, res *study.TargetResult, prep *release.Pre
 			res.EpsMax, errText(p.Error), p.Epsilon, p.Noise, p.H, kText(p.K))
 		fmt.Fprintln(w, "what would help: a larger target, more records (n), wider smoothing parameters, fewer features, or (ε, δ) noise (--noise gaussian --delta D)")
 	} else {
-		fmt.Fprintf(w, "proposal: ε = %g, %s noise", p.Epsilon, p.Noise)
+		fmt.Fprintf(w, "proposal: ε = %g, ", p.Epsilon)
+		if p.Mechanism != "" {
+			fmt.Fprintf(w, "mechanism %s (%s), ", p.Mechanism, p.Label)
+		}
+		fmt.Fprintf(w, "%s noise", p.Noise)
 		if p.Delta > 0 {
 			fmt.Fprintf(w, ", δ = %g", p.Delta)
 		}
-		fmt.Fprintf(w, ", h = %d, k = %s (the automatic k at this ε)\n", p.H, kText(p.K))
+		if p.Mechanism != "" {
+			fmt.Fprintf(w, ", k = %s\n", kText(p.K))
+		} else {
+			fmt.Fprintf(w, ", h = %d, k = %s (the automatic k at this ε)\n", p.H, kText(p.K))
+		}
 		fmt.Fprintf(w, "predicted error: %s (±%.2g Monte-Carlo error of the 95%% quantile; mean %s)\n",
 			errText(p.Error), u.Plot(p.MCError()), errText(p.Mean))
 		fmt.Fprintf(w, "what ε = %g means: %s\n", p.Epsilon, privacywords.Reading(p.Epsilon, p.Delta, p.Noise))
@@ -175,7 +194,11 @@ func printTargetProposal(w io.Writer, res *study.TargetResult, prep *release.Pre
 		if p.Delta > 0 {
 			flags += fmt.Sprintf(" --delta %g", p.Delta)
 		}
-		fmt.Fprintf(w, "release with: bernstein release … %s --h %d --k auto\n", flags, p.H)
+		if p.Mechanism != "" {
+			fmt.Fprintf(w, "release with: bernstein release … --mechanism %s %s --k %s\n", p.Mechanism, flags, kText(p.K))
+		} else {
+			fmt.Fprintf(w, "release with: bernstein release … %s --h %d --k auto\n", flags, p.H)
+		}
 	}
 	fmt.Fprintf(w, "simulated on %s: %d seeded simulated releases per setting (nothing is released or spent); "+
 		"the proposal was re-checked with independent draws\n", what, res.Repeats)

@@ -146,3 +146,27 @@ func TestChooseTargetErrorClassifier(t *testing.T) {
 		t.Errorf("private numbers on stdout:\n%s", r.stdout)
 	}
 }
+
+// TestChooseTargetErrorPeer: the published peers are candidates of the
+// search. On 1000 records of a smooth bump (public test data) at δ =
+// 10⁻⁶, Hall et al.'s GP reaches a sup-norm error of 0.5 at a smaller ε
+// than every Bernstein setting: the proposal names it, stays within its
+// theorem (ε ≤ 1), and the release flags select it.
+func TestChooseTargetErrorPeer(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	data := writeTargetCSV(t, w, 1000)
+	r := te.mustRun(t, "choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde", "--param", "bandwidth=0.1",
+		"--noise", "gaussian", "--delta", "1e-6", "--target-error", "0.5")
+	m := regexp.MustCompile(`proposal: ε = ([0-9.e+-]+), mechanism hall-gp \(Hall et al\. GP[^)]*\)\), gaussian noise, δ = 1e-06, k = (\d+)\n`).
+		FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no GP proposal:\n%s", r.stdout)
+	}
+	if eps, err := strconv.ParseFloat(m[1], 64); err != nil || eps > 1 {
+		t.Errorf("GP proposed at ε = %s: beyond its theorem (ε ≤ 1)", m[1])
+	}
+	if want := "release with: bernstein release … --mechanism hall-gp --epsilon " + m[1] + " --noise gaussian --delta 1e-06 --k " + m[2] + "\n"; !strings.Contains(r.stdout, want) {
+		t.Errorf("release flags do not select the GP: want %q in\n%s", want, r.stdout)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bernsteinrelease/bernstein/internal/gemm"
 	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
@@ -69,6 +70,14 @@ type PeerData struct {
 	Truth  []float64
 	K      []int
 	Delta  float64
+	// Points, for a classifier (nil otherwise), are the records (at most
+	// MaxPoints) and F_D there, and Threshold the class boundary: the
+	// peers' QuantileError is then the share of the points where the
+	// released classifier disagrees with the non-private one (class +1
+	// where F_D ≥ Threshold), the measure of the Bernstein release's
+	// PointAgreement.
+	Points    *PointData
+	Threshold float64
 }
 
 // peerSimulator is one published peer mechanism the overlay knows: applies
@@ -86,6 +95,20 @@ type peerSimulator struct {
 type Peer struct {
 	Label string  // legend name, with its settings (moments, bins, δ)
 	Delta float64 // the peer's δ: 0 for pure ε-DP, PeerDelta for Hall et al.
+	// Kind is the synopsis kind a release of this peer has (peers.KindGP,
+	// KindTrig, KindOutputPerturbation), "" for a peer the product does
+	// not release (the histogram).
+	Kind string
+	// noise is the kind of the peer's noise (Laplace; Gaussian for Hall
+	// et al.); k the Bernstein lattice k the peer was built for (trig
+	// moments t = k+1).
+	noise mechanism.NoiseKind
+	k     []int
+	// newPointWorker (nil when the peer was built without PeerData.Points)
+	// is newWorker for a classifier: it writes, for every scale, the share
+	// of the points where the release's class differs from F_D's.
+	newPointWorker func() func(src Source, scales, out []float64) error
+	threshold      float64
 	// scale returns the peer's noise scale at ε; an error makes the point
 	// NaN (the peer does not apply at that ε).
 	scale func(eps float64) (float64, error)
@@ -278,7 +301,7 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 		resid[i] = a - pc.Truth[i]
 	}
 	return &Peer{
-		Label: fmt.Sprintf("%s (t = %d)", PeerNameTrig, t),
+		Label: fmt.Sprintf("%s (t = %d)", PeerNameTrig, t), Kind: peers.KindTrig, noise: mechanism.NoiseLaplace, k: pc.K,
 		scale: func(eps float64) (float64, error) { return peers.TrigNoiseScale(n, t, eps) },
 		newWorker: func() func(Source, []float64, []float64) error {
 			z := make([]float64, t)
@@ -377,7 +400,7 @@ func buildHistogramPeer(pc PeerData) (*Peer, error) {
 		return nil, err
 	}
 	return &Peer{
-		Label: fmt.Sprintf("%s (%d bins)", PeerNameHistogram, bins),
+		Label: fmt.Sprintf("%s (%d bins)", PeerNameHistogram, bins), noise: mechanism.NoiseLaplace, k: pc.K,
 		scale: peers.HistogramNoiseScale,
 		newWorker: func() func(Source, []float64, []float64) error {
 			z := make([]float64, bins)
@@ -435,8 +458,13 @@ func buildOutputPerturbationPeer(pc PeerData) (*Peer, error) {
 		}
 		base[g] = z
 	}
+	pw, err := outputPointWorker(pc, m)
+	if err != nil {
+		return nil, err
+	}
 	return &Peer{
-		Label: PeerNameOutput,
+		Label: PeerNameOutput, Kind: peers.KindOutputPerturbation, noise: mechanism.NoiseLaplace, k: pc.K,
+		newPointWorker: pw, threshold: pc.Threshold,
 		scale: func(eps float64) (float64, error) { return peers.OutputPerturbationScale(m.Sensitivity2, eps) },
 		newWorker: func() func(Source, []float64, []float64) error {
 			noise := make([]float64, gsize)
@@ -487,7 +515,8 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 	delta := PeerDelta(pc.Delta)
 	return &Peer{
 		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
-		Delta: delta,
+		Delta: delta, Kind: peers.KindGP, noise: mechanism.NoiseGaussian, k: pc.K,
+		newPointWorker: gpPointWorker(pc, f), threshold: pc.Threshold,
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
 		newWorker: func() func(Source, []float64, []float64) error {
 			g := make([]float64, f.Size())

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
@@ -95,6 +92,12 @@ type TargetProblem struct {
 	Seed    uint64
 	// EpsMin and EpsMax bound the search (0: the defaults).
 	EpsMin, EpsMax float64
+	// Peers are the published peers searched beside the Bernstein
+	// settings (AddPeers): those with a synopsis kind, the pure ε-DP ones
+	// at any δ and Hall et al. only at the curator's δ > 0; each peer's
+	// own theorem bounds its ε (an ε it refuses does not reach any
+	// target).
+	Peers []*Peer
 }
 
 // TargetPoint is one setting of the search with its simulated error.
@@ -104,6 +107,11 @@ type TargetPoint struct {
 	Delta   float64 // 0 for NoiseLaplace
 	H       int
 	K       []int
+	// Mechanism is the synopsis kind of a published peer (Peer.Kind) and
+	// Label its legend name; "" for the Bernstein mechanism (then H and K
+	// are its settings; a peer has H = 0 and the lattice k it was built
+	// for).
+	Mechanism, Label string
 	// Error is the TargetQuantile quantile of the error over the
 	// simulated releases (learner units; a classifier's disagreement as a
 	// share), and [Low, High] its distribution-free 95 % confidence
@@ -139,19 +147,26 @@ type TargetResult struct {
 // FindEpsilon returns the smallest ε in [EpsMin, EpsMax] at which some
 // candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian and
 // Section 4.2's Laplace), order h and k (the automatic rule at that ε, or
-// the fixed k) — has a TargetQuantile error of its simulated releases at
-// most target.
+// the fixed k) of the Bernstein mechanism, or a published peer of
+// pr.Peers — has a TargetQuantile error of its simulated releases at
+// most target (Model.QuantileError, Peer.QuantileError). The proposal's
+// Mechanism names a peer's synopsis kind ("" for Bernstein).
 //
-// Method: the least error over the candidates is simulated on a log grid of
-// ε (targetStepsPerDecade per decade, EpsMin and EpsMax included); the
-// grid's smallest ε from which on every larger grid ε reaches the target
-// (monotone-safe: a non-monotone dip below the target does not count) is
-// refined by targetBisections bisections in log ε, rounded up to three
-// significant digits and RE-CHECKED with independent draws of the chosen
-// setting; if the re-check misses the target the next grid ε is tried. The
-// proposal's Error is the re-check's. When even EpsMax misses it, Reached
-// is false and Proposal is the setting with the least error on the grid
-// (or, when every re-check missed, the last re-check, at EpsMax).
+// Method: every mechanism — the Bernstein mechanism (its least error over
+// noise kind and h) and each peer — is simulated on a log grid of ε
+// (targetStepsPerDecade per decade, EpsMin and EpsMax included). For each
+// mechanism, the grid's smallest ε from which on every larger grid ε it
+// applies at reaches the target (monotone-safe: a non-monotone dip below
+// the target does not count; ε a peer's theorem refuses, as Hall et al.'s
+// ε > 1, end its range rather than miss) is its start. The mechanisms
+// are taken by start, smallest first (ties: Bernstein, then the peers in
+// legend order): the start is refined by targetBisections bisections in
+// log ε, rounded up to three significant digits and RE-CHECKED with
+// independent draws of the chosen setting; if the re-check misses the
+// target the mechanism's next passing grid ε is tried, then the next
+// mechanism. The proposal's Error is the re-check's. When no mechanism
+// reaches it, Reached is false and Proposal is the setting with the least
+// error on the grid (or, when every re-check missed, the last re-check).
 //
 // Guarantee: the result depends only on the problem and target, never on
 // scheduling. Assumptions: Lattice, Grid and Truth describe the same F_D
@@ -167,20 +182,33 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 	}
 	s.progress = progress
 	grid := targetEpsGrid(s.epsMin, s.epsMax)
+	fams := 1 + len(s.peers)
 	s.total = len(grid) + targetBisections + 2
+	curves := make([][]TargetPoint, fams) // per mechanism, per grid ε
+	for f := range curves {
+		curves[f] = make([]TargetPoint, len(grid))
+	}
 	curve := make([]TargetPoint, len(grid))
 	for i, eps := range grid {
-		if curve[i], err = s.best(ctx, eps, s.seed); err != nil {
-			return nil, err
+		for f := range fams {
+			if curves[f][i], err = s.family(ctx, f, eps, s.seed); err != nil {
+				return nil, err
+			}
+			if f == 0 || curves[f][i].Error < curve[i].Error {
+				curve[i] = curves[f][i]
+			}
 		}
 		s.tick()
 	}
 	res := &TargetResult{Target: target, Curve: curve, Repeats: s.repeats, Classifier: pr.Points != nil, EpsMax: s.epsMax}
-	first := len(curve) // smallest index from which on every grid ε passes
-	for i := len(curve) - 1; i >= 0 && curve[i].Error <= target; i-- {
-		first = i
+	type start struct{ f, first int }
+	var starts []start
+	for f, c := range curves {
+		if first := passingFrom(c, target); first < len(c) {
+			starts = append(starts, start{f, first})
+		}
 	}
-	if first == len(curve) {
+	if len(starts) == 0 {
 		best := curve[0]
 		for _, c := range curve[1:] {
 			if c.Error < best.Error {
@@ -190,51 +218,77 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 		res.Proposal, res.Search = best, best
 		return res, nil
 	}
-	found := curve[first]
-	if first > 0 {
-		lo, hi := grid[first-1], grid[first]
-		for range targetBisections {
-			mid := math.Sqrt(lo * hi)
-			c, err := s.best(ctx, mid, s.seed)
+	sort.SliceStable(starts, func(a, b int) bool { return starts[a].first < starts[b].first })
+	var missed, missedAt TargetPoint
+	for _, st := range starts {
+		c := curves[st.f]
+		found := c[st.first]
+		if st.first > 0 {
+			lo, hi := grid[st.first-1], grid[st.first]
+			for range targetBisections {
+				mid := math.Sqrt(lo * hi)
+				m, err := s.family(ctx, st.f, mid, s.seed)
+				if err != nil {
+					return nil, err
+				}
+				s.tick()
+				if m.Error <= target {
+					hi, found = mid, m
+				} else {
+					lo = mid
+				}
+			}
+		}
+		// Round up to three significant digits (what the curator types),
+		// then re-check with independent draws; on a miss, the passing
+		// grid ε in turn.
+		tries := append([]TargetPoint{found}, c[st.first:]...)
+		for _, try := range tries {
+			if math.IsInf(try.Error, 1) {
+				continue // beyond the peer's theorem
+			}
+			eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
+			at := try
+			if eps != try.Epsilon {
+				if at, err = s.candidate(ctx, eps, try, s.seed); err != nil {
+					return nil, err
+				}
+			}
+			check, err := s.candidate(ctx, eps, try, RepeatSeed(s.seed, -1))
 			if err != nil {
 				return nil, err
 			}
 			s.tick()
-			if c.Error <= target {
-				hi, found = mid, c
-			} else {
-				lo = mid
+			if at.Error <= target && check.Error <= target {
+				res.Reached, res.Proposal, res.Search = true, check, at
+				return res, nil
 			}
+			missed, missedAt = check, at
 		}
 	}
-	// Round up to three significant digits (what the curator types), then
-	// re-check with independent draws; on a miss, the passing grid ε in
-	// turn.
-	tries := append([]TargetPoint{found}, curve[first:]...)
-	var missed, missedAt TargetPoint
-	for _, try := range tries {
-		eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
-		at := try
-		if eps != try.Epsilon {
-			if at, err = s.setting(ctx, eps, try.Noise, try.H, s.seed); err != nil {
-				return nil, err
-			}
-		}
-		check, err := s.setting(ctx, eps, try.Noise, try.H, RepeatSeed(s.seed, -1))
-		if err != nil {
-			return nil, err
-		}
-		s.tick()
-		if at.Error <= target && check.Error <= target {
-			res.Reached, res.Proposal, res.Search = true, check, at
-			return res, nil
-		}
-		missed, missedAt = check, at
-	}
-	// Every re-check missed (at EpsMax last): not reachable with
-	// confidence; the proposal is the last re-check, above the target.
+	// Every re-check missed: not reachable with confidence; the proposal
+	// is the last re-check, above the target.
 	res.Proposal, res.Search = missed, missedAt
 	return res, nil
+}
+
+// passingFrom returns the smallest index of c from which on every larger
+// ε the mechanism applies at (finite error) reaches target, with at least
+// one such ε; len(c) when there is none. Infinite errors at the top (ε a
+// peer's theorem refuses) end the range; below a passing ε they stop it.
+func passingFrom(c []TargetPoint, target float64) int {
+	first := len(c)
+	for i := len(c) - 1; i >= 0; i-- {
+		switch {
+		case math.IsInf(c[i].Error, 1) && first == len(c):
+			continue
+		case c[i].Error <= target:
+			first = i
+			continue
+		}
+		break
+	}
+	return first
 }
 
 // targetSearch is one FindEpsilon call: the validated problem and the
@@ -248,6 +302,7 @@ type targetSearch struct {
 	seed           uint64
 	epsMin, epsMax float64
 	dim            int
+	peers          []*Peer // the candidate peers of pr.Peers
 	models         map[int]*targetModel
 	autoK          map[autoKKey]int // the automatic k per (ε, noise, h): it costs more than a setting's simulation
 	progress       func(done, total int)
@@ -316,6 +371,11 @@ func newTargetSearch(pr TargetProblem, target float64) (*targetSearch, error) {
 	if err := mechanism.ValidateSensitivity(pr.Sensitivity); err != nil {
 		return nil, err
 	}
+	for _, p := range pr.Peers {
+		if p.Kind != "" && (p.Delta == 0 || p.Delta == pr.Delta) {
+			s.peers = append(s.peers, p)
+		}
+	}
 	if pr.K < 0 {
 		return nil, fmt.Errorf("study: k = %d: must be ≥ 1 (or 0 for the automatic k)", pr.K)
 	}
@@ -377,9 +437,13 @@ func (s *targetSearch) model(ctx context.Context, k int) (*targetModel, error) {
 	return m, nil
 }
 
-// best returns the candidate with the least error at eps (ties: the first
-// in noise, then h order).
-func (s *targetSearch) best(ctx context.Context, eps float64, seed uint64) (TargetPoint, error) {
+// family returns the least error at eps of mechanism f: 0 the Bernstein
+// settings (ties: the first in noise, then h order), else the peer
+// s.peers[f−1].
+func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
+	if f > 0 {
+		return s.peers[f-1].QuantileError(ctx, eps, s.repeats, seed)
+	}
 	best := TargetPoint{Epsilon: eps, Error: math.Inf(1)}
 	for _, noise := range s.noises {
 		for _, h := range s.orders {
@@ -395,89 +459,31 @@ func (s *targetSearch) best(ctx context.Context, eps float64, seed uint64) (Targ
 	return best, nil
 }
 
-// setting simulates the releases of one candidate at eps with the draws of
-// seed (an ε the noise kind refuses gives an infinite error).
-func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h int, seed uint64) (TargetPoint, error) {
-	p := s.params(eps, noise, h)
-	out := TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K,
-		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
-	scale, err := mechanism.NoiseScale(s.pr.Sensitivity, p)
-	if err != nil {
-		// S is validated where the search starts: the noise kind (or
-		// this k) does not apply at eps.
-		return out, nil
+// candidate simulates the candidate of at (its mechanism, noise and h) at
+// eps with the draws of seed.
+func (s *targetSearch) candidate(ctx context.Context, eps float64, at TargetPoint, seed uint64) (TargetPoint, error) {
+	if at.Mechanism == "" {
+		return s.setting(ctx, eps, at.Noise, at.H, seed)
 	}
-	m, err := s.model(ctx, p.K[0])
-	if err != nil {
-		return out, err
+	for _, p := range s.peers {
+		if p.Kind == at.Mechanism {
+			return p.QuantileError(ctx, eps, s.repeats, seed)
+		}
 	}
-	errs, err := s.simulate(ctx, m, noise, h, scale, seed)
-	if err != nil {
-		return out, err
-	}
-	out.Error, out.Low, out.High = quantileCI(errs, TargetQuantile)
-	sum := 0.0
-	for _, e := range errs {
-		sum += e
-	}
-	out.Mean = sum / float64(len(errs))
-	return out, nil
+	return at, fmt.Errorf("study: no peer of kind %q in the search", at.Mechanism)
 }
 
-// simulate returns the error of every simulated release of order h at the
-// noise scale: the draws of repeat r are RepeatSeed(seed, r), as in
-// PerRepeat, and the releases those of Model.Run.
-func (s *targetSearch) simulate(ctx context.Context, m *targetModel, noise mechanism.NoiseKind, h int, scale float64, seed uint64) ([]float64, error) {
-	sp := Spec{Sensitivity: s.pr.Sensitivity, Noise: noise, Orders: []int{h}, Measure: SupError,
-		Threshold: s.pr.Threshold, Points: m.pts}
-	if m.pts != nil {
-		sp.Measure = PointAgreement
+// setting simulates the releases of one candidate at eps with the draws of
+// seed (Model.QuantileError; an ε the noise kind refuses gives an infinite
+// error).
+func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h int, seed uint64) (TargetPoint, error) {
+	p := s.params(eps, noise, h)
+	m, err := s.model(ctx, p.K[0])
+	if err != nil {
+		return TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K, Error: math.Inf(1)}, err
 	}
-	measures := sp.measures()
-	if err := m.md.checkMeasures(measures, sp); err != nil {
-		return nil, err
-	}
-	errs := make([]float64, s.repeats)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	scales := []float64{scale}
-	lb := m.md.linearBatch(sp.Orders)
-	chunks := (s.repeats + simChunk - 1) / simChunk
-	for range min(runtime.GOMAXPROCS(0), chunks) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work := m.md.worker(sp, measures, nil, lb)
-			srcs := make([]Source, simChunk)
-			out := make([]float64, simChunk)
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= chunks || ctx.Err() != nil {
-					return
-				}
-				r0 := c * simChunk
-				n := min(simChunk, s.repeats-r0)
-				for i := range n {
-					srcs[i] = mechanism.NewSimulationNoise(RepeatSeed(seed, r0+i))
-				}
-				// The worker cannot fail without a cancellation: its
-				// measures are checked above.
-				_ = work(r0, srcs[:n], []int{0}, scales, out[:n])
-				for i := range n {
-					if m.pts != nil {
-						errs[r0+i] = 1 - out[i]
-					} else {
-						errs[r0+i] = out[i]
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return errs, nil
+	return m.md.QuantileError(ctx, SettingSpec{Sensitivity: s.pr.Sensitivity, Params: p, Points: m.pts,
+		Threshold: s.pr.Threshold, Repeats: s.repeats, Seed: seed})
 }
 
 // quantileCI returns the q-quantile of xs (the ⌈q·n⌉-th smallest) and the

@@ -72,3 +72,19 @@ func TargetProblemOf(ctx context.Context, fit *learners.Fitted, out learners.Out
 	}
 	return pr, nil
 }
+
+// AddPeers builds the published peers that apply to the fit of pd (Kind,
+// Title, Data, Fitted, Values and the lattice k K; BuildPeers) on pr's
+// grid and F_D, at pr's δ and, for a classifier, at pr's points, and adds
+// them to pr.Peers as candidates of the search (FindEpsilon). It returns
+// BuildPeers' caption (peers that apply to the learner but not to these
+// settings). Set pr.Delta first.
+func (pr *TargetProblem) AddPeers(pd PeerData) (string, error) {
+	pd.Grid, pd.Truth, pd.Delta, pd.Points, pd.Threshold = pr.Grid, pr.Truth, pr.Delta, pr.Points, pr.Threshold
+	sims, caption, err := BuildPeers(pd)
+	if err != nil {
+		return "", err
+	}
+	pr.Peers = append(pr.Peers, sims...)
+	return caption, nil
+}

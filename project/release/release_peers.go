@@ -34,10 +34,10 @@ type peerPlan struct {
 	draw func(ctx context.Context) (synopsis.PeerRelease, error)
 }
 
-// planPeer validates a peer kind for this prepared release: the kind's
-// learner, dimension and source of data, and ε and δ against its theorem
-// (GP: ε ≤ 1 and δ ∈ (0,1), Hall et al.; trig and output perturbation:
-// pure ε-DP, δ = 0). It returns nil for the Bernstein kind ("" or
+// planPeer validates a peer kind for this prepared release: first the
+// conditions public settings decide (peerRule: the kind's learner,
+// dimension and source of data, and ε and δ against its theorem), then
+// what needs the fit. It returns nil for the Bernstein kind ("" or
 // synopsis.MechanismBernstein). Errors are *RequestError naming
 // "mechanism", "epsilon" or "delta".
 func (p *Prepared) planPeer(name string) (*peerPlan, error) {
@@ -46,16 +46,15 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 	}
 	eps, delta := p.Params.Epsilon, p.Params.Delta
 	kind, dim, n := p.Spec.Kind, len(p.Request.Features), p.Fitted.N
-	switch name {
-	case "", synopsis.MechanismBernstein:
+	if name == "" || name == synopsis.MechanismBernstein {
 		return nil, nil
+	}
+	if err := peerRule(name, peerSettings{kind: kind, dim: dim, n: n, eps: eps, delta: delta,
+		resolved: learners.Values(p.Resolved), records: p.aggregates == nil && len(p.Data.X) == n*dim}); err != nil {
+		return nil, err
+	}
+	switch name {
 	case synopsis.MechanismGP:
-		if eps > peers.GPMaxEpsilon {
-			return nil, reqErr("epsilon", "ε = %g: Hall et al.'s GP release is proven for ε ≤ %g only", eps, peers.GPMaxEpsilon)
-		}
-		if err := mechanism.ValidateDelta(delta, mechanism.NoiseGaussian); err != nil {
-			return nil, reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", delta)
-		}
 		rs, err := learners.RKHSPeer(kind, n, learners.Values(p.Resolved), dim)
 		if err != nil {
 			return nil, reqErr("mechanism", "%s: %v", name, err)
@@ -94,16 +93,6 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 				}, nil
 			}}, nil
 	case synopsis.MechanismTrig:
-		if err := pureOnly(name, delta); err != nil {
-			return nil, err
-		}
-		bw := p.Resolved["bandwidth"]
-		if kind != learners.KindKDE || dim != 1 || len(bw) != 1 || bw[0] < peers.MinTrigBandwidth {
-			return nil, reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", name, peers.MinTrigBandwidth)
-		}
-		if p.aggregates != nil || len(p.Data.X) != n {
-			return nil, reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", name)
-		}
 		t := min(p.Params.K[0]+1, peers.MaxTrigDegree)
 		scale, err := peers.TrigNoiseScale(n, t, eps)
 		if err != nil {
@@ -128,9 +117,6 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 				}, nil
 			}}, nil
 	case synopsis.MechanismOutputPerturbation:
-		if err := pureOnly(name, delta); err != nil {
-			return nil, err
-		}
 		m, err := learners.LinearModelOf(kind, p.Fitted, learners.Values(p.Resolved))
 		if err != nil {
 			return nil, reqErr("mechanism", "%s releases logistic regression only: %v", name, err)
@@ -159,7 +145,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 				}, nil
 			}}, nil
 	}
-	return nil, reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
+	return nil, nil // peerRule refuses any other name
 }
 
 // CheckMechanism reports whether the synopsis kind name (Mechanisms or an

@@ -85,12 +85,7 @@ func TestReleasePeerKinds(t *testing.T) {
 // ε > 1 or δ = 0, a pure kind with δ > 0, a kind for the wrong learner) is
 // refused before the ledger is touched.
 func TestReleasePeerRefusedBeforeSpend(t *testing.T) {
-	ds := releaseTestDataset(t, 100)
-	reqs := peerRequests(ds)
-	gpBigEps := reqs["gp"]
-	gpBigEps.Privacy.Epsilon = 2
-	gpPure := reqs["gp"]
-	gpPure.Privacy = mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 1}
+	reqs, gpBigEps, gpPure := refusedPeerRequests(t)
 	trigDelta := reqs["gp"]
 	for _, c := range []struct {
 		name, mech, field string

@@ -23,16 +23,16 @@ const (
 	// the values are the released sample path on the public grid
 	// ν/k_j (the Bernstein lattice of mechanism.k), evaluated anywhere by
 	// multilinear interpolation (peers.GPGrid).
-	MechanismGP = "hall-gp"
+	MechanismGP = peers.KindGP
 	// MechanismTrig is Wang et al.'s trigonometric summary: the values are
 	// the t noisy moments S̃_0..S̃_{t−1} (S̃_0 = 1 public), evaluated as the
 	// KDE query Σ_m w_m(y)·S̃_m (peers.TrigKDEWeights).
-	MechanismTrig = "wang-trig"
+	MechanismTrig = peers.KindTrig
 	// MechanismOutputPerturbation is Chaudhuri & Vinterbo's output
 	// perturbation of logistic regression: the values are the ℓ+1 noisy
 	// weights on the public lift, evaluated as the logistic score or
 	// probability (learners.LinearModel).
-	MechanismOutputPerturbation = "output-perturbation"
+	MechanismOutputPerturbation = peers.KindOutputPerturbation
 )
 
 // NoiseL2Laplace is the noise kind of output perturbation: a vector b with

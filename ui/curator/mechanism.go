@@ -15,7 +15,10 @@ import (
 // default) or a published peer the release can publish instead
 // (release.Options.Mechanism). Which peers apply, and the rule refusing
 // one at the current (ε, δ), come from the preview's recommendation, which
-// asks (*release.Prepared).CheckMechanism — the release's one rule.
+// asks (*release.Prepared).CheckMechanism — the release's one rule — and,
+// until a preview of the current settings exists, from the public
+// settings alone (release.CheckMechanismSettings, the same rule's public
+// part).
 type mechanismRow struct {
 	c      *curator
 	sel    *widget.Select
@@ -86,7 +89,7 @@ func (m *mechanismRow) derive(r *preview.Result) {
 	}
 	m.sel.SetOptions(labels)
 	m.c.fill(func() { m.sel.SetSelected(preview.MechanismLabel(cur)) })
-	if err := mechanismError(s, r); err != nil {
+	if err := m.c.mechanismError(r); err != nil {
 		m.rule.SetText(err.Error())
 		m.rule.Show()
 	} else {
@@ -101,18 +104,33 @@ func (m *mechanismRow) derive(r *preview.Result) {
 }
 
 // mechanismError is the rule refusing the chosen mechanism at the current
-// settings, as a fieldError of the Privacy step: a kind the preview's
-// learner has no peer for, or one CheckMechanism refuses at (ε, δ) (nil
-// for Bernstein, or when no preview of these settings is there: the
-// release then refuses it before anything is spent).
-func mechanismError(s *curatorState, r *preview.Result) error {
+// settings, as a fieldError of the Privacy step in the window's words
+// (preview.WindowRule): with a preview r of these settings, a kind its
+// learner has no peer for or one CheckMechanism refuses at (ε, δ);
+// without one, what the public settings decide
+// (release.CheckMechanismSettings). Nil for Bernstein or settings that are
+// not complete (their own rule is shown); the release refuses anything
+// else before anything is spent.
+func (c *curator) mechanismError(r *preview.Result) error {
+	s := c.state
 	k := kindOrBernstein(s.Mechanism)
-	if k == synopsis.MechanismBernstein || r == nil || r.Recommendation == nil {
+	if k == synopsis.MechanismBernstein {
 		return nil
 	}
-	rule := r.Recommendation.Check(k)
-	if !slices.ContainsFunc(r.Recommendation.Mechanisms, func(me preview.MechanismError) bool { return me.Kind == k }) {
-		rule = preview.MechanismLabel(k) + " does not apply to this learner and these features"
+	var rule string
+	if r == nil || r.Recommendation == nil {
+		req, err := s.request(c.ds)
+		if err != nil {
+			return nil
+		}
+		if err := release.CheckMechanismSettings(req, k); err != nil {
+			rule = preview.WindowRule(err)
+		}
+	} else {
+		rule = r.Recommendation.Check(k)
+		if !slices.ContainsFunc(r.Recommendation.Mechanisms, func(me preview.MechanismError) bool { return me.Kind == k }) {
+			rule = preview.MechanismLabel(k) + " does not apply to this learner and these features"
+		}
 	}
 	if rule == "" {
 		return nil
@@ -155,5 +173,5 @@ func (c *curator) readyRequest() (release.Request, error) {
 	if err != nil {
 		return req, err
 	}
-	return req, mechanismError(c.state, c.preview.lastFor(c.state, c.ds))
+	return req, c.mechanismError(c.preview.lastFor(c.state, c.ds))
 }

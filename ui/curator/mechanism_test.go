@@ -130,8 +130,8 @@ func TestCuratorRecommendation(t *testing.T) {
 	if rec == nil || len(rec.Mechanisms) < 2 {
 		t.Fatalf("recommendation %+v, want Bernstein and at least one peer", rec)
 	}
-	if rec.Mechanisms[0].Kind != synopsis.MechanismBernstein || rec.Mechanisms[0].Err != res.MarkerErr {
-		t.Errorf("Bernstein's entry %+v, want the marker's error %v", rec.Mechanisms[0], res.MarkerErr)
+	if rec.Mechanisms[0].Kind != synopsis.MechanismBernstein || rec.Mechanisms[0].Err != res.Error95.Error {
+		t.Errorf("Bernstein's entry %+v, want the error at 95 %% beside the plot, %v", rec.Mechanisms[0], res.Error95.Error)
 	}
 	var best *preview.MechanismError
 	simulated := 0

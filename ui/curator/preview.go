@@ -48,6 +48,9 @@ type previewPanel struct {
 	// peerCaption explains peers that do not apply. peers mirrors the
 	// checkbox (UI goroutine).
 	peersCheck *widget.Check
+	// error95 is the error at 95 % at the current setting, beside the
+	// tradeoff plot (errorLine).
+	error95 *widget.Label
 	// recommend is the recommended mechanism at the current (ε, δ)
 	// (preview.Recommendation; mechanism.go).
 	recommend   *widget.Label
@@ -126,8 +129,11 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.barRow.Hide()
 	bar := container.NewVBox(p.barRow, p.stage)
 	p.recommend = newRecommendLabel()
+	p.error95 = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.error95.Wrapping = fyne.TextWrapWord
+	p.error95.Hide()
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption, p.recommend)
-	plots := container.NewVBox(container.NewGridWithRows(2, container.NewBorder(nil, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
+	plots := container.NewVBox(container.NewGridWithRows(2, container.NewBorder(p.error95, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
 	// The panel scrolls when the window is smaller than it: its size
 	// never sets the window's.
 	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
@@ -338,6 +344,7 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.warn.SetText("")
 		p.peerCaption.Hide()
 		p.recommend.Hide()
+		p.error95.Hide()
 		// The message is at the top: an offset kept from a longer preview
 		// showed only empty boxes (walkthrough finding).
 		p.box.ScrollToTop()
@@ -359,6 +366,8 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
 		showRecommendation(p.recommend, res)
+		p.error95.SetText(errorLine(res))
+		p.error95.Show()
 		p.last, p.lastKey = res, job.key
 		p.c.previewShown(res)
 	}
@@ -402,6 +411,21 @@ func (p *previewPanel) idle() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.doneGen == p.gen
+}
+
+// errorLine is the error at 95 % at the curator's setting, shown beside
+// the tradeoff plot: the measure of "Error I can accept" (study's
+// QuantileError), in the plot's units and as a share of the public range
+// (a classifier: the disagreement with the non-private classifier as a
+// share of the records), with the mean beside it.
+func errorLine(r *preview.Result) string {
+	q := r.Error95
+	what := "Error at 95 %"
+	if r.Classifier {
+		what = "Disagreement with the non-private classifier at 95 %"
+	}
+	return fmt.Sprintf("%s at your setting: %s — 95 %% of %d simulated releases do no worse (mean %s).",
+		what, r.Error95Text(q.Error), preview.Repeats(r.Dim), r.Error95Text(q.Mean))
 }
 
 // previewSummary is the numbers line under the plots.

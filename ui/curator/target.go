@@ -22,8 +22,10 @@ import (
 // the error it can accept and "Find the smallest ε" proposes ε with the
 // noise kind, h and k that reach it (preview.Engine.FindEpsilon, off the
 // UI goroutine), on the data the preview runs on — the private data or a
-// public stand-in — labelled with the preview's own disclosure. "Apply"
-// fills the proposal into the form.
+// public stand-in — labelled with the preview's own disclosure; the
+// published peers that apply are candidates beside the Bernstein settings.
+// "Apply" fills the proposal into the form, the Mechanism selector
+// included.
 
 // targetPanel is the "Error I can accept" part of the privacy page.
 type targetPanel struct {
@@ -75,7 +77,7 @@ func newTargetPanel(c *curator) *targetPanel {
 	t.disclosure = widget.NewLabel("")
 	t.disclosure.Wrapping = fyne.TextWrapWord
 	t.disclosure.Hide()
-	t.apply = widget.NewButton("Apply the proposal (sets ε, noise, h and k)", t.applyProposal)
+	t.apply = widget.NewButton("Apply the proposal (sets the mechanism, ε, noise and h)", t.applyProposal)
 	t.apply.Hide()
 	t.box = container.NewVBox(
 		widget.NewLabelWithStyle("Error I can accept", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -233,7 +235,10 @@ func (t *targetPanel) finished(gen int, key string, res *preview.Target, err err
 // number and as a share of the public range, and what ε means.
 func targetText(res *preview.Target) string {
 	p := res.Proposal
-	setting := fmt.Sprintf("%s, h = %d, k = %s", noiseText(p.Noise, p.Delta), p.H, preview.KLabel(p.K))
+	setting := fmt.Sprintf("Bernstein, %s, h = %d, k = %s", noiseText(p.Noise, p.Delta), p.H, preview.KLabel(p.K))
+	if p.Mechanism != "" {
+		setting = fmt.Sprintf("%s, %s", preview.MechanismLabel(p.Mechanism), noiseText(p.Noise, p.Delta))
+	}
 	measure := "sup-norm error"
 	if res.Classifier {
 		measure = "disagreement with the non-private classifier"
@@ -270,9 +275,10 @@ func noiseText(kind mechanism.NoiseKind, delta float64) string {
 	return string(kind)
 }
 
-// applyProposal fills the proposal into the form (UI goroutine): ε, the
-// noise kind (and δ), h; k stays automatic (the rule gives the proposal's
-// k at this ε) or the curator's.
+// applyProposal fills the proposal into the form (UI goroutine): the
+// mechanism (Bernstein or the proposed peer), ε, the noise kind (and δ),
+// and h for Bernstein; k stays automatic (the rule gives the proposal's k
+// at this ε) or the curator's.
 func (t *targetPanel) applyProposal() {
 	c := t.c
 	if t.last == nil || !t.last.Reached {
@@ -285,7 +291,11 @@ func (t *targetPanel) applyProposal() {
 	}
 	p := t.last.Proposal
 	s := c.state
-	s.Epsilon, s.Noise, s.H = p.Epsilon, p.Noise, p.H
+	s.Epsilon, s.Noise = p.Epsilon, p.Noise
+	s.Mechanism = mechanismSetting(kindOrBernstein(p.Mechanism))
+	if p.Mechanism == "" {
+		s.H = p.H
+	}
 	delete(s.Typed, fieldEpsilon)
 	if p.Delta > 0 {
 		s.Delta = p.Delta
@@ -293,5 +303,9 @@ func (t *targetPanel) applyProposal() {
 	}
 	c.refreshPages()
 	c.changed()
-	c.setStatus("Applied the proposal: ε = %s, h = %d, k = %s (%s).", formatValue(p.Epsilon), p.H, preview.KLabel(p.K), p.Noise)
+	if p.Mechanism != "" {
+		c.setStatus("Applied the proposal: %s at ε = %s (%s).", preview.MechanismLabel(p.Mechanism), formatValue(p.Epsilon), p.Noise)
+		return
+	}
+	c.setStatus("Applied the proposal: Bernstein at ε = %s, h = %d, k = %s (%s).", formatValue(p.Epsilon), p.H, preview.KLabel(p.K), p.Noise)
 }

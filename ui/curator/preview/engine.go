@@ -104,8 +104,14 @@ type Result struct {
 	Filled      map[string]int // curator only
 	PureBetter  bool           // laplace-approx is worse than pure Laplace here
 	MarkerErr   float64        // mean sup-norm error at the current setting (learner units)
-	Approx      float64        // noiseless approximation error at the current h, k (learner units)
-	Warnings    []string
+	// Error95 is the error at 95 % at the current setting
+	// (study.Model.QuantileError, the target search's measure: the
+	// sup-norm error in learner units, a classifier's disagreement with
+	// the non-private classifier as a share of the records), from the same
+	// simulated releases as MarkerErr; Error95Text writes it.
+	Error95  study.TargetPoint
+	Approx   float64 // noiseless approximation error at the current h, k (learner units)
+	Warnings []string
 	// Units converts the errors to the function plot's units (UnitName)
 	// and shares of the public range (RangeText, in plot units): ErrorText.
 	Units     study.Units
@@ -283,7 +289,7 @@ func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Res
 	}
 	res := st.result()
 	if in.Peers {
-		if err := e.addPeers(ctx, res, peerData(st.prep, st.grid, st.truth, st.params.K, st.params.Delta),
+		if err := e.addPeers(ctx, res, st.peerData(),
 			st.kk, st.ckey, st.epsGrid, st.repeats, progress); err != nil {
 			return nil, err
 		}
@@ -332,7 +338,8 @@ type previewState struct {
 	repeats int
 	ckey    string // the curves' cache key
 	curves  *study.Result
-	marker  *study.Result // the current setting alone
+	marker  *study.Result     // the current setting alone
+	q95     study.TargetPoint // its error at 95 % (the same releases)
 	// What is measured (measures.go): the kind, a classifier's threshold,
 	// the measures beside the sup-norm error, the error units, and the
 	// records (classifiers), also bound to model.
@@ -453,7 +460,11 @@ func (e *Engine) runCurves(ctx context.Context, st *previewState, progress Progr
 	if err != nil {
 		return err
 	}
-	st.marker, err = st.model.Run(ctx, st.spec([]float64{p.Epsilon}, []int{p.H}, false), nil)
+	if st.marker, err = st.model.Run(ctx, st.spec([]float64{p.Epsilon}, []int{p.H}, false), nil); err != nil {
+		return err
+	}
+	st.q95, err = st.model.QuantileError(ctx, study.SettingSpec{Sensitivity: sens, Params: p, Points: st.points,
+		Threshold: st.threshold, Repeats: st.repeats, Seed: previewSeed})
 	return err
 }
 
@@ -464,7 +475,7 @@ func (st *previewState) result() *Result {
 		Dim: len(params.K), K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: st.scale,
 		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
 		Clipped: st.prep.Clipped, Filled: st.prep.Filled,
-		MarkerErr: st.marker.Mean[0][0], Approx: st.model.Approx(params.H),
+		MarkerErr: st.marker.Mean[0][0], Error95: st.q95, Approx: st.model.Approx(params.H),
 	}
 	st.markerMeasures(res)
 	if line := binningBiasLine(st.prep, res); line != "" {
@@ -591,6 +602,14 @@ func (e *Engine) peerBuild(pc study.PeerData, kk string) (*peerBuild, error) {
 func peerData(prep *release.Prepared, grid [][]float64, truth []float64, k []int, delta float64) study.PeerData {
 	return study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), Grid: grid, Truth: truth, K: k, Delta: delta}
+}
+
+// peerData is st's: with a classifier's records and threshold, so the
+// peers' error at 95 % is their disagreement (study.Peer.QuantileError).
+func (st *previewState) peerData() study.PeerData {
+	pd := peerData(st.prep, st.grid, st.truth, st.params.K, st.params.Delta)
+	pd.Points, pd.Threshold = st.pts, st.threshold
+	return pd
 }
 
 // sliceAxes returns the axes of the ℓ ≥ 3 slice: a 60×60 grid over the

@@ -212,6 +212,15 @@ func (r *Result) ErrorText(err float64) string {
 	return v
 }
 
+// Error95Text writes an error at 95 % (Result.Error95's measure): a
+// classifier's disagreement as a share of the records, else as ErrorText.
+func (r *Result) Error95Text(v float64) string {
+	if r.Classifier {
+		return percent(v) + " of the records"
+	}
+	return r.ErrorText(v)
+}
+
 // percent writes a share as a percentage: whole percent from 10 %, two
 // significant digits below.
 func percent(s float64) string {

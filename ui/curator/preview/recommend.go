@@ -2,17 +2,21 @@ package preview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
-	"strings"
+	"regexp"
 
+	"github.com/bernsteinrelease/bernstein/project/release"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 	"github.com/bernsteinrelease/bernstein/study"
 )
 
-// MechanismError is one releasable mechanism's mean simulated sup-norm
-// error at the curator's (ε, δ) (learner units), or why it cannot be
-// released there (Refused: the rule of (*release.Prepared).CheckMechanism).
+// MechanismError is one releasable mechanism's simulated error at 95 % at
+// the curator's (ε, δ) (Result.Error95's measure: the sup-norm error in
+// learner units, a classifier's disagreement with the non-private
+// classifier), or why it cannot be released there (Refused: the rule of
+// (*release.Prepared).CheckMechanism).
 type MechanismError struct {
 	Kind    string // synopsis kind (release.Mechanisms)
 	Label   string // legend name
@@ -20,8 +24,8 @@ type MechanismError struct {
 	Refused string
 }
 
-// Recommendation names the mechanism with the least mean simulated
-// sup-norm error at the curator's (ε, δ) among Bernstein and the peers
+// Recommendation names the mechanism with the least simulated error at
+// 95 % at the curator's (ε, δ) among Bernstein and the peers
 // that can be released there (curator only: computed from the private
 // data as the rest of the preview, or from the public stand-in).
 type Recommendation struct {
@@ -32,22 +36,11 @@ type Recommendation struct {
 	Best       string // the kind with the least error among the releasable
 }
 
-// peerKinds maps the study's peer names to the synopsis kinds a release
-// can have; peers without a kind (the histogram) are not releasable.
+// peerKinds names the synopsis kinds of the peers for the curator.
 var peerKinds = []struct{ name, kind string }{
 	{study.PeerNameTrig, synopsis.MechanismTrig},
 	{study.PeerNameOutput, synopsis.MechanismOutputPerturbation},
 	{study.PeerNameGP, synopsis.MechanismGP},
-}
-
-// peerKind returns the synopsis kind of a peer curve's label ("" if none).
-func peerKind(label string) string {
-	for _, pk := range peerKinds {
-		if strings.HasPrefix(label, pk.name) {
-			return pk.kind
-		}
-	}
-	return ""
 }
 
 // MechanismLabel is the name the curator sees for a synopsis kind.
@@ -101,21 +94,22 @@ func (r *Recommendation) Text(res *Result) string {
 		if len(r.Mechanisms) == 1 {
 			return fmt.Sprintf("Recommended at %s: Bernstein (no published peer can be released for this learner at these settings).", at)
 		}
-		return fmt.Sprintf("Recommended at %s: Bernstein (least mean simulated error, %s, of the mechanisms that can be released here).", at, res.ErrorText(bern.Err))
+		return fmt.Sprintf("Recommended at %s: Bernstein (least simulated %s at 95 %%, %s, of the mechanisms that can be released here).", at, res.measure95(), res.Error95Text(bern.Err))
 	}
-	return fmt.Sprintf("Recommended at %s: %s (error %s vs Bernstein %s); select it under Mechanism.", at, best.Label, res.ErrorText(best.Err), res.ErrorText(bern.Err))
+	return fmt.Sprintf("Recommended at %s: %s (%s at 95 %% %s vs Bernstein %s); select it under Mechanism.", at, best.Label, res.measure95(), res.Error95Text(best.Err), res.Error95Text(bern.Err))
 }
 
 // recommend simulates, with the overlay's peer builds (cached per fit and
 // k) and the preview's seed and repeats, the releasable peers at the
-// curator's ε alone and compares them with Bernstein's mean error at the
-// current setting (res.MarkerErr, the same simulated releases as the
+// curator's ε alone and compares their error at 95 % (for a classifier
+// their disagreement with the non-private classifier) with Bernstein's at
+// the current setting (res.Error95, the same simulated releases as the
 // marker). A peer is releasable when (*release.Prepared).CheckMechanism
 // accepts it at the curator's (ε, δ): the release's one rule.
 func (e *Engine) recommend(ctx context.Context, st *previewState, res *Result, progress Progress) error {
 	rec := &Recommendation{Epsilon: st.params.Epsilon, Delta: st.params.Delta, Best: synopsis.MechanismBernstein}
-	rec.Mechanisms = append(rec.Mechanisms, MechanismError{Kind: synopsis.MechanismBernstein, Label: "Bernstein", Err: res.MarkerErr})
-	pb, err := e.peerBuild(peerData(st.prep, st.grid, st.truth, st.params.K, st.params.Delta), st.kk)
+	rec.Mechanisms = append(rec.Mechanisms, MechanismError{Kind: synopsis.MechanismBernstein, Label: "Bernstein", Err: res.Error95.Error})
+	pb, err := e.peerBuild(st.peerData(), st.kk)
 	if err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -128,37 +122,26 @@ func (e *Engine) recommend(ctx context.Context, st *previewState, res *Result, p
 	}
 	check := *st.prep // the same fit, at the curator's (ε, δ) and k
 	check.Params = st.params
-	var sims []*study.Peer
-	for _, s := range pb.sims {
-		kind := peerKind(s.Label)
-		if kind == "" {
+	for i, s := range pb.sims {
+		if s.Kind == "" {
 			continue
 		}
-		me := MechanismError{Kind: kind, Label: MechanismLabel(kind), Err: math.NaN()}
-		if err := check.CheckMechanism(kind); err != nil {
-			me.Refused = err.Error()
+		me := MechanismError{Kind: s.Kind, Label: MechanismLabel(s.Kind), Err: math.NaN()}
+		if err := check.CheckMechanism(s.Kind); err != nil {
+			me.Refused = WindowRule(err)
 		} else if s.Delta != st.params.Delta {
-			me.Refused = fmt.Sprintf("simulated at δ = %g, not the curator's δ = %g", s.Delta, st.params.Delta)
+			me.Refused = fmt.Sprintf("simulated at δ = %g, not your δ = %g", s.Delta, st.params.Delta)
 		} else {
-			sims = append(sims, s)
+			q, err := s.QuantileError(ctx, st.params.Epsilon, st.repeats, previewSeed)
+			if err != nil {
+				return err
+			}
+			me.Err = q.Error
 		}
+		progress(StagePeers, i+1, len(pb.sims))
 		rec.Mechanisms = append(rec.Mechanisms, me)
 	}
-	if len(sims) > 0 {
-		curves, err := study.RunPeers(ctx, sims, []float64{st.params.Epsilon}, st.repeats, study.PerRepeat{Seed: previewSeed},
-			func(d, t int) { progress(StagePeers, d, t) })
-		if err != nil {
-			return err
-		}
-		for _, c := range curves {
-			for i := range rec.Mechanisms {
-				if rec.Mechanisms[i].Kind == peerKind(c.Label) {
-					rec.Mechanisms[i].Err = c.Mean[0]
-				}
-			}
-		}
-	}
-	bestErr := res.MarkerErr
+	bestErr := res.Error95.Error
 	for _, m := range rec.Mechanisms[1:] {
 		if m.Refused == "" && !math.IsNaN(m.Err) && m.Err < bestErr {
 			rec.Best, bestErr = m.Kind, m.Err
@@ -166,4 +149,29 @@ func (e *Engine) recommend(ctx context.Context, st *previewState, res *Result, p
 	}
 	res.Recommendation = rec
 	return nil
+}
+
+// measure95 names the error at 95 % of res's learner.
+func (r *Result) measure95() string {
+	if r.Classifier {
+		return "disagreement"
+	}
+	return "error"
+}
+
+// cliFragment is a parenthesis or a clause that still names a flag.
+var cliFragment = regexp.MustCompile(`\s*\([^()]*--[a-z][^()]*\)|;[^;]*--[a-z][^;]*`)
+
+// WindowRule is the text the window shows for a release's refusal of a
+// mechanism: a *release.RequestError's rule without the field name. The
+// release words its refusals without command-line flags (planPeer); a
+// fragment that still names one ("(--noise laplace)", "; use --k 4") is
+// left out, so no flag reaches the window.
+func WindowRule(err error) string {
+	text := err.Error()
+	var re *release.RequestError
+	if errors.As(err, &re) {
+		text = re.Rule
+	}
+	return cliFragment.ReplaceAllString(text, "")
 }

@@ -2,7 +2,6 @@ package preview
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -31,11 +30,8 @@ type Target struct {
 // ErrorText writes an error of the search: a classifier's disagreement
 // as a share of the records, else as Result.ErrorText does.
 func (t *Target) ErrorText(v float64) string {
-	if t.Classifier {
-		return fmt.Sprintf("%s of the records", percent(v))
-	}
-	r := Result{Units: t.Units, UnitName: t.UnitName, RangeText: t.RangeText}
-	return r.ErrorText(v)
+	r := Result{Classifier: t.Classifier, Units: t.Units, UnitName: t.UnitName, RangeText: t.RangeText}
+	return r.Error95Text(v)
 }
 
 // FindEpsilon searches the smallest ε whose simulated releases reach
@@ -65,6 +61,13 @@ func (e *Engine) FindEpsilon(ctx context.Context, in Input, target float64, shar
 		pr.K = st.params.K[0]
 	}
 	pr.Beta, pr.Seed = req.Beta, previewSeed
+	// The published peers that apply are candidates too, built for the
+	// current k (a preview from aggregates has no records for them: the
+	// search then runs on the Bernstein settings alone).
+	pd := st.peerData()
+	if _, err := pr.AddPeers(pd); err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	t := target
 	switch {
 	case pr.Points != nil:

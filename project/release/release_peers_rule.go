@@ -1,0 +1,101 @@
+package release
+
+import (
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/mechanism/peers"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+)
+
+// peerSettings are the public settings a peer kind's theorem reads: no
+// fit and no record enters (issue 19: the curator's Mechanism selector
+// marks a refused peer from them before any preview exists).
+type peerSettings struct {
+	kind     learners.Kind
+	dim, n   int
+	eps      float64
+	delta    float64
+	resolved learners.Values // the learner's parameters, defaults filled in
+	records  bool            // the records are at hand (not an aggregate table)
+}
+
+// peerRule is the one home of the peer kinds' conditions that public
+// settings decide (planPeer checks them first, CheckMechanismSettings
+// alone): the kind's learner, dimension and source of data, and ε and δ
+// against its theorem (GP: ε ≤ 1 and δ ∈ (0,1), Hall et al.; trig and
+// output perturbation: pure ε-DP, δ = 0). name is a kind of Mechanisms
+// other than Bernstein. Errors are *RequestError naming "mechanism",
+// "epsilon" or "delta".
+func peerRule(name string, s peerSettings) error {
+	switch name {
+	case synopsis.MechanismGP:
+		if s.eps > peers.GPMaxEpsilon {
+			return reqErr("epsilon", "ε = %g: Hall et al.'s GP release is proven for ε ≤ %g only", s.eps, peers.GPMaxEpsilon)
+		}
+		if err := mechanism.ValidateDelta(s.delta, mechanism.NoiseGaussian); err != nil {
+			return reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", s.delta)
+		}
+		if _, err := learners.RKHSPeer(s.kind, s.n, s.resolved, s.dim); err != nil {
+			return reqErr("mechanism", "%s: %v", name, err)
+		}
+	case synopsis.MechanismTrig:
+		if err := pureOnly(name, s.delta); err != nil {
+			return err
+		}
+		bw := s.resolved["bandwidth"]
+		if s.kind != learners.KindKDE || s.dim != 1 || len(bw) != 1 || bw[0] < peers.MinTrigBandwidth {
+			return reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", name, peers.MinTrigBandwidth)
+		}
+		if !s.records {
+			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", name)
+		}
+	case synopsis.MechanismOutputPerturbation:
+		if err := pureOnly(name, s.delta); err != nil {
+			return err
+		}
+		if s.kind != learners.KindLogistic {
+			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", name, s.kind)
+		}
+	default:
+		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
+	}
+	return nil
+}
+
+// CheckMechanismSettings reports whether the synopsis kind name
+// (Mechanisms or an alias; "" is Bernstein) can be released with the
+// public settings of req — learner, features, parameters (their public
+// defaults filled in), ε, δ, n and the source of the data — before
+// anything is fitted: the conditions of peerRule, the same that
+// CheckMechanism and Release check first. A nil error does not promise
+// that CheckMechanism accepts the fitted release (the GP's covariance on
+// the lattice grid, the logistic fit). It returns nil when the learner or
+// its parameters are invalid (the request's own rules report those).
+func CheckMechanismSettings(req Request, name string) error {
+	if a, ok := MechanismAlias[name]; ok {
+		name = a
+	}
+	if name == "" || name == synopsis.MechanismBernstein {
+		return nil
+	}
+	learner, err := learners.Lookup(req.Learner)
+	if err != nil {
+		return nil
+	}
+	spec, dim := learner.Spec(), len(req.Features)
+	n := 0
+	switch {
+	case req.Aggregates != nil:
+		n = req.Aggregates.N
+	case req.Dataset != nil:
+		n = req.Dataset.Rows
+	}
+	values := spec.PublicDefaults(req.Params, learners.Public{N: n, Dim: dim, Epsilon: req.Privacy.Epsilon})
+	resolved, err := spec.Resolve(values, dim)
+	if err != nil {
+		return nil
+	}
+	s := peerSettings{kind: req.Learner, dim: dim, n: max(n, 1), eps: req.Privacy.Epsilon, delta: req.Privacy.Delta,
+		resolved: learners.Values(resolved), records: req.Aggregates == nil}
+	return peerRule(name, s)
+}

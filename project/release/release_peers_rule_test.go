@@ -1,0 +1,74 @@
+package release
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+)
+
+// refusedPeerRequests are peerRequests and two GP requests its theorem
+// refuses: at ε = 2 (> 1) and with pure Laplace noise (δ = 0).
+func refusedPeerRequests(t *testing.T) (reqs map[string]Request, gpBigEps, gpPure Request) {
+	reqs = peerRequests(releaseTestDataset(t, 100))
+	gpBigEps = reqs["gp"]
+	gpBigEps.Privacy.Epsilon = 2
+	gpPure = reqs["gp"]
+	gpPure.Privacy = mechanism.Params{Epsilon: 0.5, Noise: mechanism.NoiseLaplace, K: []int{8}, H: 1}
+	return reqs, gpBigEps, gpPure
+}
+
+// TestCheckMechanismSettings: the refusal from the public settings alone
+// (no fit) is the fitted release's own (CheckMechanism) for every
+// condition public settings decide — the same field and words — and the
+// kinds that CheckMechanism accepts pass it too.
+func TestCheckMechanismSettings(t *testing.T) {
+	reqs, gpBigEps, gpPure := refusedPeerRequests(t)
+	op := synopsis.MechanismOutputPerturbation
+	for _, c := range []struct {
+		name, mech, field string // field "" means accepted
+		req               Request
+	}{
+		{"gp accepted", synopsis.MechanismGP, "", reqs["gp"]},
+		{"trig accepted", "trig", "", reqs["trig"]},
+		{"op accepted", op, "", reqs[op]},
+		{"bernstein", "", "", gpBigEps},
+		{"gp eps 2", "gp", "epsilon", gpBigEps},
+		{"gp delta 0", "gp", "delta", gpPure},
+		{"trig delta", "trig", "delta", reqs["gp"]},
+		{"op delta", op, "delta", reqs["gp"]},
+		{"op on kde", op, "mechanism", reqs["trig"]},
+		{"gp on logistic", "gp", "mechanism", func() Request {
+			r := reqs[op]
+			r.Privacy = reqs["gp"].Privacy
+			r.Privacy.K = []int{4, 4}
+			return r
+		}()},
+		{"trig on logistic", "trig", "mechanism", reqs[op]},
+		{"unknown", "histogram", "mechanism", reqs["trig"]},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pub := CheckMechanismSettings(c.req, c.mech)
+			p, err := Prepare(context.Background(), c.req, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fitted := p.CheckMechanism(c.mech)
+			if c.field == "" {
+				if pub != nil || fitted != nil {
+					t.Fatalf("refused: public %v, fitted %v", pub, fitted)
+				}
+				return
+			}
+			var re *RequestError
+			if !errors.As(pub, &re) || re.Field != c.field {
+				t.Fatalf("public settings: %v, want a RequestError on %q", pub, c.field)
+			}
+			if fitted == nil || fitted.Error() != pub.Error() {
+				t.Errorf("fitted release says %v, public settings %v: want the same rule", fitted, pub)
+			}
+		})
+	}
+}
