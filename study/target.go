@@ -77,6 +77,10 @@ type TargetProblem struct {
 	Sensitivity float64
 	StandIn     mechanism.StandIn
 	Beta        float64
+	// NoiseSensitivity, if not nil, is what a release calibrates its noise
+	// to at cover size k and noise kind (learners.Fitted.NoiseSensitivity:
+	// S, or a smaller proven lattice bound); nil means Sensitivity.
+	NoiseSensitivity func(k []int, noise mechanism.NoiseKind) float64
 	// Delta is the curator's δ: 0 searches the pure ε-DP Laplace
 	// mechanism only; in (0, 1) also the (ε, δ) variants at this δ
 	// (Gaussian noise and Section 4.2's Laplace).
@@ -482,7 +486,11 @@ func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism
 	if err != nil {
 		return TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K, Error: math.Inf(1)}, err
 	}
-	return m.md.QuantileError(ctx, SettingSpec{Sensitivity: s.pr.Sensitivity, Params: p, Points: m.pts,
+	sens := s.pr.Sensitivity
+	if s.pr.NoiseSensitivity != nil {
+		sens = s.pr.NoiseSensitivity(p.K, p.Noise)
+	}
+	return m.md.QuantileError(ctx, SettingSpec{Sensitivity: sens, Params: p, Points: m.pts,
 		Threshold: s.pr.Threshold, Repeats: s.repeats, Seed: seed})
 }
 

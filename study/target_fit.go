@@ -53,6 +53,7 @@ func TargetProblemOf(ctx context.Context, fit *learners.Fitted, out learners.Out
 			return mechanism.EvaluateLattice(ctx, fit.Oracle, lat, nil)
 		},
 		Grid: TargetGrid(dim), Sensitivity: fit.Sensitivity, StandIn: fit.StandIn,
+		NoiseSensitivity: fit.NoiseSensitivity,
 	}
 	var err error
 	if pr.Truth, err = EvalGrid(ctx, fit.Oracle, pr.Grid, nil); err != nil {

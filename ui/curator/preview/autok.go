@@ -95,6 +95,7 @@ func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st 
 			eps[j] = st.epsGrid[i]
 		}
 		sp := st.spec(eps, []int{p.H}, false)
+		sp.Sensitivity = fit.NoiseSensitivity(K, p.Noise) // the release's noise at this k
 		if st.pts != nil {
 			if sp.Points, err = md.AtPoints(*st.pts); err != nil {
 				return nil, err

@@ -98,12 +98,16 @@ type Result struct {
 	Noise       mechanism.NoiseKind
 	Scale       float64 // noise scale λ / λ_δ / σ at the current setting
 	Sensitivity float64
-	SensNote    string
-	N           int
-	Clipped     map[string]int // curator only
-	Filled      map[string]int // curator only
-	PureBetter  bool           // laplace-approx is worse than pure Laplace here
-	MarkerErr   float64        // mean sup-norm error at the current setting (learner units)
+	// NoiseSensitivity is what the noise is calibrated to at this setting
+	// (Fitted.NoiseSensitivity): Sensitivity, or a smaller proven lattice
+	// bound (the affine logistic score's L(k)).
+	NoiseSensitivity float64
+	SensNote         string
+	N                int
+	Clipped          map[string]int // curator only
+	Filled           map[string]int // curator only
+	PureBetter       bool           // laplace-approx is worse than pure Laplace here
+	MarkerErr        float64        // mean sup-norm error at the current setting (learner units)
 	// Error95 is the error at 95 % at the current setting
 	// (study.Model.QuantileError, the target search's measure: the
 	// sup-norm error in learner units, a classifier's disagreement with
@@ -326,8 +330,12 @@ func (e *Engine) Compute(ctx context.Context, in Input, progress Progress) (*Res
 // parameters, F_D on the lattice and on the preview grid, the study model
 // and its simulated curves, and the cache keys they are stored under.
 type previewState struct {
-	prep    *release.Prepared
-	params  mechanism.Params
+	prep   *release.Prepared
+	params mechanism.Params
+	// sens is the sensitivity the release calibrates its noise to at
+	// params (Fitted.NoiseSensitivity: S, or the affine logistic score's
+	// lattice bound L(k) ≤ S), so the simulated releases have its noise.
+	sens    float64
 	scale   float64
 	kk      string // kKey(params.K)
 	grid    [][]float64
@@ -399,7 +407,8 @@ func (e *Engine) simulate(ctx context.Context, req release.Request, progress Pro
 	if st.params, err = mechanism.ResolveK(req.Privacy, dim, req.KAuto, req.Beta, fit.Sensitivity, fit.StandIn); err != nil {
 		return nil, err
 	}
-	if st.scale, err = mechanism.NoiseScale(fit.Sensitivity, st.params); err != nil {
+	st.sens = fit.NoiseSensitivity(st.params.K, st.params.Noise)
+	if st.scale, err = mechanism.NoiseScale(st.sens, st.params); err != nil {
 		return nil, err
 	}
 	st.kk = kKey(st.params.K)
@@ -447,7 +456,7 @@ func (e *Engine) simulate(ctx context.Context, req release.Request, progress Pro
 // runCurves simulates the error-vs-ε curves (cached per k, noise, δ, ε
 // grid, repeats and S) and the error at the current setting.
 func (e *Engine) runCurves(ctx context.Context, st *previewState, progress Progress) error {
-	p, sens := st.params, st.prep.Fitted.Sensitivity
+	p, sens := st.params, st.sens
 	st.repeats = Repeats(len(p.K))
 	st.epsGrid = epsilonGrid(p.Epsilon)
 	st.ckey = fmt.Sprintf("%s|%s|%v|%v|%d|%v", st.kk, p.Noise, p.Delta, st.epsGrid, st.repeats, sens)
@@ -473,7 +482,7 @@ func (st *previewState) result() *Result {
 	fit, params := st.prep.Fitted, st.params
 	res := &Result{
 		Dim: len(params.K), K: params.K, H: params.H, Epsilon: params.Epsilon, Noise: params.Noise, Scale: st.scale,
-		Sensitivity: fit.Sensitivity, SensNote: fit.SensitivityNote, N: fit.N,
+		Sensitivity: fit.Sensitivity, NoiseSensitivity: st.sens, SensNote: fit.SensitivityNote, N: fit.N,
 		Clipped: st.prep.Clipped, Filled: st.prep.Filled,
 		MarkerErr: st.marker.Mean[0][0], Error95: st.q95, Approx: st.model.Approx(params.H),
 	}
@@ -518,7 +527,7 @@ func binningBiasLine(prep *release.Prepared, res *Result) string {
 // through sliceAt (F_D on the slice cached per slice).
 func (e *Engine) functionPlots(ctx context.Context, st *previewState, sliceAt []float64, res *Result, progress Progress) error {
 	fit := st.prep.Fitted
-	sim, err := mechanism.Simulate(st.exact, fit.Sensitivity, st.params, mechanism.NewSimulationNoise(previewSeed))
+	sim, err := mechanism.Simulate(st.exact, st.sens, st.params, mechanism.NewSimulationNoise(previewSeed))
 	if err != nil {
 		return err
 	}

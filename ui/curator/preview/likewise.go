@@ -92,7 +92,8 @@ func (e *Engine) addApproxDPCurves(ctx context.Context, req release.Request, st 
 func (e *Engine) approxDPCurve(ctx context.Context, st *previewState, q mechanism.Params) ([]float64, error) {
 	fit := st.prep.Fitted
 	kk := kKey(q.K)
-	key := fmt.Sprintf("likewise|%s|%s|%v|%v|%d|%v|%d", kk, q.Noise, q.Delta, st.epsGrid, st.repeats, fit.Sensitivity, q.H)
+	sens := fit.NoiseSensitivity(q.K, q.Noise) // the release's noise at this k
+	key := fmt.Sprintf("likewise|%s|%s|%v|%v|%d|%v|%d", kk, q.Noise, q.Delta, st.epsGrid, st.repeats, sens, q.H)
 	r, err := cached(&e.mu, func() (*study.Result, bool) { v := e.curves[key]; return v, v != nil },
 		func() (*study.Result, error) {
 			exact, err := e.latticeValues(ctx, st, q.K)
@@ -105,7 +106,7 @@ func (e *Engine) approxDPCurve(ctx context.Context, st *previewState, q mechanis
 					return nil, err
 				}
 			}
-			return md.Run(ctx, study.Spec{Sensitivity: fit.Sensitivity, Noise: q.Noise, Delta: q.Delta,
+			return md.Run(ctx, study.Spec{Sensitivity: sens, Noise: q.Noise, Delta: q.Delta,
 				Epsilons: st.epsGrid, Orders: []int{q.H}, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed}}, nil)
 		},
 		func(v *study.Result) { e.curves[key] = v })

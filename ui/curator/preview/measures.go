@@ -117,7 +117,7 @@ func (e *Engine) prepareMeasures(ctx context.Context, st *previewState) error {
 // spec is the study spec of st's simulations at the given ε and orders.
 func (st *previewState) spec(eps []float64, orders []int, baseline bool) study.Spec {
 	p := st.params
-	return study.Spec{Sensitivity: st.prep.Fitted.Sensitivity, Noise: p.Noise, Delta: p.Delta,
+	return study.Spec{Sensitivity: st.sens, Noise: p.Noise, Delta: p.Delta,
 		Epsilons: eps, Orders: orders, Baseline: baseline, Repeats: st.repeats, Draws: study.PerRepeat{Seed: previewSeed},
 		Also: st.also, Threshold: st.threshold, Points: st.points}
 }

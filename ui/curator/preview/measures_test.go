@@ -246,3 +246,50 @@ func TestUnitName(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewNoiseAsReleased: the preview simulates the noise the release
+// adds. For logistic regression's linear score the release calibrates its
+// noise to the lattice bound L(k) < S (Fitted.NoiseSensitivity,
+// docs/sensitivity.md); the preview used S, showing noise √2–√3 too large
+// (found by the helper that added L(k)). The scale and the sensitivity the
+// simulations use are now the release's, for Laplace and Gaussian noise;
+// the SVM (no lattice bound) keeps S.
+func TestPreviewNoiseAsReleased(t *testing.T) {
+	for _, c := range []struct {
+		kind  learners.Kind
+		noise mechanism.NoiseKind
+		delta float64
+		less  bool // the release's noise sensitivity is below S
+	}{
+		{learners.KindLogistic, mechanism.NoiseLaplace, 0, true},
+		{learners.KindLogistic, mechanism.NoiseGaussian, 1e-6, true},
+		{learners.KindSVM, mechanism.NoiseLaplace, 0, false},
+	} {
+		t.Run(string(c.kind)+"/"+string(c.noise), func(t *testing.T) {
+			in := twoClassInput(c.kind, nil)
+			in.Peers = false
+			in.Request.Privacy.Noise, in.Request.Privacy.Delta = c.noise, c.delta
+			res, err := NewEngine().Compute(context.Background(), in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prep, err := release.Prepare(context.Background(), in.Request, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := in.Request.Privacy
+			p.K = res.K
+			want := prep.Fitted.NoiseSensitivity(res.K, c.noise)
+			scale, err := mechanism.NoiseScale(want, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.NoiseSensitivity != want || math.Abs(res.Scale-scale) > 1e-12*scale {
+				t.Errorf("noise sensitivity %v, scale %v; the release's: %v, %v", res.NoiseSensitivity, res.Scale, want, scale)
+			}
+			if got := res.NoiseSensitivity < res.Sensitivity; got != c.less {
+				t.Errorf("noise sensitivity %v < S %v: %v, want %v", res.NoiseSensitivity, res.Sensitivity, got, c.less)
+			}
+		})
+	}
+}
