@@ -244,7 +244,7 @@ func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 	rows = append(rows, viewerMechanismRows(f)...)
 	rows = append(rows, []viewerDetailRow{
 		{Label: "Records n", Value: fmt.Sprint(f.Learner.N)},
-		{Label: "Sensitivity S(F)", Value: viewerNum(f.Learner.Sensitivity) + " (replace-one neighbours, in the learner's units on [0,1]^ℓ)"},
+		{Label: "Sensitivity", Value: viewerNum(f.Learner.Sensitivity) + " (the bound the noise is calibrated to: S(F), or for a logistic linear score the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ)"},
 		{Label: "Output", Value: viewerFmtOutput(f)},
 		{Label: "Units shown", Value: viewerFmtUnits(v)},
 		{Label: "Created", Value: f.Created.UTC().Format(time.RFC3339)},
