@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -235,6 +236,12 @@ func FitKey(r release.Request) string {
 	if r.Dataset != nil {
 		fmt.Fprintf(&b, "data=%s|%s|%d|", r.Dataset.Hash, r.Dataset.Path, r.Dataset.Rows)
 	}
+	if a := r.Aggregates; a != nil {
+		// The table or records file by path and, so that a file rewritten
+		// in place is read again, its size and modification time.
+		fmt.Fprintf(&b, "agg=%q|%s|%q|%s|%d|%q|%d|%q|", a.Path, fileStamp(a.Path), a.Records, fileStamp(a.Records), a.Bins, a.Table, a.N, a.Dataset)
+		fmt.Fprintf(&b, "dialect=%s|", a.Dialect)
+	}
 	fmt.Fprintf(&b, "f=%q|l=%q|classes=%v|fillclass=%q|ack=%v|learner=%s|", r.Features, r.Label, r.Classes, r.FillClass, r.AcknowledgedDataBounds, r.Learner)
 	// The units are part of the fit: they name the plots' axes and the
 	// errors' units (prep.Domain).
@@ -268,6 +275,19 @@ func FitKey(r release.Request) string {
 		fmt.Fprintf(&b, "p[%s]=%v|", n, r.Params[n])
 	}
 	return b.String()
+}
+
+// fileStamp is a file's size and modification time ("" for no path, "?"
+// for one that cannot be read): part of FitKey for files read by path.
+func fileStamp(path string) string {
+	if path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "?"
+	}
+	return fmt.Sprintf("%d@%d", fi.Size(), fi.ModTime().UnixNano())
 }
 
 func kKey(k []int) string {

@@ -243,3 +243,39 @@ func TestPreviewBinningBias(t *testing.T) {
 		t.Errorf("a release from the records shows a binning bias: %q", res.Warnings)
 	}
 }
+
+// TestFitKeyNamesTheAggregateTable: two aggregate tables with the same
+// settings, or one table rewritten in place, do not share a cached fit
+// (issue 20: the key named only the settings, so a second table's preview
+// showed the first table's fit within a session).
+func TestFitKeyNamesTheAggregateTable(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.csv"), filepath.Join(dir, "b.csv")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte("x_bin,records\n1,5\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := func(path string) release.Request {
+		return release.Request{Features: []string{"x"}, Learner: learners.KindKDE,
+			Aggregates: &release.Aggregates{Path: path, Dialect: aggregate.DuckDB, N: 5, Dataset: "d"}}
+	}
+	ka, kb := FitKey(req(a)), FitKey(req(b))
+	if ka == kb {
+		t.Errorf("tables %s and %s share the key %q", a, b, ka)
+	}
+	if FitKey(req(a)) != ka {
+		t.Error("the same table gives two keys")
+	}
+	if err := os.WriteFile(a, []byte("x_bin,records\n1,4\n2,1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if FitKey(req(a)) == ka {
+		t.Error("a table rewritten in place keeps its key")
+	}
+	recs := req("")
+	recs.Aggregates = &release.Aggregates{Records: b, N: 5}
+	if FitKey(recs) == kb {
+		t.Error("a records file and a table of the same path share a key")
+	}
+}
