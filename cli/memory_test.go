@@ -204,10 +204,29 @@ func TestEvalPointsMemory(t *testing.T) {
 		if out != "" {
 			args = append(args, "--out", out)
 		}
+		limit := uint64(2*coeff + evalSlack)
 		var r cliResult
-		mem := memprobe.MeasureLive(func() { r = te.run(args...) })
-		if r.code != exitOK {
-			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		var mem memprobe.Result
+		// The sampled peak counts garbage the collector has not reached
+		// yet: on a loaded machine (the other test packages running) it
+		// once read +16 MB where the same run alone reads +2.5 MB at any
+		// number of rows. A run that holds the rows is above the limit
+		// every time, so the least of three runs is measured.
+		for attempt := 0; attempt < 3; attempt++ {
+			stdout.n = 0
+			if out != "" {
+				os.Remove(out) // --out refuses to overwrite
+			}
+			m := memprobe.MeasureLive(func() { r = te.run(args...) })
+			if r.code != exitOK {
+				t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+			}
+			if attempt == 0 || m.PeakHeap < mem.PeakHeap {
+				mem = m
+			}
+			if mem.PeakHeap <= limit {
+				break
+			}
 		}
 		written := stdout.n
 		if out != "" {
@@ -221,7 +240,7 @@ func TestEvalPointsMemory(t *testing.T) {
 		if rows*24 <= evalSlack*5/4 {
 			t.Fatal("too few rows: the test does not tell streaming from holding the rows")
 		}
-		if limit := uint64(2*coeff + evalSlack); mem.PeakHeap > limit {
+		if mem.PeakHeap > limit {
 			t.Errorf("%v: peak heap +%d bytes; want ≤ %d whatever the number of rows", args[4:], mem.PeakHeap, limit)
 		}
 	}
