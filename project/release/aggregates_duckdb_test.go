@@ -167,15 +167,9 @@ func csvToParquet(t *testing.T, in, out string) {
 // a Parquet table breaking a rule is refused with the Parquet file and the
 // row named; a table longer than n rows is refused.
 func TestReleaseFromParquetResultTable(t *testing.T) {
-	ds := releaseTestDataset(t, 300)
-	mem, err := Prepare(context.Background(), kdeRequest(ds), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newReleaseEnv(t)
 	const B = 256
-	header, rows := kdeTable(mem.Data, B)
-	csvPath := writeTable(t, e.dir, "kde.csv", header, rows)
+	f := newKDEAggregatesFixture(t, B)
+	ds, e, header, rows, csvPath := f.ds, f.e, f.header, f.rows, f.path
 	pqPath := filepath.Join(e.dir, "kde.parquet")
 	csvToParquet(t, csvPath, pqPath)
 	prepare := func(path string, n int) (*Prepared, error) {

@@ -139,16 +139,35 @@ func ridgeRequest(ds *dataset.Table) Request {
 // evaluates, and records the source (dialect, B, the query's hash); the
 // ledger is charged before the file is written, on the named dataset,
 // with the table's and the query's hashes in its note.
-func TestReleaseFromKDEAggregates(t *testing.T) {
-	ds := releaseTestDataset(t, 300)
-	mem, err := Prepare(context.Background(), kdeRequest(ds), nil)
-	if err != nil {
+// kdeAggregatesFixture is 300 test records released in memory (KDE of x),
+// a release environment and the KDE aggregate table of the records at B
+// fine bins, written as CSV (kde.csv in the environment's folder).
+type kdeAggregatesFixture struct {
+	ds     *dataset.Table
+	mem    *Prepared
+	e      *releaseEnv
+	header []string
+	rows   [][]string
+	path   string
+}
+
+func newKDEAggregatesFixture(t *testing.T, B int) *kdeAggregatesFixture {
+	t.Helper()
+	f := &kdeAggregatesFixture{ds: releaseTestDataset(t, 300)}
+	var err error
+	if f.mem, err = Prepare(context.Background(), kdeRequest(f.ds), nil); err != nil {
 		t.Fatal(err)
 	}
-	e := newReleaseEnv(t)
+	f.e = newReleaseEnv(t)
+	f.header, f.rows = kdeTable(f.mem.Data, B)
+	f.path = writeTable(t, f.e.dir, "kde.csv", f.header, f.rows)
+	return f
+}
+
+func TestReleaseFromKDEAggregates(t *testing.T) {
 	const B = 256
-	header, rows := kdeTable(mem.Data, B)
-	path := writeTable(t, e.dir, "kde.csv", header, rows)
+	f := newKDEAggregatesFixture(t, B)
+	ds, mem, e, path := f.ds, f.mem, f.e, f.path
 	req := fromAggregates(kdeRequest(ds), path, 300)
 	req.Aggregates.Bins = B
 	p, err := Prepare(context.Background(), req, nil)
