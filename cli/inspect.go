@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -75,7 +76,11 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field("privacy", "%s", priv)
 	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
 	field("noise", "%s", f.DescribeNoise())
-	field("learner", "%s, n = %d, sensitivity %g (the noise's calibration: S(F), or L(k) ≤ S(F) for a logistic linear score)", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
+	if f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore) {
+		field("learner", "%s, n = %d, sensitivity %g (the noise's calibration: S(F), or the lattice bound L(k) ≤ S(F) of this linear score)", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
+	} else {
+		field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
+	}
 	names := make([]string, 0, len(f.Learner.Params))
 	for name := range f.Learner.Params {
 		names = append(names, name)

@@ -244,7 +244,7 @@ func viewerDetailRows(v *synopsis.Verified) []viewerDetailRow {
 	rows = append(rows, viewerMechanismRows(f)...)
 	rows = append(rows, []viewerDetailRow{
 		{Label: "Records n", Value: fmt.Sprint(f.Learner.N)},
-		{Label: "Sensitivity", Value: viewerNum(f.Learner.Sensitivity) + " (the bound the noise is calibrated to: S(F), or for a logistic linear score the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ)"},
+		{Label: "Sensitivity", Value: viewerSensitivity(f)},
 		{Label: "Output", Value: viewerFmtOutput(f)},
 		{Label: "Units shown", Value: viewerFmtUnits(v)},
 		{Label: "Created", Value: f.Created.UTC().Format(time.RFC3339)},
@@ -298,9 +298,9 @@ func viewerOrDash(s string) string {
 
 func viewerFmtDelta(m synopsis.MechanismInfo) string {
 	if m.Delta == 0 {
-		return "0 (pure ε-differential privacy)"
+		return "0 — pure ε-differential privacy"
 	}
-	return viewerNum(m.Delta) + " ((ε, δ)-differential privacy)"
+	return viewerNum(m.Delta) + " — (ε, δ)-differential privacy"
 }
 
 func viewerFmtNoise(m synopsis.MechanismInfo) string {
@@ -394,4 +394,16 @@ func viewerFmtOutput(f *synopsis.File) string {
 		s += fmt.Sprintf(" Classes: %q (negative) and %q (positive).", o.ClassLabels[0], o.ClassLabels[1])
 	}
 	return s
+}
+
+// viewerSensitivity is the Details row of the sensitivity the noise is
+// calibrated to: S(F), or for logistic regression's linear score released
+// with Laplace or Gaussian noise possibly the lattice bound L(k) ≤ S(F)
+// (docs/sensitivity.md); only that case says so.
+func viewerSensitivity(f *synopsis.File) string {
+	what := "S(F), replace-one neighbours, in the learner's units on [0,1]^ℓ"
+	if f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore) {
+		what = "the bound the noise is calibrated to: S(F), or for this linear score the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ"
+	}
+	return viewerNum(f.Learner.Sensitivity) + " (" + what + ")"
 }
