@@ -36,7 +36,7 @@ func peerRule(name string, s peerSettings) error {
 			return reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", s.delta)
 		}
 		if _, err := learners.RKHSPeer(s.kind, s.n, s.resolved, s.dim); err != nil {
-			return reqErr("mechanism", "%s: %v", name, err)
+			return reqErr("mechanism", "%s: %v", peerWords(name), err)
 		}
 	case synopsis.MechanismTrig:
 		if err := pureOnly(name, s.delta); err != nil {
@@ -44,17 +44,17 @@ func peerRule(name string, s peerSettings) error {
 		}
 		bw := s.resolved["bandwidth"]
 		if s.kind != learners.KindKDE || s.dim != 1 || len(bw) != 1 || bw[0] < peers.MinTrigBandwidth {
-			return reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", name, peers.MinTrigBandwidth)
+			return reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", peerWords(name), peers.MinTrigBandwidth)
 		}
 		if !s.records {
-			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", name)
+			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", peerWords(name))
 		}
 	case synopsis.MechanismOutputPerturbation:
 		if err := pureOnly(name, s.delta); err != nil {
 			return err
 		}
 		if s.kind != learners.KindLogistic {
-			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", name, s.kind)
+			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", peerWords(name), s.kind)
 		}
 	default:
 		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
@@ -98,4 +98,19 @@ func CheckMechanismSettings(req Request, name string) error {
 	s := peerSettings{kind: req.Learner, dim: dim, n: max(n, 1), eps: req.Privacy.Epsilon, delta: req.Privacy.Delta,
 		resolved: learners.Values(resolved), records: req.Aggregates == nil}
 	return peerRule(name, s)
+}
+
+// peerWords names a peer kind in a refusal for people (the window shows
+// refusals as they are): the published mechanism, with the kind's name
+// as --mechanism and the synopsis write it.
+func peerWords(name string) string {
+	switch name {
+	case synopsis.MechanismGP:
+		return "Hall et al.'s GP release (" + name + ")"
+	case synopsis.MechanismTrig:
+		return "Wang et al.'s trigonometric release (" + name + ")"
+	case synopsis.MechanismOutputPerturbation:
+		return "output perturbation (" + name + ")"
+	}
+	return name
 }

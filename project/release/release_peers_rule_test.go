@@ -3,8 +3,10 @@ package release
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
@@ -70,5 +72,28 @@ func TestCheckMechanismSettings(t *testing.T) {
 				t.Errorf("fitted release says %v, public settings %v: want the same rule", fitted, pub)
 			}
 		})
+	}
+}
+
+// TestPeerRefusalsInWords: a peer's refusal names the published
+// mechanism in words beside its kind (the screenshot walkthrough saw
+// "wang-trig is pure ε-DP" in the curator window).
+func TestPeerRefusalsInWords(t *testing.T) {
+	for _, c := range []struct {
+		mech string
+		s    peerSettings
+		want string
+	}{
+		{synopsis.MechanismTrig, peerSettings{kind: learners.KindKDE, dim: 1, n: 100, eps: 1, delta: 1e-6},
+			"Wang et al.'s trigonometric release (wang-trig) is pure ε-DP"},
+		{synopsis.MechanismOutputPerturbation, peerSettings{kind: learners.KindKDE, dim: 1, n: 100, eps: 1},
+			"output perturbation (output-perturbation) releases logistic regression only"},
+		{synopsis.MechanismTrig, peerSettings{kind: learners.KindKDE, dim: 2, n: 100, eps: 1},
+			"Wang et al.'s trigonometric release (wang-trig) answers the one-dimensional KDE"},
+	} {
+		err := peerRule(c.mech, c.s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %+v: %v, want %q", c.mech, c.s, err, c.want)
+		}
 	}
 }
