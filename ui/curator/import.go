@@ -280,10 +280,15 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 		fl.table.Refresh()
 		return
 	}
-	if good := parsedRows(pv); good == 0 && (len(pv.Rows) > 0 || len(pv.Problems) > 0) {
-		// Opening would fail: say why here instead.
-		fl.summary.SetText(fmt.Sprintf("Header on line %d: %d columns. None of the rows shown can be read with these options, "+
-			"so the file cannot be opened with them: change the header row, the delimiter or “No header”.", pv.HeaderLine, len(pv.Header)))
+	if good := parsedRows(pv); good < len(pv.Rows) || good == 0 && len(pv.Problems) > 0 {
+		// Opening would fail (a row with the wrong number of fields or
+		// invalid text stops the read): say why here instead.
+		which := "None of the rows shown can be read"
+		if good > 0 {
+			which = fmt.Sprintf("%d of the %d rows shown cannot be read", len(pv.Rows)-good, len(pv.Rows))
+		}
+		fl.summary.SetText(fmt.Sprintf("%s: %d columns. %s with these options, "+
+			"so the file cannot be opened with them: change the header row, the delimiter or “No header”.", headerWords(pv), len(pv.Header), which))
 		fl.setProblems(problemsText(pv))
 		ok.Disable()
 		fl.table.Refresh()
@@ -308,10 +313,20 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	if pv.Partial {
 		more = " (the file goes on)"
 	}
-	fl.summary.SetText(fmt.Sprintf("Header on line %d: %d columns, %d of them numbers; delimiter %s. The first %d rows%s:",
-		pv.HeaderLine, len(pv.Header), numeric, delim, len(pv.Rows), more))
+	fl.summary.SetText(fmt.Sprintf("%s: %d columns, %d of them numbers; delimiter %s. The first %d rows%s:",
+		headerWords(pv), len(pv.Header), numeric, delim, len(pv.Rows), more))
 	fl.setProblems(problemsText(pv))
 	fl.table.Refresh()
+}
+
+// headerWords says where the column names come from: the header line, or
+// with “No header” the names column1, column2, … and the line the data
+// start on.
+func headerWords(pv *dataset.ImportPreview) string {
+	if pv.Options.NoHeader {
+		return fmt.Sprintf("No header (columns named column1, column2, …); data from line %d", pv.HeaderLine)
+	}
+	return fmt.Sprintf("Header on line %d", pv.HeaderLine)
 }
 
 // importLinesMinHeight is the least height of the file's first lines

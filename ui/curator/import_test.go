@@ -300,4 +300,21 @@ func TestCuratorImportWalkthrough(t *testing.T) {
 			t.Errorf("the banner stays after the fix: %q", fl.intro.Text)
 		}
 	})
+
+	// The screenshot walkthrough: "No header" at header row 1 takes the
+	// count line for the first data row (4 fields), the other rows have 3.
+	// Opening would fail on line 2, so Open is disabled with the count of
+	// rows that cannot be read, and the summary does not call line 1 a
+	// header.
+	f.do(func() {
+		curatorType(fl.headerRow, "1")
+		fl.noHeader.SetChecked(true)
+	})
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if !open().Disabled() || !strings.HasPrefix(fl.summary.Text, "No header (columns named column1") ||
+			!strings.Contains(fl.summary.Text, "4 of the 5 rows shown cannot be read") {
+			t.Errorf("no header at row 1: Open disabled %v, summary %q", open().Disabled(), fl.summary.Text)
+		}
+	})
 }
