@@ -629,7 +629,7 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 	if err != nil {
 		c.setStatus("Could not read %s", path)
 	} else {
-		c.setStatus("Read %s: %d rows, %d columns", filepath.Base(path), ds.Rows, len(ds.Columns))
+		c.setStatus("Read %s: %s, %s", filepath.Base(path), plural(ds.Rows, "row"), plural(len(ds.Columns), "column"))
 		c.state.Rows = ds.Rows
 		if fresh {
 			if demo := demoName(ds); demo != "" {

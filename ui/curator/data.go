@@ -216,7 +216,7 @@ func (p *dataPage) refresh() {
 		p.counts.SetText("")
 	default:
 		p.file.SetText(c.ds.Path)
-		p.counts.SetText(fmt.Sprintf("%d rows × %d columns", c.ds.Rows, len(c.ds.Columns)) + invalidSummary(c.ds))
+		p.counts.SetText(plural(c.ds.Rows, "row") + " × " + plural(len(c.ds.Columns), "column") + invalidSummary(c.ds))
 	}
 	if c.ds != nil {
 		for i := range c.ds.Columns {
