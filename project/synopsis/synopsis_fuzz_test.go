@@ -21,8 +21,9 @@ import (
 //
 // Seed corpus: the golden files (with and without a source record, and
 // one per peer kind: hall-gp, wang-trig, output-perturbation), the
-// fixtures below and testdata/fuzz/FuzzReadSynopsis/. CI runs it for 30 s
-// (go test -run '^$' -fuzz '^FuzzReadSynopsis$' -fuzztime 30s ./project).
+// fixtures below and testdata/fuzz/FuzzReadSynopsis/. CI runs it for
+// 300000 executions (make fuzz: go test -run '^$' -fuzz '^FuzzReadSynopsis$'
+// -fuzztime 300000x ./project/synopsis).
 func FuzzReadSynopsis(f *testing.F) {
 	// One lean seed per kind: the golden files of the peer kinds
 	// (kinds_golden_test.go) beside the Bernstein ones.
