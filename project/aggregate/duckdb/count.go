@@ -47,15 +47,6 @@ func Head(ctx context.Context, src aggregate.Source, rows int, opts Options) ([]
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "bernstein-head-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "head.csv")
 	q = "SELECT COLUMNS(*)::VARCHAR FROM (" + q + ")"
-	if err := runCopy(ctx, q, out, filepath.Join(tmp, "spill"), opts); err != nil {
-		return nil, err
-	}
-	return os.ReadFile(out)
+	return copyToTemp(ctx, "bernstein-head-", "head.csv", q, opts, os.ReadFile)
 }

@@ -77,17 +77,36 @@ func Run(ctx context.Context, spec aggregate.Spec, src aggregate.Source, opts Op
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "bernstein-aggregate-")
+	return copyToTemp(ctx, "bernstein-aggregate-", "result.csv", q, opts, func(out string) (*aggregate.Result, error) {
+		return aggregate.ReadResultCSV(out, spec, aggregate.DuckDB)
+	})
+}
+
+// copyToTemp runs COPY (q) TO a CSV file named name (runCopy) in a fresh
+// temporary folder named after prefix, where DuckDB also spills, and
+// returns what read makes of the file; the folder is removed afterwards.
+// runCopy's errors come as a *copyError (its text is runCopy's); the
+// folder's and read's as they are.
+func copyToTemp[T any](ctx context.Context, prefix, name, q string, opts Options, read func(out string) (T, error)) (T, error) {
+	var zero T
+	tmp, err := os.MkdirTemp("", prefix)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "result.csv")
+	out := filepath.Join(tmp, name)
 	if err := runCopy(ctx, q, out, filepath.Join(tmp, "spill"), opts); err != nil {
-		return nil, err
+		return zero, &copyError{err}
 	}
-	return aggregate.ReadResultCSV(out, spec, aggregate.DuckDB)
+	return read(out)
 }
+
+// copyError is an error of DuckDB's copy in copyToTemp, told apart from
+// the reader's; its text is the copy's.
+type copyError struct{ err error }
+
+func (e *copyError) Error() string { return e.err.Error() }
+func (e *copyError) Unwrap() error { return e.err }
 
 // runCopy runs COPY (q) TO out as CSV with a header in a fresh in-memory
 // DuckDB with the options' limits.

@@ -4,13 +4,9 @@ package duckdb
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bernsteinrelease/bernstein/project/aggregate"
@@ -51,31 +47,33 @@ func ReadResultParquet(ctx context.Context, path string, spec aggregate.Spec, d 
 	if spec.N < 1 {
 		return nil, fmt.Errorf("%s: the declared number of records n is %d; the table is read against n ≥ 1", path, spec.N)
 	}
-	hash, err := fileSHA256(path)
+	hash, err := dataset.HashFile(path)
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "bernstein-result-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "result.csv")
 	q := fmt.Sprintf("SELECT * FROM read_parquet(%s) LIMIT %d", literal(path), spec.N+1)
-	if err := runCopy(ctx, q, out, filepath.Join(tmp, "spill"), opts); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	res, err := copyToTemp(ctx, "bernstein-result-", "result.csv", q, opts, func(out string) (*aggregate.Result, error) {
+		res, err := aggregate.ReadResultCSV(out, spec, d)
+		if err != nil {
+			return nil, parquetError(err, out, path)
 		}
-		// DuckDB's message, first line only (the rest quotes the query).
+		return res, nil
+	})
+	var ce *copyError
+	switch {
+	case errors.As(err, &ce) && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.As(err, &ce):
+		// DuckDB's message, first line only (the rest quotes the query);
+		// runCopy wraps it once.
+		err = ce.err
 		if inner := errors.Unwrap(err); inner != nil {
 			err = inner
 		}
 		msg, _, _ := strings.Cut(err.Error(), "\n")
 		return nil, fmt.Errorf("%s: not a result table DuckDB can read as Parquet: %s", path, strings.TrimSpace(msg))
-	}
-	res, err := aggregate.ReadResultCSV(out, spec, d)
-	if err != nil {
-		return nil, parquetError(err, out, path)
+	case err != nil:
+		return nil, err
 	}
 	res.TableHash = hash
 	return res, nil
@@ -95,18 +93,4 @@ func parquetError(err error, tmp, path string) error {
 		return &c
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), tmp, path))
-}
-
-// fileSHA256 is the hex SHA-256 of a file's bytes.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
