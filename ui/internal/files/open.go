@@ -52,11 +52,7 @@ func fileOpenDialog(win fyne.Window, exts []string, dir string, open func(path s
 	if len(exts) > 0 {
 		d.SetFilter(storage.NewExtensionFileFilter(exts))
 	}
-	if dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			d.SetLocation(l)
-		}
-	}
+	startIn(d, dir)
 	return d
 }
 
@@ -157,12 +153,18 @@ func folderOpenDialog(win fyne.Window, dir string, open func(path string)) *dial
 		}
 		open(u.Path())
 	}, win)
-	if dir != "" {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
-			d.SetLocation(l)
-		}
-	}
+	startIn(d, dir)
 	return d
+}
+
+// startIn makes d start in the folder dir, if given and listable.
+func startIn(d *dialog.FileDialog, dir string) {
+	if dir == "" {
+		return
+	}
+	if l, err := storage.ListerForURI(storage.NewFileURI(dir)); err == nil {
+		d.SetLocation(l)
+	}
 }
 
 // hasParquet reports whether the folder dir holds a *.parquet file.
