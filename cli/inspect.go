@@ -11,7 +11,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/privacywords"
 	"github.com/bernsteinrelease/bernstein/project/synopsis"
@@ -76,7 +75,7 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field("privacy", "%s", priv)
 	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
 	field("noise", "%s", f.DescribeNoise())
-	if f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore) {
+	if f.LatticeSensitivityPossible() {
 		field("learner", "%s, n = %d, sensitivity %g (the noise's calibration: S(F), or the lattice bound L(k) ≤ S(F) of this linear score)", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	} else {
 		field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)

@@ -88,6 +88,14 @@ type Function interface {
 // IsBernstein reports whether f holds a Bernstein polynomial release.
 func (f *File) IsBernstein() bool { return f.Mechanism.Name == MechanismBernstein }
 
+// LatticeSensitivityPossible reports whether Learner.Sensitivity may be the
+// lattice bound L(k) ≤ S(F) the noise was calibrated to rather than S(F)
+// itself: a logistic regression's linear score (docs/sensitivity.md,
+// "Lattice sensitivity of the affine logistic score").
+func (f *File) LatticeSensitivityPossible() bool {
+	return f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore)
+}
+
 // valueCount is the number of value lines the kind's metadata declares,
 // or −1 when the mechanism block is too large.
 func (f *File) valueCount() int {

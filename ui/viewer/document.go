@@ -402,7 +402,7 @@ func viewerFmtOutput(f *synopsis.File) string {
 // (docs/sensitivity.md); only that case says so.
 func viewerSensitivity(f *synopsis.File) string {
 	what := "S(F), replace-one neighbours, in the learner's units on [0,1]^ℓ"
-	if f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore) {
+	if f.LatticeSensitivityPossible() {
 		what = "the bound the noise is calibrated to: S(F), or for this linear score the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ"
 	}
 	return viewerNum(f.Learner.Sensitivity) + " (" + what + ")"

@@ -239,8 +239,7 @@ func FitKey(r release.Request) string {
 	if a := r.Aggregates; a != nil {
 		// The table or records file by path and, so that a file rewritten
 		// in place is read again, its size and modification time.
-		fmt.Fprintf(&b, "agg=%q|%s|%q|%s|%d|%q|%d|%q|", a.Path, fileStamp(a.Path), a.Records, fileStamp(a.Records), a.Bins, a.Table, a.N, a.Dataset)
-		fmt.Fprintf(&b, "dialect=%s|", a.Dialect)
+		fmt.Fprintf(&b, "agg=%q|%s|%q|%s|%d|%q|%d|%q|dialect=%s|", a.Path, fileStamp(a.Path), a.Records, fileStamp(a.Records), a.Bins, a.Table, a.N, a.Dataset, a.Dialect)
 	}
 	fmt.Fprintf(&b, "f=%q|l=%q|classes=%v|fillclass=%q|ack=%v|learner=%s|", r.Features, r.Label, r.Classes, r.FillClass, r.AcknowledgedDataBounds, r.Learner)
 	// The units are part of the fit: they name the plots' axes and the
