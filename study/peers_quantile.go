@@ -33,8 +33,8 @@ import (
 func (s *Peer) QuantileError(ctx context.Context, eps float64, repeats int, seed uint64) (TargetPoint, error) {
 	out := TargetPoint{Epsilon: eps, Noise: s.noise, Delta: s.Delta, K: slices.Clone(s.k), Mechanism: s.Kind, Label: s.Label,
 		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
-	if repeats < 20 || repeats > MaxRepeats {
-		return out, fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", repeats, MaxRepeats)
+	if err := checkQuantileRepeats(repeats); err != nil {
+		return out, err
 	}
 	scale, err := s.scale(eps)
 	if err != nil {
@@ -72,12 +72,7 @@ func (s *Peer) QuantileError(ctx context.Context, eps float64, repeats int, seed
 	if err := errors.Join(werrs...); err != nil {
 		return out, fmt.Errorf("study: peer %s: %w", s.Label, err)
 	}
-	sum := 0.0
-	for _, e := range errs {
-		sum += e
-	}
-	out.Mean = sum / float64(repeats)
-	out.Error, out.Low, out.High = quantileCI(errs, TargetQuantile)
+	out.setErrors(errs)
 	return out, nil
 }
 

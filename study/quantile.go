@@ -49,8 +49,8 @@ func (md *Model) QuantileError(ctx context.Context, s SettingSpec) (TargetPoint,
 	p := s.Params
 	out := TargetPoint{Epsilon: p.Epsilon, Noise: p.Noise, Delta: p.Delta, H: p.H, K: slices.Clone(md.k),
 		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
-	if s.Repeats < 20 || s.Repeats > MaxRepeats {
-		return out, fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", s.Repeats, MaxRepeats)
+	if err := checkQuantileRepeats(s.Repeats); err != nil {
+		return out, err
 	}
 	p.K = md.k
 	scale, err := mechanism.NoiseScale(s.Sensitivity, p)
@@ -61,13 +61,28 @@ func (md *Model) QuantileError(ctx context.Context, s SettingSpec) (TargetPoint,
 	if err != nil {
 		return out, err
 	}
+	out.setErrors(errs)
+	return out, nil
+}
+
+// checkQuantileRepeats refuses a number of simulated releases outside
+// [20, MaxRepeats]: a 95 % quantile needs 20.
+func checkQuantileRepeats(repeats int) error {
+	if repeats < 20 || repeats > MaxRepeats {
+		return fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", repeats, MaxRepeats)
+	}
+	return nil
+}
+
+// setErrors sets t's TargetQuantile error with its confidence interval
+// and its mean error from the errors of the simulated releases.
+func (t *TargetPoint) setErrors(errs []float64) {
 	sum := 0.0
 	for _, e := range errs {
 		sum += e
 	}
-	out.Mean = sum / float64(len(errs))
-	out.Error, out.Low, out.High = quantileCI(errs, TargetQuantile)
-	return out, nil
+	t.Mean = sum / float64(len(errs))
+	t.Error, t.Low, t.High = quantileCI(errs, TargetQuantile)
 }
 
 // simulateErrors returns the error of every simulated release of s at the
