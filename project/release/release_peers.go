@@ -57,7 +57,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 	case synopsis.MechanismGP:
 		rs, err := learners.RKHSPeer(kind, n, learners.Values(p.Resolved), dim)
 		if err != nil {
-			return nil, reqErr("mechanism", "%s: %v", name, err)
+			return nil, reqErr("mechanism", "%s: %v", peerWords(name), err) // peerRule checked it
 		}
 		axes := make([][]float64, dim)
 		for j, kj := range p.Params.K {
@@ -68,7 +68,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 		}
 		factor, err := peers.NewGPFactor(axes, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 		if err != nil {
-			return nil, reqErr("mechanism", "%s on the grid of k = %v: %v", name, p.Params.K, err)
+			return nil, reqErr("mechanism", "%s on the grid of k = %v: %v", peerWords(name), p.Params.K, err)
 		}
 		scale, err := peers.GPNoiseScale(rs.Delta, eps, delta)
 		if err != nil {
