@@ -182,7 +182,7 @@ func ValidateK(k []int) error {
 		}
 		m *= kj + 1 // no overflow: each factor ≤ MaxK+1 and m ≤ MaxCoefficients before the product
 		if m > MaxCoefficients {
-			return paramErr("k", fmt.Sprint(k), "gives more than %d coefficients ∏(k_j+1)", MaxCoefficients)
+			return paramErr("k", fmt.Sprint(k), "gives more than %d coefficients (the product of k_j+1 over the axes)", MaxCoefficients)
 		}
 	}
 	return nil

@@ -61,7 +61,7 @@ func NewPolynomial(k []int, h int, coeffs []float64) (*Polynomial, error) {
 func checkCoefficients(k []int, coeffs []float64) error {
 	m := coefficientCount(k)
 	if len(coeffs) != m {
-		return paramErr("coefficients", fmt.Sprintf("%d values", len(coeffs)), "need exactly ∏(k_j+1) = %d for k = %v", m, k)
+		return paramErr("coefficients", fmt.Sprintf("%d values", len(coeffs)), "need exactly %d (the product of k_j+1 over the axes) for k = %v", m, k)
 	}
 	for i, c := range coeffs {
 		if math.IsNaN(c) || math.IsInf(c, 0) {

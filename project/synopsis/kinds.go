@@ -198,7 +198,7 @@ func (f *File) validateGP() error {
 		}
 		total *= kj + 1
 		if total > peers.MaxGPGridPoints {
-			return fieldErr(ErrTooLarge, "mechanism.k", "the GP grid ∏(k_j+1) exceeds %d points", peers.MaxGPGridPoints)
+			return fieldErr(ErrTooLarge, "mechanism.k", "the GP grid (the product of k_j+1 over the axes) exceeds %d points", peers.MaxGPGridPoints)
 		}
 	}
 	if m.H != 0 {

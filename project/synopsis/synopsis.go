@@ -436,7 +436,7 @@ func (m *MechanismInfo) validate() error {
 		}
 	}
 	if LatticeSize(m.K) < 0 {
-		return fieldErr(ErrTooLarge, "mechanism.k", "the lattice ∏(k_j+1) for k = %v exceeds %d values", m.K, mechanism.MaxCoefficients)
+		return fieldErr(ErrTooLarge, "mechanism.k", "the lattice for k = %v (the product of k_j+1 over the axes) exceeds %d values", m.K, mechanism.MaxCoefficients)
 	}
 	// h, δ with the noise kind, and ε follow the mechanism's rules (one
 	// home: mechanism.ValidateH, ValidateDelta, ValidateEpsilon).
