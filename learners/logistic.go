@@ -178,6 +178,8 @@ func logisticFitted(dim, n int, c, b float64, prob bool, w []float64, r, stab, t
 		// The score is affine in ỹ: a tighter bound on the lattice's L1
 		// and L2 change (logistic_lattice.go).
 		lattice = logisticLatticeSensitivity(dim, b, stab+2*r, fp)
+		note += "; Laplace and Gaussian lattice noise use the tighter L(k) = ρ(k)·(2C/n + 2τ) + fp ≤ S of the affine score " +
+			"(docs/sensitivity.md, \"Lattice sensitivity of the affine logistic score\")"
 	}
 	return &Fitted{
 		Oracle:                  &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob},
