@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
+	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 )
 
@@ -38,20 +40,36 @@ func (p *Prepared) NoiseWarning() string {
 	if std < width/2 {
 		return ""
 	}
-	help := "a larger ε"
-	if slices.ContainsFunc(p.Params.K, func(k int) bool { return k > 1 }) {
-		help += ", a smaller k"
-	}
-	for _, s := range p.Spec.Params {
-		if s.Name == "bandwidth" || s.Name == "sigma" {
-			help += ", a larger " + s.Name
-			break
-		}
-	}
-	if len(p.Params.K) > 1 {
-		help += ", fewer features"
-	}
+	help := WhatWouldHelp(p.Spec, len(p.Params.K), slices.ContainsFunc(p.Params.K, func(k int) bool { return k > 1 }))
 	return fmt.Sprintf("the noise on each released value (standard deviation %.3g, in the learner's units) is %.3g times the width of the function's public range [%.4g, %.4g]: "+
 		"the released function will likely show little or nothing of the data. What would help: %s (the curator's preview simulates the error)",
 		std, std/width, lo, hi, help)
+}
+
+// WhatWouldHelp is the one wording of what would let a release show more
+// of the data when its noise swamps the function (NoiseWarning, the
+// preview's publishing-zero warning): a larger smoothing parameter (the
+// learner's bandwidth or σ, named as the curator sees it), a larger ε, a
+// smaller k when smallerK (some k_j > 1 and k was not already searched),
+// and fewer features when the learner has more than one (dims > 1). It
+// depends on public settings only.
+func WhatWouldHelp(spec learners.Spec, dims int, smallerK bool) string {
+	var help []string
+	for _, s := range spec.Params {
+		if s.Name == "bandwidth" || s.Name == "sigma" {
+			help = append(help, "a larger "+s.Name)
+			break
+		}
+	}
+	help = append(help, "a larger ε")
+	if smallerK {
+		help = append(help, "a smaller k")
+	}
+	if dims > 1 {
+		help = append(help, "fewer features")
+	}
+	if len(help) == 1 {
+		return help[0]
+	}
+	return strings.Join(help[:len(help)-1], ", ") + " or " + help[len(help)-1]
 }

@@ -37,7 +37,7 @@ func TestNoiseWarning(t *testing.T) {
 		return p
 	}
 	w := prepare(0.3, 1).NoiseWarning()
-	if !strings.Contains(w, "will likely show little or nothing of the data") || !strings.Contains(w, "a larger ε, a smaller k") {
+	if !strings.Contains(w, "will likely show little or nothing of the data") || !strings.Contains(w, "a larger bandwidth, a larger ε or a smaller k") {
 		t.Errorf("ε = 0.3: warning %q", w)
 	}
 	if other := prepare(0.3, 2).NoiseWarning(); other != w {
@@ -45,5 +45,32 @@ func TestNoiseWarning(t *testing.T) {
 	}
 	if w := prepare(1e4, 1).NoiseWarning(); w != "" {
 		t.Errorf("ε = 10⁴: warning %q", w)
+	}
+}
+
+// TestWhatWouldHelp pins the one wording of the advice both noise warnings
+// give: the learner's own smoothing parameter by name (σ for the SVM, not
+// "bandwidth"), a smaller k only when asked, fewer features only for more
+// than one feature.
+func TestWhatWouldHelp(t *testing.T) {
+	for _, c := range []struct {
+		kind     learners.Kind
+		dims     int
+		smallerK bool
+		want     string
+	}{
+		{learners.KindKDE, 2, false, "a larger bandwidth, a larger ε or fewer features"},
+		{learners.KindKDE, 1, true, "a larger bandwidth, a larger ε or a smaller k"},
+		{learners.KindSVM, 2, false, "a larger sigma, a larger ε or fewer features"},
+		{learners.KindRidge, 1, false, "a larger ε"},
+		{learners.KindLogistic, 3, true, "a larger ε, a smaller k or fewer features"},
+	} {
+		l, err := learners.Lookup(c.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := WhatWouldHelp(l.Spec(), c.dims, c.smallerK); got != c.want {
+			t.Errorf("%s dims=%d smallerK=%v: %q, want %q", c.kind, c.dims, c.smallerK, got, c.want)
+		}
 	}
 }

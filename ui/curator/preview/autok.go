@@ -114,15 +114,3 @@ func (e *Engine) computeAutoKCurve(ctx context.Context, req release.Request, st 
 	}
 	return out, nil
 }
-
-// joinOr joins a, b and c as "a, b or c".
-func joinOr(s []string) string {
-	if len(s) == 1 {
-		return s[0]
-	}
-	out := s[0]
-	for _, x := range s[1 : len(s)-1] {
-		out += ", " + x
-	}
-	return out + " or " + s[len(s)-1]
-}

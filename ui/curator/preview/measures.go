@@ -376,16 +376,9 @@ func sweepPlot(sw *study.KSweep, st *previewState, res *Result) *plotting.Tradeo
 // zeroWarning tells the curator that at ε every k is no better than
 // publishing zero, with what would help.
 func zeroWarning(prep *release.Prepared, eps float64, res *Result) string {
-	help := []string{"a larger ε"}
-	if slices.ContainsFunc(prep.Spec.Params, func(s learners.ParamSpec) bool { return s.Name == "bandwidth" || s.Name == "sigma" }) {
-		help = append([]string{"a larger bandwidth"}, help...)
-	}
-	if len(prep.Params.K) > 1 {
-		help = append(help, "fewer features")
-	}
 	return fmt.Sprintf("At ε = %s every k is no better than publishing zero: the least mean sup-norm error, %s at k = %d, is at least %.0f%% of max |F_D| (%s). The release would show nothing of the data. What would help: %s.",
 		fmtEps(eps), res.ErrorText(res.SweepBestErr), res.SweepBestK, 100*(1-study.ZeroMargin),
-		strings.TrimSpace(fmt.Sprintf("%.3g %s", res.Units.Plot(res.ZeroErr), res.UnitName)), joinOr(help))
+		strings.TrimSpace(fmt.Sprintf("%.3g %s", res.Units.Plot(res.ZeroErr), res.UnitName)), release.WhatWouldHelp(prep.Spec, len(prep.Params.K), false))
 }
 
 // scatter returns a 1-D regression's records in data units (curator
