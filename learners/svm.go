@@ -129,6 +129,8 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 			"uncertified fits fall back to %d public FISTA iterations, a priori within %.3g of w* in the RKHS norm",
 			c, k2, n, solverTerm, fp, s, svmInterceptNote(icpt), gapTol, plan.iters, plan.radius)
 	}
+	note += "; Laplace and Gaussian lattice noise use the tighter L₁(k), L₂(k) ≤ S of the kernel score " +
+		"(docs/sensitivity.md, \"Lattice sensitivity of the SVM's kernel score\")"
 	// |f| ≤ Σα_i·κ² ≤ Cκ², and |f| ≤ ‖ŵ‖κ with ‖ŵ‖ ≤ ‖w*‖ + solverTerm/(2κ)
 	// and ½‖w*‖² ≤ P(w*) ≤ P(0) = C.
 	l1, l2 := svmLatticeSensitivities(data.Dim, sigma, icpt, (stab+solverTerm)/math.Sqrt(k2), fp)
