@@ -184,22 +184,10 @@ func TestSVMLatticeNeighbourAudit(t *testing.T) {
 						data.X[j], nb.X[j] = 0, 1
 					}
 					nb.Labels[0] = -data.Labels[0]
-				default: // random
-					for j := range dim {
-						nb.X[j] = r.Float64()
-					}
-					if r.IntN(2) == 0 {
-						nb.Labels[0] = -data.Labels[0]
-					}
+				default:
+					replaceRandomly(r, nb, data.Labels[0])
 				}
-				f, err := NewSVM().Fit(ctx, data, values)
-				if err != nil {
-					t.Fatal(err)
-				}
-				g, err := NewSVM().Fit(ctx, nb, values)
-				if err != nil {
-					t.Fatal(err)
-				}
+				f, g := fitNeighbours(ctx, t, NewSVM(), data, nb, values)
 				l1Bound, l2Bound, sup = f.LatticeLaplaceSensitivity(tc.k), f.LatticeNoiseSensitivity(tc.k), f.Sensitivity
 				if g.LatticeLaplaceSensitivity(tc.k) != l1Bound || g.LatticeNoiseSensitivity(tc.k) != l2Bound {
 					t.Fatalf("bounds differ between neighbours: they must not depend on data")
@@ -241,4 +229,30 @@ func TestSVMLatticeNeighbourAudit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replaceRandomly moves record 0 of nb to a uniform random point and flips
+// its label (opposite of l) with probability ½: a random replace-one
+// neighbour for the audits.
+func replaceRandomly(r *rand.Rand, nb Dataset, l float64) {
+	for j := range nb.Dim {
+		nb.X[j] = r.Float64()
+	}
+	if r.IntN(2) == 0 {
+		nb.Labels[0] = -l
+	}
+}
+
+// fitNeighbours fits the learner to the neighbours a and b.
+func fitNeighbours(ctx context.Context, t *testing.T, l Learner, a, b Dataset, values Values) (*Fitted, *Fitted) {
+	t.Helper()
+	fa, err := l.Fit(ctx, a, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := l.Fit(ctx, b, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fa, fb
 }
