@@ -76,7 +76,7 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field("in words", "%s", wrapText(privacywords.OnePerson(m.Epsilon, m.Delta, mechanism.NoiseKind(m.Noise)), 62, 17))
 	field("noise", "%s", f.DescribeNoise())
 	if f.LatticeSensitivityPossible() {
-		field("learner", "%s, n = %d, sensitivity %g (the noise's calibration: S(F), or the lattice bound L(k) ≤ S(F) of this linear score)", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
+		field("learner", "%s, n = %d, sensitivity %g (the noise's calibration: S(F), or the lattice bound L(k) ≤ S(F) of this linear score (logistic, SVM))", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	} else {
 		field("learner", "%s, n = %d, sensitivity S(F) = %g", f.Learner.Kind, f.Learner.N, f.Learner.Sensitivity)
 	}

@@ -153,9 +153,18 @@ type Fitted struct {
 	// (NoiseSensitivity, the one rule). Like Sensitivity it depends on n,
 	// the parameters, the public bounds and k only; L(k) ≤ Sensitivity.
 	// Set by the affine logistic score (docs/sensitivity.md, "Lattice
-	// sensitivity of the affine logistic score"); nil means Sensitivity.
+	// sensitivity of the affine logistic score") and the SVM; nil means
+	// Sensitivity.
 	// The function panics if len(k) ≠ ℓ or some k_j < 1 (programmer misuse).
 	LatticeNoiseSensitivity func(k []int) float64
+	// LatticeLaplaceSensitivity, if not nil, returns a proven bound L₁(k)
+	// with ‖Δ‖₁ ≤ m·L₁(k) only (Δ and m as for LatticeNoiseSensitivity,
+	// which must then be set too): the release's Laplace noise is
+	// calibrated to it, Gaussian noise to LatticeNoiseSensitivity. Same
+	// dependencies and panics; L₁(k) ≤ Sensitivity. Set by the SVM
+	// (docs/sensitivity.md, "Lattice sensitivity of the SVM's kernel
+	// score"); nil means LatticeNoiseSensitivity for Laplace noise too.
+	LatticeLaplaceSensitivity func(k []int) float64
 	// StandIn is a public stand-in for F_D (mechanism.StandIn): how finely
 	// F_D can vary, from the parameters, n and the public bounds only,
 	// never from data values. The automatic cover size (mechanism.ResolveK,

@@ -48,14 +48,20 @@ func logisticLatticeFactor(dim, kMin int, b float64) float64 {
 
 // NoiseSensitivity returns the per-coefficient sensitivity the release
 // noise of the given kind is calibrated to at cover size k (the one rule;
-// mechanism.NoiseScale turns it into the noise scale): LatticeNoiseSensitivity(k)
-// for Laplace noise (L1 sensitivity m·L) and Gaussian noise (L2 sensitivity
-// √m·L) when the fit states one, and Sensitivity otherwise — in particular
-// for NoiseLaplaceApprox, whose per-coefficient composition needs the
-// sup-norm bound. It never exceeds Sensitivity and never reads data.
+// mechanism.NoiseScale turns it into the noise scale): for Laplace noise
+// LatticeLaplaceSensitivity(k) (L1 sensitivity m·L₁) if the fit states
+// one, else LatticeNoiseSensitivity(k); for Gaussian noise
+// LatticeNoiseSensitivity(k) (L2 sensitivity √m·L); Sensitivity when the
+// fit states no such bound, and always for NoiseLaplaceApprox, whose
+// per-coefficient composition needs the sup-norm bound. It never exceeds
+// Sensitivity and never reads data.
 func (f *Fitted) NoiseSensitivity(k []int, noise mechanism.NoiseKind) float64 {
-	if f.LatticeNoiseSensitivity == nil || (noise != mechanism.NoiseLaplace && noise != mechanism.NoiseGaussian) {
+	lattice := f.LatticeNoiseSensitivity
+	if noise == mechanism.NoiseLaplace && f.LatticeLaplaceSensitivity != nil {
+		lattice = f.LatticeLaplaceSensitivity
+	}
+	if lattice == nil || (noise != mechanism.NoiseLaplace && noise != mechanism.NoiseGaussian) {
 		return f.Sensitivity
 	}
-	return math.Min(f.Sensitivity, f.LatticeNoiseSensitivity(k))
+	return math.Min(f.Sensitivity, lattice(k))
 }

@@ -152,22 +152,10 @@ func TestLogisticLatticeNeighbourAudit(t *testing.T) {
 						data.X[j], nb.X[j] = 0, 1
 					}
 					nb.Labels[0] = -data.Labels[0]
-				default: // random
-					for j := 0; j < tc.dim; j++ {
-						nb.X[j] = r.Float64()
-					}
-					if r.IntN(2) == 0 {
-						nb.Labels[0] = -data.Labels[0]
-					}
+				default:
+					replaceRandomly(r, nb, data.Labels[0])
 				}
-				f1, err := NewLogistic().Fit(ctx, data, values)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f2, err := NewLogistic().Fit(ctx, nb, values)
-				if err != nil {
-					t.Fatal(err)
-				}
+				f1, f2 := fitNeighbours(ctx, t, NewLogistic(), data, nb, values)
 				bound, sup = f1.LatticeNoiseSensitivity(tc.k), f1.Sensitivity
 				if b2 := f2.LatticeNoiseSensitivity(tc.k); b2 != bound || !(bound > 0) || bound > f1.Sensitivity {
 					t.Fatalf("bound %g / %g: want equal (data-independent) and in (0, S = %g]", bound, b2, f1.Sensitivity)

@@ -39,6 +39,10 @@ type svm struct{}
 //
 // where fp ≤ 2C·γ_{n+5ℓ+10} bounds floating-point evaluation error.
 //
+// The release's Laplace and Gaussian noise are calibrated to the smaller
+// lattice bounds L₁(k) and L₂(k) of the kernel score (svm_lattice.go,
+// docs/sensitivity.md, "Lattice sensitivity of the SVM's kernel score").
+//
 // If the solver cannot certify the gap within its public budget of updates,
 // Fit releases the public fallback instead (accelerated projected gradient
 // on the dual for a public number of iterations, a priori within
@@ -125,8 +129,11 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 			"uncertified fits fall back to %d public FISTA iterations, a priori within %.3g of w* in the RKHS norm",
 			c, k2, n, solverTerm, fp, s, svmInterceptNote(icpt), gapTol, plan.iters, plan.radius)
 	}
+	note += "; Laplace and Gaussian lattice noise use the tighter L₁(k), L₂(k) ≤ S of the kernel score " +
+		"(docs/sensitivity.md, \"Lattice sensitivity of the SVM's kernel score\")"
 	// |f| ≤ Σα_i·κ² ≤ Cκ², and |f| ≤ ‖ŵ‖κ with ‖ŵ‖ ≤ ‖w*‖ + solverTerm/(2κ)
 	// and ½‖w*‖² ≤ P(w*) ≤ P(0) = C.
+	l1, l2 := svmLatticeSensitivities(data.Dim, sigma, icpt, (stab+solverTerm)/math.Sqrt(k2), fp)
 	r := math.Min(c*k2, math.Sqrt(2*c*k2)+solverTerm/2) + fp/2
 	return &Fitted{
 		Oracle:          newSVMOracle(data.Dim, sigma, icpt, sol),
@@ -135,5 +142,9 @@ func (sv svm) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, er
 		OutputRange:     [2]float64{-r, r},
 		N:               n,
 		StandIn:         svmStandIn(r, sigma, data.Dim),
+		// The decision function is linear in the RKHS: tighter bounds on
+		// the lattice's L1 and L2 change (svm_lattice.go).
+		LatticeNoiseSensitivity:   l2,
+		LatticeLaplaceSensitivity: l1,
 	}, nil
 }

@@ -307,7 +307,7 @@ func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candi
 	case opt.Bandwidths && hasBandwidth(p.Spec):
 		tunings = bandwidthGrid(p.Spec, p.Resolved)
 	}
-	hs, kFactors := candidateLayout(len(tunings), p.Params.Noise == mechanism.NoiseGaussian && p.Spec.Kind == learners.KindSVM)
+	hs, kFactors := tuningLayout(len(tunings), p.Spec.Kind, p.Params.Noise)
 	var out []Candidate
 	for _, tu := range tunings {
 		fitted := p.Fitted

@@ -33,7 +33,7 @@ func TestTuningGrid(t *testing.T) {
 		{learners.KindSVM, learners.Values{"C": {0.5}, "sigma": {80}, "intercept": {1}},
 			"[h=0 k=0 C=0.5 sigma=40 h=0 k=0 C=0.5 sigma=80 h=0 k=0 C=1.5 sigma=40 h=0 k=0 C=1.5 sigma=80]"},
 		{learners.KindLogistic, learners.Values{"C": {3}},
-			"[h=0 k=0 C=1 intercept=0 h=0 k=0 C=1 intercept=1 h=0 k=0 C=3 intercept=0 h=0 k=0 C=3 intercept=1 h=0 k=0 C=9 intercept=0 h=0 k=0 C=9 intercept=1]"},
+			"[h=0 k=0 C=1 intercept=0.3333333333333333 h=0 k=0 C=1 intercept=1 h=0 k=0 C=3 intercept=0.3333333333333333 h=0 k=0 C=3 intercept=1 h=0 k=0 C=9 intercept=0.3333333333333333 h=0 k=0 C=9 intercept=1]"},
 		{learners.KindRidge, learners.Values{"C": {1}},
 			"[h=0 k=0 C=0.1 h=0 k=0 C=1 h=0 k=0 C=10]"},
 		{learners.KindKDE, learners.Values{"bandwidth": {0.1}},

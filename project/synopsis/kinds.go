@@ -90,10 +90,12 @@ func (f *File) IsBernstein() bool { return f.Mechanism.Name == MechanismBernstei
 
 // LatticeSensitivityPossible reports whether Learner.Sensitivity may be the
 // lattice bound L(k) ≤ S(F) the noise was calibrated to rather than S(F)
-// itself: a logistic regression's linear score (docs/sensitivity.md,
-// "Lattice sensitivity of the affine logistic score").
+// itself: a logistic regression's linear score or an SVM's decision
+// function (docs/sensitivity.md, "Lattice sensitivity of the affine
+// logistic score", "Lattice sensitivity of the SVM's kernel score").
 func (f *File) LatticeSensitivityPossible() bool {
-	return f.Learner.Kind == string(learners.KindLogistic) && f.Output.Kind == string(learners.OutputClassScore)
+	return (f.Learner.Kind == string(learners.KindLogistic) || f.Learner.Kind == string(learners.KindSVM)) &&
+		f.Output.Kind == string(learners.OutputClassScore)
 }
 
 // valueCount is the number of value lines the kind's metadata declares,

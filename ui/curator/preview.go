@@ -435,7 +435,7 @@ func previewSummary(r *preview.Result, boundsConfirmed bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sensitivity S(F) = %.4g.  k = %s (%d coefficients), h = %d, noise scale %.4g.\n", r.Sensitivity, preview.KLabel(r.K), latticeCount(r.K), r.H, r.Scale)
 	if r.NoiseSensitivity > 0 && r.NoiseSensitivity < r.Sensitivity {
-		fmt.Fprintf(&b, "The noise is calibrated to the lattice bound L(k) = %.4g ≤ S(F) (the score is affine; docs/sensitivity.md).\n", r.NoiseSensitivity)
+		fmt.Fprintf(&b, "The noise is calibrated to the lattice bound L(k) = %.4g ≤ S(F) (the score is linear in its features or its kernel; docs/sensitivity.md).\n", r.NoiseSensitivity)
 	}
 	fmt.Fprintf(&b, "Mean sup-norm error at your setting: %s (noiseless approximation alone: %s).", r.ErrorText(r.MarkerErr), approxText(r, r.Approx, r.MarkerErr))
 	if r.SweepBestK > 0 && !r.Classifier {

@@ -397,13 +397,13 @@ func viewerFmtOutput(f *synopsis.File) string {
 }
 
 // viewerSensitivity is the Details row of the sensitivity the noise is
-// calibrated to: S(F), or for logistic regression's linear score released
-// with Laplace or Gaussian noise possibly the lattice bound L(k) ≤ S(F)
-// (docs/sensitivity.md); only that case says so.
+// calibrated to: S(F), or for logistic regression's linear score and the
+// SVM released with Laplace or Gaussian noise possibly the lattice bound
+// L(k) ≤ S(F) (docs/sensitivity.md); only those cases say so.
 func viewerSensitivity(f *synopsis.File) string {
 	what := "S(F), replace-one neighbours, in the learner's units on [0,1]^ℓ"
 	if f.LatticeSensitivityPossible() {
-		what = "the bound the noise is calibrated to: S(F), or for this linear score the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ"
+		what = "the bound the noise is calibrated to: S(F), or for this linear score (logistic, SVM) the lattice bound L(k) ≤ S(F); replace-one neighbours, in the learner's units on [0,1]^ℓ"
 	}
 	return viewerNum(f.Learner.Sensitivity) + " (" + what + ")"
 }

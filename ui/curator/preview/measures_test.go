@@ -253,7 +253,8 @@ func TestUnitName(t *testing.T) {
 // docs/sensitivity.md); the preview used S, showing noise √2–√3 too large
 // (found by the helper that added L(k)). The scale and the sensitivity the
 // simulations use are now the release's, for Laplace and Gaussian noise;
-// the SVM (no lattice bound) keeps S.
+// the SVM's kernel score has lattice bounds too (learners/svm_lattice.go);
+// laplace-approx keeps S.
 func TestPreviewNoiseAsReleased(t *testing.T) {
 	for _, c := range []struct {
 		kind  learners.Kind
@@ -263,7 +264,9 @@ func TestPreviewNoiseAsReleased(t *testing.T) {
 	}{
 		{learners.KindLogistic, mechanism.NoiseLaplace, 0, true},
 		{learners.KindLogistic, mechanism.NoiseGaussian, 1e-6, true},
-		{learners.KindSVM, mechanism.NoiseLaplace, 0, false},
+		{learners.KindSVM, mechanism.NoiseLaplace, 0, true},
+		{learners.KindSVM, mechanism.NoiseGaussian, 1e-6, true},
+		{learners.KindSVM, mechanism.NoiseLaplaceApprox, 1e-6, false},
 	} {
 		t.Run(string(c.kind)+"/"+string(c.noise), func(t *testing.T) {
 			in := twoClassInput(c.kind, nil)
