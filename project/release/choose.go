@@ -459,7 +459,7 @@ func fitKey(c Candidate) string {
 type trainFit struct {
 	fitted *learners.Fitted
 	full   *learners.Fitted // the full-data fit (public: S, its noise sensitivity and stand-in)
-	values learners.Values // the tuning's parameter values
+	values learners.Values  // the tuning's parameter values
 	score  learners.ValidationScore
 	exact  map[int][]float64 // F_T on the lattice, by k
 }
