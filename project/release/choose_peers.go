@@ -411,3 +411,41 @@ func evalProductGrid(axes [][]float64, f func([]float64) float64) []float64 {
 	}
 	return out
 }
+
+// ApplyCandidate returns req set up to release the chosen candidate c
+// (one home for what a candidate means to the release): its parameters
+// and bandwidth, h and k (KAuto off; a peer keeps the request's h and, but
+// for the GP's grid, its k), the noise kind (Laplace at δ = 0 for a
+// Bernstein candidate at Laplace noise and for a pure ε-DP peer; the
+// request's δ for the GP and Gaussian noise) and, as second value, the
+// synopsis kind to release (Options.Mechanism).
+func ApplyCandidate(req Request, c Candidate) (Request, string) {
+	out := req
+	out.Params = learners.Values{}
+	for k, v := range req.Params {
+		out.Params[k] = slices.Clone(v)
+	}
+	if c.Bandwidth != nil {
+		out.Params["bandwidth"] = slices.Clone(c.Bandwidth)
+	}
+	for k, v := range c.Params {
+		out.Params[k] = slices.Clone(v)
+	}
+	dim := len(req.Features)
+	switch {
+	case c.Mechanism == synopsis.MechanismGP:
+		out.Privacy.H, out.Privacy.K, out.KAuto = max(req.Privacy.H, 1), slices.Repeat([]int{c.K}, dim), false
+		out.Privacy.Noise = mechanism.NoiseGaussian
+	case c.peer():
+		out.Privacy.Noise, out.Privacy.Delta = mechanism.NoiseLaplace, 0
+	default:
+		out.Privacy.H, out.Privacy.K, out.KAuto = c.H, slices.Repeat([]int{c.K}, dim), false
+		if c.Noise != "" {
+			out.Privacy.Noise = c.Noise
+		}
+		if out.Privacy.Noise == mechanism.NoiseLaplace {
+			out.Privacy.Delta = 0
+		}
+	}
+	return out, c.MechanismName()
+}
