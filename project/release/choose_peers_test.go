@@ -4,8 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"path/filepath"
 	rand "math/rand/v2" // seeded: test records only
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
