@@ -46,13 +46,7 @@ func TestCuratorChooseMechanism(t *testing.T) {
 		c.changed()
 	})
 	f.preview()
-	f.do(func() { c.showStep(stepPrivacy) })
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { test.Tap(pp.choose) })
-	fl := pp.chooseFlow
-	if fl == nil {
-		t.Fatal("no choose dialog")
-	}
+	pp, fl := f.tapChoose()
 	f.waitPlanned(fl)
 	f.do(func() { test.Tap(fl.mechanisms) })
 	f.waitPlanned(fl)
