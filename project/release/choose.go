@@ -188,6 +188,11 @@ type ChooseResult struct {
 //     computed or chosen.
 //  6. i* = mechanism.NoisyMax(q, β, ε_sel): secure Laplace(2β/ε_sel).
 //
+// With opt.Mechanisms the candidates also hold other mechanisms (the
+// Bernstein release at other noise kinds, the published peers; see
+// choose_peers.go), each with its own proxy release and stability bound d_i
+// in steps 3–4 (docs/validation.md, "Choosing among mechanisms").
+//
 // Only i* is released, and it is ε_sel-DP (C&V Theorem 1 with δ = 0, since
 // the bounds hold for every noise draw). Errors before step 5 spend
 // nothing; errors after it keep the spend (over-counting is the safe side).
