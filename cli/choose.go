@@ -11,6 +11,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/cli/flagvalue"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 type chooseFlags struct {
@@ -21,6 +22,7 @@ type chooseFlags struct {
 	draws               int
 	bandwidths          bool
 	parameters          bool
+	mechanisms          bool
 	allowOver           bool
 	differentPopulation bool
 	// targetError and targetData: choose_target.go.
@@ -42,7 +44,11 @@ logistic C × intercept, ridge C, the bandwidth of the others, with fewer h
 and k) is fitted on the training set, turned into a simulated release with the noise of the final
 release (--epsilon), and scored on the validation set; the candidate with the
 best score plus Laplace noise is chosen (classifiers are scored by their
-balanced accuracy). Only the choice is printed, never the
+balanced accuracy). With --mechanisms the candidates also hold the other
+mechanisms the release can have (the Bernstein release at the other noise
+kinds --delta allows, output perturbation for logistic regression, Hall et
+al.'s GP when δ > 0 and ε ≤ 1), each scored at its own noise on the same
+validation set, within the same --epsilon-select. Only the choice is printed, never the
 scores. The choice is ε_sel-differentially private and spends --epsilon-select,
 recorded in the ledger (kind "validation") before anything is scored; the
 later release with the chosen settings spends its own --epsilon.
@@ -63,6 +69,7 @@ public uniform stand-in unless --target-data says otherwise.`,
 			flagvalue.WholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.parameters, "parameters", false, "also choose the learner's parameters (svm C and sigma, logistic C and intercept, ridge C, the bandwidth of kde, priestley-chao and naive-bayes) among public multiples of their values, jointly with h and k (≤ 30 candidates)")
+			fs.BoolVar(&f.mechanisms, "mechanisms", false, "also compare the other mechanisms the release can have: the Bernstein release at the other noise kinds --delta allows\n(laplace; gaussian when δ > 0), output perturbation for logistic regression and Hall et al.'s GP when δ > 0 and ε ≤ 1;\nthe chosen one is printed as --mechanism and --noise flags")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
 			fs.StringVar(&f.targetError, "target-error", "", "instead of a private choice: the error `X` you can accept (95% sup-norm error in the plot's units, or a percentage\nsuch as 5% of the public range; a classifier's disagreement with the non-private one); proposes the smallest ε, mechanism, noise, h and k\nfrom simulated releases; spends nothing")
@@ -117,6 +124,7 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		DifferentPopulation: f.differentPopulation,
 		Bandwidths:          f.bandwidths,
 		Parameters:          f.parameters,
+		Mechanisms:          f.mechanisms,
 		ValidationFraction:  f.fraction.Value,
 		Draws:               f.draws,
 		Now:                 e.Now,
@@ -128,8 +136,8 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	}
 	printPrivateCounts(e.Stderr, f.columns(), res.Clipped, res.Filled)
 	c := res.Chosen
-	fmt.Fprintf(e.Stdout, "chosen: h = %d, k = %d", c.H, c.K)
-	use := fmt.Sprintf("--h %d --k %d", c.H, c.K)
+	chosen, use := chosenMechanism(req, c)
+	fmt.Fprint(e.Stdout, "chosen: "+chosen)
 	if c.Bandwidth != nil {
 		bw := make([]string, len(c.Bandwidth))
 		for i, b := range c.Bandwidth {
@@ -155,4 +163,32 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 		"selection noise Laplace(%.4g); with probability %g the chosen score is within %.4g of the best\n",
 		len(res.Candidates), release.ScoreWords(res.ScoreKind), res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
 	return nil
+}
+
+// chosenMechanism describes the chosen candidate c for standard output
+// and returns the release flags that make it (after "--epsilon E"): h and
+// k for a Bernstein candidate, and --mechanism and --noise (--delta for
+// the (ε, δ) kinds) when it is another mechanism or noise kind than req's
+// (release.ApplyCandidate says what it means).
+func chosenMechanism(req release.Request, c release.Candidate) (chosen, use string) {
+	rel, name := release.ApplyCandidate(req, c)
+	if name != synopsis.MechanismBernstein {
+		chosen = fmt.Sprintf("mechanism %s", name)
+		use = "--mechanism " + name
+		if c.Mechanism == synopsis.MechanismGP {
+			chosen += fmt.Sprintf(", k = %d", c.K)
+			use += fmt.Sprintf(" --k %d", c.K)
+		}
+	} else {
+		chosen = fmt.Sprintf("h = %d, k = %d", c.H, c.K)
+		use = fmt.Sprintf("--h %d --k %d", c.H, c.K)
+	}
+	if rel.Privacy.Noise != req.Privacy.Noise || name != synopsis.MechanismBernstein {
+		chosen += ", noise = " + string(rel.Privacy.Noise)
+		use += " --noise " + string(rel.Privacy.Noise)
+		if rel.Privacy.Delta > 0 {
+			use += fmt.Sprintf(" --delta %g", rel.Privacy.Delta)
+		}
+	}
+	return chosen, use
 }

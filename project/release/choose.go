@@ -12,6 +12,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 // Defaults of the private choice of settings (ChooseSettings).
@@ -37,17 +38,35 @@ const (
 // other learner parameters (Params, e.g. C and sigma; nil or a missing name:
 // the request's value; choose_params.go). Candidates are public: they
 // depend on ε, n, the learner's parameters and the public bounds only.
+//
+// With ChooseOptions.Mechanisms a candidate may also be another mechanism
+// (choose_peers.go): Mechanism is then a published peer's synopsis kind
+// (release.Mechanisms; "" is the Bernstein release), and Noise, for a
+// Bernstein candidate, a noise kind other than the request's ("": the
+// request's; Laplace is released at δ = 0).
 type Candidate struct {
 	H         int
 	K         int
 	Bandwidth []float64
 	Params    learners.Values
+	Mechanism string
+	Noise     mechanism.NoiseKind
 }
 
-// String formats the candidate as "h=2 k=14 bandwidth=0.05" or
-// "h=1 k=6 C=1 sigma=0.14" (parameters in name order).
+// String formats the candidate as "h=2 k=14 bandwidth=0.05",
+// "h=1 k=6 C=1 sigma=0.14" (parameters in name order), "h=1 k=3
+// noise=laplace" or, for a peer, "output-perturbation C=1 intercept=0"
+// and "hall-gp k=8 sigma=0.2".
 func (c Candidate) String() string {
 	s := fmt.Sprintf("h=%d k=%d", c.H, c.K)
+	switch {
+	case c.Mechanism == synopsis.MechanismGP:
+		s = fmt.Sprintf("%s k=%d", c.Mechanism, c.K)
+	case c.peer():
+		s = c.Mechanism
+	case c.Noise != "":
+		s += " noise=" + string(c.Noise)
+	}
 	if c.Bandwidth != nil {
 		s += " bandwidth=" + formatValues(c.Bandwidth)
 	}
@@ -89,6 +108,12 @@ type ChooseOptions struct {
 	// regression, C for ridge, the bandwidth for kde, priestley-chao and
 	// naive-bayes), jointly with fewer h and k (at most 30 candidates).
 	Parameters bool
+	// Mechanisms adds, for every tuning, the other mechanisms the release
+	// can have (choose_peers.go): the Bernstein release at the other noise
+	// kinds the request's δ allows and the published peers peerRule admits
+	// (output perturbation for logistic regression, Hall et al.'s GP when
+	// δ > 0 and ε ≤ 1), with fewer h and k (at most 30 candidates).
+	Mechanisms bool
 	// ValidationFraction is the share of records held out (0 means
 	// DefaultValidationFraction); it must lie in (0, 1).
 	ValidationFraction float64
@@ -162,6 +187,11 @@ type ChooseResult struct {
 //     score is computed; a refusal (*BudgetError) returns it and nothing is
 //     computed or chosen.
 //  6. i* = mechanism.NoisyMax(q, β, ε_sel): secure Laplace(2β/ε_sel).
+//
+// With opt.Mechanisms the candidates also hold other mechanisms (the
+// Bernstein release at other noise kinds, the published peers; see
+// choose_peers.go), each with its own proxy release and stability bound d_i
+// in steps 3–4 (docs/validation.md, "Choosing among mechanisms").
 //
 // Only i* is released, and it is ε_sel-DP (C&V Theorem 1 with δ = 0, since
 // the bounds hold for every noise draw). Errors before step 5 spend
@@ -307,9 +337,19 @@ func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candi
 	case opt.Bandwidths && hasBandwidth(p.Spec):
 		tunings = bandwidthGrid(p.Spec, p.Resolved)
 	}
-	hs, kFactors := tuningLayout(len(tunings), p.Spec.Kind, p.Params.Noise)
+	var noises []mechanism.NoiseKind
+	extras := make([][]Candidate, len(tunings))
+	perTuning := 0
+	if opt.Mechanisms {
+		noises = choiceNoises(p.Params)
+		for i, tu := range tunings {
+			extras[i] = p.peerCandidates(tu)
+			perTuning = max(perTuning, len(noises)+len(extras[i]))
+		}
+	}
+	hs, kFactors := extraLayout(len(tunings), perTuning, p.Spec.Kind, p.Params.Noise)
 	var out []Candidate
-	for _, tu := range tunings {
+	for i, tu := range tunings {
 		fitted := p.Fitted
 		if tu.Bandwidth != nil || tu.Params != nil {
 			var err error
@@ -317,23 +357,29 @@ func DefaultCandidates(p *Prepared, opt ChooseOptions, fullFit func(tuning Candi
 				return nil, err
 			}
 		}
-		for _, h := range hs {
-			ks := mechanism.AutoCoverSize(p.Params, h, dim, fitted.Sensitivity, beta, fitted.StandIn)
+		add := func(h int, noise mechanism.NoiseKind, factors []float64) {
+			c := Candidate{H: h, Bandwidth: tu.Bandwidth, Params: tu.Params, Noise: noise}
+			ks := mechanism.AutoCoverSize(candidateParams(p.Params, c, dim), h, dim, fitted.Sensitivity, beta, fitted.StandIn)
 			seen := map[int]bool{}
-			for _, f := range kFactors {
-				k := min(mechanism.MaxK, max(1, int(f*float64(ks))))
-				if seen[k] {
+			for _, f := range factors {
+				c.K = min(mechanism.MaxK, max(1, int(f*float64(ks))))
+				if seen[c.K] {
 					continue
 				}
-				seen[k] = true
-				pr := p.Params
-				pr.H, pr.K = h, slices.Repeat([]int{k}, dim)
-				if pr.Validate() != nil {
+				seen[c.K] = true
+				if candidateParams(p.Params, c, dim).Validate() != nil {
 					continue // e.g. too many coefficients, or laplace-approx composition
 				}
-				out = append(out, Candidate{H: h, K: k, Bandwidth: tu.Bandwidth, Params: tu.Params})
+				out = append(out, c)
 			}
 		}
+		for _, h := range hs {
+			add(h, "", kFactors)
+		}
+		for _, noise := range noises {
+			add(hs[0], noise, []float64{1})
+		}
+		out = append(out, extras[i]...)
 	}
 	if len(out) > MaxChooseCandidates {
 		out = out[:MaxChooseCandidates]
@@ -386,6 +432,25 @@ func candidateLayout(n int, fine bool) ([]int, []float64) {
 	return hs, all
 }
 
+// extraLayout is tuningLayout for n tunings when each also brings
+// extra candidates of other mechanisms (ChooseOptions.Mechanisms): the
+// largest layout with n·(|h|·|k| + extra) ≤ MaxChooseCandidates, else
+// one h and one k per tuning. Public: it depends on n, extra, the learner
+// kind and the noise kind only.
+func extraLayout(n, extra int, kind learners.Kind, noise mechanism.NoiseKind) ([]int, []float64) {
+	if extra == 0 {
+		return tuningLayout(n, kind, noise)
+	}
+	for m := n; m <= MaxChooseCandidates; m++ {
+		hs, ks := tuningLayout(m, kind, noise)
+		if n*(len(hs)*len(ks)+extra) <= MaxChooseCandidates {
+			return hs, ks
+		}
+	}
+	hs, ks := tuningLayout(MaxChooseCandidates, kind, noise)
+	return hs[:1], ks[len(ks)/2 : len(ks)/2+1]
+}
+
 func hasBandwidth(s learners.Spec) bool {
 	return slices.ContainsFunc(s.Params, func(p learners.ParamSpec) bool { return p.Name == "bandwidth" })
 }
@@ -400,6 +465,7 @@ func fitKey(c Candidate) string {
 type trainFit struct {
 	fitted *learners.Fitted
 	full   *learners.Fitted // the full-data fit (public: S, its noise sensitivity and stand-in)
+	values learners.Values  // the tuning's parameter values
 	score  learners.ValidationScore
 	exact  map[int][]float64 // F_T on the lattice, by k
 }
@@ -411,6 +477,7 @@ type choicePlan struct {
 	opt        ChooseOptions
 	cands      []Candidate
 	params     []mechanism.Params
+	sims       []*candidateSim
 	fits       map[string]*trainFit
 	train, val learners.Dataset
 	beta       float64
@@ -476,16 +543,12 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		if err != nil {
 			return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 		}
-		pr := p.Params
-		pr.H, pr.K = c.H, slices.Repeat([]int{c.K}, dim)
-		if err := pr.Validate(); err != nil {
+		pr := candidateParams(p.Params, c, dim)
+		sim, err := pl.candidateSim(ctx, c, f, pr)
+		if err != nil {
 			return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 		}
-		lam, err := mechanism.LebesgueBoundK(pr.K, pr.H)
-		if err != nil {
-			return nil, err
-		}
-		d := lam * f.fitted.Sensitivity
+		d := sim.d
 		bV := f.score.BetaV(pl.val.N())
 		bSup := max(bV, f.score.BetaT(d))
 		b := bSup
@@ -493,7 +556,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			// The balanced accuracy at the margin γ = max(RMS of the
 			// release noise, M·d/2), so that β_T = d/(2γ) ≤ 1/M = β_V
 			// (docs/validation.md, "The accuracy score").
-			rms, err := noiseRMS(pr, f.full.NoiseSensitivity(pr.K, pr.Noise), axes)
+			rms, err := sim.noiseRMS(axes)
 			if err != nil {
 				return nil, fmt.Errorf("candidate %d (%s): %w", i+1, c, err)
 			}
@@ -504,7 +567,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			pl.accuracy = append(pl.accuracy, acc)
 			b = max(acc.BetaV(pl.val.N()), acc.BetaT(d))
 			bSup = b
-		} else if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() {
+		} else if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() && !c.peer() {
 			// The density integral term via the lattice-L1 sensitivity:
 			// grid mean of |P − P′| ≤ W·L (docs/validation.md).
 			key := fmt.Sprint(pr.K, pr.H)
@@ -519,6 +582,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			return nil, fmt.Errorf("candidate %d (%s): score sensitivity β = %g is not finite and > 0", i+1, c, b)
 		}
 		pl.params = append(pl.params, pr)
+		pl.sims = append(pl.sims, sim)
 		pl.betas = append(pl.betas, b)
 		pl.beta = max(pl.beta, b)
 		pl.betaSup = max(pl.betaSup, bSup)
@@ -577,16 +641,7 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, c Candi
 	if f, ok := pl.fits[key]; ok {
 		return f, nil
 	}
-	values := learners.Values{}
-	for k, v := range pl.p.Resolved {
-		values[k] = slices.Clone(v)
-	}
-	if c.Bandwidth != nil {
-		values["bandwidth"] = slices.Clone(c.Bandwidth)
-	}
-	for k, v := range c.Params {
-		values[k] = slices.Clone(v)
-	}
+	values := pl.p.tuningValues(c)
 	ft, err := learner.Fit(ctx, pl.train, values)
 	if err != nil {
 		return nil, fmt.Errorf("fitting on the training split: %w", err)
@@ -610,7 +665,7 @@ func (pl *choicePlan) fit(ctx context.Context, learner learners.Learner, c Candi
 	if err != nil {
 		return nil, err
 	}
-	f := &trainFit{fitted: ft, full: full, score: score, exact: map[int][]float64{}}
+	f := &trainFit{fitted: ft, full: full, values: values, score: score, exact: map[int][]float64{}}
 	pl.fits[key] = f
 	return f, nil
 }
@@ -660,7 +715,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Learner:     string(p.Spec.Kind),
 		Params:      params,
 		Noise:       "laplace",
-		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
+		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+pl.mechanismsWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
 			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta),
 	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
@@ -707,23 +762,11 @@ func (pl *choicePlan) scores(ctx context.Context, seed uint64) ([]float64, error
 	pred := make([]float64, pl.val.N())
 	for i, c := range pl.cands {
 		f := pl.fits[fitKey(c)]
-		pr := pl.params[i]
-		exact, ok := f.exact[c.K]
-		if !ok {
-			lat, err := mechanism.NewLattice(pr.K)
-			if err != nil {
-				return nil, err
-			}
-			if exact, err = mechanism.EvaluateLattice(ctx, f.fitted.Oracle, lat, nil); err != nil {
-				return nil, err
-			}
-			f.exact[c.K] = exact
-		}
 		// One independent stream per candidate, all from the one seed.
 		src := mechanism.NewSimulationNoise(seed ^ (uint64(i+1) * 0x9e3779b97f4a7c15))
 		var sum float64
 		for range pl.opt.Draws {
-			sim, err := mechanism.Simulate(exact, f.full.NoiseSensitivity(pr.K, pr.Noise), pr, src)
+			sim, err := pl.sims[i].draw(ctx, src)
 			if err != nil {
 				return nil, err
 			}

@@ -26,7 +26,11 @@
 //     (choose_seed.go) and records it in the ledger (docs/validation.md);
 //     with ChooseOptions.Parameters it also chooses the learner's
 //     parameters among public multiples of the request's (TuningGrid,
-//     choose_params.go).
+//     choose_params.go), and with ChooseOptions.Mechanisms the mechanism:
+//     the Bernstein release at the other noise kinds δ allows and the
+//     published peers peerRule admits, each scored at its own noise within
+//     the same ε (choose_peers.go); ApplyCandidate turns the chosen
+//     candidate into the release's request and synopsis kind.
 //   - Parameters given no value take their data-independent defaults from
 //     n, ℓ and ε (learners.Spec.PublicDefaults, in Prepare; not for
 //     aggregates); the resolved values are what the ledger and the

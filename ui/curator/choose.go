@@ -17,6 +17,8 @@ import (
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
 	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
@@ -43,6 +45,11 @@ type chooseFlow struct {
 	// public multiples of the learner's parameters (C, σ, the intercept)
 	// to the candidates (release.ChooseOptions.Parameters).
 	parameters *widgets.KeyCheck
+	// mechanisms adds the other mechanisms the release can have (the
+	// Bernstein release at the other noise kinds δ allows, output
+	// perturbation for logistic regression, Hall et al.'s GP when δ > 0
+	// and ε ≤ 1; release.ChooseOptions.Mechanisms).
+	mechanisms *widgets.KeyCheck
 	// cancel stops a running choice (the spend stays recorded).
 	cancel   context.CancelFunc
 	progress *widget.ProgressBar
@@ -95,6 +102,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	if !learnerHasTuning(req.Learner) {
 		fl.parameters.Hide()
 	}
+	fl.mechanisms = widgets.NewKeyCheck(mechanismsLabel, func(bool) { c.planChoice(fl, req) })
 	fl.progress = widget.NewProgressBar()
 	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
 	fl.forecast.Wrapping = fyne.TextWrapWord
@@ -124,7 +132,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
-		fl.bandwidths, fl.parameters, fl.forecast, fl.lowerBox, fl.over, fl.stage, fl.progress)
+		fl.bandwidths, fl.parameters, fl.mechanisms, fl.forecast, fl.lowerBox, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
 	cancelRun := func() bool {
@@ -154,6 +162,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 			fl.eps.Disable()
 			fl.bandwidths.Disable()
 			fl.parameters.Disable()
+			fl.mechanisms.Disable()
 			fl.progress.Show()
 			fl.stage.SetText(fmt.Sprintf("Recording ε = %s in the ledger, then scoring the candidates …", formatValue(eps)))
 			c.runChoose(fl, req, eps, fl.over.Checked, fl.options())
@@ -267,13 +276,13 @@ func (c *curator) runChoose(fl *chooseFlow, req release.Request, eps float64, al
 			}
 			return release.ChooseSettings(ctx, req, opt)
 		}()
-		widgets.Do(func() { c.chooseFinished(fl, res, err) })
+		widgets.Do(func() { c.chooseFinished(fl, req, res, err) })
 	}()
 }
 
 // chooseFinished fills the chosen h and k into the form and reports the
 // spend (UI goroutine).
-func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err error) {
+func (c *curator) chooseFinished(fl *chooseFlow, req release.Request, res *release.ChooseResult, err error) {
 	defer close(fl.done)
 	fl.res, fl.err = res, err
 	fl.dialog.Hide()
@@ -289,11 +298,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 		widgets.ShowError(c.win, fmt.Errorf("choose h and k privately: %w", err))
 		return
 	}
-	c.state.H = res.Chosen.H
-	c.state.KAuto = false
-	c.state.K = res.Chosen.K
-	c.state.ChosenPrivately = true
-	chosen := fmt.Sprintf("h = %d, k = %d", res.Chosen.H, res.Chosen.K)
+	chosen := c.applyChosenMechanism(req, res.Chosen)
 	if bw := res.Chosen.Bandwidth; bw != nil {
 		parts := make([]string, len(bw))
 		for i, b := range bw {
@@ -329,7 +334,38 @@ func (c *curator) chooseFinished(fl *chooseFlow, res *release.ChooseResult, err 
 // options returns the choice's options as the dialog stands (the
 // bandwidth and parameter boxes; UI goroutine).
 func (fl *chooseFlow) options() release.ChooseOptions {
-	return release.ChooseOptions{Bandwidths: fl.bandwidths.Checked, Parameters: fl.parameters.Checked}
+	return release.ChooseOptions{Bandwidths: fl.bandwidths.Checked, Parameters: fl.parameters.Checked, Mechanisms: fl.mechanisms.Checked}
+}
+
+// mechanismsLabel is the mechanism box's text.
+const mechanismsLabel = "Also compare the other mechanisms this release can have: other noise kinds, " +
+	"output perturbation (logistic), Hall et al.'s GP (δ > 0, ε ≤ 1)"
+
+// applyChosenMechanism sets the form to release the chosen candidate ch
+// of a choice made for req (release.ApplyCandidate says what it means):
+// the Mechanism selector, the noise kind and, for a Bernstein candidate or
+// the GP's grid, h and k. It returns the choice in words (UI goroutine).
+func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate) string {
+	rel, kind := release.ApplyCandidate(req, ch)
+	c.state.Mechanism = mechanismSetting(kind)
+	c.state.Noise = rel.Privacy.Noise
+	c.state.ChosenPrivately = true
+	if !rel.KAuto {
+		c.state.H, c.state.KAuto, c.state.K = rel.Privacy.H, false, rel.Privacy.K[0]
+	}
+	var chosen string
+	switch {
+	case kind == synopsis.MechanismBernstein:
+		chosen = fmt.Sprintf("h = %d, k = %d", ch.H, ch.K)
+	case ch.Mechanism == synopsis.MechanismGP:
+		chosen = fmt.Sprintf("mechanism %s, k = %d", preview.MechanismLabel(kind), ch.K)
+	default:
+		chosen = "mechanism " + preview.MechanismLabel(kind)
+	}
+	if rel.Privacy.Noise != req.Privacy.Noise {
+		chosen += ", " + string(rel.Privacy.Noise) + " noise"
+	}
+	return chosen
 }
 
 // learnerHasTuning reports whether the private choice can choose the

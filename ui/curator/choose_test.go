@@ -27,6 +27,13 @@ func (f *curatorFixture) openChoose() (*privacyPage, *chooseFlow) {
 	f.do(func() { test.Tap(start.demoKDE) })
 	f.waitDataset()
 	f.preview()
+	return f.tapChoose()
+}
+
+// tapChoose shows the privacy page and opens "Choose privately…" there.
+func (f *curatorFixture) tapChoose() (*privacyPage, *chooseFlow) {
+	f.t.Helper()
+	c := f.c
 	f.do(func() { c.showStep(stepPrivacy) })
 	pp := c.pages[stepPrivacy].(*privacyPage)
 	f.do(func() { test.Tap(pp.choose) })
@@ -258,14 +265,8 @@ func TestCuratorChooseParameters(t *testing.T) {
 		if got := c.state.paramText(param("sigma")); got != "0.283" {
 			t.Errorf("σ in the form %q, want the data-independent default 0.283", got)
 		}
-		c.showStep(stepPrivacy)
 	})
-	pp := c.pages[stepPrivacy].(*privacyPage)
-	f.do(func() { test.Tap(pp.choose) })
-	fl := pp.chooseFlow
-	if fl == nil {
-		t.Fatal("no choose dialog")
-	}
+	_, fl := f.tapChoose()
 	f.waitPlanned(fl)
 	var plain int
 	f.do(func() {

@@ -1,0 +1,112 @@
+package curator
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/bernsteinrelease/bernstein/learners"
+	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/project/release"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
+	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
+)
+
+// dialogSays reports whether a label of the dialog d contains s.
+func dialogSays(d *widgets.Dialog, s string) bool {
+	for _, o := range test.LaidOutObjects(d.Pop) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCuratorChooseMechanism drives "Choose privately…" with the box
+// "Also compare the other mechanisms" for logistic regression on the
+// two-class demo at (ε, δ): the re-planned candidates hold output
+// perturbation and Bernstein at Laplace noise; after the choice the
+// result dialog names the chosen mechanism and the form (the Mechanism
+// selector, the noise kind) is set to release it. Then a choice ending in
+// output perturbation (the result handed to chooseFinished: which
+// candidate wins is random) shows "C&V output perturbation" in the dialog
+// and selects it in the Mechanism selector, with Laplace noise.
+func TestCuratorChooseMechanism(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoSVM) })
+	f.waitDataset()
+	f.do(func() {
+		c.state.Learner = learners.KindLogistic
+		c.state.Noise, c.state.Delta = mechanism.NoiseGaussian, 1e-6
+		c.refreshPages()
+		c.changed()
+	})
+	f.preview()
+	pp, fl := f.tapChoose()
+	f.waitPlanned(fl)
+	f.do(func() { test.Tap(fl.mechanisms) })
+	f.waitPlanned(fl)
+	f.do(func() {
+		pv := fl.preview
+		if pv == nil {
+			t.Fatalf("no plan: %s", fl.forecast.Text)
+		}
+		var op, lap bool
+		for _, ca := range pv.Candidates {
+			op = op || ca.MechanismName() == synopsis.MechanismOutputPerturbation
+			lap = lap || ca.Noise == mechanism.NoiseLaplace
+		}
+		if !op || !lap {
+			t.Fatalf("candidates %v: want output perturbation and Bernstein at Laplace noise", pv.Candidates)
+		}
+		curatorType(fl.eps, "0.5")
+		test.Tap(fl.dialog.Button("Spend ε and choose"))
+	})
+	f.waitChoose(fl)
+	if fl.err != nil {
+		t.Fatalf("choice failed: %v", fl.err)
+	}
+	kind := fl.res.Chosen.MechanismName()
+	f.do(func() {
+		if got := kindOrBernstein(c.state.Mechanism); got != kind {
+			t.Errorf("form mechanism %s, want the chosen %s (%s)", got, kind, fl.res.Chosen)
+		}
+		if got := pp.mech.sel.Selected; got != preview.MechanismLabel(kind) {
+			t.Errorf("Mechanism selector shows %q, want %q", got, preview.MechanismLabel(kind))
+		}
+		if !dialogSays(fl.result, "Chosen: ") {
+			t.Error("the result dialog does not say what was chosen")
+		}
+		fl.result.Hide()
+	})
+	f.waitIdle()
+
+	// A choice ending in output perturbation.
+	f.do(func() { test.Tap(pp.choose) })
+	fl2 := pp.chooseFlow
+	f.waitPlanned(fl2)
+	f.do(func() {
+		req, err := c.state.request(c.ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		op := release.Candidate{Mechanism: synopsis.MechanismOutputPerturbation, Params: learners.Values{"C": {1}, "intercept": {0}}}
+		c.chooseFinished(fl2, req, &release.ChooseResult{Chosen: op, Candidates: []release.Candidate{op}, Epsilon: 0.5}, nil)
+		label := preview.MechanismLabel(synopsis.MechanismOutputPerturbation)
+		if !dialogSays(fl2.result, "Chosen: mechanism "+label) {
+			t.Errorf("the result dialog does not name %s", label)
+		}
+		if c.state.Mechanism != synopsis.MechanismOutputPerturbation || c.state.Noise != mechanism.NoiseLaplace {
+			t.Errorf("form mechanism %q noise %s, want output perturbation at Laplace noise", c.state.Mechanism, c.state.Noise)
+		}
+		if got := pp.mech.sel.Selected; got != label {
+			t.Errorf("Mechanism selector shows %q, want %q", got, label)
+		}
+		fl2.result.Hide()
+	})
+	f.waitIdle()
+}
