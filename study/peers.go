@@ -78,6 +78,14 @@ type PeerData struct {
 	// PointAgreement.
 	Points    *PointData
 	Threshold float64
+	// Lattice (optional) is F_D on the lattice of K (mechanism.NewLattice
+	// order), the public grid a GP release samples the process on
+	// (peers.GPReleaseAxes); nil evaluates it from Fitted.Oracle.
+	Lattice []float64
+	// GPOnGrid samples Hall et al.'s process on Grid itself, without the
+	// release's grid and interpolation: the paper's protocol (Figure 1),
+	// not what the product releases.
+	GPOnGrid bool
 }
 
 // peerSimulator is one published peer mechanism the overlay knows: applies
@@ -495,49 +503,55 @@ func buildOutputPerturbationPeer(pc PeerData) (*Peer, error) {
 }
 
 // buildGPPeer is Hall, Rinaldo & Wasserman (2013) for the learners whose
-// F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer): the release on
-// the grid is F_D(grid) + √c·G(grid), G the centred Gaussian
-// process of the learner's kernel (peers.GPFactor on the grid itself, so
-// no interpolation error), √c = peers.GPNoiseScale(Δ_H, ε, δ). Its error
-// is therefore √c·sup_grid |G|. The proof needs ε ≤ 1: larger ε are NaN
-// (not drawn). δ is the curator's δ, or peerGPDefaultDelta for pure noise;
-// the legend states it.
+// F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer), simulated as
+// the product releases it (project/release, synopsis kind hall-gp): the
+// process is sampled on the public grid of the release
+// (peers.GPReleaseAxes(K): the lattice of k) as F_D(lattice) +
+// √c·G(lattice), G the centred Gaussian process of the learner's kernel,
+// √c = peers.GPNoiseScale(Δ_H, ε, δ), and evaluated at the preview grid
+// points by the multilinear interpolation of the file
+// (peers.GPInterpolation). Its error is therefore sup_grid |I(F_D) − F_D +
+// √c·I(G)|, the interpolation error included (gpRelease). With
+// PeerData.GPOnGrid the process is sampled on the preview grid itself
+// (the paper's protocol, Figure 1): the error is √c·sup_grid |G|. The
+// proof needs ε ≤ 1: larger ε are NaN (not drawn). δ is the curator's δ,
+// or peerGPDefaultDelta for pure noise; the legend states it.
 func buildGPPeer(pc PeerData) (*Peer, error) {
 	dim := len(pc.Grid)
 	rs, err := learners.RKHSPeer(pc.Kind, pc.Fitted.N, pc.Values, dim)
 	if err != nil {
 		return nil, err
 	}
-	f, err := peers.NewGPFactor(pc.Grid, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
+	r, err := newGPRelease(pc, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 	if err != nil {
-		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
+		return nil, err
 	}
+	f := r.factor
 	delta := PeerDelta(pc.Delta)
 	return &Peer{
 		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
 		Delta: delta, Kind: peers.KindGP, noise: mechanism.NoiseGaussian, k: pc.K,
-		newPointWorker: gpPointWorker(pc, f), threshold: pc.Threshold,
+		newPointWorker: r.pointWorker(pc), threshold: pc.Threshold,
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
 		newWorker: func() func(Source, []float64, []float64) error {
-			g := make([]float64, f.Size())
+			path := make([]float64, f.Size())
+			at := r.gridScratch()
 			return func(src Source, scales, out []float64) error {
-				if err := f.Sample(1, src, g); err != nil {
+				if err := f.Sample(1, src, path); err != nil {
 					return err
 				}
-				sup := 0.0
-				for _, v := range g {
-					sup = math.Max(sup, math.Abs(v))
-				}
-				gpScaleSup(sup, scales, out)
+				r.supError(path, at, scales, out)
 				return nil
 			}
 		},
-		// The factor (8 MB for 1001 points) is read once per chunk: larger
-		// chunks than simChunk keep that traffic small.
+		// On the preview grid the factor (8 MB for 1001 points) is read
+		// once per chunk: larger chunks than simChunk keep that traffic
+		// small.
 		chunk: gpChunk,
 		newChunkWorker: func() func([]Source, []float64, []float64) error {
 			g := make([]float64, gpChunk*f.Size())
 			gs := make([]peers.GaussianSource, gpChunk)
+			at := r.gridScratch()
 			return func(srcs []Source, scales, out []float64) error {
 				for i, src := range srcs {
 					gs[i] = src
@@ -548,16 +562,123 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 				}
 				nE := len(scales)
 				for i := range srcs {
-					sup := 0.0
-					for _, v := range paths[i*f.Size() : (i+1)*f.Size()] {
-						sup = math.Max(sup, math.Abs(v))
-					}
-					gpScaleSup(sup, scales, out[i*nE:(i+1)*nE])
+					r.supError(paths[i*f.Size():(i+1)*f.Size()], at, scales, out[i*nE:(i+1)*nE])
 				}
 				return nil
 			}
 		},
 	}, nil
+}
+
+// gpRelease is the simulated GP release of a peer: the factor of the
+// process on the grid it is sampled on and, on the release's public grid,
+// the interpolation to the preview grid (grid) and to the points (points,
+// nil without PeerData.Points), with the noise-free interpolants of
+// F_D(lattice) there: resid = I(F_D) − F_D on the preview grid, base =
+// I(F_D) at the points. grid is nil when the process is sampled on the
+// preview grid itself (PeerData.GPOnGrid).
+type gpRelease struct {
+	factor *peers.GPFactor
+	grid   *peers.GPInterpolation
+	resid  []float64
+	points *peers.GPInterpolation
+	base   []float64
+}
+
+// newGPRelease prepares the GP release of pc with kernel k: the factor on
+// the release grid of pc.K (or on pc.Grid with GPOnGrid), F_D on that
+// grid (pc.Lattice, or evaluated from pc.Fitted.Oracle) and its
+// interpolants. A grid whose covariance cannot be factored skips the peer
+// with a reason.
+func newGPRelease(pc PeerData, k peers.GPKernel) (*gpRelease, error) {
+	if pc.GPOnGrid {
+		f, err := peers.NewGPFactor(pc.Grid, k)
+		if err != nil {
+			return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
+		}
+		return &gpRelease{factor: f}, nil
+	}
+	axes, err := peers.GPReleaseAxes(pc.K)
+	if err != nil {
+		return nil, fmt.Errorf("study: GP peer: %w", err)
+	}
+	f, err := peers.NewGPFactor(axes, k)
+	if err != nil {
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the release grid of k = %v could not be factored (%v)", PeerNameGP, pc.K, err)}
+	}
+	lattice := pc.Lattice
+	if lattice == nil {
+		if lattice, err = EvalGrid(context.Background(), pc.Fitted.Oracle, axes, nil); err != nil {
+			return nil, err
+		}
+	}
+	if len(lattice) != f.Size() {
+		return nil, fmt.Errorf("study: GP peer: %d values of F_D on the lattice of k = %v (%d points)", len(lattice), pc.K, f.Size())
+	}
+	r := &gpRelease{factor: f}
+	if r.grid, err = peers.NewGPInterpolation(axes, tensorPoints(pc.Grid)); err != nil {
+		return nil, err
+	}
+	if len(pc.Truth) != r.grid.Points() {
+		return nil, fmt.Errorf("study: GP peer: %d values of F_D on a grid of %d points", len(pc.Truth), r.grid.Points())
+	}
+	r.resid = make([]float64, len(pc.Truth))
+	r.grid.Apply(lattice, r.resid)
+	for i, v := range pc.Truth {
+		r.resid[i] -= v
+	}
+	if pc.Points != nil {
+		if r.points, err = peers.NewGPInterpolation(axes, pc.Points.X); err != nil {
+			return nil, err
+		}
+		r.base = make([]float64, r.points.Points())
+		r.points.Apply(lattice, r.base)
+	}
+	return r, nil
+}
+
+// gridScratch returns a worker's buffer for the path at the preview grid
+// (nil when the path is sampled there).
+func (r *gpRelease) gridScratch() []float64 {
+	if r.grid == nil {
+		return nil
+	}
+	return make([]float64, r.grid.Points())
+}
+
+// supError writes, for every scale s, the sup over the preview grid of
+// the release's error for the unit path (resid + s·I(path)), at the
+// scratch of gridScratch.
+func (r *gpRelease) supError(path, at, scales, out []float64) {
+	if r.grid == nil {
+		sup := 0.0
+		for _, v := range path {
+			sup = math.Max(sup, math.Abs(v))
+		}
+		gpScaleSup(sup, scales, out)
+		return
+	}
+	r.grid.Apply(path, at)
+	supLinear(r.resid, at, scales, out)
+}
+
+// tensorPoints lists the points of a tensor grid row-major (last axis
+// fastest), ℓ coordinates each: the lattice order of Truth.
+func tensorPoints(axes [][]float64) []float64 {
+	n := 1
+	for _, a := range axes {
+		n *= len(a)
+	}
+	dim := len(axes)
+	out := make([]float64, n*dim)
+	for q := range n {
+		r := q
+		for j := dim - 1; j >= 0; j-- {
+			out[q*dim+j] = axes[j][r%len(axes[j])]
+			r /= len(axes[j])
+		}
+	}
+	return out
 }
 
 // gpChunk is the number of GP paths drawn per chunk.
