@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/bernsteinrelease/bernstein/internal/gemm"
@@ -86,6 +87,9 @@ type PeerData struct {
 	// release's grid and interpolation: the paper's protocol (Figure 1),
 	// not what the product releases.
 	GPOnGrid bool
+	// trig (optional) keeps the trig peer's quadrature across builds at
+	// several k (AddPeers).
+	trig *trigCoefficients
 }
 
 // peerSimulator is one published peer mechanism the overlay knows: applies
@@ -300,7 +304,14 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 		return nil, err
 	}
 	g := len(pc.Grid[0])
-	weights, answers, err := trigKDEGridParallel(pc.Grid[0], bw[0], t, moments)
+	var weights, answers []float64
+	cached := false
+	if pc.trig != nil {
+		weights, answers, cached, err = pc.trig.kdeGrid(pc.Grid[0], bw[0], t, moments)
+	}
+	if !cached {
+		weights, answers, err = trigKDEGridParallel(pc.Grid[0], bw[0], t, moments)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -363,21 +374,80 @@ func linearChunkWorker(lb *linearBatch, resid []float64) func() func([]Source, [
 // concurrently (every grid point's weights are independent: the same
 // values as one call).
 func trigKDEGridParallel(grid []float64, bw float64, t int, moments []float64) (weights, answers []float64, err error) {
-	parts := min(runtime.GOMAXPROCS(0), len(grid))
 	weights, answers = make([]float64, len(grid)*t), make([]float64, len(grid))
+	err = inParts(len(grid), func(lo, hi int) error {
+		w, a, err := peers.TrigKDEGrid(grid[lo:hi], bw, t, peerTrigJackson, moments)
+		copy(weights[lo*t:hi*t], w)
+		copy(answers[lo:hi], a)
+		return err
+	})
+	return weights, answers, err
+}
+
+// inParts runs f on runtime.GOMAXPROCS(0) consecutive parts [lo, hi) of
+// [0, n) concurrently and joins their errors.
+func inParts(n int, f func(lo, hi int) error) error {
+	parts := min(runtime.GOMAXPROCS(0), n)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
-		lo, hi := p*len(grid)/parts, (p+1)*len(grid)/parts
-		wg.Go(func() {
-			w, a, err := peers.TrigKDEGrid(grid[lo:hi], bw, t, peerTrigJackson, moments)
-			copy(weights[lo*t:hi*t], w)
-			copy(answers[lo:hi], a)
-			errs[p] = err
-		})
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Go(func() { errs[p] = f(lo, hi) })
 	}
 	wg.Wait()
-	return weights, answers, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// trigCoefficients are, per grid point y, the cosine coefficients ĝ_m(y),
+// m < peerTrigMaxT, of the KDE kernel at y (peers.TrigKDEWeightsWith with
+// unit multipliers): the trig peer's weights for any t are ĝ_m(y)·μ_m(t),
+// the same numbers as peers.TrigKDEGrid's, so a search that builds the
+// peer at many k (FindEpsilon) computes the costly quadrature once. One
+// value serves one grid and bandwidth (AddPeers makes it).
+type trigCoefficients struct {
+	once sync.Once
+	grid []float64
+	bw   float64
+	coef []float64
+	err  error
+}
+
+// kdeGrid is trigKDEGridParallel from the coefficients (computed on first
+// use); ok is false when c was made for another grid or bandwidth.
+func (c *trigCoefficients) kdeGrid(grid []float64, bw float64, t int, moments []float64) (weights, answers []float64, ok bool, err error) {
+	c.once.Do(func() {
+		c.grid, c.bw = grid, bw
+		ones := slices.Repeat([]float64{1}, peerTrigMaxT)
+		c.coef = make([]float64, len(grid)*peerTrigMaxT)
+		c.err = inParts(len(grid), func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				if _, err := peers.TrigKDEWeightsWith(grid[i], bw, ones, c.coef[i*peerTrigMaxT:(i+1)*peerTrigMaxT]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if c.bw != bw || !slices.Equal(c.grid, grid) || t > peerTrigMaxT || len(moments) != t {
+		return nil, nil, false, nil
+	}
+	if c.err != nil {
+		return nil, nil, true, c.err
+	}
+	mu, err := peers.JacksonMultipliers(t, peerTrigJackson)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	weights, answers = make([]float64, len(grid)*t), make([]float64, len(grid))
+	for i := range grid {
+		w, g := weights[i*t:(i+1)*t], c.coef[i*peerTrigMaxT:]
+		for m := range w {
+			w[m] = g[m] * mu[m]
+			answers[i] += w[m] * moments[m]
+		}
+		w[0] = 0 // S_0 = 1 is public: no noise (as TrigKDEGrid)
+	}
+	return weights, answers, true, nil
 }
 
 // supLinear sets out[i] = max_g |resid[g] + scales[i]·noise[g]|, skipping

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/bernsteinrelease/bernstein/learners"
@@ -143,5 +144,47 @@ func TestGPPeerInterpolationError(t *testing.T) {
 	}
 	if old.Mean > bias/2 {
 		t.Errorf("the process on the preview grid itself: mean sup error %g, want below half the interpolation error %g", old.Mean, bias)
+	}
+}
+
+// TestFindEpsilonPeersAtTheirK: with the automatic k the search builds
+// the published peers at the k of every ε it tries (peerK: the automatic
+// k at that ε of the peer's noise with h = 1), not at the k AddPeers was
+// given: a GP proposal names the k of its ε, and its re-checked error is
+// that of the GP built there. Deterministic (seeded).
+func TestFindEpsilonPeersAtTheirK(t *testing.T) {
+	pr, _ := peerCase(t, "kde diabetes bmi [10,60] b=0.05", 1e-6, []int{3})
+	pr.Orders = []int{1}
+	s, err := newTargetSearch(pr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := slices.IndexFunc(s.peers, func(p *Peer) bool { return p.Kind == peers.KindGP }) + 1
+	if f == 0 {
+		t.Fatal("no GP peer")
+	}
+	gp, k1, err := s.peer(context.Background(), f, 1, 0)
+	if err != nil || gp == nil {
+		t.Fatalf("GP at ε = 1: %v, %v", gp, err)
+	}
+	at1, err := gp.QuantileError(context.Background(), 1, pr.Repeats, pr.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k1 == 3 || !slices.Equal(at1.K, []int{k1}) {
+		t.Fatalf("GP at ε = 1 built at k = %v (peerK %d), want the automatic k there, not AddPeers' 3", at1.K, k1)
+	}
+	target := 1.5 * at1.Error
+	res, err := FindEpsilon(context.Background(), pr, target, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := res.Proposal
+	t.Logf("target %g: proposal %s at ε = %g, k = %v", target, p.Mechanism, p.Epsilon, p.K)
+	if !res.Reached || p.Mechanism != peers.KindGP || p.Epsilon > 1 {
+		t.Fatalf("proposal %+v, want Hall et al.'s GP at ε ≤ 1", p)
+	}
+	if want := s.peerK(res.Search.Epsilon, gp); !slices.Equal(res.Search.K, []int{want}) || !slices.Equal(p.K, res.Search.K) {
+		t.Errorf("GP proposal at k = %v (search %v), want the k of its ε, %d", p.K, res.Search.K, want)
 	}
 }
