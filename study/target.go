@@ -316,7 +316,7 @@ type targetSearch struct {
 	seed           uint64
 	epsMin, epsMax float64
 	dim            int
-	peers          []*Peer // the candidate peers of pr.Peers: one family each
+	peers          []*Peer         // the candidate peers of pr.Peers: one family each
 	peersAt        map[int][]*Peer // with pr.peers: the families' peers built at k (nil where one does not apply)
 	lattices       map[int][]float64
 	models         map[int]*targetModel
