@@ -162,7 +162,7 @@ type TargetResult struct {
 // Section 4.2's Laplace), order h and k (the automatic rule at that ε and,
 // for the best noise kind and h there, its public neighbours KNeighbours;
 // or the fixed k) of the Bernstein mechanism, or a published peer of
-// pr.Peers (built at the k of that ε: peerK) — has a TargetQuantile error of its simulated releases at
+// pr.Peers (built at the k of that ε, peerK, and its neighbours) — has a TargetQuantile error of its simulated releases at
 // most target (Model.QuantileError, Peer.QuantileError). The proposal's
 // Mechanism names a peer's synopsis kind ("" for Bernstein).
 //
@@ -486,12 +486,7 @@ func KNeighbours(k int) []int {
 // its neighbours), else the peer of family f at the k of eps (peer).
 func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
 	if f > 0 {
-		p, k, err := s.peer(ctx, f, eps, 0)
-		if err != nil || p == nil {
-			return TargetPoint{Epsilon: eps, Mechanism: s.peers[f-1].Kind, Label: s.peers[f-1].Label, K: []int{k},
-				Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}, err
-		}
-		return p.QuantileError(ctx, eps, s.repeats, seed)
+		return s.peerFamily(ctx, f, eps, seed)
 	}
 	best := TargetPoint{Epsilon: eps, Error: math.Inf(1)}
 	for _, noise := range s.noises {
@@ -517,6 +512,42 @@ func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint
 			if c.Error < best.Error {
 				best = c
 			}
+		}
+	}
+	return best, nil
+}
+
+// peerFamily returns the least error at eps of the peer of family f over
+// its k (peerK) and, with the automatic k, its neighbours (ties: peerK
+// first); a peer that applies at none of them has an infinite error.
+func (s *targetSearch) peerFamily(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
+	c := s.peers[f-1]
+	best := TargetPoint{Epsilon: eps, Mechanism: c.Kind, Label: c.Label, K: c.k,
+		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
+	ks := []int{0}
+	if s.pr.peers != nil {
+		ks[0] = s.peerK(eps, c)
+		if s.pr.K == 0 {
+			ks = append(ks, KNeighbours(ks[0])...)
+		}
+	}
+	for _, k := range ks {
+		if k > 0 && mechanism.ValidateK(slices.Repeat([]int{k}, s.dim)) != nil {
+			continue
+		}
+		p, _, err := s.peer(ctx, f, eps, k)
+		if err != nil {
+			return best, err
+		}
+		if p == nil {
+			continue
+		}
+		q, err := p.QuantileError(ctx, eps, s.repeats, seed)
+		if err != nil {
+			return best, err
+		}
+		if q.Error < best.Error {
+			best = q
 		}
 	}
 	return best, nil
