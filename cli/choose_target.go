@@ -107,8 +107,11 @@ func runChooseTarget(ctx context.Context, e *env, f *chooseFlags) error {
 		pr.Delta = req.Privacy.Delta
 	}
 	pr.Beta, pr.Seed = req.Beta, targetSimSeed
-	// The published peers that apply are candidates too, built for the
-	// automatic k at ε = 1 (trig: t = k + 1 moments).
+	// The published peers that apply are candidates too; the search
+	// builds them at the k of every ε it tries, as in the curator
+	// (study.TargetProblem.AddPeers: the automatic k at that ε with h = 1;
+	// the trig peer's t = k + 1 moments, the GP's grid of k). prep's k
+	// (at ε = 1) only names the peers that apply.
 	if _, err := pr.AddPeers(study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), K: prep.Params.K}); err != nil {
 		if ctx.Err() != nil {
@@ -182,10 +185,13 @@ func printTargetProposal(w io.Writer, res *study.TargetResult, prep *release.Pre
 		if p.Delta > 0 {
 			fmt.Fprintf(w, ", δ = %g", p.Delta)
 		}
-		if p.Mechanism != "" {
+		switch {
+		case p.Mechanism != "":
 			fmt.Fprintf(w, ", k = %s\n", kText(p.K))
-		} else {
+		case p.KAuto:
 			fmt.Fprintf(w, ", h = %d, k = %s (the automatic k at this ε)\n", p.H, kText(p.K))
+		default:
+			fmt.Fprintf(w, ", h = %d, k = %s (searched beside the automatic k at this ε)\n", p.H, kText(p.K))
 		}
 		fmt.Fprintf(w, "predicted error: %s (±%.2g Monte-Carlo error of the 95%% quantile; mean %s)\n",
 			errText(p.Error), u.Plot(p.MCError()), errText(p.Mean))
@@ -194,10 +200,13 @@ func printTargetProposal(w io.Writer, res *study.TargetResult, prep *release.Pre
 		if p.Delta > 0 {
 			flags += fmt.Sprintf(" --delta %g", p.Delta)
 		}
-		if p.Mechanism != "" {
+		switch {
+		case p.Mechanism != "":
 			fmt.Fprintf(w, "release with: bernstein release … --mechanism %s %s --k %s\n", p.Mechanism, flags, kText(p.K))
-		} else {
+		case p.KAuto:
 			fmt.Fprintf(w, "release with: bernstein release … %s --h %d --k auto\n", flags, p.H)
+		default:
+			fmt.Fprintf(w, "release with: bernstein release … %s --h %d --k %s\n", flags, p.H, kText(p.K))
 		}
 	}
 	fmt.Fprintf(w, "simulated on %s: %d seeded simulated releases per setting (nothing is released or spent); "+

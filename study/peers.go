@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/bernsteinrelease/bernstein/internal/gemm"
@@ -78,6 +79,17 @@ type PeerData struct {
 	// PointAgreement.
 	Points    *PointData
 	Threshold float64
+	// Lattice (optional) is F_D on the lattice of K (mechanism.NewLattice
+	// order), the public grid a GP release samples the process on
+	// (peers.GPReleaseAxes); nil evaluates it from Fitted.Oracle.
+	Lattice []float64
+	// GPOnGrid samples Hall et al.'s process on Grid itself, without the
+	// release's grid and interpolation: the paper's protocol (Figure 1),
+	// not what the product releases.
+	GPOnGrid bool
+	// trig (optional) keeps the trig peer's quadrature across builds at
+	// several k (AddPeers).
+	trig *trigCoefficients
 }
 
 // peerSimulator is one published peer mechanism the overlay knows: applies
@@ -292,7 +304,14 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 		return nil, err
 	}
 	g := len(pc.Grid[0])
-	weights, answers, err := trigKDEGridParallel(pc.Grid[0], bw[0], t, moments)
+	var weights, answers []float64
+	cached := false
+	if pc.trig != nil {
+		weights, answers, cached, err = pc.trig.kdeGrid(pc.Grid[0], bw[0], t, moments)
+	}
+	if !cached {
+		weights, answers, err = trigKDEGridParallel(pc.Grid[0], bw[0], t, moments)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -355,21 +374,80 @@ func linearChunkWorker(lb *linearBatch, resid []float64) func() func([]Source, [
 // concurrently (every grid point's weights are independent: the same
 // values as one call).
 func trigKDEGridParallel(grid []float64, bw float64, t int, moments []float64) (weights, answers []float64, err error) {
-	parts := min(runtime.GOMAXPROCS(0), len(grid))
 	weights, answers = make([]float64, len(grid)*t), make([]float64, len(grid))
+	err = inParts(len(grid), func(lo, hi int) error {
+		w, a, err := peers.TrigKDEGrid(grid[lo:hi], bw, t, peerTrigJackson, moments)
+		copy(weights[lo*t:hi*t], w)
+		copy(answers[lo:hi], a)
+		return err
+	})
+	return weights, answers, err
+}
+
+// inParts runs f on runtime.GOMAXPROCS(0) consecutive parts [lo, hi) of
+// [0, n) concurrently and joins their errors.
+func inParts(n int, f func(lo, hi int) error) error {
+	parts := min(runtime.GOMAXPROCS(0), n)
 	errs := make([]error, parts)
 	var wg sync.WaitGroup
 	for p := range parts {
-		lo, hi := p*len(grid)/parts, (p+1)*len(grid)/parts
-		wg.Go(func() {
-			w, a, err := peers.TrigKDEGrid(grid[lo:hi], bw, t, peerTrigJackson, moments)
-			copy(weights[lo*t:hi*t], w)
-			copy(answers[lo:hi], a)
-			errs[p] = err
-		})
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Go(func() { errs[p] = f(lo, hi) })
 	}
 	wg.Wait()
-	return weights, answers, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// trigCoefficients are, per grid point y, the cosine coefficients ĝ_m(y),
+// m < peerTrigMaxT, of the KDE kernel at y (peers.TrigKDEWeightsWith with
+// unit multipliers): the trig peer's weights for any t are ĝ_m(y)·μ_m(t),
+// the same numbers as peers.TrigKDEGrid's, so a search that builds the
+// peer at many k (FindEpsilon) computes the costly quadrature once. One
+// value serves one grid and bandwidth (AddPeers makes it).
+type trigCoefficients struct {
+	once sync.Once
+	grid []float64
+	bw   float64
+	coef []float64
+	err  error
+}
+
+// kdeGrid is trigKDEGridParallel from the coefficients (computed on first
+// use); ok is false when c was made for another grid or bandwidth.
+func (c *trigCoefficients) kdeGrid(grid []float64, bw float64, t int, moments []float64) (weights, answers []float64, ok bool, err error) {
+	c.once.Do(func() {
+		c.grid, c.bw = grid, bw
+		ones := slices.Repeat([]float64{1}, peerTrigMaxT)
+		c.coef = make([]float64, len(grid)*peerTrigMaxT)
+		c.err = inParts(len(grid), func(lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				if _, err := peers.TrigKDEWeightsWith(grid[i], bw, ones, c.coef[i*peerTrigMaxT:(i+1)*peerTrigMaxT]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if c.bw != bw || !slices.Equal(c.grid, grid) || t > peerTrigMaxT || len(moments) != t {
+		return nil, nil, false, nil
+	}
+	if c.err != nil {
+		return nil, nil, true, c.err
+	}
+	mu, err := peers.JacksonMultipliers(t, peerTrigJackson)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	weights, answers = make([]float64, len(grid)*t), make([]float64, len(grid))
+	for i := range grid {
+		w, g := weights[i*t:(i+1)*t], c.coef[i*peerTrigMaxT:]
+		for m := range w {
+			w[m] = g[m] * mu[m]
+			answers[i] += w[m] * moments[m]
+		}
+		w[0] = 0 // S_0 = 1 is public: no noise (as TrigKDEGrid)
+	}
+	return weights, answers, true, nil
 }
 
 // supLinear sets out[i] = max_g |resid[g] + scales[i]·noise[g]|, skipping
@@ -495,49 +573,55 @@ func buildOutputPerturbationPeer(pc PeerData) (*Peer, error) {
 }
 
 // buildGPPeer is Hall, Rinaldo & Wasserman (2013) for the learners whose
-// F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer): the release on
-// the grid is F_D(grid) + √c·G(grid), G the centred Gaussian
-// process of the learner's kernel (peers.GPFactor on the grid itself, so
-// no interpolation error), √c = peers.GPNoiseScale(Δ_H, ε, δ). Its error
-// is therefore √c·sup_grid |G|. The proof needs ε ≤ 1: larger ε are NaN
-// (not drawn). δ is the curator's δ, or peerGPDefaultDelta for pure noise;
-// the legend states it.
+// F_D lies in a Gaussian RKHS (kde, svm; learners.RKHSPeer), simulated as
+// the product releases it (project/release, synopsis kind hall-gp): the
+// process is sampled on the public grid of the release
+// (peers.GPReleaseAxes(K): the lattice of k) as F_D(lattice) +
+// √c·G(lattice), G the centred Gaussian process of the learner's kernel,
+// √c = peers.GPNoiseScale(Δ_H, ε, δ), and evaluated at the preview grid
+// points by the multilinear interpolation of the file
+// (peers.GPInterpolation). Its error is therefore sup_grid |I(F_D) − F_D +
+// √c·I(G)|, the interpolation error included (gpRelease). With
+// PeerData.GPOnGrid the process is sampled on the preview grid itself
+// (the paper's protocol, Figure 1): the error is √c·sup_grid |G|. The
+// proof needs ε ≤ 1: larger ε are NaN (not drawn). δ is the curator's δ,
+// or peerGPDefaultDelta for pure noise; the legend states it.
 func buildGPPeer(pc PeerData) (*Peer, error) {
 	dim := len(pc.Grid)
 	rs, err := learners.RKHSPeer(pc.Kind, pc.Fitted.N, pc.Values, dim)
 	if err != nil {
 		return nil, err
 	}
-	f, err := peers.NewGPFactor(pc.Grid, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
+	r, err := newGPRelease(pc, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 	if err != nil {
-		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
+		return nil, err
 	}
+	f := r.factor
 	delta := PeerDelta(pc.Delta)
 	return &Peer{
 		Label: fmt.Sprintf("%s (δ = %g, ε ≤ 1)", PeerNameGP, delta),
 		Delta: delta, Kind: peers.KindGP, noise: mechanism.NoiseGaussian, k: pc.K,
-		newPointWorker: gpPointWorker(pc, f), threshold: pc.Threshold,
+		newPointWorker: r.pointWorker(pc), threshold: pc.Threshold,
 		scale: func(eps float64) (float64, error) { return peers.GPNoiseScale(rs.Delta, eps, delta) },
 		newWorker: func() func(Source, []float64, []float64) error {
-			g := make([]float64, f.Size())
+			path := make([]float64, f.Size())
+			at := r.gridScratch()
 			return func(src Source, scales, out []float64) error {
-				if err := f.Sample(1, src, g); err != nil {
+				if err := f.Sample(1, src, path); err != nil {
 					return err
 				}
-				sup := 0.0
-				for _, v := range g {
-					sup = math.Max(sup, math.Abs(v))
-				}
-				gpScaleSup(sup, scales, out)
+				r.supError(path, at, scales, out)
 				return nil
 			}
 		},
-		// The factor (8 MB for 1001 points) is read once per chunk: larger
-		// chunks than simChunk keep that traffic small.
+		// On the preview grid the factor (8 MB for 1001 points) is read
+		// once per chunk: larger chunks than simChunk keep that traffic
+		// small.
 		chunk: gpChunk,
 		newChunkWorker: func() func([]Source, []float64, []float64) error {
 			g := make([]float64, gpChunk*f.Size())
 			gs := make([]peers.GaussianSource, gpChunk)
+			at := r.gridScratch()
 			return func(srcs []Source, scales, out []float64) error {
 				for i, src := range srcs {
 					gs[i] = src
@@ -548,16 +632,123 @@ func buildGPPeer(pc PeerData) (*Peer, error) {
 				}
 				nE := len(scales)
 				for i := range srcs {
-					sup := 0.0
-					for _, v := range paths[i*f.Size() : (i+1)*f.Size()] {
-						sup = math.Max(sup, math.Abs(v))
-					}
-					gpScaleSup(sup, scales, out[i*nE:(i+1)*nE])
+					r.supError(paths[i*f.Size():(i+1)*f.Size()], at, scales, out[i*nE:(i+1)*nE])
 				}
 				return nil
 			}
 		},
 	}, nil
+}
+
+// gpRelease is the simulated GP release of a peer: the factor of the
+// process on the grid it is sampled on and, on the release's public grid,
+// the interpolation to the preview grid (grid) and to the points (points,
+// nil without PeerData.Points), with the noise-free interpolants of
+// F_D(lattice) there: resid = I(F_D) − F_D on the preview grid, base =
+// I(F_D) at the points. grid is nil when the process is sampled on the
+// preview grid itself (PeerData.GPOnGrid).
+type gpRelease struct {
+	factor *peers.GPFactor
+	grid   *peers.GPInterpolation
+	resid  []float64
+	points *peers.GPInterpolation
+	base   []float64
+}
+
+// newGPRelease prepares the GP release of pc with kernel k: the factor on
+// the release grid of pc.K (or on pc.Grid with GPOnGrid), F_D on that
+// grid (pc.Lattice, or evaluated from pc.Fitted.Oracle) and its
+// interpolants. A grid whose covariance cannot be factored skips the peer
+// with a reason.
+func newGPRelease(pc PeerData, k peers.GPKernel) (*gpRelease, error) {
+	if pc.GPOnGrid {
+		f, err := peers.NewGPFactor(pc.Grid, k)
+		if err != nil {
+			return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the preview grid could not be factored (%v)", PeerNameGP, err)}
+		}
+		return &gpRelease{factor: f}, nil
+	}
+	axes, err := peers.GPReleaseAxes(pc.K)
+	if err != nil {
+		return nil, fmt.Errorf("study: GP peer: %w", err)
+	}
+	f, err := peers.NewGPFactor(axes, k)
+	if err != nil {
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown: its covariance on the release grid of k = %v could not be factored (%v)", PeerNameGP, pc.K, err)}
+	}
+	lattice := pc.Lattice
+	if lattice == nil {
+		if lattice, err = EvalGrid(context.Background(), pc.Fitted.Oracle, axes, nil); err != nil {
+			return nil, err
+		}
+	}
+	if len(lattice) != f.Size() {
+		return nil, fmt.Errorf("study: GP peer: %d values of F_D on the lattice of k = %v (%d points)", len(lattice), pc.K, f.Size())
+	}
+	r := &gpRelease{factor: f}
+	if r.grid, err = peers.NewGPInterpolation(axes, tensorPoints(pc.Grid)); err != nil {
+		return nil, err
+	}
+	if len(pc.Truth) != r.grid.Points() {
+		return nil, fmt.Errorf("study: GP peer: %d values of F_D on a grid of %d points", len(pc.Truth), r.grid.Points())
+	}
+	r.resid = make([]float64, len(pc.Truth))
+	r.grid.Apply(lattice, r.resid)
+	for i, v := range pc.Truth {
+		r.resid[i] -= v
+	}
+	if pc.Points != nil {
+		if r.points, err = peers.NewGPInterpolation(axes, pc.Points.X); err != nil {
+			return nil, err
+		}
+		r.base = make([]float64, r.points.Points())
+		r.points.Apply(lattice, r.base)
+	}
+	return r, nil
+}
+
+// gridScratch returns a worker's buffer for the path at the preview grid
+// (nil when the path is sampled there).
+func (r *gpRelease) gridScratch() []float64 {
+	if r.grid == nil {
+		return nil
+	}
+	return make([]float64, r.grid.Points())
+}
+
+// supError writes, for every scale s, the sup over the preview grid of
+// the release's error for the unit path (resid + s·I(path)), at the
+// scratch of gridScratch.
+func (r *gpRelease) supError(path, at, scales, out []float64) {
+	if r.grid == nil {
+		sup := 0.0
+		for _, v := range path {
+			sup = math.Max(sup, math.Abs(v))
+		}
+		gpScaleSup(sup, scales, out)
+		return
+	}
+	r.grid.Apply(path, at)
+	supLinear(r.resid, at, scales, out)
+}
+
+// tensorPoints lists the points of a tensor grid row-major (last axis
+// fastest), ℓ coordinates each: the lattice order of Truth.
+func tensorPoints(axes [][]float64) []float64 {
+	n := 1
+	for _, a := range axes {
+		n *= len(a)
+	}
+	dim := len(axes)
+	out := make([]float64, n*dim)
+	for q := range n {
+		r := q
+		for j := dim - 1; j >= 0; j-- {
+			out[q*dim+j] = axes[j][r%len(axes[j])]
+			r /= len(axes[j])
+		}
+	}
+	return out
 }
 
 // gpChunk is the number of GP paths drawn per chunk.

@@ -139,28 +139,40 @@ func outputPointWorker(pc PeerData, m *learners.LinearModel) (func() func(Source
 	}, nil
 }
 
-// gpPointWorker is the Hall et al. peer's classifier measure: the release
-// at record y is F_D(y) + √c·Ĝ(y), Ĝ the multilinear interpolant
-// (peers.GPGrid, as the product's hall-gp kind is evaluated) of the
-// repeat's unit path on the preview grid. It returns nil without
-// pc.Points.
-func gpPointWorker(pc PeerData, f *peers.GPFactor) func() func(Source, []float64, []float64) error {
+// pointWorker is the Hall et al. peer's classifier measure: the release
+// at record y is I(F_D)(y) + √c·I(G)(y), I the multilinear interpolation
+// of the file (peers.GPInterpolation) on the release's grid, G the
+// repeat's unit path there (with PeerData.GPOnGrid: F_D(y) + √c·Ĝ(y), Ĝ
+// the interpolant of the path on the preview grid). It returns nil
+// without pc.Points.
+func (r *gpRelease) pointWorker(pc PeerData) func() func(Source, []float64, []float64) error {
 	if pc.Points == nil {
 		return nil
 	}
 	dim := len(pc.Grid)
 	n := pc.Points.N(dim)
 	truth, thr := pc.Points.Truth, pc.Threshold
+	f, base := r.factor, r.base
+	if r.points == nil {
+		base = truth
+	}
 	return func() func(Source, []float64, []float64) error {
-		path := &peers.GPGrid{Axes: pc.Grid, Values: make([]float64, f.Size())}
+		path := &peers.GPGrid{Values: make([]float64, f.Size())}
+		if r.points == nil {
+			path.Axes = pc.Grid // sampled on the preview grid
+		}
 		g := make([]float64, n)
 		rel := make([]float64, n)
 		return func(src Source, scales, out []float64) error {
 			if err := f.Sample(1, src, path.Values); err != nil {
 				return err
 			}
-			for i := range n {
-				g[i] = path.Eval(pc.Points.X[i*dim : (i+1)*dim])
+			if r.points != nil {
+				r.points.Apply(path.Values, g)
+			} else {
+				for i := range n {
+					g[i] = path.Eval(pc.Points.X[i*dim : (i+1)*dim])
+				}
 			}
 			for e, s := range scales {
 				out[e] = 0
@@ -168,7 +180,7 @@ func gpPointWorker(pc PeerData, f *peers.GPFactor) func() func(Source, []float64
 					continue
 				}
 				for i, v := range g {
-					rel[i] = truth[i] + s*v
+					rel[i] = base[i] + s*v
 				}
 				out[e] = disagreement(rel, truth, thr)
 			}

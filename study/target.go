@@ -100,8 +100,12 @@ type TargetProblem struct {
 	// settings (AddPeers): those with a synopsis kind, the pure ε-DP ones
 	// at any δ and Hall et al. only at the curator's δ > 0; each peer's
 	// own theorem bounds its ε (an ε it refuses does not reach any
-	// target).
+	// target). After AddPeers they are built for the caller's k, and the
+	// search rebuilds them at the k of every ε it tries (peers); without
+	// AddPeers (peers set by hand) they are searched at their own k.
 	Peers []*Peer
+	// peers is the fit AddPeers builds the peers from, nil without it.
+	peers *PeerData
 }
 
 // TargetPoint is one setting of the search with its simulated error.
@@ -111,6 +115,11 @@ type TargetPoint struct {
 	Delta   float64 // 0 for NoiseLaplace
 	H       int
 	K       []int
+	// KAuto says K is the automatic k at Epsilon (mechanism.AutoCoverSize
+	// for this noise kind and h): a release with "k automatic" uses it. A
+	// k the search tried beside it (KNeighbours), a peer's and the
+	// curator's manual k are not.
+	KAuto bool
 	// Mechanism is the synopsis kind of a published peer (Peer.Kind) and
 	// Label its legend name; "" for the Bernstein mechanism (then H and K
 	// are its settings; a peer has H = 0 and the lattice k it was built
@@ -150,9 +159,10 @@ type TargetResult struct {
 
 // FindEpsilon returns the smallest ε in [EpsMin, EpsMax] at which some
 // candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian and
-// Section 4.2's Laplace), order h and k (the automatic rule at that ε, or
-// the fixed k) of the Bernstein mechanism, or a published peer of
-// pr.Peers — has a TargetQuantile error of its simulated releases at
+// Section 4.2's Laplace), order h and k (the automatic rule at that ε and,
+// for the best noise kind and h there, its public neighbours KNeighbours;
+// or the fixed k) of the Bernstein mechanism, or a published peer of
+// pr.Peers (built at the k of that ε, peerK, and its neighbours) — has a TargetQuantile error of its simulated releases at
 // most target (Model.QuantileError, Peer.QuantileError). The proposal's
 // Mechanism names a peer's synopsis kind ("" for Bernstein).
 //
@@ -306,7 +316,9 @@ type targetSearch struct {
 	seed           uint64
 	epsMin, epsMax float64
 	dim            int
-	peers          []*Peer // the candidate peers of pr.Peers
+	peers          []*Peer         // the candidate peers of pr.Peers: one family each
+	peersAt        map[int][]*Peer // with pr.peers: the families' peers built at k (nil where one does not apply)
+	lattices       map[int][]float64
 	models         map[int]*targetModel
 	autoK          map[autoKKey]int // the automatic k per (ε, noise, h): it costs more than a setting's simulation
 	progress       func(done, total int)
@@ -332,7 +344,8 @@ func newTargetSearch(pr TargetProblem, target float64) (*targetSearch, error) {
 		return nil, fmt.Errorf("study: target disagreement %g: must be below 1 (a share of the records)", target)
 	}
 	s := &targetSearch{pr: pr, target: target, orders: pr.Orders, repeats: pr.Repeats, seed: pr.Seed,
-		epsMin: pr.EpsMin, epsMax: pr.EpsMax, dim: len(pr.Grid), models: map[int]*targetModel{}, autoK: map[autoKKey]int{}}
+		epsMin: pr.EpsMin, epsMax: pr.EpsMax, dim: len(pr.Grid), models: map[int]*targetModel{}, autoK: map[autoKKey]int{},
+		peersAt: map[int][]*Peer{}, lattices: map[int][]float64{}}
 	if s.dim == 0 || pr.Lattice == nil {
 		return nil, errors.New("study: the target search needs a grid and F_D on the lattice")
 	}
@@ -394,13 +407,16 @@ func (s *targetSearch) tick() {
 }
 
 // params returns the release parameters of a candidate at eps: δ and k
-// resolved by the public rules (the automatic k of ResolveK).
-func (s *targetSearch) params(eps float64, noise mechanism.NoiseKind, h int) mechanism.Params {
+// resolved by the public rules (the automatic k of ResolveK) unless k > 0
+// is given.
+func (s *targetSearch) params(eps float64, noise mechanism.NoiseKind, h, k int) mechanism.Params {
 	p := mechanism.Params{Epsilon: eps, Noise: noise, H: h}
 	if noise != mechanism.NoiseLaplace {
 		p.Delta = s.pr.Delta
 	}
-	k := s.pr.K
+	if k == 0 {
+		k = s.pr.K
+	}
 	if k == 0 {
 		beta := s.pr.Beta
 		if beta == 0 {
@@ -423,7 +439,7 @@ func (s *targetSearch) model(ctx context.Context, k int) (*targetModel, error) {
 		return m, nil
 	}
 	K := slices.Repeat([]int{k}, s.dim)
-	exact, err := s.pr.Lattice(ctx, K)
+	exact, err := s.lattice(ctx, k)
 	if err != nil {
 		return nil, err
 	}
@@ -441,17 +457,55 @@ func (s *targetSearch) model(ctx context.Context, k int) (*targetModel, error) {
 	return m, nil
 }
 
+// lattice returns F_D on the lattice of cover size k (cached).
+func (s *targetSearch) lattice(ctx context.Context, k int) ([]float64, error) {
+	if v, ok := s.lattices[k]; ok {
+		return v, nil
+	}
+	v, err := s.pr.Lattice(ctx, slices.Repeat([]int{k}, s.dim))
+	if err != nil {
+		return nil, err
+	}
+	s.lattices[k] = v
+	return v, nil
+}
+
+// KNeighbours are the cover sizes the target search tries beside the
+// automatic k (for the best noise kind and h at an ε): k/2 (rounded
+// down, when ≥ 1) and 2k. They depend on the public k only.
+func KNeighbours(k int) []int {
+	var out []int
+	if k/2 >= 1 && k/2 < k {
+		out = append(out, k/2)
+	}
+	return append(out, 2*k)
+}
+
 // family returns the least error at eps of mechanism f: 0 the Bernstein
-// settings (ties: the first in noise, then h order), else the peer
-// s.peers[f−1].
+// settings (ties: the first in noise, then h order, the automatic k before
+// its neighbours), else the peer of family f at the k of eps (peer).
 func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
 	if f > 0 {
-		return s.peers[f-1].QuantileError(ctx, eps, s.repeats, seed)
+		return s.peerFamily(ctx, f, eps, seed)
 	}
 	best := TargetPoint{Epsilon: eps, Error: math.Inf(1)}
 	for _, noise := range s.noises {
 		for _, h := range s.orders {
-			c, err := s.setting(ctx, eps, noise, h, seed)
+			c, err := s.setting(ctx, eps, noise, h, 0, seed)
+			if err != nil {
+				return best, err
+			}
+			if c.Error < best.Error {
+				best = c
+			}
+		}
+	}
+	if s.pr.K == 0 && best.KAuto {
+		for _, k := range KNeighbours(best.K[0]) {
+			if mechanism.ValidateK(slices.Repeat([]int{k}, s.dim)) != nil {
+				continue
+			}
+			c, err := s.setting(ctx, eps, best.Noise, best.H, k, seed)
 			if err != nil {
 				return best, err
 			}
@@ -463,15 +517,112 @@ func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint
 	return best, nil
 }
 
-// candidate simulates the candidate of at (its mechanism, noise and h) at
-// eps with the draws of seed.
+// peerFamily returns the least error at eps of the peer of family f over
+// its k (peerK) and, with the automatic k, its neighbours (ties: peerK
+// first); a peer that applies at none of them has an infinite error.
+func (s *targetSearch) peerFamily(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
+	c := s.peers[f-1]
+	best := TargetPoint{Epsilon: eps, Mechanism: c.Kind, Label: c.Label, K: c.k,
+		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
+	ks := []int{0}
+	if s.pr.peers != nil {
+		ks[0] = s.peerK(eps, c)
+		if s.pr.K == 0 {
+			ks = append(ks, KNeighbours(ks[0])...)
+		}
+	}
+	for _, k := range ks {
+		if k > 0 && mechanism.ValidateK(slices.Repeat([]int{k}, s.dim)) != nil {
+			continue
+		}
+		p, _, err := s.peer(ctx, f, eps, k)
+		if err != nil {
+			return best, err
+		}
+		if p == nil {
+			continue
+		}
+		q, err := p.QuantileError(ctx, eps, s.repeats, seed)
+		if err != nil {
+			return best, err
+		}
+		if q.Error < best.Error {
+			best = q
+		}
+	}
+	return best, nil
+}
+
+// peer returns the peer of family f built at cover size k, or when k is
+// 0 at peerK(eps) (nil when it does not apply at that k), with the k.
+func (s *targetSearch) peer(ctx context.Context, f int, eps float64, k int) (*Peer, int, error) {
+	fixed := s.peers[f-1]
+	if s.pr.peers == nil {
+		return fixed, k, nil
+	}
+	if k == 0 {
+		k = s.peerK(eps, fixed)
+	}
+	built, ok := s.peersAt[k]
+	if !ok {
+		pd := *s.pr.peers
+		pd.K = slices.Repeat([]int{k}, s.dim)
+		var err error
+		if pd.Lattice, err = s.lattice(ctx, k); err != nil {
+			return nil, k, err
+		}
+		sims, _, err := BuildPeers(pd)
+		if err != nil {
+			return nil, k, err
+		}
+		built = make([]*Peer, len(s.peers))
+		for i, c := range s.peers {
+			for _, p := range sims {
+				if p.Kind == c.Kind {
+					built[i] = p
+				}
+			}
+		}
+		s.peersAt[k] = built
+	}
+	return built[f-1], k, nil
+}
+
+// peerK is the cover size a peer is built at for ε (the one home of that
+// rule, for the curator and choose --target-error alike): the curator's
+// manual k, else the automatic k at ε of the peer's noise kind (and δ)
+// with h = 1 — the k of a release at ε with k automatic and h = 1.
+func (s *targetSearch) peerK(eps float64, p *Peer) int {
+	if s.pr.K > 0 {
+		return s.pr.K
+	}
+	return s.params(eps, p.noise, 1, 0).K[0]
+}
+
+// candidate simulates the candidate of at (its mechanism, noise, h and k:
+// the automatic k at eps when at.KAuto) at eps with the draws of seed.
 func (s *targetSearch) candidate(ctx context.Context, eps float64, at TargetPoint, seed uint64) (TargetPoint, error) {
 	if at.Mechanism == "" {
-		return s.setting(ctx, eps, at.Noise, at.H, seed)
+		k := 0
+		if !at.KAuto {
+			k = at.K[0]
+		}
+		return s.setting(ctx, eps, at.Noise, at.H, k, seed)
 	}
-	for _, p := range s.peers {
+	for f, p := range s.peers {
 		if p.Kind == at.Mechanism {
-			return p.QuantileError(ctx, eps, s.repeats, seed)
+			k := 0
+			if len(at.K) > 0 {
+				k = at.K[0]
+			}
+			q, _, err := s.peer(ctx, f+1, eps, k)
+			if err != nil {
+				return at, err
+			}
+			if q == nil {
+				return at, fmt.Errorf("study: peer %s does not apply at k = %d", p.Label, k)
+			}
+			return q.QuantileError(ctx, eps, s.repeats, seed)
 		}
 	}
 	return at, fmt.Errorf("study: no peer of kind %q in the search", at.Mechanism)
@@ -479,19 +630,23 @@ func (s *targetSearch) candidate(ctx context.Context, eps float64, at TargetPoin
 
 // setting simulates the releases of one candidate at eps with the draws of
 // seed (Model.QuantileError; an ε the noise kind refuses gives an infinite
-// error).
-func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h int, seed uint64) (TargetPoint, error) {
-	p := s.params(eps, noise, h)
+// error), at cover size k, or when k is 0 at the search's k (the manual
+// or the automatic one).
+func (s *targetSearch) setting(ctx context.Context, eps float64, noise mechanism.NoiseKind, h, k int, seed uint64) (TargetPoint, error) {
+	p := s.params(eps, noise, h, k)
+	auto := k == 0 && s.pr.K == 0
 	m, err := s.model(ctx, p.K[0])
 	if err != nil {
-		return TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K, Error: math.Inf(1)}, err
+		return TargetPoint{Epsilon: eps, Noise: noise, Delta: p.Delta, H: h, K: p.K, KAuto: auto, Error: math.Inf(1)}, err
 	}
 	sens := s.pr.Sensitivity
 	if s.pr.NoiseSensitivity != nil {
 		sens = s.pr.NoiseSensitivity(p.K, p.Noise)
 	}
-	return m.md.QuantileError(ctx, SettingSpec{Sensitivity: sens, Params: p, Points: m.pts,
+	q, err := m.md.QuantileError(ctx, SettingSpec{Sensitivity: sens, Params: p, Points: m.pts,
 		Threshold: s.pr.Threshold, Repeats: s.repeats, Seed: seed})
+	q.KAuto = auto
+	return q, err
 }
 
 // quantileCI returns the q-quantile of xs (the ⌈q·n⌉-th smallest) and the

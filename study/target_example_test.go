@@ -10,7 +10,8 @@ import (
 
 // The smallest ε at which 95 % of the simulated releases of
 // F(y) = sin(3y) (sensitivity 0.01) have a sup-norm error of at most 0.05,
-// with the order h and the automatic k at that ε.
+// with the order h and k (the automatic k at that ε or a public neighbour
+// of it, study.KNeighbours).
 func ExampleFindEpsilon() {
 	f := func(y float64) float64 { return math.Sin(3 * y) }
 	grid := study.Linspace01(201)
@@ -35,10 +36,10 @@ func ExampleFindEpsilon() {
 	}
 	p := res.Proposal
 	fmt.Printf("reached: %v with %d simulated releases per point\n", res.Reached, res.Repeats)
-	fmt.Printf("ε = %g, %s noise, h = %d, k = %d\n", p.Epsilon, p.Noise, p.H, p.K[0])
+	fmt.Printf("ε = %g, %s noise, h = %d, k = %d (automatic: %v)\n", p.Epsilon, p.Noise, p.H, p.K[0], p.KAuto)
 	fmt.Printf("95%% error %.3f ± %.3f (re-checked)\n", p.Error, p.MCError())
 	// Output:
 	// reached: true with 400 simulated releases per point
-	// ε = 10, laplace noise, h = 3, k = 4
-	// 95% error 0.044 ± 0.001 (re-checked)
+	// ε = 10, laplace noise, h = 3, k = 8 (automatic: false)
+	// 95% error 0.033 ± 0.004 (re-checked)
 }

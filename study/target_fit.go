@@ -77,15 +77,20 @@ func TargetProblemOf(ctx context.Context, fit *learners.Fitted, out learners.Out
 // AddPeers builds the published peers that apply to the fit of pd (Kind,
 // Title, Data, Fitted, Values and the lattice k K; BuildPeers) on pr's
 // grid and F_D, at pr's δ and, for a classifier, at pr's points, and adds
-// them to pr.Peers as candidates of the search (FindEpsilon). It returns
+// them to pr.Peers as candidates of the search (FindEpsilon), which
+// rebuilds them at the k of every ε it tries (the curator's manual k, else
+// the automatic k at that ε with h = 1: targetSearch.peerK). It returns
 // BuildPeers' caption (peers that apply to the learner but not to these
-// settings). Set pr.Delta first.
+// settings). Set pr.Delta and pr.K first.
 func (pr *TargetProblem) AddPeers(pd PeerData) (string, error) {
 	pd.Grid, pd.Truth, pd.Delta, pd.Points, pd.Threshold = pr.Grid, pr.Truth, pr.Delta, pr.Points, pr.Threshold
+	pd.Lattice = nil // of pd.K; the search passes its own per k
+	pd.trig = &trigCoefficients{}
 	sims, caption, err := BuildPeers(pd)
 	if err != nil {
 		return "", err
 	}
 	pr.Peers = append(pr.Peers, sims...)
+	pr.peers = &pd
 	return caption, nil
 }

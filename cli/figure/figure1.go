@@ -157,7 +157,8 @@ func newFigure1Setup(ctx context.Context, bandwidth float64) (*figure1Setup, err
 		return nil, err
 	}
 	sims, caption, err := study.BuildPeers(study.PeerData{Kind: learners.KindKDE, Title: kde.Spec().Title,
-		Data: learners.Dataset{Dim: 1, X: x}, Fitted: fit, Values: values, Grid: grid, Truth: exact, K: []int{figure1K}})
+		Data: learners.Dataset{Dim: 1, X: x}, Fitted: fit, Values: values, Grid: grid, Truth: exact, K: []int{figure1K},
+		GPOnGrid: true}) // the paper's protocol: the GP on the evaluation grid itself
 	if err != nil {
 		return nil, err
 	}

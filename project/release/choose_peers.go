@@ -285,12 +285,9 @@ func (pl *choicePlan) peerSim(ctx context.Context, c Candidate, f *trainFit, pr 
 		if err != nil {
 			return nil, err
 		}
-		axes := make([][]float64, p.Data.Dim)
-		for j, kj := range pr.K {
-			axes[j] = make([]float64, kj+1)
-			for i := range axes[j] {
-				axes[j][i] = float64(i) / float64(kj)
-			}
+		axes, err := peers.GPReleaseAxes(pr.K) // the release's grid: the lattice of k
+		if err != nil {
+			return nil, reqErr("mechanism", "%s on the grid of k = %v: %v", peerWords(c.Mechanism), pr.K, err)
 		}
 		factor, err := peers.NewGPFactor(axes, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 		if err != nil {

@@ -59,12 +59,9 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 		if err != nil {
 			return nil, reqErr("mechanism", "%s: %v", peerWords(name), err) // peerRule checked it
 		}
-		axes := make([][]float64, dim)
-		for j, kj := range p.Params.K {
-			axes[j] = make([]float64, kj+1)
-			for i := range axes[j] {
-				axes[j][i] = float64(i) / float64(kj)
-			}
+		axes, err := peers.GPReleaseAxes(p.Params.K) // the lattice: p.Exact is F_D there
+		if err != nil {
+			return nil, reqErr("mechanism", "%s on the grid of k = %v: %v", peerWords(name), p.Params.K, err)
 		}
 		factor, err := peers.NewGPFactor(axes, peers.GPKernel{Amplitude: rs.Amplitude, Sigmas: rs.Sigmas})
 		if err != nil {

@@ -299,9 +299,9 @@ func (f *File) restoreFunction() (Function, *mechanism.Synopsis, error) {
 	m := f.Mechanism
 	switch m.Name {
 	case MechanismGP:
-		axes := make([][]float64, len(m.K))
-		for j, kj := range m.K {
-			axes[j] = unitAxis(kj)
+		axes, err := peers.GPReleaseAxes(m.K)
+		if err != nil {
+			return nil, nil, err
 		}
 		g, err := peers.NewGPGrid(axes, f.Values)
 		if err != nil {
@@ -332,15 +332,6 @@ func (f *File) restoreFunction() (Function, *mechanism.Synopsis, error) {
 		return nil, nil, err
 	}
 	return rel, rel, nil
-}
-
-// unitAxis returns the k+1 points ν/k, ν = 0..k, of [0,1].
-func unitAxis(k int) []float64 {
-	a := make([]float64, k+1)
-	for i := range a {
-		a[i] = float64(i) / float64(k)
-	}
-	return a
 }
 
 // checkUnit checks a query in [0,1]^dim.

@@ -23,9 +23,11 @@ import (
 // noise kind, h and k that reach it (preview.Engine.FindEpsilon, off the
 // UI goroutine), on the data the preview runs on — the private data or a
 // public stand-in — labelled with the preview's own disclosure; the
-// published peers that apply are candidates beside the Bernstein settings.
-// "Apply" fills the proposal into the form, the Mechanism selector
-// included.
+// published peers that apply are candidates beside the Bernstein settings
+// (built at the k of every ε tried). The proposal names its k: the
+// automatic k at that ε, a neighbour the search tried beside it, or the
+// peer's. "Apply" fills the proposal into the form, the Mechanism selector
+// and k included.
 
 // targetPanel is the "Error I can accept" part of the privacy page.
 type targetPanel struct {
@@ -77,7 +79,7 @@ func newTargetPanel(c *curator) *targetPanel {
 	t.disclosure = widget.NewLabel("")
 	t.disclosure.Wrapping = fyne.TextWrapWord
 	t.disclosure.Hide()
-	t.apply = widget.NewButton("Apply the proposal (sets the mechanism, ε, noise and h)", t.applyProposal)
+	t.apply = widget.NewButton("Apply the proposal (sets the mechanism, ε, noise, h and k)", t.applyProposal)
 	t.apply.Hide()
 	t.box = container.NewVBox(
 		widget.NewLabelWithStyle("Error I can accept", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -235,9 +237,9 @@ func (t *targetPanel) finished(gen int, key string, res *preview.Target, err err
 // number and as a share of the public range, and what ε means.
 func targetText(res *preview.Target) string {
 	p := res.Proposal
-	setting := fmt.Sprintf("Bernstein, %s, h = %d, k = %s", noiseText(p.Noise, p.Delta), p.H, preview.KLabel(p.K))
+	setting := fmt.Sprintf("Bernstein, %s, h = %d, k = %s", noiseText(p.Noise, p.Delta), p.H, kWords(p))
 	if p.Mechanism != "" {
-		setting = fmt.Sprintf("%s, %s", preview.MechanismLabel(p.Mechanism), noiseText(p.Noise, p.Delta))
+		setting = fmt.Sprintf("%s, %s, k = %s", preview.MechanismLabel(p.Mechanism), noiseText(p.Noise, p.Delta), preview.KLabel(p.K))
 	}
 	measure := "sup-norm error"
 	if res.Classifier {
@@ -252,6 +254,14 @@ func targetText(res *preview.Target) string {
 	return fmt.Sprintf("Smallest ε = %s with %s.\n95%% of the simulated releases have a %s of at most %s (Monte-Carlo error ±%s of this 95%% quantile; target %s).\n%s\n%s",
 		formatValue(p.Epsilon), setting, measure, res.ErrorText(p.Error), mcText(res, p), res.ErrorText(res.Target), how,
 		privacywords.Reading(p.Epsilon, p.Delta, p.Noise))
+}
+
+// kWords writes a Bernstein proposal's k and where it comes from.
+func kWords(p study.TargetPoint) string {
+	if p.KAuto {
+		return preview.KLabel(p.K) + " (the automatic k at this ε)"
+	}
+	return preview.KLabel(p.K)
 }
 
 // mcText writes the Monte-Carlo error of a proposal's quantile.
@@ -277,8 +287,9 @@ func noiseText(kind mechanism.NoiseKind, delta float64) string {
 
 // applyProposal fills the proposal into the form (UI goroutine): the
 // mechanism (Bernstein or the proposed peer), ε, the noise kind (and δ),
-// and h for Bernstein; k stays automatic (the rule gives the proposal's k
-// at this ε) or the curator's.
+// h for Bernstein and k: automatic when the proposal's k is the automatic
+// k at its ε (the rule gives it), else the proposal's k (a neighbour the
+// search tried, a peer's grid or moments, the curator's own).
 func (t *targetPanel) applyProposal() {
 	c := t.c
 	if t.last == nil || !t.last.Reached {
@@ -296,6 +307,13 @@ func (t *targetPanel) applyProposal() {
 	if p.Mechanism == "" {
 		s.H = p.H
 	}
+	switch {
+	case p.KAuto:
+		s.KAuto = true
+	case len(p.K) > 0:
+		s.KAuto, s.K = false, p.K[0] // the search's k is the same on every axis
+	}
+	delete(s.Typed, fieldK)
 	delete(s.Typed, fieldEpsilon)
 	if p.Delta > 0 {
 		s.Delta = p.Delta
@@ -304,7 +322,7 @@ func (t *targetPanel) applyProposal() {
 	c.refreshPages()
 	c.changed()
 	if p.Mechanism != "" {
-		c.setStatus("Applied the proposal: %s at ε = %s (%s).", preview.MechanismLabel(p.Mechanism), formatValue(p.Epsilon), p.Noise)
+		c.setStatus("Applied the proposal: %s at ε = %s, k = %s (%s).", preview.MechanismLabel(p.Mechanism), formatValue(p.Epsilon), preview.KLabel(p.K), p.Noise)
 		return
 	}
 	c.setStatus("Applied the proposal: Bernstein at ε = %s, h = %d, k = %s (%s).", formatValue(p.Epsilon), p.H, preview.KLabel(p.K), p.Noise)

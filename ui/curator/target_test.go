@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
+	"github.com/bernsteinrelease/bernstein/study"
+	"github.com/bernsteinrelease/bernstein/ui/curator/preview"
 )
 
 // searchTarget types the error, taps "Find the smallest ε" and waits for
@@ -23,6 +25,19 @@ func (f *curatorFixture) searchTarget(tp *targetPanel, text string) {
 	f.waitFor(tp.done, "the target search")
 }
 
+// demoKDEPrivacy loads the demo KDE, waits for its preview and shows the
+// privacy page.
+func (f *curatorFixture) demoKDEPrivacy() *privacyPage {
+	c := f.c
+	start := c.pages[stepStart].(*startPage)
+	f.do(func() { test.Tap(start.demoKDE) })
+	f.waitDataset()
+	f.preview()
+	pp := c.pages[stepPrivacy].(*privacyPage)
+	f.do(func() { c.showStep(stepPrivacy) })
+	return pp
+}
+
 // TestCuratorTargetError drives "Error I can accept" through the real
 // widgets: an invalid error keeps Find disabled; a search on the private
 // data proposes ε, h and k with the error as a number and a share of the
@@ -32,13 +47,8 @@ func (f *curatorFixture) searchTarget(tp *targetPanel, text string) {
 func TestCuratorTargetError(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	start := c.pages[stepStart].(*startPage)
-	f.do(func() { test.Tap(start.demoKDE) })
-	f.waitDataset()
-	f.preview()
-	pp := c.pages[stepPrivacy].(*privacyPage)
+	pp := f.demoKDEPrivacy()
 	f.do(func() {
-		c.showStep(stepPrivacy)
 		pp.kMode.SetSelected(kManText) // a fixed k keeps the search short
 		curatorType(pp.kEntry, "10")
 	})
@@ -107,4 +117,49 @@ func TestCuratorTargetError(t *testing.T) {
 			t.Error("no stand-in proposal")
 		}
 	})
+}
+
+// TestCuratorTargetApplyK: the proposal's k is shown and applied through
+// the real widgets — a k the search tried beside the automatic one (or a
+// peer's) becomes the form's manual k; a proposal at the automatic k of
+// its ε leaves k automatic (the rule gives that k).
+func TestCuratorTargetApplyK(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	pp := f.demoKDEPrivacy()
+	tp := pp.target
+	propose := func(p study.TargetPoint) {
+		in, err := tp.input()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp.last = tp.reachedTarget(p)
+		tp.lastKey = targetKey(in)
+		tp.apply.Show()
+	}
+	f.do(func() {
+		p := study.TargetPoint{Epsilon: 0.7, Noise: mechanism.NoiseLaplace, H: 2, K: []int{7}}
+		if text := targetText(tp.reachedTarget(p)); !strings.Contains(text, "k = 7") || strings.Contains(text, "automatic") {
+			t.Errorf("a searched k: %q", text)
+		}
+		propose(p)
+		test.Tap(tp.apply)
+		if c.state.KAuto || c.state.K != 7 || c.state.Epsilon != 0.7 || c.state.H != 2 || pp.kEntry.Text != "7" || pp.kMode.Selected != kManText {
+			t.Errorf("applied k: auto %v, k = %d (entry %q, mode %q), ε = %g, h = %d; want k = 7 by hand", c.state.KAuto, c.state.K, pp.kEntry.Text, pp.kMode.Selected, c.state.Epsilon, c.state.H)
+		}
+		p = study.TargetPoint{Epsilon: 0.9, Noise: mechanism.NoiseLaplace, H: 1, K: []int{12}, KAuto: true}
+		if text := targetText(tp.reachedTarget(p)); !strings.Contains(text, "k = 12 (the automatic k at this ε)") {
+			t.Errorf("the automatic k: %q", text)
+		}
+		propose(p)
+		test.Tap(tp.apply)
+		if !c.state.KAuto || pp.kMode.Selected == kManText {
+			t.Errorf("applied the automatic k: auto %v, mode %q", c.state.KAuto, pp.kMode.Selected)
+		}
+	})
+}
+
+// reachedTarget wraps a proposal as a reached search (for targetText).
+func (t *targetPanel) reachedTarget(p study.TargetPoint) *preview.Target {
+	return &preview.Target{TargetResult: &study.TargetResult{Reached: true, Classifier: true, Proposal: p, Search: p, Repeats: 400}}
 }

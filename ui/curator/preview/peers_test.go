@@ -252,9 +252,13 @@ func TestPreviewPeersSkipped(t *testing.T) {
 }
 
 // TestPreviewPeersGP: Hall et al. applies to the 2-D KDE and the SVM, with
-// the curator's δ in the legend; its error is √c·sup|G| with the same G for
-// every ε ≤ 1, so the curve falls exactly like 1/ε there, and ε > 1 is
-// not drawn.
+// the curator's δ in the legend; ε > 1 is not drawn. Its error is that of
+// the release on the public grid of k, interpolated at the preview grid:
+// sup|I(F_D) − F_D + √c·I(G)| with the same paths G for every ε ≤ 1, so
+// the curve falls as ε grows (the mean of sup|r + s·I(G)| over symmetric
+// noise is an even convex function of the scale s: non-decreasing in s),
+// but no faster than 1/ε (the interpolation error does not shrink with
+// the noise). Deterministic (seeded draws).
 func TestPreviewPeersGP(t *testing.T) {
 	kde2 := twoClassKDE(1)
 	kde2.Peers = true
@@ -283,8 +287,8 @@ func TestPreviewPeersGP(t *testing.T) {
 				}
 			case !(m[i] > 0):
 				t.Errorf("%s: ε = %g: error %v", tc.in.Request.Learner, eps[i], m[i])
-			case i > 0 && math.Abs(m[i]/m[i-1]-eps[i-1]/eps[i]) > 1e-9:
-				t.Errorf("%s: error ratio %v between ε = %g and %g: want %v", tc.in.Request.Learner, m[i]/m[i-1], eps[i-1], eps[i], eps[i-1]/eps[i])
+			case i > 0 && !(m[i] <= m[i-1] && m[i]/m[i-1] >= eps[i-1]/eps[i]*(1-1e-9)):
+				t.Errorf("%s: error ratio %v between ε = %g and %g: want between %v and 1", tc.in.Request.Learner, m[i]/m[i-1], eps[i-1], eps[i], eps[i-1]/eps[i])
 			}
 		}
 	}

@@ -61,9 +61,11 @@ func (e *Engine) FindEpsilon(ctx context.Context, in Input, target float64, shar
 		pr.K = st.params.K[0]
 	}
 	pr.Beta, pr.Seed = req.Beta, previewSeed
-	// The published peers that apply are candidates too, built for the
-	// current k (a preview from aggregates has no records for them: the
-	// search then runs on the Bernstein settings alone).
+	// The published peers that apply are candidates too; the search
+	// rebuilds them at the k of every ε it tries (the manual k, else the
+	// automatic k there with h = 1; study.TargetProblem.AddPeers), as
+	// choose --target-error does (a preview from aggregates has no records
+	// for them: the search then runs on the Bernstein settings alone).
 	pd := st.peerData()
 	if _, err := pr.AddPeers(pd); err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
