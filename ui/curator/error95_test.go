@@ -64,7 +64,7 @@ func TestCuratorError95BesideThePlot(t *testing.T) {
 func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 	f, pp := kdeGaussianAt(t, "0.7")
 	c := f.c
-	gp, trig := preview.MechanismLabel(synopsis.MechanismGP), preview.MechanismLabel(synopsis.MechanismTrig)
+	gp, trig := synopsis.MechanismGP, synopsis.MechanismTrig
 	check := func(what, want string) {
 		t.Helper()
 		if c.preview.lastFor(c.state, c.ds) != nil {
@@ -91,7 +91,7 @@ func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 		f.do(func() {
 			pp.noise.SetSelected(noiseChoices[s.noise].label)
 			curatorType(pp.epsEntry, s.eps)
-			pp.mech.sel.SetSelected(s.mech)
+			pp.mech.selectKind(s.mech)
 			check(s.what, s.want)
 		})
 	}
