@@ -419,19 +419,20 @@ func (p *previewPanel) idle() bool {
 	return p.doneGen == p.gen
 }
 
-// errorLine is the error at 95 % at the curator's setting, shown beside
+// errorLine is the error at 95% at the curator's setting, shown beside
 // the tradeoff plot: the measure of "Error I can accept" (study's
 // QuantileError), in the plot's units and as a share of the public range
 // (a classifier: the disagreement with the non-private classifier as a
-// share of the records), with the mean beside it.
+// share of the records), with the mean beside it as a number in the same
+// units (the units are not written twice).
 func errorLine(r *preview.Result) string {
 	q := r.Error95
-	what := "Error at 95 %"
+	what := "Error at 95%"
 	if r.Classifier {
-		what = "Disagreement with the non-private classifier at 95 %"
+		what = "Disagreement with the non-private classifier at 95%"
 	}
-	return fmt.Sprintf("%s at your setting: %s — 95 %% of %d simulated releases do no worse (mean %s).",
-		what, r.Error95Text(q.Error), preview.Repeats(r.Dim), r.Error95Text(q.Mean))
+	return fmt.Sprintf("%s at your setting: %s — 95%% of %d simulated releases do no worse (mean %s).",
+		what, r.Error95Text(q.Error), preview.Repeats(r.Dim), r.Error95Value(q.Mean))
 }
 
 // previewSummary is the numbers line under the plots.

@@ -112,9 +112,9 @@ func (r *Recommendation) Text(res *Result) string {
 		if len(r.Mechanisms) == 1 {
 			return fmt.Sprintf("Recommended at %s: Bernstein (no published peer can be released for this learner at these settings).", at)
 		}
-		return fmt.Sprintf("Recommended at %s: Bernstein (least simulated %s at 95 %%, %s, of the mechanisms that can be released here).", at, res.measure95(), res.Error95Text(bern.Err))
+		return fmt.Sprintf("Recommended at %s: Bernstein (least simulated %s at 95%%, %s, of the mechanisms that can be released here).", at, res.measure95(), res.Error95Text(bern.Err))
 	}
-	return fmt.Sprintf("Recommended at %s: %s (%s at 95 %%: %s, against %s for Bernstein at your h = %d, k = %s; another h or k may narrow the gap); select it under Mechanism.",
+	return fmt.Sprintf("Recommended at %s: %s (%s at 95%%: %s, against %s for Bernstein at your h = %d, k = %s; another h or k may narrow the gap); select it under Mechanism.",
 		at, best.Label, res.measure95(), res.Error95Text(best.Err), res.Error95Text(bern.Err), res.H, KLabel(res.K))
 }
 
