@@ -94,6 +94,33 @@ func peersOverlay() *Tradeoff {
 		MarkerEps: 0.5, MarkerErr: 0.9, MarkerLabel: "your setting (ε = 0.5, h = 1)"}
 }
 
+// classifierPlot is a tradeoff like the curator's classifier preview:
+// agreement on a share axis, ten labelled curves and the marker
+// (walkthrough: "accuracy of the released classifier" had no entry at
+// 1024 wide).
+func classifierPlot() *Tradeoff {
+	eps := []float64{0.03, 0.1, 0.3, 1, 3, 10, 30}
+	y := func(a float64) []float64 {
+		out := make([]float64, len(eps))
+		for i, e := range eps {
+			out[i] = a + 0.3*e/(1+e)
+		}
+		return out
+	}
+	var cs []Curve
+	for h := 1; h <= 5; h++ {
+		cs = append(cs, Curve{Label: fmt.Sprintf("agreement, h = %d", h), Y: y(0.55 + 0.01*float64(h)), Colour: h - 1})
+	}
+	cs = append(cs,
+		Curve{Label: "agreement, nearest lattice point (baseline)", Y: y(0.5), Colour: 5, Dashed: true},
+		Curve{Label: "accuracy of the released classifier, h = 1", Y: y(0.45), Colour: 6, Dashed: true},
+		Curve{Label: "accuracy of the non-private classifier", Y: y(0.6), Colour: -1, Dashed: true},
+		Curve{Label: "agreement, h = 1, automatic k at each ε (k = 1…13)", Y: y(0.56), Colour: 0, Dashed: true},
+	)
+	return &Tradeoff{Title: "Agreement vs privacy: k = 3, mean of 200 simulated releases", Epsilons: eps, Curves: cs, Share: true,
+		MarkerEps: 1, MarkerErr: 0.7, MarkerLabel: "your setting (ε = 1, h = 1)"}
+}
+
 // TestTradeoffLegendWholeAndGrouped renders the peers overlay at the
 // widths the curator's preview gives its plot at 1024×700 and 1280×800
 // (about 470 and 570 px) and at the height TradeoffHeight asks for, and
@@ -104,7 +131,14 @@ func peersOverlay() *Tradeoff {
 // at least 110 pt. The old legend cut the last series ("… 1 more") and
 // left headings at the foot of a column.
 func TestTradeoffLegendWholeAndGrouped(t *testing.T) {
-	tr := peersOverlay()
+	for _, tr := range []*Tradeoff{peersOverlay(), classifierPlot()} {
+		checkLegendWhole(t, tr)
+	}
+}
+
+// checkLegendWhole is TestTradeoffLegendWholeAndGrouped for one plot.
+func checkLegendWhole(t *testing.T, tr *Tradeoff) {
+	t.Helper()
 	groups := map[string][]string{}
 	var all []string
 	for _, e := range tr.Legend() {

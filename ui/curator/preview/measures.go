@@ -286,7 +286,7 @@ func classifierPlot(st *previewState, res *Result) *plotting.Tradeoff {
 	if o := slices.Index(c.Orders, p.H); o >= 0 {
 		// Its own colour: the current order's dashed curve is the
 		// automatic-k agreement.
-		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy on the data, h = %d", p.H), Y: c.Also[acc][o], Colour: 6, Dashed: true, Width: 1.5})
+		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy of the released classifier, h = %d", p.H), Y: c.Also[acc][o], Colour: 6, Dashed: true, Width: 1.5})
 	}
 	np := slices.Repeat([]float64{res.NonPrivateAccuracy}, len(c.Epsilons))
 	t.Curves = append(t.Curves, plotting.Curve{Label: "accuracy of the non-private classifier", Y: np, Colour: -1, Dashed: true, Width: 1.2})

@@ -69,7 +69,7 @@ func TestPreviewClassifierAgreement(t *testing.T) {
 			if got := curveAt(res, "agreement, h = 3", 1); math.Abs(got-res.Agreement) > 1e-12 {
 				t.Errorf("agreement curve at ε = 1: %v, marker %v; want the same releases", got, res.Agreement)
 			}
-			if got := curveAt(res, "accuracy on the data, h = 3", 1); math.Abs(got-res.Accuracy) > 1e-12 {
+			if got := curveAt(res, "accuracy of the released classifier, h = 3", 1); math.Abs(got-res.Accuracy) > 1e-12 {
 				t.Errorf("accuracy curve at ε = 1: %v, marker %v", got, res.Accuracy)
 			}
 			if res.Tradeoff.MarkerErr != res.Agreement || !(res.MarkerErr > 0) {
