@@ -55,3 +55,22 @@ func TestCuratorPeersLegendWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestCuratorNoGapUnderTargetHint: before any search, "Error I can accept"
+// ends with its hint — the empty result line is hidden, so no blank line
+// sits between the hint and the Noise heading (walkthrough screenshot).
+func TestCuratorNoGapUnderTargetHint(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.do(func() { c.showStep(stepPrivacy) })
+	f.preview()
+	f.do(func() {
+		tp := c.pages[stepPrivacy].(*privacyPage).target
+		below := tp.box.Size().Height - (tp.hint.Position().Y + tp.hint.Size().Height)
+		if below > 0.5 {
+			t.Errorf("%.0f units of blank space under the hint (result %q visible %v)", below, tp.result.Text, tp.result.Visible())
+		}
+	})
+}
