@@ -296,3 +296,32 @@ func TestPreviewNoiseAsReleased(t *testing.T) {
 		})
 	}
 }
+
+// TestPreviewClassifierColoursPublicRange: a two-feature classifier's
+// heat maps colour F_D and the release on the learner's public output
+// range (learners.Fitted.OutputRange in plot units), not on F_D's own
+// range, so the same colour means the same score at any setting.
+func TestPreviewClassifierColoursPublicRange(t *testing.T) {
+	for _, kind := range []learners.Kind{learners.KindSVM, learners.KindLogistic} {
+		t.Run(string(kind), func(t *testing.T) {
+			in := twoClassInput(kind, nil)
+			in.Peers = false
+			res, err := NewEngine().Compute(context.Background(), in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := res.Heatmaps
+			if h == nil || !h.Diverging {
+				t.Fatalf("heat maps %+v: want a classifier's diverging maps", h)
+			}
+			lo, hi := res.Units.Plot(res.Units.Range[0]), res.Units.Plot(res.Units.Range[1])
+			if h.Min != min(lo, hi) || h.Max != max(lo, hi) {
+				t.Errorf("colour scale [%g, %g], want the public output range [%g, %g]", h.Min, h.Max, min(lo, hi), max(lo, hi))
+			}
+			tlo, thi := slices.Min(h.Maps[0].Values), slices.Max(h.Maps[0].Values)
+			if tlo == h.Min && thi == h.Max {
+				t.Errorf("F_D spans [%g, %g], the whole public range: the test cannot tell the scales apart", tlo, thi)
+			}
+		})
+	}
+}
