@@ -10,6 +10,18 @@ import (
 	"github.com/bernsteinrelease/bernstein/ui/internal/widgets"
 )
 
+// kdeDemoWithPeers opens the KDE demo, waits for its preview and ticks
+// "Compare with published peers" (the preview of that is not waited for).
+func kdeDemoWithPeers(t *testing.T) *curatorFixture {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	f.do(func() { test.Tap(c.preview.peersCheck) })
+	return f
+}
+
 // TestCuratorPeersLegendWhole: with the published peers compared on the
 // KDE demo, the tradeoff plot is as tall as its legend needs to list every
 // series under its guarantee heading (plotting.TradeoffHeight at the
@@ -18,12 +30,8 @@ import (
 // under it keeps its own height. Before, the plot kept 320 units and its
 // legend ended in "… 1 more" (walkthrough).
 func TestCuratorPeersLegendWhole(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := kdeDemoWithPeers(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { test.Tap(c.preview.peersCheck) })
 	for _, win := range []fyne.Size{fyne.NewSize(1024, 700), fyne.NewSize(1280, 800)} {
 		f.do(func() { c.win.Resize(win) })
 		res := f.preview()
