@@ -59,7 +59,7 @@ func peerRule(name string, s peerSettings) error {
 			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", peerWords(name), s.kind).needs("logistic regression only")
 		}
 	default:
-		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
+		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms).needs("not a known mechanism")
 	}
 	return nil
 }
