@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -162,31 +163,36 @@ func addGrid(p *plot.Plot, th Theme) {
 }
 
 // legend is a plot legend that remembers its entries, so that
-// renderWithLegend can lay them out in columns or cut them when the plot
-// is short.
+// renderWithLegend can lay them out by group, in columns, or cut them
+// when the plot is short.
 type legend struct {
 	th    Theme
 	items []legendItem
 }
 
 type legendItem struct {
-	text   string
-	thumbs []plot.Thumbnailer
+	text    string
+	thumbs  []plot.Thumbnailer
+	heading bool // a group heading: drawn bold above its entries
 }
 
-// Add adds an entry (a heading when thumbs is empty).
+// Add adds an entry (a group heading when thumbs is empty: the entries
+// after it, up to the next heading, are its group).
 func (l *legend) Add(text string, thumbs ...plot.Thumbnailer) {
-	l.items = append(l.items, legendItem{text, thumbs})
+	l.items = append(l.items, legendItem{text: text, thumbs: thumbs, heading: len(thumbs) == 0})
 }
 
 // newLegend returns an empty legend styled by th, drawn outside the plot
 // area by renderWithLegend.
 func newLegend(th Theme) *legend { return &legend{th: th} }
 
-// column returns a gonum legend of items.
+// legendFont is the legend's text size in points.
+const legendFont = 9
+
+// column returns a gonum legend of items (entries one under another).
 func (l *legend) column(items []legendItem) *plot.Legend {
 	g := plot.NewLegend()
-	g.TextStyle.Font = font.From(uiFont, 9)
+	g.TextStyle.Font = font.From(uiFont, legendFont)
 	g.TextStyle.Color = l.th.Foreground
 	g.ThumbnailWidth = vg.Points(18)
 	g.Padding = vg.Points(2)
@@ -198,20 +204,170 @@ func (l *legend) column(items []legendItem) *plot.Legend {
 	return &g
 }
 
-// legendMaxShare is the most of a plot's height a legend below it takes:
-// the data area keeps about half the height (walkthrough: at 1024×700 a
-// 10-line legend left the data 30 px and overprinted tick labels).
+// headingLegend returns a group heading as a one-entry legend in bold,
+// without a thumbnail, so it starts where its block starts.
+func (l *legend) headingLegend(text string) *plot.Legend {
+	g := l.column([]legendItem{{text: text}})
+	bold := uiFont
+	bold.Weight = xfont.WeightBold
+	g.TextStyle.Font = font.From(bold, legendFont)
+	g.ThumbnailWidth = 0
+	return g
+}
+
+// legendBlock is one group of the legend: its heading ("" for the
+// entries before the first heading) and its entries.
+type legendBlock struct {
+	heading string
+	items   []legendItem
+}
+
+// blocks splits items into groups; a heading without entries is left out.
+func blocks(items []legendItem) []legendBlock {
+	var bs []legendBlock
+	for _, it := range items {
+		if it.heading {
+			bs = append(bs, legendBlock{heading: it.text})
+			continue
+		}
+		if len(bs) == 0 {
+			bs = append(bs, legendBlock{})
+		}
+		bs[len(bs)-1].items = append(bs[len(bs)-1].items, it)
+	}
+	return slices.DeleteFunc(bs, func(b legendBlock) bool { return len(b.items) == 0 })
+}
+
+// legendPiece is a column of entries or a heading, placed at (x, y) from
+// the legend area's top-left corner.
+type legendPiece struct {
+	leg   *plot.Legend
+	items []legendItem // what leg lists (a heading: one item)
+	x, y  vg.Length
+}
+
+// legendLayout is the legend laid out: its pieces and the size they take.
+type legendLayout struct {
+	pieces []legendPiece
+	w, h   vg.Length
+	fits   bool // every group is at most the width it was laid out in
+}
+
+// legendGap is the space between columns, and twice it between groups.
+var legendGap = vg.Points(8)
+
+// arrange lays items out in width maxW with at most rows entries per
+// column: each group is a block, its bold heading on top and its entries
+// in columns under it; blocks go left to right and wrap to a new line of
+// blocks when the next does not fit, so a heading is always above its own
+// entries (walkthrough: headings sat at the foot of a column, and entries
+// were cut as "… 1 more").
+func (l *legend) arrange(dc draw.Canvas, items []legendItem, rows int, maxW vg.Length) legendLayout {
+	width := func(g *plot.Legend) vg.Length { r := g.Rectangle(dc); return r.Max.X - r.Min.X }
+	one := l.column(items[:1])
+	pitch := one.Rectangle(dc).Max.Y - one.Rectangle(dc).Min.Y + one.Padding // one line
+	out := legendLayout{fits: true}
+	var x, y, lineH vg.Length
+	for _, b := range blocks(items) {
+		var bp []legendPiece
+		var bw, top vg.Length
+		if b.heading != "" {
+			hl := l.headingLegend(b.heading)
+			bp = append(bp, legendPiece{leg: hl, items: []legendItem{{text: b.heading, heading: true}}})
+			bw, top = width(hl), pitch
+		}
+		cx := vg.Length(0)
+		for i := 0; i < len(b.items); i += rows {
+			its := b.items[i:min(i+rows, len(b.items))]
+			col := l.column(its)
+			bp = append(bp, legendPiece{leg: col, items: its, x: cx, y: top})
+			cx += width(col) + legendGap
+		}
+		bw = max(bw, cx-legendGap)
+		bh := top + vg.Length(min(rows, len(b.items)))*pitch
+		if bw > maxW {
+			out.fits = false
+		}
+		if x > 0 && x+bw > maxW {
+			x, y, lineH = 0, y+lineH+pitch/2, 0
+		}
+		for _, p := range bp {
+			p.x += x
+			p.y += y
+			out.pieces = append(out.pieces, p)
+		}
+		out.w = max(out.w, x+bw)
+		x += bw + 2*legendGap
+		lineH = max(lineH, bh)
+	}
+	out.h = y + lineH
+	return out
+}
+
+// compact is the least tall layout of items in width maxW (every group
+// within the width when any layout has that), trying every number of
+// entries per column.
+func (l *legend) compact(dc draw.Canvas, items []legendItem, maxW vg.Length) legendLayout {
+	var best legendLayout
+	for rows := 1; rows <= len(items); rows++ {
+		lo := l.arrange(dc, items, rows, maxW)
+		if rows == 1 || lo.fits && (!best.fits || lo.h < best.h) {
+			best = lo
+		}
+	}
+	return best
+}
+
+// draw draws lo with its top-left corner at (x, y) from dc's top-left.
+func (lo legendLayout) draw(dc draw.Canvas, x, y vg.Length) {
+	for _, p := range lo.pieces {
+		p.leg.Draw(draw.Crop(dc, x+p.x, 0, 0, -(y + p.y)))
+	}
+}
+
+// legendMaxShare is the most of a plot's height a legend below it takes
+// when the plot is at most plotMinHeight plus that share: the data area
+// keeps about half the height (walkthrough: at 1024×700 a 10-line legend
+// left the data 30 px and overprinted tick labels). A taller image (see
+// TradeoffHeight) gives the legend everything above plotMinHeight.
 const legendMaxShare = 0.25
 
+// plotMinHeight is the height the plot itself (title, axes, data) keeps
+// under a legend in a tall image.
+var plotMinHeight = vg.Points(200)
+
 // drawnLayout, when set (tests), receives the heights of the image, the
-// plot's data area and the legend as drawn.
-var drawnLayout func(image, data, legend vg.Length)
+// plot's data area and the legend as drawn; drawnLegend the legend's
+// layout and the room it had (width, height).
+var (
+	drawnLayout func(image, data, legend vg.Length)
+	drawnLegend func(lo legendLayout, w, h vg.Length)
+)
+
+// legendBelow is the layout of the legend below a plot of size w×h: the
+// most compact, cut to "… n more" entries only when even that is taller
+// than the legend's room (max(legendMaxShare·h, h − plotMinHeight)).
+func (l *legend) legendBelow(dc draw.Canvas, w, h vg.Length) legendLayout {
+	room := max(legendMaxShare*h, h-plotMinHeight)
+	items := l.items
+	for keep := len(l.items); ; {
+		lo := l.compact(dc, items, w-2*legendGap)
+		if lo.h <= room || keep <= 1 {
+			return lo
+		}
+		// Drop one entry more and say how many are left out.
+		keep--
+		for keep > 1 && l.items[keep-1].heading {
+			keep--
+		}
+		items = append(slices.Clone(l.items[:keep]), legendItem{text: fmt.Sprintf("… %d more", len(l.items)-keep)})
+	}
+}
 
 // renderWithLegend draws p with leg beside it (on the right when the
-// legend takes at most 40% of the width, else below the plot in as many
-// columns as fit, at most legendMaxShare of the height, entries that do
-// not fit replaced by "… n more"), so the legend never covers data. A
-// title wider than the plot is wrapped to it.
+// legend, one column per group, takes at most 40% of the width and fits
+// the height, else below the plot, laid out by legendBelow), so the
+// legend never covers data. A title wider than the plot is wrapped to it.
 func renderWithLegend(p *plot.Plot, leg *legend, s Size, th Theme) (image.Image, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -225,22 +381,32 @@ func renderWithLegend(p *plot.Plot, leg *legend, s Size, th Theme) (image.Image,
 				err = fmt.Errorf("plotting: %v", r)
 			}
 		}()
-		full := leg.column(leg.items)
-		r := full.Rectangle(dc)
-		lw, lh := r.Max.X-r.Min.X, r.Max.Y-r.Min.Y
-		pad := vg.Points(8)
+		pad := legendGap
 		w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+		top := vg.Points(24) // below the title
 		var pc draw.Canvas
+		var lh vg.Length
+		var side legendLayout
+		if len(leg.items) > 0 {
+			side = leg.arrange(dc, leg.items, len(leg.items), 0.4*w-pad)
+		}
 		switch {
 		case len(leg.items) == 0:
-			pc, lh = dc, 0
-		case lw+pad <= 0.4*w:
-			pc = draw.Crop(dc, 0, -(lw + 2*pad), 0, 0)
-			top := vg.Points(24) // below the title
-			full.Draw(draw.Crop(dc, w-lw-pad, -pad, 0, -top))
+			pc = dc
+		case side.fits && side.h <= h-top-pad:
+			pc = draw.Crop(dc, 0, -(side.w + 2*pad), 0, 0)
+			side.draw(dc, w-side.w-pad, top)
+			if drawnLegend != nil {
+				drawnLegend(side, 0.4*w-pad, h-top-pad)
+			}
 		default:
-			lh = leg.drawBelow(dc, pad)
+			below := leg.legendBelow(dc, w, h)
+			lh = below.h
+			below.draw(dc, pad, h-lh-pad/2)
 			pc = draw.Crop(dc, 0, 0, lh+pad, 0)
+			if drawnLegend != nil {
+				drawnLegend(below, w-2*pad, max(legendMaxShare*h, h-plotMinHeight))
+			}
 		}
 		wrapTitle(p, pc.Max.X-pc.Min.X)
 		p.Draw(pc)
@@ -255,41 +421,19 @@ func renderWithLegend(p *plot.Plot, leg *legend, s Size, th Theme) (image.Image,
 	return c.Image(), nil
 }
 
-// drawBelow draws the legend below the plot in columns, at most
-// legendMaxShare of dc's height, and returns the height it took.
-func (l *legend) drawBelow(dc draw.Canvas, pad vg.Length) vg.Length {
-	w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
-	one := l.column(l.items[:1]).Rectangle(dc)
-	entry := one.Max.Y - one.Min.Y
-	rows := max(1, int(legendMaxShare*h/entry))
-	items, keep := l.items, len(l.items)
-	// Columns of rows entries, as many as fit side by side; what does
-	// not fit is counted in a last entry.
-	for {
-		var cols [][]legendItem
-		for i := 0; i < len(items); i += rows {
-			cols = append(cols, items[i:min(i+rows, len(items))])
-		}
-		var total vg.Length
-		widths := make([]vg.Length, len(cols))
-		for i, col := range cols {
-			r := l.column(col).Rectangle(dc)
-			widths[i] = r.Max.X - r.Min.X + pad
-			total += widths[i]
-		}
-		if total <= w-pad || keep <= 1 {
-			x := pad
-			lh := vg.Length(min(rows, len(items))) * entry
-			for i, col := range cols {
-				l.column(col).Draw(draw.Crop(dc, x, 0, 0, -(h - lh - pad/2)))
-				x += widths[i]
-			}
-			return lh
-		}
-		// Drop one entry more and say how many are left out.
-		keep--
-		items = append(slices.Clone(l.items[:keep]), legendItem{text: fmt.Sprintf("… %d more", len(l.items)-keep)})
+// legendHeight is the least image height, in points, at which leg fits
+// whole below a plot of width s.W (plotMinHeight for the plot and the
+// legend's compact layout), or 0 when it fits beside the plot at s.
+func legendHeight(leg *legend, s Size, th Theme) vg.Length {
+	if len(leg.items) == 0 {
+		return 0
 	}
+	dc := draw.New(newCanvas(s, th))
+	w, h := dc.Max.X-dc.Min.X, dc.Max.Y-dc.Min.Y
+	if side := leg.arrange(dc, leg.items, len(leg.items), 0.4*w-legendGap); side.fits && side.h <= h-vg.Points(24)-legendGap {
+		return 0
+	}
+	return plotMinHeight + leg.compact(dc, leg.items, w-2*legendGap).h + legendGap
 }
 
 // wrapTitle breaks p's title into lines no wider than w (at spaces; a

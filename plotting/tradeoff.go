@@ -68,8 +68,35 @@ func (t *Tradeoff) Validate() error {
 // curve (a log axis cannot show them); with t.Share, points outside
 // [0, 1].
 func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
-	if err := t.Validate(); err != nil {
+	p, leg, err := t.build(th)
+	if err != nil {
 		return nil, err
+	}
+	return renderWithLegend(p, leg, s, th)
+}
+
+// TradeoffHeight is the least height in pixels at which t's legend is
+// drawn whole, every series under its guarantee heading, below the plot
+// at s's width and scale (the plot keeps its own height above it), or
+// s.H when the legend fits beside the plot or s.H is already enough. A
+// caller that shows the plot in a scrolling pane renders it at this
+// height, so no series is cut from the legend.
+func TradeoffHeight(t *Tradeoff, th Theme, s Size) (int, error) {
+	if err := s.validate(); err != nil {
+		return 0, err
+	}
+	_, leg, err := t.build(th)
+	if err != nil {
+		return 0, err
+	}
+	px := int(math.Ceil(float64(legendHeight(leg, s, th)) / 72 * float64(s.dpi())))
+	return max(s.H, px), nil
+}
+
+// build assembles t's plot and legend.
+func (t *Tradeoff) build(th Theme) (*plot.Plot, *legend, error) {
+	if err := t.Validate(); err != nil {
+		return nil, nil, err
 	}
 	ylabel := t.YLabel
 	if ylabel == "" {
@@ -118,14 +145,14 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
+			return nil, nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
 		}
 		l.LineStyle = lineStyle(col, w, c.Dashed)
 		p.Add(l)
 		if !c.Dashed {
 			sc, err := plotter.NewScatter(xys)
 			if err != nil {
-				return nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
+				return nil, nil, fmt.Errorf("plotting: tradeoff: curve %q: %w", c.Label, err)
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
 			p.Add(sc)
@@ -171,7 +198,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 		if !math.IsInf(ymin, 1) {
 			p.Y.Min = math.Max(0, math.Floor((ymin-0.05)*10)/10)
 		}
-		return renderWithLegend(p, leg, s, th)
+		return p, leg, nil
 	}
 	if math.IsInf(ymin, 1) {
 		// Nothing drawable: keep a sensible empty log range.
@@ -188,7 +215,7 @@ func RenderTradeoff(t *Tradeoff, th Theme, s Size) (image.Image, error) {
 	if p.Y.Max/p.Y.Min < 100 {
 		p.Y.Min /= 10 // at least two decades, so the curves are not squeezed flat
 	}
-	return renderWithLegend(p, leg, s, th)
+	return p, leg, nil
 }
 
 // LegendEntry is one line of a tradeoff plot's legend: a group heading

@@ -157,6 +157,16 @@ type Prepared struct {
 type RequestError struct {
 	Field string
 	Rule  string
+	// Need, when set, is Rule in a few words for a list of choices (e.g.
+	// "needs δ > 0"): the curator's Mechanism list marks a refused peer
+	// with it before the curator picks it. Error does not print it.
+	Need string
+}
+
+// needs sets e's Need and returns e.
+func (e *RequestError) needs(words string) *RequestError {
+	e.Need = words
+	return e
 }
 
 func (e *RequestError) Error() string {

@@ -159,7 +159,7 @@ func (p *Prepared) CheckMechanism(name string) error {
 // curator window shows them as they are.
 func pureOnly(name string, delta float64) error {
 	if delta != 0 {
-		return reqErr("delta", "δ = %g: %s is pure ε-DP; release it with pure ε-DP Laplace noise (δ = 0)", delta, peerWords(name))
+		return reqErr("delta", "δ = %g: %s is pure ε-DP; release it with pure ε-DP Laplace noise (δ = 0)", delta, peerWords(name)).needs("needs δ = 0 (pure ε-DP)")
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package release
 
 import (
+	"fmt"
+
 	"github.com/bernsteinrelease/bernstein/learners"
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
@@ -30,13 +32,13 @@ func peerRule(name string, s peerSettings) error {
 	switch name {
 	case synopsis.MechanismGP:
 		if s.eps > peers.GPMaxEpsilon {
-			return reqErr("epsilon", "ε = %g: Hall et al.'s GP release is proven for ε ≤ %g only", s.eps, peers.GPMaxEpsilon)
+			return reqErr("epsilon", "ε = %g: Hall et al.'s GP release is proven for ε ≤ %g only", s.eps, peers.GPMaxEpsilon).needs(fmt.Sprintf("proven for ε ≤ %g only", peers.GPMaxEpsilon))
 		}
 		if err := mechanism.ValidateDelta(s.delta, mechanism.NoiseGaussian); err != nil {
-			return reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", s.delta)
+			return reqErr("delta", "δ = %g: the GP release is (ε, δ)-DP and needs Gaussian noise with δ in (0, 1)", s.delta).needs("needs δ > 0 (Gaussian noise)")
 		}
 		if _, err := learners.RKHSPeer(s.kind, s.n, s.resolved, s.dim); err != nil {
-			return reqErr("mechanism", "%s: %v", peerWords(name), err)
+			return reqErr("mechanism", "%s: %v", peerWords(name), err).needs("not for this learner")
 		}
 	case synopsis.MechanismTrig:
 		if err := pureOnly(name, s.delta); err != nil {
@@ -44,20 +46,20 @@ func peerRule(name string, s peerSettings) error {
 		}
 		bw := s.resolved["bandwidth"]
 		if s.kind != learners.KindKDE || s.dim != 1 || len(bw) != 1 || bw[0] < peers.MinTrigBandwidth {
-			return reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", peerWords(name), peers.MinTrigBandwidth)
+			return reqErr("mechanism", "%s answers the one-dimensional KDE with a bandwidth ≥ %g only", peerWords(name), peers.MinTrigBandwidth).needs(fmt.Sprintf("1-D KDE, bandwidth ≥ %g only", peers.MinTrigBandwidth))
 		}
 		if !s.records {
-			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", peerWords(name))
+			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", peerWords(name)).needs("needs the records")
 		}
 	case synopsis.MechanismOutputPerturbation:
 		if err := pureOnly(name, s.delta); err != nil {
 			return err
 		}
 		if s.kind != learners.KindLogistic {
-			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", peerWords(name), s.kind)
+			return reqErr("mechanism", "%s releases logistic regression only (this learner is %s)", peerWords(name), s.kind).needs("logistic regression only")
 		}
 	default:
-		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms)
+		return reqErr("mechanism", "%q is not a known mechanism; want one of %v (or gp, trig)", name, Mechanisms).needs("not a known mechanism")
 	}
 	return nil
 }

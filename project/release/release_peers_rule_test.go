@@ -24,8 +24,9 @@ func refusedPeerRequests(t *testing.T) (reqs map[string]Request, gpBigEps, gpPur
 
 // TestCheckMechanismSettings: the refusal from the public settings alone
 // (no fit) is the fitted release's own (CheckMechanism) for every
-// condition public settings decide — the same field and words — and the
-// kinds that CheckMechanism accepts pass it too.
+// condition public settings decide — the same field and words, and the
+// same few words (RequestError.Need) for the curator's Mechanism list —
+// and the kinds that CheckMechanism accepts pass it too.
 func TestCheckMechanismSettings(t *testing.T) {
 	reqs, gpBigEps, gpPure := refusedPeerRequests(t)
 	op := synopsis.MechanismOutputPerturbation
@@ -70,6 +71,11 @@ func TestCheckMechanismSettings(t *testing.T) {
 			}
 			if fitted == nil || fitted.Error() != pub.Error() {
 				t.Errorf("fitted release says %v, public settings %v: want the same rule", fitted, pub)
+			}
+			// The rule in a few words, for the curator's Mechanism list.
+			var fre *RequestError
+			if re.Need == "" || !errors.As(fitted, &fre) || fre.Need != re.Need {
+				t.Errorf("public settings' need %q, fitted release's %v: want the same few words", re.Need, fitted)
 			}
 		})
 	}

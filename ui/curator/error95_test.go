@@ -14,9 +14,10 @@ import (
 )
 
 // TestCuratorError95BesideThePlot: beside the tradeoff plot the preview
-// shows the error at 95 % at the curator's setting — the measure of
-// "Error I can accept" — in the plot's units and as a share of the public
-// range for a density, as a share of the records for a classifier. Its
+// shows the error at 95% at the curator's setting — the measure of
+// "Error I can accept" — in the plot's units (named once) and as a share
+// of the public range for a density, as a share of the records for a
+// classifier. Its
 // releases are the marker's: the mean of their errors is the mean
 // sup-norm error (to 1e-9 relative; only the summation order differs) and,
 // for a classifier, one minus the mean agreement (to 1e-12).
@@ -32,10 +33,20 @@ func TestCuratorError95BesideThePlot(t *testing.T) {
 	}
 	f.do(func() {
 		l := c.preview.error95
-		want := "Error at 95 % at your setting: " + res.ErrorText(q.Error)
+		want := "Error at 95% at your setting: " + res.ErrorText(q.Error)
 		if !l.Visible() || !strings.HasPrefix(l.Text, want) || !strings.Contains(l.Text, "of the public range") ||
 			!strings.Contains(l.Text, res.UnitName) {
 			t.Errorf("beside the plot: %q (visible %v), want it to start %q in %q", l.Text, l.Visible(), want, res.UnitName)
+		}
+		// The unit once, and one way of writing a percentage in the window
+		// (walkthrough: "per unit of x" four times, "95 %" beside "95%").
+		if n := strings.Count(l.Text, res.UnitName); n != 1 {
+			t.Errorf("beside the plot: %q names %q %d times, want once", l.Text, res.UnitName, n)
+		}
+		for _, txt := range []string{l.Text, c.preview.recommend.Text} {
+			if strings.Contains(txt, "95 %") {
+				t.Errorf("%q writes 95 %% with a space: the window writes 95%%", txt)
+			}
 		}
 	})
 
@@ -50,7 +61,7 @@ func TestCuratorError95BesideThePlot(t *testing.T) {
 	}
 	f.do(func() {
 		l := c.preview.error95
-		want := "Disagreement with the non-private classifier at 95 % at your setting: " + res.Error95Text(q.Error)
+		want := "Disagreement with the non-private classifier at 95% at your setting: " + res.Error95Text(q.Error)
 		if !l.Visible() || !strings.HasPrefix(l.Text, want) || !strings.Contains(l.Text, "of the records") {
 			t.Errorf("beside the plot: %q, want it to start %q", l.Text, want)
 		}
@@ -64,7 +75,7 @@ func TestCuratorError95BesideThePlot(t *testing.T) {
 func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 	f, pp := kdeGaussianAt(t, "0.7")
 	c := f.c
-	gp, trig := preview.MechanismLabel(synopsis.MechanismGP), preview.MechanismLabel(synopsis.MechanismTrig)
+	gp, trig := synopsis.MechanismGP, synopsis.MechanismTrig
 	check := func(what, want string) {
 		t.Helper()
 		if c.preview.lastFor(c.state, c.ds) != nil {
@@ -91,7 +102,7 @@ func TestCuratorMechanismMarkedBeforePreview(t *testing.T) {
 		f.do(func() {
 			pp.noise.SetSelected(noiseChoices[s.noise].label)
 			curatorType(pp.epsEntry, s.eps)
-			pp.mech.sel.SetSelected(s.mech)
+			pp.mech.selectKind(s.mech)
 			check(s.what, s.want)
 		})
 	}

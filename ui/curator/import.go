@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project/dataset"
@@ -40,9 +41,12 @@ type importFlow struct {
 	// header and rows; summary the detected delimiter and the rows shown,
 	// problems what does not fit.
 	intro *widget.Label
-	// introBase is the intro without the reason the step opened: shown
-	// once a preview with the current options parses.
-	introBase string
+	// reason says why the step opened (hidden when it opened for no
+	// reason); once other options parse, it says so in the space the
+	// reason took (reasonSpace), so the form does not move under the
+	// mouse (walkthrough: the banner vanished on the first click).
+	reason      *widget.Label
+	reasonSpace *canvas.Rectangle
 	// failed are the options the file could not be read with (when the
 	// step opened for that reason).
 	failed    *dataset.ImportOptions
@@ -120,15 +124,18 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 	fl.decimal.OnChanged = func(bool) { changed() }
 	fl.comment.OnChanged = func(string) { changed() }
 
-	intro := "How is the file laid out? The first rows are parsed below as you change the options (only the start of the file is read; " +
-		"what you see is private: for your eyes only). The options are saved in the project."
-	fl.introBase = intro
+	fl.intro = widget.NewLabel("How is the file laid out? The first rows are parsed below as you change the options (only the start of the file is read; " +
+		"what you see is private: for your eyes only). The options are saved in the project.")
+	fl.intro.Wrapping = fyne.TextWrapWord
+	fl.reason = widget.NewLabel(why)
+	fl.reason.Wrapping = fyne.TextWrapWord
+	fl.reason.Importance = widget.WarningImportance
+	fl.reasonSpace = canvas.NewRectangle(color.Transparent)
 	if why != "" {
 		fl.failed = &opts
-		intro = why + "\n\n" + intro
+	} else {
+		fl.reason.Hide()
 	}
-	fl.intro = widget.NewLabel(intro)
-	fl.intro.Wrapping = fyne.TextWrapWord
 	form := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Header row (line number):"), container.New(capWidth(120), fl.headerRow),
 		widget.NewLabel("No header:"), fl.noHeader,
@@ -148,7 +155,7 @@ func (c *curator) showImportStep(path string, fresh bool, opts dataset.ImportOpt
 		container.NewStack(minSpace(0, 120), fl.table))
 	split := container.NewVSplit(lines, parsed)
 	split.Offset = 0.3
-	body := container.NewBorder(container.NewVBox(fl.intro, form), nil, nil, nil, split)
+	body := container.NewBorder(container.NewVBox(container.NewStack(fl.reasonSpace, fl.reason), fl.intro, form), nil, nil, nil, split)
 	labels := []string{"Cancel", "Open with these options"}
 	fl.dlg = widgets.ShowWindowDialog(c.win, "Import "+filepath.Base(path), widgets.DialogBody(fyne.NewSize(480, 360), body), labels,
 		[]func() bool{nil, func() bool {
@@ -264,7 +271,7 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 		fl.summary.SetText("")
 		fl.setProblems(err.Error())
 		ok.Disable()
-		fl.table.Refresh()
+		fl.refreshTable()
 		return
 	}
 	fl.pv = pv
@@ -277,7 +284,7 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 		fl.summary.SetText("No header found with these options.")
 		fl.setProblems(pv.Err.Error())
 		ok.Disable()
-		fl.table.Refresh()
+		fl.refreshTable()
 		return
 	}
 	if good := parsedRows(pv); good < len(pv.Rows) || good == 0 && len(pv.Problems) > 0 {
@@ -291,13 +298,16 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 			"so the file cannot be opened with them: change the header row, the delimiter or “No header”.", headerWords(pv), len(pv.Header), which))
 		fl.setProblems(problemsText(pv))
 		ok.Disable()
-		fl.table.Refresh()
+		fl.refreshTable()
 		return
 	}
 	ok.Enable()
-	// Other options parse: the reason the step opened no longer holds.
-	if fl.failed != nil && pv.Options != *fl.failed && fl.intro.Text != fl.introBase {
-		fl.intro.SetText(fl.introBase)
+	// Other options parse: the reason the step opened no longer holds. It
+	// gives way to a shorter line in the space it took.
+	if fl.failed != nil && pv.Options != *fl.failed && fl.reason.Text != importReadsNow {
+		fl.reasonSpace.SetMinSize(fyne.NewSize(0, fl.reason.MinSize().Height))
+		fl.reason.Importance = widget.SuccessImportance
+		fl.reason.SetText(importReadsNow)
 	}
 	delim := dataset.DelimiterName(pv.Delimiter)
 	if pv.Options.Delimiter == 0 {
@@ -316,6 +326,36 @@ func (fl *importFlow) show(pv *dataset.ImportPreview, err error) {
 	fl.summary.SetText(fmt.Sprintf("%s: %d columns, %d of them numbers; delimiter %s. The first %d rows%s:",
 		headerWords(pv), len(pv.Header), numeric, delim, len(pv.Rows), more))
 	fl.setProblems(problemsText(pv))
+	fl.refreshTable()
+}
+
+// importReadsNow replaces the reason the import step opened once other
+// options read the start of the file.
+const importReadsNow = "These options read the start of the file; check the columns below, then open it."
+
+// importColumnCap is the widest a column of the preview table grows to
+// fit its header and values (Fyne units); wider text is cut with "…".
+const importColumnCap = 260
+
+// refreshTable shows fl.pv in the table, each column as wide as its
+// header (bold) and values need, from the template cell's width up to
+// importColumnCap (walkthrough: every column had the template's width,
+// so "mean_radius" was cut while a short column had room to spare).
+func (fl *importFlow) refreshTable() {
+	if fl.pv != nil {
+		size := theme.TextSize()
+		minW := widget.NewLabel("0000000.000").MinSize().Width
+		pad := 2*theme.InnerPadding() + 2 // the label's padding, and a little air
+		for col, name := range fl.pv.Header {
+			w := fyne.MeasureText(name, size, fyne.TextStyle{Bold: true}).Width
+			for _, row := range fl.pv.Rows {
+				if col < len(row) {
+					w = max(w, fyne.MeasureText(row[col], size, fyne.TextStyle{}).Width)
+				}
+			}
+			fl.table.SetColumnWidth(col, min(max(w+pad, minW), importColumnCap))
+		}
+	}
 	fl.table.Refresh()
 }
 

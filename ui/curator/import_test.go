@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project"
@@ -154,7 +155,7 @@ func TestCuratorImportOnFailure(t *testing.T) {
 	f.openFailing(path)
 	var fl *importFlow
 	f.do(func() { fl = c.importFlow })
-	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.intro.Text, "could not be read with the options") {
+	if fl == nil || !f.onTop(fl.dlg) || !strings.Contains(fl.reason.Text, "could not be read with the options") {
 		t.Fatal("a failed read does not offer the import step")
 	}
 	f.waitImportPreview(fl)
@@ -245,7 +246,8 @@ func TestCuratorImportNoHeader(t *testing.T) {
 // previewed row reads, with the reason; the first lines keep several
 // lines of room; header row 0 shows no ✓ beside the red rule, and no
 // stale preview; header row 2 parses, enables "Open" and clears the
-// "could not be read" banner.
+// "could not be read" banner, which leaves its space so the form does not
+// move.
 func TestCuratorImportWalkthrough(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
@@ -266,8 +268,8 @@ func TestCuratorImportWalkthrough(t *testing.T) {
 		if !open().Disabled() || !strings.Contains(fl.summary.Text, "None of the rows shown can be read") {
 			t.Errorf("every row fails: Open disabled %v, summary %q", open().Disabled(), fl.summary.Text)
 		}
-		if !strings.Contains(fl.intro.Text, "could not be read with the options") {
-			t.Errorf("intro %q lacks why the step opened", fl.intro.Text)
+		if !fl.reason.Visible() || !strings.Contains(fl.reason.Text, "could not be read with the options") {
+			t.Errorf("reason %q lacks why the step opened", fl.reason.Text)
 		}
 		if h := fl.linesPane.Size().Height; h < importLinesMinHeight {
 			t.Errorf("the first lines are %.0f high at 1024×700, want at least %d", h, importLinesMinHeight)
@@ -290,16 +292,26 @@ func TestCuratorImportWalkthrough(t *testing.T) {
 		}
 	})
 
+	// The form stays where it is when the banner gives way (walkthrough:
+	// it jumped up under the mouse on the first click that parsed).
+	at := func() (p fyne.Position) {
+		f.do(func() { p = fyne.CurrentApp().Driver().AbsolutePositionForObject(fl.headerRow) })
+		return p
+	}
+	before := at()
 	f.do(func() { curatorType(fl.headerRow, "2") })
 	f.waitImportPreview(fl)
 	f.do(func() {
 		if verdict != nil || open().Disabled() || fl.pv == nil || len(fl.pv.Rows) != 3 {
 			t.Errorf("header row 2: verdict %v, Open disabled %v", verdict, open().Disabled())
 		}
-		if strings.Contains(fl.intro.Text, "could not be read") {
-			t.Errorf("the banner stays after the fix: %q", fl.intro.Text)
+		if strings.Contains(fl.reason.Text, "could not be read") {
+			t.Errorf("the banner stays after the fix: %q", fl.reason.Text)
 		}
 	})
+	if after := at(); after != before {
+		t.Errorf("the header row entry moved from %v to %v when the banner gave way", before, after)
+	}
 
 	// The screenshot walkthrough: "No header" at header row 1 takes the
 	// count line for the first data row (4 fields), the other rows have 3.
@@ -315,6 +327,46 @@ func TestCuratorImportWalkthrough(t *testing.T) {
 		if !open().Disabled() || !strings.HasPrefix(fl.summary.Text, "No header (columns named column1") ||
 			!strings.Contains(fl.summary.Text, "4 of the 5 rows shown cannot be read") {
 			t.Errorf("no header at row 1: Open disabled %v, summary %q", open().Disabled(), fl.summary.Text)
+		}
+	})
+}
+
+// TestCuratorImportColumnsFitContent: the preview table sizes each column
+// to its header and values — a long name is shown whole, a very long one
+// up to importColumnCap, a short column keeps the template cell's width —
+// instead of giving every column the template's width (walkthrough:
+// "mean_rad…" cut while "diagnosis" had room to spare).
+func TestCuratorImportColumnsFitContent(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	long := strings.Repeat("a_very_long_column_name_", 6)
+	path := filepath.Join(f.dir, "wide.csv")
+	if err := os.WriteFile(path, []byte("mean_texture_worst,"+long+",x\n10.38,1,0\n17.77,2,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fl *importFlow
+	f.do(func() { fl = c.showImportStep(path, true, dataset.ImportOptions{}, "") })
+	f.waitImportPreview(fl)
+	f.do(func() {
+		if fl.reason.Visible() {
+			t.Errorf("a reason shows although the step opened for none: %q", fl.reason.Text)
+		}
+		minW := widget.NewLabel("0000000.000").MinSize().Width
+		widths := map[string]float32{}
+		for _, o := range test.LaidOutObjects(fl.table) {
+			if l, ok := o.(*widget.Label); ok && l.TextStyle.Bold && l.Visible() {
+				widths[l.Text] = l.Size().Width
+			}
+		}
+		need := fyne.MeasureText("mean_texture_worst", theme.TextSize(), fyne.TextStyle{Bold: true}).Width + 2*theme.InnerPadding()
+		if w := widths["mean_texture_worst"]; w < need {
+			t.Errorf("column mean_texture_worst is %.0f wide, its name needs %.0f (widths %v)", w, need, widths)
+		}
+		if w := widths[long]; w > importColumnCap+0.5 || w < importColumnCap-0.5 {
+			t.Errorf("the very long column is %.0f wide, want the cap %d", w, importColumnCap)
+		}
+		if w := widths["x"]; w > minW+0.5 {
+			t.Errorf("column x is %.0f wide, want the template's %.0f", w, minW)
 		}
 	})
 }

@@ -16,12 +16,8 @@ import (
 // (ε, δ = 1e-06)-DP group with the two Bernstein (ε, δ) curves before the
 // GP. Unticking removes them again.
 func TestCuratorPeersLikeWithLike(t *testing.T) {
-	f := newCuratorFixture(t)
+	f := kdeDemoWithPeers(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
-	f.do(func() { test.Tap(c.preview.peersCheck) })
 	res := f.preview()
 	var lines []string
 	for _, e := range res.Tradeoff.Legend() {

@@ -25,6 +25,7 @@ type mechanismRow struct {
 	rule   *widget.Label // the rule the chosen mechanism breaks, if any
 	recomm *widget.Label // the preview's recommendation, repeated here
 	kinds  []string      // the options' kinds, in order
+	labels []string      // the options, in order: a refused kind marked
 }
 
 func newMechanismRow(c *curator) *mechanismRow {
@@ -35,17 +36,32 @@ func newMechanismRow(c *curator) *mechanismRow {
 	m.rule.Hide()
 	m.recomm.Hide()
 	m.sel = widget.NewSelect(nil, func(label string) {
-		for _, k := range m.kinds {
-			if preview.MechanismLabel(k) == label {
-				if kindOrBernstein(c.state.Mechanism) != k {
-					c.state.Mechanism = mechanismSetting(k)
-					c.changed()
-				}
-				return
+		if i := slices.Index(m.labels, label); i >= 0 {
+			if k := m.kinds[i]; kindOrBernstein(c.state.Mechanism) != k {
+				c.state.Mechanism = mechanismSetting(k)
+				c.changed()
 			}
 		}
 	})
 	return m
+}
+
+// selectKind selects the option of kind, marked or not (no effect when
+// it is not listed).
+func (m *mechanismRow) selectKind(kind string) {
+	if i := slices.Index(m.kinds, kind); i >= 0 {
+		m.sel.SetSelected(m.labels[i])
+	}
+}
+
+// optionLabel is kind's entry in the open list: its name, and when the
+// current settings refuse it, the rule in a few words ("Hall et al. GP —
+// needs δ > 0 (Gaussian noise)"), so the curator sees it before picking.
+func optionLabel(kind, need string) string {
+	if need == "" {
+		return preview.MechanismLabel(kind)
+	}
+	return preview.MechanismLabel(kind) + " — " + need
 }
 
 // kindOrBernstein maps the state's "" to the Bernstein kind.
@@ -83,12 +99,13 @@ func (m *mechanismRow) derive(r *preview.Result) {
 		kinds = append(kinds, cur)
 	}
 	m.kinds = kinds
-	labels := make([]string, len(kinds))
+	m.labels = make([]string, len(kinds))
 	for i, k := range kinds {
-		labels[i] = preview.MechanismLabel(k)
+		_, need := m.c.mechanismRefusal(r, k)
+		m.labels[i] = optionLabel(k, need)
 	}
-	m.sel.SetOptions(labels)
-	m.c.fill(func() { m.sel.SetSelected(preview.MechanismLabel(cur)) })
+	m.sel.SetOptions(m.labels)
+	m.c.fill(func() { m.selectKind(cur) })
 	if err := m.c.mechanismError(r); err != nil {
 		m.rule.SetText(err.Error())
 		m.rule.Show()
@@ -104,38 +121,46 @@ func (m *mechanismRow) derive(r *preview.Result) {
 }
 
 // mechanismError is the rule refusing the chosen mechanism at the current
-// settings, as a fieldError of the Privacy step in the window's words
-// (preview.WindowRule): with a preview r of these settings, a kind its
-// learner has no peer for or one CheckMechanism refuses at (ε, δ);
-// without one, what the public settings decide
-// (release.CheckMechanismSettings). Nil for Bernstein or settings that are
-// not complete (their own rule is shown); the release refuses anything
-// else before anything is spent.
+// settings (mechanismRefusal), as a fieldError of the Privacy step in the
+// window's words. Nil for Bernstein or settings that are not complete
+// (their own rule is shown); the release refuses anything else before
+// anything is spent.
 func (c *curator) mechanismError(r *preview.Result) error {
-	s := c.state
-	k := kindOrBernstein(s.Mechanism)
-	if k == synopsis.MechanismBernstein {
-		return nil
-	}
-	var rule string
-	if r == nil || r.Recommendation == nil {
-		req, err := s.request(c.ds)
-		if err != nil {
-			return nil
-		}
-		if err := release.CheckMechanismSettings(req, k); err != nil {
-			rule = preview.WindowRule(err)
-		}
-	} else {
-		rule = r.Recommendation.Check(k)
-		if !slices.ContainsFunc(r.Recommendation.Mechanisms, func(me preview.MechanismError) bool { return me.Kind == k }) {
-			rule = preview.MechanismLabel(k) + " does not apply to this learner and these features"
-		}
-	}
+	rule, _ := c.mechanismRefusal(r, kindOrBernstein(c.state.Mechanism))
 	if rule == "" {
 		return nil
 	}
 	return &fieldError{Step: stepPrivacy, Field: "Mechanism", Rule: rule}
+}
+
+// mechanismRefusal is the rule refusing kind at the current settings in
+// the window's words (preview.WindowRule), and the same in a few words for
+// the Mechanism list (release.RequestError.Need; "refused here" when the
+// rule has none): with a preview r of these settings, a kind its learner
+// has no peer for or one CheckMechanism refuses at (ε, δ); without one,
+// what the public settings decide (release.CheckMechanismSettings). Both
+// "" for Bernstein, an accepted kind or settings that are not complete.
+func (c *curator) mechanismRefusal(r *preview.Result, k string) (rule, need string) {
+	if k == synopsis.MechanismBernstein {
+		return "", ""
+	}
+	if r == nil || r.Recommendation == nil {
+		req, err := c.state.request(c.ds)
+		if err != nil {
+			return "", ""
+		}
+		if err := release.CheckMechanismSettings(req, k); err != nil {
+			rule, need = preview.WindowRule(err), preview.RuleNeed(err)
+		}
+	} else if me, ok := r.Recommendation.Entry(k); ok {
+		rule, need = me.Refused, me.Need
+	} else {
+		rule, need = preview.MechanismLabel(k)+" does not apply to this learner and these features", "not for this learner"
+	}
+	if rule != "" && need == "" {
+		need = "refused here"
+	}
+	return rule, need
 }
 
 // mechanismText is the release summary's name of the chosen mechanism.

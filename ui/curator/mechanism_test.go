@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/project/keys"
@@ -165,8 +166,7 @@ func TestCuratorMechanismRefusedBeforeSpend(t *testing.T) {
 	f, pp := kdeGaussianAt(t, "2")
 	c := f.c
 	f.preview()
-	gp := preview.MechanismLabel(synopsis.MechanismGP)
-	f.do(func() { pp.mech.sel.SetSelected(gp) })
+	f.do(func() { pp.mech.selectKind(synopsis.MechanismGP) })
 	f.preview()
 	if !pp.mech.rule.Visible() || !strings.Contains(pp.mech.rule.Text, "ε ≤ 1") {
 		t.Errorf("selector rule %q (visible %v), want GP's ε ≤ 1", pp.mech.rule.Text, pp.mech.rule.Visible())
@@ -185,4 +185,79 @@ func TestCuratorMechanismRefusedBeforeSpend(t *testing.T) {
 	if _, err := os.Stat(c.opts.KeyPath); err == nil {
 		t.Errorf("a key was created although the release was refused")
 	}
+}
+
+// openMechanismList taps the Mechanism selector as the curator would and
+// returns the entries of the list it opens (their text as drawn), then
+// closes it.
+func openMechanismList(f *curatorFixture, pp *privacyPage) (entries []string) {
+	f.do(func() {
+		test.Tap(pp.mech.sel)
+		top := f.c.win.Canvas().Overlays().Top()
+		if top == nil {
+			f.t.Fatal("the Mechanism selector opened no list")
+		}
+		for _, o := range test.LaidOutObjects(top) {
+			if tx, ok := o.(*canvas.Text); ok && tx.Text != "" {
+				entries = append(entries, tx.Text)
+			}
+		}
+		f.c.win.Canvas().Overlays().Remove(top)
+	})
+	return entries
+}
+
+// TestCuratorMechanismListMarksRefused: the open Mechanism list marks a
+// peer the current settings refuse, with the release's rule in a few
+// words (release.RequestError.Need), before the curator picks it — at
+// once from the public settings and after the preview from its
+// recommendation — and a marked entry can still be picked (its full rule
+// then shows under the selector).
+func TestCuratorMechanismListMarksRefused(t *testing.T) {
+	f, pp := kdeGaussianAt(t, "0.5")
+	c := f.c
+	gp, trig := preview.MechanismLabel(synopsis.MechanismGP), preview.MechanismLabel(synopsis.MechanismTrig)
+	gpNeedsDelta, trigNeedsPure := gp+" — needs δ > 0 (Gaussian noise)", trig+" — needs δ = 0 (pure ε-DP)"
+	check := func(what string, want, notWant []string) {
+		t.Helper()
+		list := openMechanismList(f, pp)
+		for _, w := range want {
+			if !slices.Contains(list, w) {
+				t.Errorf("%s: the open list %q has no entry %q", what, list, w)
+			}
+		}
+		for _, w := range notWant {
+			if slices.Contains(list, w) {
+				t.Errorf("%s: the open list %q has entry %q", what, list, w)
+			}
+		}
+	}
+	// Gaussian noise, δ = 1e-6, before any preview of it: the trig is
+	// marked, the GP is not.
+	f.do(func() {
+		if c.preview.lastFor(c.state, c.ds) != nil {
+			t.Fatal("a preview of these settings exists already")
+		}
+	})
+	check("Gaussian, before the preview", []string{"Bernstein", gp, trigNeedsPure}, []string{trig})
+	f.preview()
+	check("Gaussian, after the preview", []string{"Bernstein", gp, trigNeedsPure}, []string{trig})
+
+	// Pure Laplace noise (δ = 0): the GP is marked in the same UI event.
+	f.do(func() { pp.noise.SetSelected(noiseChoices[0].label) })
+	check("Laplace, before the preview", []string{"Bernstein", trig, gpNeedsDelta}, []string{gp})
+	f.preview()
+	check("Laplace, after the preview", []string{"Bernstein", trig, gpNeedsDelta}, []string{gp})
+
+	// The marked entry can be picked: the state follows and the full rule
+	// shows under the selector.
+	f.do(func() { pp.mech.sel.SetSelected(gpNeedsDelta) })
+	if c.state.Mechanism != synopsis.MechanismGP {
+		t.Fatalf("state mechanism %q after picking %q", c.state.Mechanism, gpNeedsDelta)
+	}
+	f.do(func() {
+		if pp.mech.sel.Selected != gpNeedsDelta || !pp.mech.rule.Visible() || !strings.Contains(pp.mech.rule.Text, "needs Gaussian noise with δ in (0, 1)") {
+			t.Errorf("selected %q, rule %q (visible %v)", pp.mech.sel.Selected, pp.mech.rule.Text, pp.mech.rule.Visible())
+		}
+	})
 }

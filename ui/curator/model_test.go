@@ -545,7 +545,7 @@ func TestRoundPrivateBounds(t *testing.T) {
 
 // TestApproxText: rounding noise of the noiseless approximation reads as
 // negligible; otherwise it is in the plot's units with its share of the
-// public range.
+// public range (whose unit, the same, is not written again).
 func TestApproxText(t *testing.T) {
 	r := &preview.Result{Units: study.Units{Scale: 2, Range: [2]float64{0, 1}}, UnitName: "per cm", RangeText: "0 to 2 per cm"}
 	for _, tc := range []struct {
@@ -554,10 +554,10 @@ func TestApproxText(t *testing.T) {
 	}{
 		{5.551e-17, 0.3, "negligible"},
 		{0, 0, "negligible"},
-		{0.01234, 0.3, "0.0247 per cm (1.2% of the public range 0 to 2 per cm)"},
+		{0.01234, 0.3, "0.0247 per cm (1.2% of the public range 0 to 2)"},
 		{2e-7, 0.01, "negligible"},
-		{2e-5, 0.01, "4e-05 per cm (0.002% of the public range 0 to 2 per cm)"},
-		{0.5, 0.6, "1 per cm (50% of the public range 0 to 2 per cm)"},
+		{2e-5, 0.01, "4e-05 per cm (0.002% of the public range 0 to 2)"},
+		{0.5, 0.6, "1 per cm (50% of the public range 0 to 2)"},
 	} {
 		if got := approxText(r, tc.approx, tc.total); got != tc.want {
 			t.Errorf("approxText(%g, %g) = %q, want %q", tc.approx, tc.total, got, tc.want)

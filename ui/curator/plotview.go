@@ -23,13 +23,14 @@ type plotView struct {
 	msg      *widget.Label
 	onResize func()
 	minSize  fyne.Size
+	baseMin  fyne.Size // minSize before growTo
 }
 
 // newPlotView returns a plot area with the given minimum size (in Fyne
 // units); onResize (may be nil) is called on the UI goroutine when the
 // size changes.
 func newPlotView(min fyne.Size, onResize func()) *plotView {
-	p := &plotView{img: canvas.NewImageFromImage(nil), msg: widget.NewLabel(""), onResize: onResize, minSize: min}
+	p := &plotView{img: canvas.NewImageFromImage(nil), msg: widget.NewLabel(""), onResize: onResize, minSize: min, baseMin: min}
 	p.img.FillMode = canvas.ImageFillContain
 	p.img.ScaleMode = canvas.ImageScaleSmooth
 	p.msg.Wrapping = fyne.TextWrapWord
@@ -66,6 +67,64 @@ func (p *plotView) pixelSize() plotting.Size {
 }
 
 func (p *plotView) MinSize() fyne.Size { return p.minSize }
+
+// heightFor is the height (Fyne units) the tradeoff plot t needs at the
+// width and scale of s so that its legend lists every series
+// (plotting.TradeoffHeight), at least the view's own minimum. It reads
+// nothing that changes, so the preview worker may call it.
+func (p *plotView) heightFor(t *plotting.Tradeoff, th plotting.Theme, s plotting.Size) float32 {
+	s.H = int(p.baseMin.Height * s.Scale)
+	h, err := plotting.TradeoffHeight(t, th, s)
+	if err != nil {
+		return p.baseMin.Height
+	}
+	return max(p.baseMin.Height, float32(h)/s.Scale)
+}
+
+// growTo sets the view's minimum height to h (at least its own minimum)
+// and reports whether it changed; the caller lays the view's parents out
+// again (UI goroutine).
+func (p *plotView) growTo(h float32) bool {
+	h = max(h, p.baseMin.Height)
+	if abs32(h-p.minSize.Height) < 1 {
+		return false
+	}
+	p.minSize.Height = h
+	return true
+}
+
+// sharedRows lays objects out one under another, each at its minimum
+// height plus an equal share of the height left over (a grid of equal
+// rows made every row as tall as the tallest: a plot grown for its
+// legend grew the one under it too).
+type sharedRows struct{}
+
+func (sharedRows) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for i, o := range objs {
+		m := o.MinSize()
+		s.Width = max(s.Width, m.Width)
+		s.Height += m.Height
+		if i > 0 {
+			s.Height += theme.Padding()
+		}
+	}
+	return s
+}
+
+func (l sharedRows) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) == 0 {
+		return
+	}
+	extra := max(0, size.Height-l.MinSize(objs).Height) / float32(len(objs))
+	y := float32(0)
+	for _, o := range objs {
+		h := o.MinSize().Height + extra
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h + theme.Padding()
+	}
+}
 
 func (p *plotView) Resize(s fyne.Size) {
 	old := p.Size()

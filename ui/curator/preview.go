@@ -88,6 +88,7 @@ type previewJob struct {
 	renderOnly bool  // only the theme or size changed
 	theme      plotting.Theme
 	tsize      plotting.Size
+	tneed      float32 // the tradeoff plot's height for its whole legend (fyne units)
 	fsize      plotting.Size
 	ksize      plotting.Size
 }
@@ -133,7 +134,7 @@ func newPreviewPanel(c *curator) *previewPanel {
 	p.error95.Wrapping = fyne.TextWrapWord
 	p.error95.Hide()
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption, p.recommend)
-	plots := container.NewVBox(container.NewGridWithRows(2, container.NewBorder(p.error95, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
+	plots := container.NewVBox(container.New(sharedRows{}, container.NewBorder(p.error95, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
 	// The panel scrolls when the window is smaller than it: its size
 	// never sets the window's.
 	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
@@ -253,6 +254,8 @@ func (p *previewPanel) worker() {
 		var imgs previewImages
 		var rerr error
 		if err == nil && res != nil {
+			job.tneed = p.tradeoff.heightFor(res.Tradeoff, job.theme, job.tsize)
+			job.tsize.H = max(job.tsize.H, int(job.tneed*job.tsize.Scale))
 			imgs.tradeoff, imgs.function, rerr = preview.Render(res, job.theme, job.tsize, job.fsize)
 			if rerr == nil {
 				imgs.sweep, rerr = preview.RenderSweep(res, job.theme, job.ksize)
@@ -356,6 +359,9 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 	default:
 		p.stage.SetText(fmt.Sprintf("Preview ready: %d simulated releases per point (seeded simulation noise, not a release)", preview.Repeats(res.Dim)))
 		p.tradeoff.SetImage(imgs.tradeoff)
+		if p.tradeoff.growTo(job.tneed) {
+			p.box.Refresh() // lays the panel out for the plot's new height
+		}
 		p.function.SetImage(imgs.function)
 		if imgs.sweep != nil {
 			p.sweep.SetImage(imgs.sweep)
@@ -413,19 +419,20 @@ func (p *previewPanel) idle() bool {
 	return p.doneGen == p.gen
 }
 
-// errorLine is the error at 95 % at the curator's setting, shown beside
+// errorLine is the error at 95% at the curator's setting, shown beside
 // the tradeoff plot: the measure of "Error I can accept" (study's
 // QuantileError), in the plot's units and as a share of the public range
 // (a classifier: the disagreement with the non-private classifier as a
-// share of the records), with the mean beside it.
+// share of the records), with the mean beside it as a number in the same
+// units (the units are not written twice).
 func errorLine(r *preview.Result) string {
 	q := r.Error95
-	what := "Error at 95 %"
+	what := "Error at 95%"
 	if r.Classifier {
-		what = "Disagreement with the non-private classifier at 95 %"
+		what = "Disagreement with the non-private classifier at 95%"
 	}
-	return fmt.Sprintf("%s at your setting: %s — 95 %% of %d simulated releases do no worse (mean %s).",
-		what, r.Error95Text(q.Error), preview.Repeats(r.Dim), r.Error95Text(q.Mean))
+	return fmt.Sprintf("%s at your setting: %s — 95%% of %d simulated releases do no worse (mean %s).",
+		what, r.Error95Text(q.Error), preview.Repeats(r.Dim), r.Error95Value(q.Mean))
 }
 
 // previewSummary is the numbers line under the plots.

@@ -76,6 +76,7 @@ func newTargetPanel(c *curator) *targetPanel {
 	t.find = widget.NewButton(targetFindText, t.findOrCancel)
 	t.result = widget.NewLabel("")
 	t.result.Wrapping = fyne.TextWrapWord
+	t.result.Hide() // until a search starts: an empty line left a gap under the hint
 	t.disclosure = widget.NewLabel("")
 	t.disclosure.Wrapping = fyne.TextWrapWord
 	t.disclosure.Hide()
@@ -184,6 +185,7 @@ func (t *targetPanel) findOrCancel() {
 	t.find.Enable()
 	t.apply.Hide()
 	t.result.SetText("Searching … (simulated releases; nothing is released or spent)")
+	t.result.Show()
 	progress := func(done, total int) {
 		widgets.Do(func() {
 			if gen == t.gen && t.cancel != nil {

@@ -818,6 +818,16 @@ func heatmapPlot(sim *mechanism.SimulatedRelease, axes [][]float64, truth []floa
 	case learners.OutputProbability:
 		h.Boundary, h.BoundaryLevel, h.Diverging, h.Center = true, 0.5, true, 0.5
 	}
+	if h.Diverging {
+		// A classifier's colours span its public output range, the same
+		// for F_D and the release at any setting (walkthrough: the scale
+		// was F_D's own range, so a faint score looked as strong as a
+		// sure one).
+		if r := prep.Fitted.OutputRange; !math.IsInf(r[0], 0) && !math.IsInf(r[1], 0) && r[1] > r[0] {
+			lo, hi = aff.offset+aff.scale*r[0], aff.offset+aff.scale*r[1]
+			h.Min, h.Max = math.Min(lo, hi), math.Max(lo, hi)
+		}
+	}
 	if len(axes) > 2 {
 		var parts []string
 		for j := 2; j < len(axes); j++ {

@@ -203,13 +203,23 @@ func rangeText(p *release.Prepared, u study.Units) string {
 
 // ErrorText writes an error (learner units) in the plot's units and as a
 // share of the public range: "0.0662 per kg/m² (83% of the public range
-// 0 to 0.0796 per kg/m²)".
+// 0 to 0.0796)" — the range's unit, the value's, is written once.
 func (r *Result) ErrorText(err float64) string {
 	v := strings.TrimSpace(fmt.Sprintf("%.3g %s", r.Units.Plot(err), r.UnitName))
 	if s := r.Units.Share(err); !math.IsNaN(s) {
-		v += fmt.Sprintf(" (%s of the public range %s)", percent(s), r.RangeText)
+		v += fmt.Sprintf(" (%s of the public range %s)", percent(s), strings.TrimSuffix(r.RangeText, " "+r.UnitName))
 	}
 	return v
+}
+
+// Error95Value writes an error at 95% as a bare number in the units of
+// Error95Text (a classifier's share of the records as a percentage), for
+// a second value beside one Error95Text wrote.
+func (r *Result) Error95Value(v float64) string {
+	if r.Classifier {
+		return percent(v)
+	}
+	return fmt.Sprintf("%.3g", r.Units.Plot(v))
 }
 
 // Error95Text writes an error at 95 % (Result.Error95's measure): a
@@ -276,7 +286,7 @@ func classifierPlot(st *previewState, res *Result) *plotting.Tradeoff {
 	if o := slices.Index(c.Orders, p.H); o >= 0 {
 		// Its own colour: the current order's dashed curve is the
 		// automatic-k agreement.
-		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy on the data, h = %d", p.H), Y: c.Also[acc][o], Colour: 6, Dashed: true, Width: 1.5})
+		t.Curves = append(t.Curves, plotting.Curve{Label: fmt.Sprintf("accuracy of the released classifier, h = %d", p.H), Y: c.Also[acc][o], Colour: 6, Dashed: true, Width: 1.5})
 	}
 	np := slices.Repeat([]float64{res.NonPrivateAccuracy}, len(c.Epsilons))
 	t.Curves = append(t.Curves, plotting.Curve{Label: "accuracy of the non-private classifier", Y: np, Colour: -1, Dashed: true, Width: 1.2})

@@ -69,7 +69,7 @@ func TestPreviewClassifierAgreement(t *testing.T) {
 			if got := curveAt(res, "agreement, h = 3", 1); math.Abs(got-res.Agreement) > 1e-12 {
 				t.Errorf("agreement curve at ε = 1: %v, marker %v; want the same releases", got, res.Agreement)
 			}
-			if got := curveAt(res, "accuracy on the data, h = 3", 1); math.Abs(got-res.Accuracy) > 1e-12 {
+			if got := curveAt(res, "accuracy of the released classifier, h = 3", 1); math.Abs(got-res.Accuracy) > 1e-12 {
 				t.Errorf("accuracy curve at ε = 1: %v, marker %v", got, res.Accuracy)
 			}
 			if res.Tradeoff.MarkerErr != res.Agreement || !(res.MarkerErr > 0) {
@@ -292,6 +292,35 @@ func TestPreviewNoiseAsReleased(t *testing.T) {
 			}
 			if got := res.NoiseSensitivity < res.Sensitivity; got != c.less {
 				t.Errorf("noise sensitivity %v < S %v: %v, want %v", res.NoiseSensitivity, res.Sensitivity, got, c.less)
+			}
+		})
+	}
+}
+
+// TestPreviewClassifierColoursPublicRange: a two-feature classifier's
+// heat maps colour F_D and the release on the learner's public output
+// range (learners.Fitted.OutputRange in plot units), not on F_D's own
+// range, so the same colour means the same score at any setting.
+func TestPreviewClassifierColoursPublicRange(t *testing.T) {
+	for _, kind := range []learners.Kind{learners.KindSVM, learners.KindLogistic} {
+		t.Run(string(kind), func(t *testing.T) {
+			in := twoClassInput(kind, nil)
+			in.Peers = false
+			res, err := NewEngine().Compute(context.Background(), in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := res.Heatmaps
+			if h == nil || !h.Diverging {
+				t.Fatalf("heat maps %+v: want a classifier's diverging maps", h)
+			}
+			lo, hi := res.Units.Plot(res.Units.Range[0]), res.Units.Plot(res.Units.Range[1])
+			if h.Min != min(lo, hi) || h.Max != max(lo, hi) {
+				t.Errorf("colour scale [%g, %g], want the public output range [%g, %g]", h.Min, h.Max, min(lo, hi), max(lo, hi))
+			}
+			tlo, thi := slices.Min(h.Maps[0].Values), slices.Max(h.Maps[0].Values)
+			if tlo == h.Min && thi == h.Max {
+				t.Errorf("F_D spans [%g, %g], the whole public range: the test cannot tell the scales apart", tlo, thi)
 			}
 		})
 	}

@@ -22,6 +22,9 @@ type MechanismError struct {
 	Label   string // legend name
 	Err     float64
 	Refused string
+	// Need is Refused in a few words for the Mechanism list (the rule's
+	// release.RequestError.Need; "" when it has none).
+	Need string
 }
 
 // Recommendation names the mechanism with the least simulated error at
@@ -56,19 +59,34 @@ func MechanismLabel(kind string) string {
 	return kind
 }
 
+// RuleNeed is a release refusal in a few words for a list of choices
+// (release.RequestError.Need), or "" when the rule has none.
+func RuleNeed(err error) string {
+	var re *release.RequestError
+	if errors.As(err, &re) {
+		return re.Need
+	}
+	return ""
+}
+
+// Entry returns kind's entry in r.Mechanisms, if r lists it.
+func (r *Recommendation) Entry(kind string) (MechanismError, bool) {
+	if r != nil {
+		for _, m := range r.Mechanisms {
+			if m.Kind == kind {
+				return m, true
+			}
+		}
+	}
+	return MechanismError{}, false
+}
+
 // Check returns the rule refusing kind at the recommendation's (ε, δ)
 // ("" when it can be released; "not simulated" kinds are refused by the
 // release itself).
 func (r *Recommendation) Check(kind string) string {
-	if r == nil {
-		return ""
-	}
-	for _, m := range r.Mechanisms {
-		if m.Kind == kind {
-			return m.Refused
-		}
-	}
-	return ""
+	m, _ := r.Entry(kind)
+	return m.Refused
 }
 
 // Text is the preview's line: "Recommended at ε = …, δ = …: … (error …
@@ -94,9 +112,9 @@ func (r *Recommendation) Text(res *Result) string {
 		if len(r.Mechanisms) == 1 {
 			return fmt.Sprintf("Recommended at %s: Bernstein (no published peer can be released for this learner at these settings).", at)
 		}
-		return fmt.Sprintf("Recommended at %s: Bernstein (least simulated %s at 95 %%, %s, of the mechanisms that can be released here).", at, res.measure95(), res.Error95Text(bern.Err))
+		return fmt.Sprintf("Recommended at %s: Bernstein (least simulated %s at 95%%, %s, of the mechanisms that can be released here).", at, res.measure95(), res.Error95Text(bern.Err))
 	}
-	return fmt.Sprintf("Recommended at %s: %s (%s at 95 %%: %s, against %s for Bernstein at your h = %d, k = %s; another h or k may narrow the gap); select it under Mechanism.",
+	return fmt.Sprintf("Recommended at %s: %s (%s at 95%%: %s, against %s for Bernstein at your h = %d, k = %s; another h or k may narrow the gap); select it under Mechanism.",
 		at, best.Label, res.measure95(), res.Error95Text(best.Err), res.Error95Text(bern.Err), res.H, KLabel(res.K))
 }
 
@@ -129,9 +147,10 @@ func (e *Engine) recommend(ctx context.Context, st *previewState, res *Result, p
 		}
 		me := MechanismError{Kind: s.Kind, Label: MechanismLabel(s.Kind), Err: math.NaN()}
 		if err := check.CheckMechanism(s.Kind); err != nil {
-			me.Refused = WindowRule(err)
+			me.Refused, me.Need = WindowRule(err), RuleNeed(err)
 		} else if s.Delta != st.params.Delta {
 			me.Refused = fmt.Sprintf("simulated at δ = %g, not your δ = %g", s.Delta, st.params.Delta)
+			me.Need = "simulated at another δ"
 		} else {
 			q, err := s.QuantileError(ctx, st.params.Epsilon, st.repeats, previewSeed)
 			if err != nil {
