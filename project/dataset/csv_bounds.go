@@ -58,37 +58,12 @@ func (b Bounds) unit(v float64) (u float64, clipped bool) {
 // Errors: cols empty or of a different length than bounds, a column
 // missing or not numeric, or invalid bounds (each error names the column).
 func (d *Table) MapToUnit(cols []string, bounds []Bounds) (x []float64, clipped []int, err error) {
-	if len(cols) == 0 {
-		return nil, nil, &CSVError{File: d.Path, Rule: "no feature columns selected"}
+	m, clipped, err := d.MappedRows(cols, bounds)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(cols) != len(bounds) {
-		return nil, nil, &CSVError{File: d.Path, Rule: fmt.Sprintf("%d feature columns but %d bounds; give one [lo, hi] per column", len(cols), len(bounds))}
-	}
-	data := make([][]float64, len(cols))
-	for j, c := range cols {
-		if slices.Index(cols, c) != j {
-			return nil, nil, &CSVError{File: d.Path, ColumnName: c, Rule: "column selected twice as a feature"}
-		}
-		if data[j], err = d.Column(c); err != nil {
-			return nil, nil, err
-		}
-		if err := bounds[j].Validate(); err != nil {
-			return nil, nil, &CSVError{File: d.Path, ColumnName: c, Rule: "invalid bounds: " + err.Error()}
-		}
-	}
-	l := len(cols)
-	x = make([]float64, d.Rows*l)
-	clipped = make([]int, l)
-	for j := range cols {
-		b := bounds[j]
-		for i, v := range data[j] {
-			u, c := b.unit(v)
-			x[i*l+j] = u
-			if c {
-				clipped[j]++
-			}
-		}
-	}
+	x = make([]float64, m.Len()*len(cols))
+	m.Records(x, 0, m.Len())
 	return x, clipped, nil
 }
 
