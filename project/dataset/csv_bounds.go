@@ -58,7 +58,7 @@ func (b Bounds) unit(v float64) (u float64, clipped bool) {
 // Errors: cols empty or of a different length than bounds, a column
 // missing or not numeric, or invalid bounds (each error names the column).
 func (d *Table) MapToUnit(cols []string, bounds []Bounds) (x []float64, clipped []int, err error) {
-	m, clipped, err := d.MappedRows(cols, bounds)
+	m, clipped, err := d.MappedRows(cols, bounds, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -143,6 +143,17 @@ func (d *Table) BinaryLabels(col string, positive float64) ([]float64, error) {
 // number is returned; it is private, for the curator only). This is the
 // label domain assumed by the regression learners' sensitivity bounds.
 func (d *Table) RealLabels(col string, b Bounds) (y []float64, clipped int, err error) {
+	return d.RealLabelsFilled(col, b, nil)
+}
+
+// RealLabelsFilled is RealLabels of WithFilled(fill) without its copy of
+// the column: a missing value (NaN) of col is read as fill[col] if there
+// is one (nil: none filled).
+func (d *Table) RealLabelsFilled(col string, b Bounds, fill map[string]float64) (y []float64, clipped int, err error) {
+	f, ok := fill[col]
+	if !ok {
+		f = math.NaN()
+	}
 	v, err := d.Column(col)
 	if err != nil {
 		return nil, 0, err
@@ -152,6 +163,9 @@ func (d *Table) RealLabels(col string, b Bounds) (y []float64, clipped int, err 
 	}
 	y = make([]float64, len(v))
 	for i, x := range v {
+		if x != x {
+			x = f
+		}
 		u, c := b.unit(x)
 		y[i] = 2*u - 1
 		if c {

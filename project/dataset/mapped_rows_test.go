@@ -4,6 +4,7 @@ import (
 	"math"
 	rand "math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,7 +27,7 @@ func TestMappedRowsSameAsMapToUnit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, clipped2, err := d.MappedRows(cols, bounds)
+	m, clipped2, err := d.MappedRows(cols, bounds, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,44 @@ func TestMappedRowsSameAsMapToUnit(t *testing.T) {
 			t.Fatalf("Records(%d, %d) differs from MapToUnit's rows", lo, hi)
 		}
 	}
-	if _, _, err := (&Table{Path: "s.csv", Rows: 3, Data: map[string][]float64{"a": {1, 2}}}).MappedRows([]string{"a"}, []Bounds{{0, 1}}); err == nil {
+	if _, _, err := (&Table{Path: "s.csv", Rows: 3, Data: map[string][]float64{"a": {1, 2}}}).MappedRows([]string{"a"}, []Bounds{{0, 1}}, nil); err == nil {
 		t.Error("a column shorter than the table's rows: no error")
+	}
+}
+
+// TestMappedRowsFillSameAsWithFilled checks that reading missing values as
+// their fill values in place (MappedRows, RealLabelsFilled) gives exactly
+// the values of the filled copy (WithFilled) and its clipped counts.
+func TestMappedRowsFillSameAsWithFilled(t *testing.T) {
+	d, err := ParseCSV(strings.NewReader("a,b,r\n1,,3\n,0.5,-9\n2,5,\n-4,,3\n0,0,0\n"), "f.csv", CSVOptions{KeepInvalid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := map[string]float64{"a": 0.25, "b": 1, "r": -1.5}
+	filled, _ := d.WithFilled(fill)
+	cols, bounds := []string{"a", "b"}, []Bounds{{-1, 1}, {0, 2}}
+	want, wantClipped, err := filled.MapToUnit(cols, bounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, clipped, err := d.MappedRows(cols, bounds, fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, len(want))
+	m.Records(got, 0, m.Len())
+	if !slices.Equal(got, want) || !slices.Equal(clipped, wantClipped) {
+		t.Fatalf("in place %v clipped %v; filled copy %v clipped %v", got, clipped, want, wantClipped)
+	}
+	yw, cw, err := filled.RealLabels("r", Bounds{-5, 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yg, cg, err := d.RealLabelsFilled("r", Bounds{-5, 5}, fill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(yg, yw) || cg != cw || slices.ContainsFunc(yg, math.IsNaN) {
+		t.Fatalf("labels in place %v (%d clipped); filled copy %v (%d)", yg, cg, yw, cw)
 	}
 }

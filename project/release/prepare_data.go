@@ -14,29 +14,25 @@ type materializedData struct {
 	data learners.Dataset
 }
 
-// mapFeatures sets p.Data's features: the table's feature columns mapped to
-// [0,1]^ℓ by the public bounds, and p.Clipped. A learner that reads the
+// mapFeatures sets p.Data's features: the table's feature columns, their
+// missing values read as their fill values (fill), mapped to [0,1]^ℓ by
+// the public bounds, and p.Clipped. A learner that reads the
 // records in place (learners.ReadsSource: the KDE) gets them as a
 // dataset.MappedRows over the table's columns, mapped chunk by chunk as it
-// reads them; the others get the mapped copy (MapToUnit). The values are
+// reads them; the others get the mapped copy (the same rows). The values are
 // the same bit for bit (one mapping rule), so is the fit: the Source only
 // spares the n·ℓ copy (issue 20: 160 MB at 10⁷ × 2).
-func (p *Prepared) mapFeatures(ds *dataset.Table, bounds []dataset.Bounds) error {
+func (p *Prepared) mapFeatures(ds *dataset.Table, bounds []dataset.Bounds, fill map[string]float64) error {
 	features := p.Request.Features
-	var clipped []int
+	src, clipped, err := ds.MappedRows(features, bounds, fill)
+	if err != nil {
+		return err
+	}
+	p.Data = learners.Dataset{Dim: len(features), Source: src}
 	if learners.ReadsSource(p.Spec.Kind) {
-		src, c, err := ds.MappedRows(features, bounds)
-		if err != nil {
-			return err
-		}
-		p.Data, clipped = learners.Dataset{Dim: len(features), Source: src}, c
 		p.materialized = &materializedData{}
 	} else {
-		x, c, err := ds.MapToUnit(features, bounds)
-		if err != nil {
-			return err
-		}
-		p.Data, clipped = learners.Dataset{Dim: len(features), X: x}, c
+		p.Data = p.Data.Materialized()
 	}
 	for j, col := range features {
 		p.Clipped[col] = clipped[j]

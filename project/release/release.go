@@ -224,18 +224,19 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 
 	// Replace missing values by the public fill rules, then map the
 	// private data to the learner's domain.
-	ds, fill, filled, err := fillData(req, used, bounds)
+	ds := req.Dataset
+	fillValues, fill, filled, err := fillData(req, used, bounds)
 	if err != nil {
 		return nil, err
 	}
 	p.Fill, p.Filled = fill, filled
-	if err := p.mapFeatures(ds, bounds[:dim]); err != nil {
+	if err := p.mapFeatures(ds, bounds[:dim], fillValues); err != nil {
 		return nil, err
 	}
 	switch spec.Label {
 	case learners.LabelReal:
 		lb := bounds[dim]
-		y, c, err := ds.RealLabels(req.Label, lb)
+		y, c, err := ds.RealLabelsFilled(req.Label, lb, fillValues)
 		if err != nil {
 			return nil, err
 		}
@@ -268,7 +269,7 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
 	}
 
-	p.identity = &lazyIdentity{req: req, filled: ds}
+	p.identity = &lazyIdentity{req: req, fill: fillValues}
 
 	// Fit F_D (the learner validates its parameters and the dataset). A
 	// parameter given no value takes its data-independent default from n,
