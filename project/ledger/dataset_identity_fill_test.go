@@ -62,7 +62,9 @@ func TestLegacyFillSameAsFilledTable(t *testing.T) {
 			t.Fatalf("%s: %d legacy fingerprints; the filled rows should differ from the rows as read", tc.name, len(want.Legacy))
 		}
 		gs, ws := got.legacySketches(tc.cols, key), want.legacySketches(tc.cols, key)
-		if !slices.EqualFunc(gs, ws, func(a, b legacySketch) bool { return a.fp == b.fp && a.s.N == b.s.N && slices.Equal(a.s.Mins, b.s.Mins) }) {
+		if !slices.EqualFunc(gs, ws, func(a, b legacySketch) bool {
+			return a.fp == b.fp && a.s.N == b.s.N && slices.Equal(a.s.Mins, b.s.Mins)
+		}) {
 			t.Fatalf("%s: version-1 sketches differ", tc.name)
 		}
 	}

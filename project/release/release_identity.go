@@ -24,8 +24,8 @@ type lazyIdentity struct {
 	req  Request
 	fill map[string]float64 // the fill values (the filled table's legacy fingerprint)
 	once sync.Once
-	id     *ledger.DatasetIdentity
-	err    error
+	id   *ledger.DatasetIdentity
+	err  error
 }
 
 // Identity returns the identity of the records the release uses (its
