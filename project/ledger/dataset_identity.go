@@ -393,17 +393,18 @@ func (c idColumn) at(i int32) uint64 {
 	if c.bits != nil {
 		return c.bits[i]
 	}
-	if x := c.f[i]; c.filled && x != x {
-		return canonicalBits(c.fill)
+	x := c.f[i]
+	if x != x && c.filled {
+		x = c.fill
 	}
-	return canonicalBits(c.f[i])
+	return canonicalBits(x)
 }
 
 // atV1 is the version-1 encoding: the bits with −0 read as +0 (a NaN's
 // bits as they are).
 func (c idColumn) atV1(i int32) uint64 {
 	x := c.f[i]
-	if c.filled && x != x {
+	if x != x && c.filled {
 		x = c.fill
 	}
 	if x != 0 {
