@@ -99,7 +99,7 @@ func runChooseTarget(ctx context.Context, e *env, f *chooseFlags) error {
 	if onPrivate {
 		printPrivateCounts(e.Stderr, f.columns(), prep.Clipped, prep.Filled)
 	}
-	pr, err := study.TargetProblemOf(ctx, prep.Fitted, prep.Spec.Output.Kind, prep.Data)
+	pr, err := study.TargetProblemOf(ctx, prep.Fitted, prep.Spec.Output.Kind, prep.LearnerData())
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func runChooseTarget(ctx context.Context, e *env, f *chooseFlags) error {
 	// (study.TargetProblem.AddPeers: the automatic k at that ε with h = 1;
 	// the trig peer's t = k + 1 moments, the GP's grid of k). prep's k
 	// (at ε = 1) only names the peers that apply.
-	if _, err := pr.AddPeers(study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
+	if _, err := pr.AddPeers(study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.LearnerData(), Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), K: prep.Params.K}); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -6,7 +6,9 @@
 // parameters, output meaning) and fits a Dataset whose features are already
 // mapped to [0,1]^ℓ by the curator's public bounds (out-of-bounds values
 // clipped) and whose labels are mapped to [−1, 1] (LabelReal; the paper's
-// B = 1 in mapped units) or to exactly −1/+1 (LabelBinary). Fit validates
+// B = 1 in mapped units) or to exactly −1/+1 (LabelBinary); the features
+// are X, or for the KDE (ReadsSource) a RecordSource read in chunks, so a
+// large release holds no mapped copy (issue 20). Fit validates
 // the parameters (Spec.Resolve) and the data once, where they come in, and
 // returns errors naming the parameter or record, the value and the rule; it
 // never panics on user input. The result, Fitted, carries:

@@ -62,9 +62,10 @@ func (kde) Spec() Spec { return kdeSpec }
 // Fit validates values and data and returns the KDE oracle (a GridOracle),
 // its sensitivity K·(1 − e^{−Σ 1/(2b_j²)})/n and its range [0, K],
 // K = ∏ 1/(√(2π) b_j).
-// Labels, if any, are ignored. The oracle keeps data.X (no copy: a
-// release's features are the largest allocation of a large release, issue
-// 20); the caller must not modify it while the oracle is in use.
+// Labels, if any, are ignored. The oracle keeps data.X, or data.Source
+// and reads it in chunks (no copy: a release's features are the largest
+// allocation of a large release, issue 20); the caller must not modify
+// either while the oracle is in use.
 func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -83,6 +84,7 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 		dim:    data.Dim,
 		n:      n,
 		x:      data.X,
+		src:    data.Source,
 		bw:     slices.Clone(bw),
 		inv2b2: k.inv2b2,
 		scale:  k.peak / float64(n),
@@ -95,7 +97,8 @@ func (kde) Fit(ctx context.Context, data Dataset, values Values) (*Fitted, error
 type kdeOracle struct {
 	dim    int
 	n      int
-	x      []float64 // n·dim mapped features, row-major
+	x      []float64 // n·dim mapped features, row-major (nil if src)
+	src    RecordSource
 	bw     []float64 // b_j
 	inv2b2 []float64 // 1/(2 b_j²)
 	scale  float64   // ∏ 1/(√(2π) b_j) / n
@@ -109,14 +112,17 @@ func (o *kdeOracle) Eval(y []float64) float64 {
 		panic(fmt.Sprintf("learners: kde Eval: len(y) = %d, want %d", len(y), o.dim))
 	}
 	var s float64
-	for i := 0; i < len(o.x); i += o.dim {
-		var q float64
-		for j, yj := range y {
-			u := yj - o.x[i+j]
-			q += u * u * o.inv2b2[j]
+	_ = eachRecordChunk(Dataset{Dim: o.dim, X: o.x, Source: o.src}, func(_ int, x []float64) error {
+		for i := 0; i < len(x); i += o.dim {
+			var q float64
+			for j, yj := range y {
+				u := yj - x[i+j]
+				q += u * u * o.inv2b2[j]
+			}
+			s += math.Exp(-q)
 		}
-		s += math.Exp(-q)
-	}
+		return nil
+	})
 	return s * o.scale
 }
 

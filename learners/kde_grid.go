@@ -98,6 +98,10 @@ func (o *kdeOracle) EvalGridProgress(ctx context.Context, axes [][]float64, out 
 			}
 			p := make([]float64, chunk*lay.restPad)
 			tmp := make([]float64, chunk*lay.rest)
+			var xb []float64 // the chunk's records, read from o.src
+			if o.src != nil {
+				xb = make([]float64, chunk*o.dim)
+			}
 			for c := w; c < chunks; c += workers {
 				if err := ctx.Err(); err != nil {
 					errs[w] = err
@@ -105,7 +109,7 @@ func (o *kdeOracle) EvalGridProgress(ctx context.Context, axes [][]float64, out 
 				}
 				lo := c * chunk
 				hi := min(lo+chunk, o.n)
-				o.accumulateChunk(lay, lo, hi, ws, p, tmp, a)
+				o.accumulateChunk(lay, lo, hi, ws, p, tmp, a, xb)
 				if progress != nil {
 					progress(int(processed.Add(int64(hi-lo))), o.n)
 				}
@@ -135,11 +139,17 @@ func (o *kdeOracle) EvalGridProgress(ctx context.Context, axes [][]float64, out 
 }
 
 // accumulateChunk adds Σ_{i∈[lo,hi)} ∏_j W_j[i, k_j] to a (unscaled; a is
-// m1Pad × restPad).
-func (o *kdeOracle) accumulateChunk(lay *kdeLayout, lo, hi int, ws [][]float64, p, tmp, a []float64) {
+// m1Pad × restPad). With a record source the records are first read into
+// xb (chunk·ℓ values): the same values as o.x would hold.
+func (o *kdeOracle) accumulateChunk(lay *kdeLayout, lo, hi int, ws [][]float64, p, tmp, a, xb []float64) {
 	cn := hi - lo
+	x, xlo, xhi := o.x, lo, hi
+	if o.src != nil {
+		x, xlo, xhi = xb[:cn*o.dim], 0, cn
+		o.src.Records(x, lo, hi)
+	}
 	for j, ka := range lay.axes {
-		kernelMatrix(ws[j][:cn*lay.stride[j]], lay.stride[j], o.x, o.dim, j, lo, hi, ka)
+		kernelMatrix(ws[j][:cn*lay.stride[j]], lay.stride[j], x, o.dim, j, xlo, xhi, ka)
 	}
 	if o.dim == 2 { // P = W_2
 		lay.product(a, ws[0], ws[1], cn)

@@ -37,17 +37,26 @@ func checkData(spec Spec, d Dataset, minN int) (int, error) {
 	if d.Dim < spec.MinDim || d.Dim > spec.MaxDim {
 		return 0, fmt.Errorf("%s: dataset has %d feature columns; this learner needs between %d and %d", k, d.Dim, spec.MinDim, spec.MaxDim)
 	}
-	if len(d.X)%d.Dim != 0 {
+	if d.Source != nil && !ReadsSource(k) {
+		return 0, errSourceUnread(k)
+	}
+	if d.Source == nil && len(d.X)%d.Dim != 0 {
 		return 0, fmt.Errorf("%s: dataset has %d feature values, not a multiple of its %d columns", k, len(d.X), d.Dim)
 	}
 	n := d.N()
 	if n < minN {
 		return 0, fmt.Errorf("%s: dataset has %d records; this learner needs at least %d", k, n, minN)
 	}
-	for i, v := range d.X {
-		if !(v >= 0 && v <= 1) { // also rejects NaN
-			return 0, fmt.Errorf("%s: record %d, feature %d: value %g is outside [0, 1] (features must be mapped and clipped by the public bounds)", k, i/d.Dim, i%d.Dim, v)
+	err := eachRecordChunk(d, func(first int, x []float64) error {
+		for i, v := range x {
+			if !(v >= 0 && v <= 1) { // also rejects NaN
+				return fmt.Errorf("%s: record %d, feature %d: value %g is outside [0, 1] (features must be mapped and clipped by the public bounds)", k, first+i/d.Dim, i%d.Dim, v)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	switch spec.Label {
 	case LabelReal, LabelBinary:

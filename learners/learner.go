@@ -90,14 +90,25 @@ type Spec struct {
 // to [0,1]^ℓ by the curator's public bounds (out-of-bounds values clipped),
 // labels mapped to the learner's label domain ([−1, 1] for LabelReal,
 // exactly −1 or +1 for LabelBinary, nil for LabelNone).
+//
+// The features are either X or, for a learner that reads them in place
+// (ReadsSource: the KDE), Source with X nil (dataset_source.go).
 type Dataset struct {
 	Dim    int       // ℓ
 	X      []float64 // n·ℓ values, row-major: record i is X[i*Dim : (i+1)*Dim]
 	Labels []float64 // n labels, or nil
+	// Source, if not nil, supplies the features instead of X (nil): the
+	// records mapped on the fly, a range at a time, so that no n·ℓ copy
+	// is held (issue 20). Only learners for which ReadsSource is true
+	// accept it; Materialized gives the dataset with X for the others.
+	Source RecordSource
 }
 
 // N returns the number of records.
 func (d Dataset) N() int {
+	if d.Source != nil {
+		return d.Source.Len()
+	}
 	if d.Dim == 0 {
 		return 0
 	}

@@ -58,37 +58,12 @@ func (b Bounds) unit(v float64) (u float64, clipped bool) {
 // Errors: cols empty or of a different length than bounds, a column
 // missing or not numeric, or invalid bounds (each error names the column).
 func (d *Table) MapToUnit(cols []string, bounds []Bounds) (x []float64, clipped []int, err error) {
-	if len(cols) == 0 {
-		return nil, nil, &CSVError{File: d.Path, Rule: "no feature columns selected"}
+	m, clipped, err := d.MappedRows(cols, bounds, nil)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(cols) != len(bounds) {
-		return nil, nil, &CSVError{File: d.Path, Rule: fmt.Sprintf("%d feature columns but %d bounds; give one [lo, hi] per column", len(cols), len(bounds))}
-	}
-	data := make([][]float64, len(cols))
-	for j, c := range cols {
-		if slices.Index(cols, c) != j {
-			return nil, nil, &CSVError{File: d.Path, ColumnName: c, Rule: "column selected twice as a feature"}
-		}
-		if data[j], err = d.Column(c); err != nil {
-			return nil, nil, err
-		}
-		if err := bounds[j].Validate(); err != nil {
-			return nil, nil, &CSVError{File: d.Path, ColumnName: c, Rule: "invalid bounds: " + err.Error()}
-		}
-	}
-	l := len(cols)
-	x = make([]float64, d.Rows*l)
-	clipped = make([]int, l)
-	for j := range cols {
-		b := bounds[j]
-		for i, v := range data[j] {
-			u, c := b.unit(v)
-			x[i*l+j] = u
-			if c {
-				clipped[j]++
-			}
-		}
-	}
+	x = make([]float64, m.Len()*len(cols))
+	m.Records(x, 0, m.Len())
 	return x, clipped, nil
 }
 
@@ -168,6 +143,17 @@ func (d *Table) BinaryLabels(col string, positive float64) ([]float64, error) {
 // number is returned; it is private, for the curator only). This is the
 // label domain assumed by the regression learners' sensitivity bounds.
 func (d *Table) RealLabels(col string, b Bounds) (y []float64, clipped int, err error) {
+	return d.RealLabelsFilled(col, b, nil)
+}
+
+// RealLabelsFilled is RealLabels of WithFilled(fill) without its copy of
+// the column: a missing value (NaN) of col is read as fill[col] if there
+// is one (nil: none filled).
+func (d *Table) RealLabelsFilled(col string, b Bounds, fill map[string]float64) (y []float64, clipped int, err error) {
+	f, ok := fill[col]
+	if !ok {
+		f = math.NaN()
+	}
 	v, err := d.Column(col)
 	if err != nil {
 		return nil, 0, err
@@ -177,6 +163,9 @@ func (d *Table) RealLabels(col string, b Bounds) (y []float64, clipped int, err 
 	}
 	y = make([]float64, len(v))
 	for i, x := range v {
+		if x != x {
+			x = f
+		}
 		u, c := b.unit(x)
 		y[i] = 2*u - 1
 		if c {

@@ -24,7 +24,8 @@
 //     "NaN" (ParseDecimalComma: the same with a comma for the point).
 //   - No row is dropped: Rows is the number of data rows (public n);
 //     invalid values are kept as missing (CSVOptions.KeepInvalid) and
-//     replaced by public fill values (WithFilled), never skipped.
+//     replaced by public fill values (WithFilled, or read in place by
+//     MappedRows and RealLabelsFilled), never skipped.
 //   - Binary labels are declared (Classes), never read from the data.
 //   - Private data stays with the curator: a Table's values, the counts of
 //     invalid, filled and clipped values, and data-derived bounds

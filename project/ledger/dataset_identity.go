@@ -102,6 +102,12 @@ type IdentityOptions struct {
 	// fingerprinted (the release's filled table, the table as read); nil
 	// means the identified table. Tables lacking a used column are skipped.
 	LegacyTables []*dataset.Table
+	// LegacyFill, if not nil, adds before each legacy table's rows those
+	// of the same table with the missing values (NaN) of these columns
+	// replaced by their fill values: the rows of its
+	// dataset.Table.WithFilled(LegacyFill), read in place instead of from
+	// that copy (issue 20; a release's filled table, as Prepare hashed it).
+	LegacyFill map[string]float64
 }
 
 // IdentifyDataset computes the identity of ds restricted to columns (the
@@ -212,14 +218,34 @@ func (id *DatasetIdentity) legacyVariants(cols []string) []rowSet {
 		if !ok {
 			continue
 		}
-		add(rs)
-		if label < 0 {
-			continue
+		views := []rowSet{rs}
+		if id.opt.LegacyFill != nil {
+			views = []rowSet{filledRows(rs, cols, id.opt.LegacyFill), rs}
 		}
-		for _, codes := range id.legacyLabels() {
-			v := rowSet{cols: slices.Clone(rs.cols)}
-			v.cols[label] = idColumn{f: codes}
-			add(v)
+		for _, rs := range views {
+			add(rs)
+			if label < 0 {
+				continue
+			}
+			for _, codes := range id.legacyLabels() {
+				v := rowSet{cols: slices.Clone(rs.cols)}
+				v.cols[label] = idColumn{f: codes}
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
+// filledRows returns rs with the missing values of the columns in fill
+// read as their fill values (idColumn.fill), as in a dataset.Table's
+// WithFilled(fill): a column without a missing value is left as it is (as
+// WithFilled keeps it, so the rows are the same slices).
+func filledRows(rs rowSet, cols []string, fill map[string]float64) rowSet {
+	out := rowSet{cols: slices.Clone(rs.cols)}
+	for j, c := range cols {
+		if f, ok := fill[c]; ok && out.cols[j].f != nil && slices.ContainsFunc(out.cols[j].f, math.IsNaN) {
+			out.cols[j].fill, out.cols[j].filled = f, true
 		}
 	}
 	return out
@@ -271,10 +297,12 @@ func legacyRows(t *dataset.Table, cols []string) (rowSet, bool) {
 	return rs, true
 }
 
-// sameColumns reports whether a and b are the same slices of values.
+// sameColumns reports whether a and b are the same slices of values, read
+// with the same fill.
 func sameColumns(a, b []idColumn) bool {
 	return slices.EqualFunc(a, b, func(x, y idColumn) bool {
-		return len(x.f) == len(y.f) && (len(x.f) == 0 || &x.f[0] == &y.f[0])
+		return len(x.f) == len(y.f) && (len(x.f) == 0 || &x.f[0] == &y.f[0]) &&
+			x.filled == y.filled && (!x.filled || math.Float64bits(x.fill) == math.Float64bits(y.fill))
 	})
 }
 
@@ -345,10 +373,13 @@ func canonicalBits(x float64) uint64 {
 }
 
 // idColumn is one used column: numbers as read (f) or encoded values
-// (bits, a declared class column).
+// (bits, a declared class column). With filled, a missing value (NaN) of
+// f is read as fill (the rows of a filled table, without its copy).
 type idColumn struct {
-	f    []float64
-	bits []uint64
+	f      []float64
+	bits   []uint64
+	fill   float64
+	filled bool
 }
 
 func (c idColumn) len() int {
@@ -362,13 +393,21 @@ func (c idColumn) at(i int32) uint64 {
 	if c.bits != nil {
 		return c.bits[i]
 	}
-	return canonicalBits(c.f[i])
+	x := c.f[i]
+	if x != x && c.filled {
+		x = c.fill
+	}
+	return canonicalBits(x)
 }
 
 // atV1 is the version-1 encoding: the bits with −0 read as +0 (a NaN's
 // bits as they are).
 func (c idColumn) atV1(i int32) uint64 {
-	if x := c.f[i]; x != 0 {
+	x := c.f[i]
+	if x != x && c.filled {
+		x = c.fill
+	}
+	if x != 0 {
 		return math.Float64bits(x)
 	}
 	return 0
@@ -476,7 +515,7 @@ func (id *DatasetIdentity) project(columns []string) (*DatasetIdentity, error) {
 		return nil, fmt.Errorf("no dataset to project")
 	}
 	opt := id.opt
-	opt.LegacyTables = []*dataset.Table{}
+	opt.LegacyTables, opt.LegacyFill = []*dataset.Table{}, nil
 	return IdentifyRecords(id.ds, columns, opt)
 }
 

@@ -159,7 +159,7 @@ func newKDEAggregatesFixture(t *testing.T, B int) *kdeAggregatesFixture {
 		t.Fatal(err)
 	}
 	f.e = newReleaseEnv(t)
-	f.header, f.rows = kdeTable(f.mem.Data, B)
+	f.header, f.rows = kdeTable(f.mem.LearnerData(), B)
 	f.path = writeTable(t, f.e.dir, "kde.csv", f.header, f.rows)
 	return f
 }
@@ -264,7 +264,7 @@ func TestAggregateRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	header, rows := kdeTable(mem.Data, 64)
+	header, rows := kdeTable(mem.LearnerData(), 64)
 	good := writeTable(t, dir, "good.csv", header, rows)
 	bad := slices.Clone(rows)
 	bad[1] = []string{"64", bad[1][1]}
@@ -326,7 +326,7 @@ func TestAggregateLedgerDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	header, rows := kdeTable(mem.Data, aggregate.DefaultBins)
+	header, rows := kdeTable(mem.LearnerData(), aggregate.DefaultBins)
 	path := writeTable(t, e.dir, "kde.csv", header, rows)
 	release := func(decl string, differentPopulation bool) (*Result, error) {
 		req := fromAggregates(small(), path, 120)

@@ -204,7 +204,7 @@ func ChooseSettings(ctx context.Context, req Request, opt ChooseOptions) (*Choos
 	if err != nil {
 		return nil, err
 	}
-	perm, err := cryptoPermutation(len(p.Data.X) / p.Data.Dim)
+	perm, err := cryptoPermutation(p.Data.N())
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func PreviewChoice(ctx context.Context, req Request, opt ChooseOptions) (*Choice
 	if err != nil {
 		return nil, err
 	}
-	n := len(p.Data.X) / p.Data.Dim
+	n := p.Data.N()
 	perm := make([]int, n)
 	for i := range perm {
 		perm[i] = i
@@ -513,8 +513,9 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			opt.ValidationFraction, n, m, n-m)
 	}
 	pl := &choicePlan{p: p, opt: opt, fits: map[string]*trainFit{}}
-	pl.val = subset(p.Data, perm[:m])
-	pl.train = subset(p.Data, perm[m:])
+	data := p.LearnerData()
+	pl.val = subset(data, perm[:m])
+	pl.train = subset(data, perm[m:])
 	learner, err := learners.Lookup(p.Spec.Kind)
 	if err != nil {
 		return nil, err

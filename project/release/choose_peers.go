@@ -148,7 +148,7 @@ func (p *Prepared) candidatePeerRule(c Candidate) error {
 	}
 	return peerRule(c.Mechanism, peerSettings{kind: p.Spec.Kind, dim: dim, n: n, eps: p.Params.Epsilon,
 		delta: peerDelta(c.Mechanism, p.Params.Delta), resolved: learners.Values(resolved),
-		records: p.aggregates == nil && len(p.Data.X) == n*dim})
+		records: p.aggregates == nil && p.Data.N() == n})
 }
 
 // peerCandidates returns the peer candidates for one tuning: every kind of

@@ -235,8 +235,8 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 			// with returns the prepared data with record idx at v (keep: the
 			// data value) and its label set to lab (0: unchanged).
 			with := func(idx int, v, lab float64) *Prepared {
-				d := p.Data
-				d.X = slices.Clone(p.Data.X)
+				d := p.LearnerData()
+				d.X = slices.Clone(d.X)
 				if d.Labels != nil {
 					d.Labels = slices.Clone(p.Data.Labels)
 					if lab != 0 {

@@ -55,15 +55,19 @@ func fillClass(req Request) (float64, string, error) {
 }
 
 // fillData resolves the fill values of the used numeric columns (bounds[j]
-// is the bound of used[j]) and returns the dataset with missing values
-// replaced, their rules in the synopsis's order, and the private count of
-// values filled per column.
-func fillData(req Request, used []string, bounds []dataset.Bounds) (*dataset.Table, []synopsis.FillRule, map[string]int, error) {
+// is the bound of used[j]) and returns them by column (what a missing
+// value of the column is read as: dataset.Table.WithFilled's map, applied
+// where the columns are read, without a filled copy of a column), their
+// rules in the synopsis's order, and the private count of values filled
+// per column (a column without a missing value has no count, as in
+// WithFilled).
+func fillData(req Request, used []string, bounds []dataset.Bounds) (map[string]float64, []synopsis.FillRule, map[string]int, error) {
 	if err := checkFillColumns(req, used); err != nil {
 		return nil, nil, nil, err
 	}
 	values := make(map[string]float64, len(used))
 	rules := make([]synopsis.FillRule, 0, len(used)+1)
+	filled := make(map[string]int, len(used))
 	for j, col := range used {
 		v, err := fillValue(req, col, bounds[j])
 		if err != nil {
@@ -71,9 +75,17 @@ func fillData(req Request, used []string, bounds []dataset.Bounds) (*dataset.Tab
 		}
 		values[col] = v
 		rules = append(rules, synopsis.FillRule{Column: col, Value: &v})
+		x, err := req.Dataset.Column(col)
+		if err != nil {
+			continue // the mapping names the column's error
+		}
+		for _, xi := range x {
+			if xi != xi {
+				filled[col]++
+			}
+		}
 	}
-	ds, filled := req.Dataset.WithFilled(values)
-	return ds, rules, filled, nil
+	return values, rules, filled, nil
 }
 
 // checkClasses checks that classes are declared exactly for a binary

@@ -167,7 +167,7 @@ func TestFillAuditEndToEnd(t *testing.T) {
 						continue
 					}
 					for j := range c.dim {
-						if a.Data.X[k*c.dim+j] != b.Data.X[k*c.dim+j] {
+						if a.LearnerData().X[k*c.dim+j] != b.LearnerData().X[k*c.dim+j] {
 							t.Fatalf("record %d (not the replaced %d) differs after filling", k, i)
 						}
 					}

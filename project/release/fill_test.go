@@ -91,7 +91,7 @@ func TestFillNeighboursSameNAndS(t *testing.T) {
 				t.Errorf("filled x = %d, %d; want 0, 1 (private counts)", a.Filled["x"], b.Filled["x"])
 			}
 			// The filled record is the public fill value, mapped like any other.
-			if got := b.Data.X[17]; got != 0.25 {
+			if got := b.LearnerData().X[17]; got != 0.25 {
 				t.Errorf("filled x maps to %v; want 0.25 (2.5 in [0, 10])", got)
 			}
 			if kind == learners.KindRidge {

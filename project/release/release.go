@@ -113,8 +113,14 @@ type Request struct {
 // into a publishable, noisy synopsis.
 type Prepared struct {
 	Request Request
-	// Data is the dataset as the learner saw it (mapped to [0,1]^ℓ).
+	// Data is the dataset as the learner saw it (mapped to [0,1]^ℓ). For
+	// a learner that reads the records in place (learners.ReadsSource:
+	// the KDE) its features are Data.Source, read from the table, and
+	// Data.X is nil; LearnerData returns the dataset with X for the
+	// callers that read X.
 	Data learners.Dataset
+	// materialized holds LearnerData's copy of a Source dataset.
+	materialized *materializedData
 	// Fitted is the learner's result (oracle, sensitivity, output range).
 	Fitted *learners.Fitted
 	// Resolved are the learner parameters with defaults filled in.
@@ -218,23 +224,19 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 
 	// Replace missing values by the public fill rules, then map the
 	// private data to the learner's domain.
-	ds, fill, filled, err := fillData(req, used, bounds)
+	ds := req.Dataset
+	fillValues, fill, filled, err := fillData(req, used, bounds)
 	if err != nil {
 		return nil, err
 	}
 	p.Fill, p.Filled = fill, filled
-	x, clipped, err := ds.MapToUnit(req.Features, bounds[:dim])
-	if err != nil {
+	if err := p.mapFeatures(ds, bounds[:dim], fillValues); err != nil {
 		return nil, err
 	}
-	for j, col := range req.Features {
-		p.Clipped[col] = clipped[j]
-	}
-	p.Data = learners.Dataset{Dim: dim, X: x}
 	switch spec.Label {
 	case learners.LabelReal:
 		lb := bounds[dim]
-		y, c, err := ds.RealLabels(req.Label, lb)
+		y, c, err := ds.RealLabelsFilled(req.Label, lb, fillValues)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +269,7 @@ func Prepare(ctx context.Context, req Request, progress func(done, total int)) (
 		p.Domain.BoundsFromData = p.Domain.BoundsFromData || p.Domain.Label.FromData
 	}
 
-	p.identity = &lazyIdentity{req: req, filled: ds}
+	p.identity = &lazyIdentity{req: req, fill: fillValues}
 
 	// Fit F_D (the learner validates its parameters and the dataset). A
 	// parameter given no value takes its data-independent default from n,

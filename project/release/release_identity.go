@@ -21,11 +21,11 @@ func usedColumns(req Request) []string {
 
 // lazyIdentity computes a Prepared's DatasetIdentity once, on first use.
 type lazyIdentity struct {
-	req    Request
-	filled *dataset.Table // the table with missing values filled (legacy fingerprint)
-	once   sync.Once
-	id     *ledger.DatasetIdentity
-	err    error
+	req  Request
+	fill map[string]float64 // the fill values (the filled table's legacy fingerprint)
+	once sync.Once
+	id   *ledger.DatasetIdentity
+	err  error
 }
 
 // Identity returns the identity of the records the release uses (its
@@ -39,7 +39,7 @@ func (p *Prepared) Identity() (*ledger.DatasetIdentity, error) {
 		return nil, errors.New("release: a release from aggregates has no records to identify; it is charged to the ledger dataset the curator declares (Aggregates.Dataset)")
 	}
 	li := p.identity
-	li.once.Do(func() { li.id, li.err = identify(li.req, li.filled) })
+	li.once.Do(func() { li.id, li.err = identify(li.req, li.fill) })
 	return li.id, li.err
 }
 
@@ -59,21 +59,22 @@ func Identify(req Request) (*ledger.DatasetIdentity, error) {
 	if err != nil {
 		return nil, err
 	}
-	filled, _, _, err := fillData(req, pub.used, pub.bounds)
+	fill, _, _, err := fillData(req, pub.used, pub.bounds)
 	if err != nil {
 		return nil, err
 	}
-	return identify(req, filled)
+	return identify(req, fill)
 }
 
 // identify is the one identity path of a release from the records: the
 // used columns of the table as read (missing values as missing, not
 // filled), a binary label by its declared classes' values (not their
 // order), and the fingerprints earlier versions computed (from the filled
-// table, as Prepare hashed it, and the table as read) so that budgets of
-// existing ledgers still count.
-func identify(req Request, filled *dataset.Table) (*ledger.DatasetIdentity, error) {
-	opt := ledger.IdentityOptions{LegacyTables: []*dataset.Table{filled, req.Dataset}}
+// table, as Prepare hashed it — the table as read with fill's values for
+// its missing ones, read in place — and the table as read) so that
+// budgets of existing ledgers still count.
+func identify(req Request, fill map[string]float64) (*ledger.DatasetIdentity, error) {
+	opt := ledger.IdentityOptions{LegacyTables: []*dataset.Table{req.Dataset}, LegacyFill: fill}
 	if req.Classes != nil && req.Label != "" {
 		opt.Label, opt.Classes = req.Label, req.Classes
 	}

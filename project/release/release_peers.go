@@ -50,7 +50,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 		return nil, nil
 	}
 	if err := peerRule(name, peerSettings{kind: kind, dim: dim, n: n, eps: eps, delta: delta,
-		resolved: learners.Values(p.Resolved), records: p.aggregates == nil && len(p.Data.X) == n*dim}); err != nil {
+		resolved: learners.Values(p.Resolved), records: p.aggregates == nil && p.Data.N() == n}); err != nil {
 		return nil, err
 	}
 	switch name {
@@ -97,7 +97,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 		}
 		return &peerPlan{name: name, params: map[string][]float64{"t": {float64(t)}, "jackson": {peers.TrigJackson}},
 			draw: func(context.Context) (synopsis.PeerRelease, error) {
-				s, err := peers.TrigMoments(p.Data.X, t)
+				s, err := peers.TrigMoments(p.LearnerData().X, t)
 				if err != nil {
 					return synopsis.PeerRelease{}, err
 				}

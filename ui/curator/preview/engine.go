@@ -628,7 +628,7 @@ func (e *Engine) peerBuild(pc study.PeerData, kk string) (*peerBuild, error) {
 // prepared fit, the preview grid and F_D on it, the lattice k of the
 // Bernstein curves and the curator's δ.
 func peerData(prep *release.Prepared, grid [][]float64, truth []float64, k []int, delta float64) study.PeerData {
-	return study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.Data, Fitted: prep.Fitted,
+	return study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.LearnerData(), Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), Grid: grid, Truth: truth, K: k, Delta: delta}
 }
 

@@ -81,7 +81,7 @@ func measuresOf(prep *release.Prepared) (measureKind, float64, []study.Measure) 
 func (e *Engine) pointData(ctx context.Context, st *previewState) (*study.PointData, error) {
 	return cached(&e.mu, func() (*study.PointData, bool) { return e.points, e.points != nil },
 		func() (*study.PointData, error) {
-			d := st.prep.Data
+			d := st.prep.LearnerData()
 			x, labels := study.Thin(d.X, d.Dim, d.Labels, previewMaxPoints)
 			truth, err := study.EvalPoints(ctx, st.prep.Fitted.Oracle, x, d.Dim)
 			if err != nil {
@@ -394,7 +394,7 @@ func zeroWarning(prep *release.Prepared, eps float64, res *Result) string {
 // scatter returns a 1-D regression's records in data units (curator
 // only): the feature by its bounds, the label by the output map.
 func scatter(p *release.Prepared, aff affine) (xs, ys []float64) {
-	d := p.Data
+	d := p.LearnerData()
 	x, labels := study.Thin(d.X, d.Dim, d.Labels, previewMaxScatter)
 	if d.Dim != 1 || labels == nil {
 		return nil, nil

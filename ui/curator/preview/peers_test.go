@@ -141,13 +141,13 @@ func TestPeerSimLimits(t *testing.T) {
 	}
 	// The histogram with noise-free counts: recompute its binning error.
 	counts := make([]float64, 20)
-	for _, x := range e.prep.Data.X {
+	for _, x := range e.prep.LearnerData().X {
 		counts[min(int(x*20), 19)]++
 	}
 	want := 0.0
 	for i, y := range grid[0] {
 		b := min(int(y*20), 19)
-		want = math.Max(want, math.Abs(counts[b]*20/float64(len(e.prep.Data.X))-e.truth[i]))
+		want = math.Max(want, math.Abs(counts[b]*20/float64(len(e.prep.LearnerData().X))-e.truth[i]))
 	}
 	if got := curves[1].Mean[0]; math.Abs(got-want) > 1e-6*want {
 		t.Errorf("histogram at ε = 1e12: %v, want the binning error %v", got, want)

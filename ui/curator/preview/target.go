@@ -49,7 +49,7 @@ func (e *Engine) FindEpsilon(ctx context.Context, in Input, target float64, shar
 	if err != nil {
 		return nil, err
 	}
-	pr, err := study.TargetProblemOf(ctx, st.prep.Fitted, st.prep.Spec.Output.Kind, st.prep.Data)
+	pr, err := study.TargetProblemOf(ctx, st.prep.Fitted, st.prep.Spec.Output.Kind, st.prep.LearnerData())
 	if err != nil {
 		return nil, err
 	}

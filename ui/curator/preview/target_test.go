@@ -73,7 +73,7 @@ func TestEngineFindEpsilon(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pr, err := study.TargetProblemOf(context.Background(), prep.Fitted, prep.Spec.Output.Kind, prep.Data)
+			pr, err := study.TargetProblemOf(context.Background(), prep.Fitted, prep.Spec.Output.Kind, prep.LearnerData())
 			if err != nil {
 				t.Fatal(err)
 			}
