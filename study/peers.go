@@ -163,6 +163,9 @@ func (e *peerSkipped) Error() string { return e.reason }
 // and pc.Truth is its F_D on pc.Grid. Errors other than skipped peers
 // (invalid data or parameters) are returned.
 func BuildPeers(pc PeerData) (sims []*Peer, caption string, err error) {
+	// The peers read the records as the mapped copy X; a dataset read in
+	// place (learners.RecordSource, a KDE's) is copied once here.
+	pc.Data = pc.Data.Materialized()
 	kind, dim := pc.Kind, len(pc.Grid)
 	var notes []string
 	applied := false

@@ -53,7 +53,7 @@ func TestGPReleaseAgreesWithStudy(t *testing.T) {
 	}
 	const R = 300
 	// The study's simulation.
-	sims, _, err := study.BuildPeers(study.PeerData{Kind: p.Spec.Kind, Title: p.Spec.Title, Data: p.Data, Fitted: p.Fitted,
+	sims, _, err := study.BuildPeers(study.PeerData{Kind: p.Spec.Kind, Title: p.Spec.Title, Data: p.LearnerData(), Fitted: p.Fitted,
 		Values: learners.Values(p.Resolved), Grid: grid, Truth: truth, K: p.Params.K, Delta: req.Privacy.Delta})
 	if err != nil {
 		t.Fatal(err)
