@@ -434,10 +434,11 @@ func TestChooseMechanismsProxyStability(t *testing.T) {
 			m := int(math.Round(opt.ValidationFraction * float64(n))) // V is perm[:m]
 			for trial := range 12 {
 				idx := perm[m+r.IntN(n-m)] // a training record
-				a, b := p.Data, p.Data
-				a.X, b.X = slices.Clone(p.Data.X), slices.Clone(p.Data.X)
-				if p.Data.Labels != nil {
-					a.Labels, b.Labels = slices.Clone(p.Data.Labels), slices.Clone(p.Data.Labels)
+				base := p.LearnerData()
+				a, b := base, base
+				a.X, b.X = slices.Clone(base.X), slices.Clone(base.X)
+				if base.Labels != nil {
+					a.Labels, b.Labels = slices.Clone(base.Labels), slices.Clone(base.Labels)
 					b.Labels[idx] = -a.Labels[idx]
 				}
 				for j := range dim {
