@@ -222,6 +222,10 @@ type ermLinearOracle struct {
 	w       []float64 // ℓ+1 weights on the lifted query
 	b       float64   // the public constant feature of the lift (ermLiftB)
 	sigmoid bool
+	// r is the public radius of w around the exact minimiser w* (the
+	// certificate tolerance, or the fallback's a priori radius when larger;
+	// 0: not stated). LinearModelOf's Sensitivity2 needs it.
+	r float64
 }
 
 func (o *ermLinearOracle) Dim() int { return o.dim }

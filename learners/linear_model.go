@@ -20,11 +20,14 @@ import (
 // ‖Ŵ_D − Ŵ_D′‖₂ over replace-one neighbours D ~ D′ of the same size n: the
 // stability term 2C/n of logisticBounds (λ = 1/C in C&V's (1/n)Σ ℓ +
 // (λ/2)‖w‖² form, so 2/(nλ) = 2C/n; log-loss 1-Lipschitz, ‖x̃‖ ≤ 1) plus
-// the solver term 2τ (the fit certifies ‖Ŵ − w*‖ ≤ τ = 0.01·C/n):
+// the solver term 2r, r the fit's public radius around w* (the certified
+// τ = 0.01·C/n, or the public fallback's a priori radius r_fb when that is
+// larger, which happens only at extreme n and C: n = 10⁹, C = 10⁻⁹ gives
+// r_fb = 13·τ):
 //
-//	Δ₂ = 2C/n + 2τ = (2C/n)·(1 + 0.01).
+//	Δ₂ = 2C/n + 2·max(τ, r_fb) = (2C/n)·(1 + 0.01) when r_fb ≤ τ.
 //
-// It depends on n and C only, never on data values (docs/peers.md,
+// It depends on n, ℓ and C only, never on data values (docs/peers.md,
 // "Chaudhuri & Vinterbo: output perturbation"; docs/sensitivity.md,
 // logistic regression). The score's S(F) is this bound times sup ‖ỹ‖ = 1
 // plus a floating-point term for evaluating the oracle, which a vector
@@ -83,6 +86,9 @@ func LinearModelOf(kind Kind, fit *Fitted, values Values) (*LinearModel, error) 
 	if b := res.Scalar("intercept"); b != o.b {
 		return nil, fmt.Errorf("learners: LinearModelOf: values say intercept = %g but the fit was made with intercept = %g", b, o.b)
 	}
+	// ŵ is within r = max(τ, fallback radius) of w* (the fit's public
+	// radius; r = τ but at extreme n and C), so neighbours' ŵ differ by
+	// ≤ 2C/n + 2r.
 	stab, tau, _ := logisticBounds(fit.N, res.Scalar("C"))
-	return &LinearModel{Dim: o.dim, W: slices.Clone(o.w), Sensitivity2: stab + 2*tau, Sigmoid: o.sigmoid, Intercept: o.b}, nil
+	return &LinearModel{Dim: o.dim, W: slices.Clone(o.w), Sensitivity2: stab + 2*max(tau, o.r), Sigmoid: o.sigmoid, Intercept: o.b}, nil
 }

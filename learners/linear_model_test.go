@@ -283,3 +283,43 @@ func linearNudge(r *rand.Rand, x []float64, step float64) {
 		x[j] = math.Min(1, math.Max(0, x[j]+step*(2*r.Float64()-1)))
 	}
 }
+
+// TestLinearModelSensitivity2CoversFallback is a regression test (review,
+// 2026-11-24): Sensitivity2 was 2C/n + 2τ whatever the fit, but a fit whose
+// solver fell back to the public gradient-descent plan is only within
+// r = max(τ, r_fb) of w* (logistic.go; from aggregates also the passes'
+// radius), and r_fb > τ at large n and small C (n = 10⁸, C = 10⁻⁹: r_fb =
+// 1.32·τ; n = 10⁹: 13.2·τ; n = 10⁹, C = 10⁶, ℓ = 6: 4.3·τ — the aggregate
+// route admits n up to 10¹⁴). Output perturbation's noise, calibrated to
+// Sensitivity2, was then too small for the replace-one change of ŵ, up to
+// 2C/n + 2r. Sensitivity2 must be ≥ 2C/n + 2r for the r the fit states,
+// and stay 2C/n + 2τ where r = τ.
+func TestLinearModelSensitivity2CoversFallback(t *testing.T) {
+	for _, tc := range []struct {
+		n   int
+		c   float64
+		dim int
+	}{{1e8, 1e-9, 1}, {1e9, 1e-9, 3}, {1e9, 1e6, 6}, {1000, 1, 2}} {
+		for _, prob := range []bool{false, true} {
+			stab, tau, wStar := logisticBounds(tc.n, tc.c)
+			plan := logisticPlan(tc.dim, tc.c, wStar, tau)
+			r := math.Max(tau, plan.radius)
+			fit := logisticFitted(tc.dim, tc.n, tc.c, 1, prob, make([]float64, tc.dim+1), r, stab, tau, plan, "")
+			out := 0.0
+			if prob {
+				out = logisticOutputProbability
+			}
+			m, err := LinearModelOf(KindLogistic, fit, Values{"C": {tc.c}, "intercept": {1}, "output": {out}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := stab + 2*r; m.Sensitivity2 < want {
+				t.Errorf("n = %d, C = %g, ℓ = %d, probability %v: Sensitivity2 = %g < 2C/n + 2r = %g (r = %g = %.3g·τ)",
+					tc.n, tc.c, tc.dim, prob, m.Sensitivity2, want, r, r/tau)
+			}
+			if r == tau && m.Sensitivity2 != stab+2*tau {
+				t.Errorf("n = %d, C = %g: r = τ but Sensitivity2 = %g ≠ 2C/n + 2τ = %g", tc.n, tc.c, m.Sensitivity2, stab+2*tau)
+			}
+		}
+	}
+}

@@ -182,7 +182,7 @@ func logisticFitted(dim, n int, c, b float64, prob bool, w []float64, r, stab, t
 			"(docs/sensitivity.md, \"Lattice sensitivity of the affine logistic score\")"
 	}
 	return &Fitted{
-		Oracle:                  &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob},
+		Oracle:                  &ermLinearOracle{dim: dim, w: w, b: b, sigmoid: prob, r: r},
 		Sensitivity:             s,
 		SensitivityNote:         note,
 		OutputRange:             rng,

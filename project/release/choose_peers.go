@@ -245,8 +245,9 @@ func (pl *choicePlan) peerSim(ctx context.Context, c Candidate, f *trainFit, pr 
 		// The release is Link(⟨W_T + b, ỹ⟩), b with density ∝ exp(−‖b‖/θ),
 		// θ = Δ₂(n)/ε of the full data (the final release's noise). One
 		// training record moves W_T by ≤ Δ₂(n_T) in L2 and ‖ỹ‖ ≤ 1, the
-		// link is 1- (identity) or ¼-Lipschitz (σ): d = Δ₂(n_T), and the
-		// training fit's S_T ≥ it (it adds the oracle's rounding term).
+		// link is 1- (identity) or ¼-Lipschitz (σ): d = Δ₂(n_T). For the
+		// class score the training fit's S_T ≥ it (it adds the oracle's
+		// rounding term); for the probability S_T ≈ Δ₂/4 and Δ₂ sets d.
 		mt, err := learners.LinearModelOf(p.Spec.Kind, f.fitted, f.values)
 		if err != nil {
 			return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 	"github.com/bernsteinrelease/bernstein/project/ledger"
+	"github.com/bernsteinrelease/bernstein/project/synopsis"
 )
 
 func chooseLedger(t *testing.T) *ledger.Ledger {
@@ -167,6 +168,10 @@ func neighbourRequests(ds *dataset.Table) map[string]Request {
 	narrow := kdeRequest(ds)
 	narrow.Privacy = base
 	narrow.Params = learners.Values{"bandwidth": {0.02}}
+	gauss := mechanism.Params{Epsilon: 1, Delta: 1e-6, Noise: mechanism.NoiseGaussian, K: []int{6}, H: 1}
+	kdeGauss := kdeRequest(ds)
+	kdeGauss.Privacy = gauss
+	kdeGauss.Params = learners.Values{"bandwidth": {0.02}}
 	return map[string]Request{
 		"kde (density)":        kde,
 		"kde narrow (density)": narrow,
@@ -181,6 +186,15 @@ func neighbourRequests(ds *dataset.Table) map[string]Request {
 		"logistic (probability)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
 			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
 			Learner: learners.KindLogistic, Params: learners.Values{"output": {1}}, Privacy: base},
+		// δ > 0: the mechanism candidates (Bernstein at Laplace noise,
+		// output perturbation, Hall et al.'s GP) are audited too.
+		"logistic (class-score, δ > 0)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
+			Learner: learners.KindLogistic, Privacy: gauss},
+		"svm (accuracy, δ > 0)": {Dataset: ds, Features: []string{"x", "y"}, Label: "c", Classes: &dataset.Classes{Negative: "3", Positive: "7"},
+			Bounds:  map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}, "y": {Lo: 0, Hi: 10}},
+			Learner: learners.KindSVM, Privacy: gauss},
+		"kde narrow (density, δ > 0)": kdeGauss,
 	}
 }
 
@@ -200,6 +214,14 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 	const keep, rnd = -1.0, -2.0 // "from": keep the data value; either: a random point
 	type repl struct{ from, to float64 }
 	repls := []repl{{keep, 0}, {keep, 1}, {keep, rnd}, {0, 1}, {1, 0}, {0.5, 0}, {1.0 / 3, 1}, {0.5, 0.5}, {rnd, rnd}}
+	audited := map[string]bool{}
+	defer func() {
+		for _, want := range []string{"bernstein/laplace", "bernstein/gaussian", synopsis.MechanismOutputPerturbation, synopsis.MechanismGP} {
+			if !audited[want] {
+				t.Errorf("no %s candidate was audited", want)
+			}
+		}
+	}()
 	for name, req := range neighbourRequests(ds) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -221,6 +243,15 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 					{H: 2, K: 3, Params: learners.Values{"C": {3}, "sigma": {0.3}}},
 					{H: 1, K: 6, Params: learners.Values{"C": {0.5}, "sigma": {1}}}}
 			}
+			// The other mechanisms the request admits (ChooseOptions.
+			// Mechanisms): their proxies' bounds d_i (choose_peers.go).
+			for _, noise := range choiceNoises(p.Params) {
+				opt.Candidates = append(opt.Candidates, Candidate{H: 1, K: 3, Noise: noise})
+			}
+			opt.Candidates = append(opt.Candidates, p.peerCandidates(Candidate{})...)
+			for _, c := range opt.Candidates {
+				audited[candidateMechanism(p.Params, c)] = true
+			}
 			pl, err := planChoice(ctx, p, opt, perm)
 			if err != nil {
 				t.Fatal(err)
@@ -232,6 +263,7 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 			m := pl.val.N()
 			dim := p.Data.Dim
 			worst := 0.0
+			worstBy := map[string]float64{}
 			// with returns the prepared data with record idx at v (keep: the
 			// data value) and its label set to lab (0: unchanged).
 			with := func(idx int, v, lab float64) *Prepared {
@@ -291,13 +323,15 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 						}
 						d := math.Abs(q[i] - qq[i])
 						worst = max(worst, d/pl.betas[i])
+						mech := candidateMechanism(p.Params, pl.cands[i])
+						worstBy[mech] = max(worstBy[mech], d/pl.betas[i])
 						if d > pl.betas[i]*(1+1e-9) {
 							t.Errorf("record %d (validation: %v) %v → %v: candidate %s score moved %g > β = %g", idx, inVal, rp.from, rp.to, pl.cands[i], d, pl.betas[i])
 						}
 					}
 				}
 			}
-			t.Logf("β = %.4g (sup-norm only: %.4g); largest |Δq|/β = %.3g", pl.beta, pl.betaSup, worst)
+			t.Logf("β = %.4g (sup-norm only: %.4g); largest |Δq|/β = %.3g (by mechanism: %v)", pl.beta, pl.betaSup, worst, worstBy)
 		})
 	}
 }
