@@ -66,7 +66,7 @@ func newSecureNoise(s float64, p Params) (*secureNoise, error) {
 	m := coefficientCount(p.K) // ≤ MaxCoefficients, so it fits in int64
 	switch p.Noise {
 	case NoiseLaplace:
-		return &secureNoise{n: noise.Laplace(), l0: int64(m), lInf: s, eps: p.Epsilon}, nil
+		return &secureNoise{n: noise.Laplace(), l0: int64(m), lInf: s, eps: RoundingSafeEpsilon(p.Epsilon, m)}, nil
 	case NoiseLaplaceApprox:
 		return &secureNoise{n: noise.Laplace(), l0: 1, lInf: s, eps: approxEpsilonPrime(p.Epsilon, p.Delta, m)}, nil
 	case NoiseGaussian:

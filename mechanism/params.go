@@ -83,7 +83,9 @@ func finitePositive(x float64) bool { return x > 0 && !math.IsInf(x, 0) && !math
 //   - for NoiseLaplaceApprox, the advanced-composition check of
 //     ApproxComposedEpsilon: the per-coefficient budget
 //     ε′ = ε/(2√(2m·ln(1/δ))) composed over the m coefficients (Dwork–Roth
-//     Thm 3.20) must not exceed the requested ε.
+//     Thm 3.20) must not exceed the requested ε;
+//   - for NoiseLaplace, ε must exceed the rounding allowance of the m
+//     library calls, 2·(m−1)·2⁻⁴⁰ (RoundingSafeEpsilon) by 2⁻⁵⁰.
 //
 // The error is a *ParamError naming the field, the value and the rule.
 func (p Params) Validate() error {
@@ -92,6 +94,13 @@ func (p Params) Validate() error {
 	}
 	if err := validateShape(p.K, p.H); err != nil {
 		return err
+	}
+	if p.Noise == NoiseLaplace {
+		if m := coefficientCount(p.K); RoundingSafeEpsilon(p.Epsilon, m) < minLibraryEpsilon {
+			return paramErr("epsilon", p.Epsilon,
+				"is too small for %d lattice values: the secure noise's rounding costs up to 2·(m−1)·2^-40 = %.3g of ε (RoundingSafeEpsilon); increase ε or use a smaller k",
+				m, p.Epsilon-RoundingSafeEpsilon(p.Epsilon, m))
+		}
 	}
 	if p.Noise == NoiseLaplaceApprox {
 		m := coefficientCount(p.K)

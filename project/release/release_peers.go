@@ -102,9 +102,12 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 					return synopsis.PeerRelease{}, err
 				}
 				s[0] = 1 // S_0 is public and exact
+				// Laplace of scale λ = (t−1)·(2/n)/ε = TrigNoiseScale, the
+				// library's ε lowered by the rounding of the t−1 calls
+				// (mechanism.RoundingSafeEpsilon).
+				libEps := mechanism.RoundingSafeEpsilon(eps, t-1)
 				for m := 1; m < t; m++ {
-					// Laplace of scale λ = (t−1)·(2/n)/ε = TrigNoiseScale.
-					if s[m], err = noise.Laplace().AddNoiseFloat64(s[m], int64(t-1), 2/float64(n), eps, 0); err != nil {
+					if s[m], err = noise.Laplace().AddNoiseFloat64(s[m], int64(t-1), 2/float64(n), libEps, 0); err != nil {
 						return synopsis.PeerRelease{}, fmt.Errorf("secure noise: %w", err)
 					}
 				}
