@@ -476,7 +476,6 @@ type choicePlan struct {
 	p          *Prepared
 	opt        ChooseOptions
 	cands      []Candidate
-	params     []mechanism.Params
 	sims       []*candidateSim
 	fits       map[string]*trainFit
 	train, val learners.Dataset
@@ -582,7 +581,6 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		if !(b > 0) || math.IsInf(b, 0) {
 			return nil, fmt.Errorf("candidate %d (%s): score sensitivity β = %g is not finite and > 0", i+1, c, b)
 		}
-		pl.params = append(pl.params, pr)
 		pl.sims = append(pl.sims, sim)
 		pl.betas = append(pl.betas, b)
 		pl.beta = max(pl.beta, b)

@@ -124,17 +124,25 @@ func candidateParams(p mechanism.Params, c Candidate, dim int) mechanism.Params 
 // tuningValues returns the learner's parameter values of the release p
 // with the tuning of c (its bandwidth and parameters; nil: the request's).
 func (p *Prepared) tuningValues(c Candidate) learners.Values {
-	values := learners.Values{}
-	for k, v := range p.Resolved {
-		values[k] = slices.Clone(v)
+	return c.tuned(learners.Values(p.Resolved))
+}
+
+// tuned returns a copy of base with c's tuning over it: its bandwidth and
+// parameters (nil or a missing name: base's value). The one home of what
+// a candidate's tuning means to the learner's values (the choice's fits,
+// ApplyCandidate's request).
+func (c Candidate) tuned(base learners.Values) learners.Values {
+	out := make(learners.Values, len(base)+len(c.Params)+1)
+	for k, v := range base {
+		out[k] = slices.Clone(v)
 	}
 	if c.Bandwidth != nil {
-		values["bandwidth"] = slices.Clone(c.Bandwidth)
+		out["bandwidth"] = slices.Clone(c.Bandwidth)
 	}
 	for k, v := range c.Params {
-		values[k] = slices.Clone(v)
+		out[k] = slices.Clone(v)
 	}
-	return values
+	return out
 }
 
 // candidatePeerRule reports whether the peer candidate c may be released
@@ -419,16 +427,7 @@ func evalProductGrid(axes [][]float64, f func([]float64) float64) []float64 {
 // synopsis kind to release (Options.Mechanism).
 func ApplyCandidate(req Request, c Candidate) (Request, string) {
 	out := req
-	out.Params = learners.Values{}
-	for k, v := range req.Params {
-		out.Params[k] = slices.Clone(v)
-	}
-	if c.Bandwidth != nil {
-		out.Params["bandwidth"] = slices.Clone(c.Bandwidth)
-	}
-	for k, v := range c.Params {
-		out.Params[k] = slices.Clone(v)
-	}
+	out.Params = c.tuned(req.Params)
 	dim := len(req.Features)
 	switch {
 	case c.Mechanism == synopsis.MechanismGP:
