@@ -64,7 +64,11 @@ func eachRecordChunk(d Dataset, f func(first int, x []float64) error) error {
 	return nil
 }
 
-// errSourceUnread is the error of a learner that reads X given a Source.
-func errSourceUnread(k Kind) error {
-	return fmt.Errorf("%s: dataset given as a record source; this learner reads the mapped features (Dataset.Materialized)", k)
+// checkSource refuses a dataset given as a Source to a learner that
+// reads X (ReadsSource false): the one home of that rule for every Fit.
+func checkSource(k Kind, d Dataset) error {
+	if d.Source != nil && !ReadsSource(k) {
+		return fmt.Errorf("%s: dataset given as a record source; this learner reads the mapped features (Dataset.Materialized)", k)
+	}
+	return nil
 }

@@ -84,8 +84,8 @@ func ermCheckData(kind Kind, data Dataset, label LabelKind, minDim, maxDim int) 
 	if data.Dim < minDim || data.Dim > maxDim {
 		return fmt.Errorf("%s: dataset has %d feature columns; this learner needs between %d and %d", kind, data.Dim, minDim, maxDim)
 	}
-	if data.Source != nil {
-		return errSourceUnread(kind)
+	if err := checkSource(kind, data); err != nil {
+		return err
 	}
 	if len(data.X)%data.Dim != 0 {
 		return fmt.Errorf("%s: dataset has %d feature values, not a multiple of its %d columns", kind, len(data.X), data.Dim)

@@ -37,8 +37,8 @@ func checkData(spec Spec, d Dataset, minN int) (int, error) {
 	if d.Dim < spec.MinDim || d.Dim > spec.MaxDim {
 		return 0, fmt.Errorf("%s: dataset has %d feature columns; this learner needs between %d and %d", k, d.Dim, spec.MinDim, spec.MaxDim)
 	}
-	if d.Source != nil && !ReadsSource(k) {
-		return 0, errSourceUnread(k)
+	if err := checkSource(k, d); err != nil {
+		return 0, err
 	}
 	if d.Source == nil && len(d.X)%d.Dim != 0 {
 		return 0, fmt.Errorf("%s: dataset has %d feature values, not a multiple of its %d columns", k, len(d.X), d.Dim)
