@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -32,6 +34,8 @@ func TestChooseMechanismFlags(t *testing.T) {
 			"mechanism output-perturbation, noise = laplace", "--mechanism output-perturbation --noise laplace"},
 		{gauss, release.Candidate{Mechanism: synopsis.MechanismOutputPerturbation},
 			"mechanism output-perturbation, noise = laplace", "--mechanism output-perturbation --noise laplace"},
+		{pure, release.Candidate{Mechanism: synopsis.MechanismTrig, H: 1, K: 8},
+			"mechanism " + synopsis.MechanismTrig + ", noise = laplace", "--mechanism " + synopsis.MechanismTrig + " --noise laplace"},
 		{gauss, release.Candidate{Mechanism: synopsis.MechanismGP, H: 1, K: 8},
 			"mechanism " + synopsis.MechanismGP + ", k = 8, noise = gaussian", "--mechanism " + synopsis.MechanismGP + " --k 8 --noise gaussian --delta 1e-06"},
 	} {
@@ -72,6 +76,52 @@ func TestChooseMechanisms(t *testing.T) {
 	out := w.path("chosen.synopsis")
 	rel := append(append(append([]string{"release"}, base...), flags...), "--title", "chosen", "--passphrase-file", w.pass, "--out", out)
 	te.mustRun(t, rel...)
+	want := synopsis.MechanismBernstein
+	if i := slices.Index(flags, "--mechanism"); i >= 0 {
+		want = flags[i+1]
+	}
+	if r := te.mustRun(t, "inspect", out); !regexp.MustCompile(`(?m)^\s*mechanism\b.*` + regexp.QuoteMeta(want)).MatchString(r.stdout) {
+		t.Errorf("inspect of the release does not name the chosen mechanism %s:\n%s", want, r.stdout)
+	}
+}
+
+// TestChooseMechanismsGeneralized: `choose --mechanisms` for a
+// one-dimensional KDE compares Wang et al.'s trigonometric release too;
+// its score sensitivity is more than twice the Bernstein candidates', so
+// the choice says it selects by the generalized exponential mechanism
+// (standard error, public quantities only), and the printed flags release
+// whichever candidate was chosen.
+func TestChooseMechanismsGeneralized(t *testing.T) {
+	w := newWorkspace(t)
+	te := newTestEnv()
+	w.keygen(t, te)
+	data := w.path("bimodal.csv")
+	var b strings.Builder
+	b.WriteString("x\n")
+	for i := range 600 {
+		// two modes, at 2.5 and 7.5, spread evenly (public test records)
+		mode := 2.5 + 5*float64(i%2)
+		fmt.Fprintf(&b, "%.4f\n", mode+1.2*(float64(i%97)/96-0.5))
+	}
+	if err := os.WriteFile(data, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--data", data, "--features", "x", "--bounds", "x=0:10", "--learner", "kde", "--param", "bandwidth=0.05",
+		"--epsilon", "2", "--ledger", w.path("ledger.jsonl"), "--allow-over-budget"}
+	r := te.mustRun(t, append(append([]string{"choose"}, base...), "--epsilon-select", "1", "--mechanisms")...)
+	if !strings.Contains(r.stderr, "generalized exponential mechanism") || !strings.Contains(r.stderr, "of every Bernstein setting's") {
+		t.Fatalf("the generalized selection is not stated:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stdout, "β") {
+		t.Errorf("standard output states β (it goes to standard error with the other selection figures):\n%s", r.stdout)
+	}
+	m := regexp.MustCompile(`release with: bernstein release … --epsilon 2 (.*)\n`).FindStringSubmatch(r.stdout)
+	if m == nil {
+		t.Fatalf("no release flags in stdout:\n%s", r.stdout)
+	}
+	flags := strings.Fields(m[1])
+	out := w.path("chosen.synopsis")
+	te.mustRun(t, append(append(append([]string{"release"}, base...), flags...), "--title", "chosen", "--passphrase-file", w.pass, "--out", out)...)
 	want := synopsis.MechanismBernstein
 	if i := slices.Index(flags, "--mechanism"); i >= 0 {
 		want = flags[i+1]

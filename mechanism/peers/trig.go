@@ -75,6 +75,37 @@ func TrigNoiseScale(n, t int, epsilon float64) (float64, error) {
 	return 2 * float64(t-1) / (float64(n) * epsilon), nil
 }
 
+// TrigStabilityFactor returns 2^{K+1} − 1 for the Jackson order K: the
+// factor by which one record can move a trigonometric KDE release beyond
+// the largest move of the KDE itself. Precisely, for data of n records in
+// [0,1], bandwidth b and any noise draw z (the same for both), replacing
+// one record moves the released answer at every y by at most
+//
+//	(2^{K+1} − 1)·K_b·(1 − e^{−1/(2b²)})/n,   K_b = 1/(√(2π)·b),
+//
+// i.e. (2^{K+1} − 1) times the KDE's replace-one sensitivity S (learners).
+// Derivation: the answer is Σ_m w_m(y)·(S_m + λz_m) with S_m =
+// (1/n)Σ_i cos(mθ_i); the noise and S_0 cancel, so the move is
+// (1/n)·|A_y(θ_a) − A_y(θ_b)| with A_y(θ) = Σ_{m<t} μ_m·ĝ_m(y)·cos(mθ), the
+// Jackson operator I_{t,K} of JacksonMultipliers applied to p_y, the
+// cosine interpolant of g_y(θ) = φ_b(y − (cos θ+1)/2) whose coefficients
+// cosineCoefficients computes (μ_m = 0 for m ≥ t, so the coefficients
+// beyond t do not matter). I_{t,K}(p) = Σ_{l=1}^{K+1} c_l·T_l(p) with
+// c_l = −C(K+1,l)(−1)^l and T_l(p)(θ) = ∫H(s)·p(θ + l·s) ds, H ≥ 0 of
+// integral 1 (the generalized Jackson kernel), so each T_l(p) takes values
+// in [min p, max p] and |A_y(θ_a) − A_y(θ_b)| ≤ Σ_l |c_l|·osc(p_y) =
+// (2^{K+1} − 1)·osc(p_y). The interpolant is within the quadrature's
+// aliasing error (below 10⁻¹² of K_b for b ≥ MinTrigBandwidth) of g_y,
+// whose values lie in [K_b·e^{−1/(2b²)}, K_b] for y and x in [0,1]. A
+// caller inflates the bound by a relative 10⁻⁶ for that error and the
+// rounding of the weights. 0 ≤ K ≤ MaxJacksonK.
+func TrigStabilityFactor(k int) float64 {
+	if k < 0 || k > MaxJacksonK {
+		panic(fmt.Sprintf("peers.TrigStabilityFactor: K = %d: must be between 0 and %d", k, MaxJacksonK))
+	}
+	return float64(int(1)<<(k+1) - 1)
+}
+
 // TrigKDEWeights returns the public evaluation weights of Wang et al.
 // (2013), Algorithm 2, for the linear query "Gaussian KDE at y":
 // f_y(u) = φ_b(y − (u+1)/2), φ_b the N(0, b²) density, so that

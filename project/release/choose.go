@@ -111,8 +111,9 @@ type ChooseOptions struct {
 	// Mechanisms adds, for every tuning, the other mechanisms the release
 	// can have (choose_peers.go): the Bernstein release at the other noise
 	// kinds the request's δ allows and the published peers peerRule admits
-	// (output perturbation for logistic regression, Hall et al.'s GP when
-	// δ > 0 and ε ≤ 1), with fewer h and k (at most 30 candidates).
+	// (output perturbation for logistic regression, Wang et al.'s
+	// trigonometric release for the one-dimensional KDE, Hall et al.'s GP
+	// when δ > 0 and ε ≤ 1), with fewer h and k (at most 30 candidates).
 	Mechanisms bool
 	// ValidationFraction is the share of records held out (0 means
 	// DefaultValidationFraction); it must lie in (0, 1).
@@ -142,12 +143,17 @@ type ChooseResult struct {
 	Epsilon float64
 	Entry   ledger.Entry
 	// Beta is the score sensitivity β (max over candidates of the
-	// training- and validation-side bounds) and Scale = 2β/ε the Laplace
-	// scale of the selection noise.
+	// training- and validation-side bounds) and Scale the Laplace scale of
+	// the selection noise: 2β/ε, or with Selection.Generalized 2(1+10⁻⁶)/ε
+	// on the normalised scores.
 	Beta, Scale float64
 	// UtilityBound is t with P(q_chosen < max_i q_i − t) ≤ Gamma
-	// (mechanism.NoisyMaxUtilityBound), in score units.
+	// (mechanism.NoisyMaxUtilityBound), in score units; with
+	// Selection.Generalized, P(q_chosen < q_j − t for some Bernstein
+	// candidate j) ≤ Gamma (mechanism.GeneralizedUtilityBound at β_B).
 	UtilityBound, Gamma float64
+	// Selection says how the candidate was selected (public).
+	Selection ChoiceSelection
 	// TrainN and ValidationN are the sizes of the two splits.
 	TrainN, ValidationN int
 	// ScoreKind is the learner output the score measures (density,
@@ -186,7 +192,10 @@ type ChooseResult struct {
 //  5. The spend ε_sel is reserved in opt.Ledger (KindValidation) BEFORE any
 //     score is computed; a refusal (*BudgetError) returns it and nothing is
 //     computed or chosen.
-//  6. i* = mechanism.NoisyMax(q, β, ε_sel): secure Laplace(2β/ε_sel).
+//  6. i* = mechanism.NoisyMax(q, β, ε_sel): secure Laplace(2β/ε_sel) —
+//     or, when the β_i differ so much that mechanism.PreferGeneralized
+//     says so, mechanism.GeneralizedNoisyMax(q, (β_i), ε_sel, γ), which
+//     compares each candidate at its own β_i (ChoiceSelection).
 //
 // With opt.Mechanisms the candidates also hold other mechanisms (the
 // Bernstein release at other noise kinds, the published peers; see
@@ -231,15 +240,21 @@ type ChoicePreview struct {
 	TrainN, ValidationN int
 	ScoreKind           learners.OutputKind
 	Gamma               float64
+	// Selection says how the choice will select (public).
+	Selection ChoiceSelection
 }
 
-// Scale returns the Laplace scale 2β/ε_sel of the selection noise.
-func (c *ChoicePreview) Scale(epsilonSelect float64) float64 { return 2 * c.Beta / epsilonSelect }
+// Scale returns the Laplace scale of the selection noise at ε_sel
+// (ChoiceSelection.Scale).
+func (c *ChoicePreview) Scale(epsilonSelect float64) float64 {
+	return c.Selection.Scale(epsilonSelect)
+}
 
-// UtilityBound returns mechanism.NoisyMaxUtilityBound for ε_sel at
-// failure probability c.Gamma. It panics on ε_sel ≤ 0 (validate first).
+// UtilityBound returns the selection's utility bound at ε_sel and failure
+// probability c.Gamma (ChoiceSelection.UtilityBound). It panics on
+// ε_sel ≤ 0 (validate first).
 func (c *ChoicePreview) UtilityBound(epsilonSelect float64) float64 {
-	return mechanism.NoisyMaxUtilityBound(len(c.Candidates), c.Beta, epsilonSelect, c.Gamma)
+	return c.Selection.UtilityBound(epsilonSelect, c.Gamma)
 }
 
 // PreviewChoice prepares req and plans the private choice as ChooseSettings
@@ -269,6 +284,7 @@ func PreviewChoice(ctx context.Context, req Request, opt ChooseOptions) (*Choice
 		TrainN: pl.train.N(), ValidationN: pl.val.N(),
 		ScoreKind: pl.scoreKind(),
 		Gamma:     opt.Gamma,
+		Selection: pl.selection,
 	}, nil
 }
 
@@ -484,9 +500,11 @@ type choicePlan struct {
 	// accuracy holds, for a classifier, each candidate's accuracy score
 	// (margin: the root-mean-square of its release noise); nil otherwise.
 	accuracy []learners.AccuracyScore
-	// betaSup is β with the sup-norm bound only (no lattice-L1 bound), for
-	// comparison in tests and docs.
+	// betaSup is the Bernstein candidates' β with the sup-norm bound only
+	// (no lattice-L1 bound), for comparison in tests and docs.
 	betaSup float64
+	// selection is how the plan selects (from the β_i: public).
+	selection ChoiceSelection
 }
 
 // scoreKind is the learner output the plan's scores measure (the same for
@@ -584,8 +602,11 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 		pl.sims = append(pl.sims, sim)
 		pl.betas = append(pl.betas, b)
 		pl.beta = max(pl.beta, b)
-		pl.betaSup = max(pl.betaSup, bSup)
+		if !c.peer() {
+			pl.betaSup = max(pl.betaSup, bSup)
+		}
 	}
+	pl.selection = newChoiceSelection(pl.cands, pl.betas)
 	return pl, nil
 }
 
@@ -726,7 +747,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 	if err != nil {
 		return nil, fmt.Errorf("scoring the candidates (the ledger keeps the spend): %w", err)
 	}
-	sel, err := mechanism.NoisyMax(scores, pl.beta, opt.EpsilonSelect)
+	sel, err := pl.selection.selectSecure(scores, opt.EpsilonSelect, opt.Gamma)
 	if err != nil {
 		return nil, fmt.Errorf("selecting (the ledger keeps the spend): %w", err)
 	}
@@ -739,8 +760,9 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Entry:        entry,
 		Beta:         pl.beta,
 		Scale:        sel.Scale,
-		UtilityBound: mechanism.NoisyMaxUtilityBound(len(pl.cands), pl.beta, opt.EpsilonSelect, opt.Gamma),
+		UtilityBound: pl.selection.UtilityBound(opt.EpsilonSelect, opt.Gamma),
 		Gamma:        opt.Gamma,
+		Selection:    pl.selection,
 		TrainN:       pl.train.N(),
 		ValidationN:  pl.val.N(),
 		ScoreKind:    pl.scoreKind(),

@@ -23,14 +23,19 @@ import (
 //     δ > 0), one (h, k) each: the first order of the layout and its k*;
 //   - the published peers the release can produce (planPeer), decided by
 //     the one rule of the peers' public conditions (peerRule) at the
-//     candidate's own δ (δ = 0 for the pure ε-DP output perturbation,
-//     the curator's δ for Hall et al.'s GP): Chaudhuri & Vinterbo's output
-//     perturbation for logistic regression, Hall et al.'s GP for the KDE
-//     and the SVM without intercept when δ > 0 and ε ≤ 1.
+//     candidate's own δ (δ = 0 for the pure ε-DP output perturbation and
+//     trigonometric release, the curator's δ for Hall et al.'s GP):
+//     Chaudhuri & Vinterbo's output perturbation for logistic regression,
+//     Wang et al.'s trigonometric release for the one-dimensional KDE, and
+//     Hall et al.'s GP for the KDE and the SVM without intercept when
+//     δ > 0 and ε ≤ 1.
 //
-// Wang et al.'s trigonometric release is not a candidate yet: its
-// training-side stability bound (how far one training record moves the
-// released function at any point) is not derived (docs/validation.md).
+// A peer whose stability bound is much larger than the Bernstein
+// candidates' (the trigonometric release's is 7·S_T) would set the common
+// β of NoisyMax for all; mechanism.PreferGeneralized then switches the
+// selection to the generalized exponential mechanism, which compares each
+// candidate at its own β (docs/validation.md, "Per-candidate
+// sensitivities").
 //
 // Every candidate is public: it depends on the learner, the dimension, n,
 // ε, δ, the parameters and the source of the data, never on record values.
@@ -54,12 +59,11 @@ func choiceNoises(pr mechanism.Params) []mechanism.NoiseKind {
 	return out
 }
 
-// choicePeers lists the peer kinds the choice may compare, in order. Trig
-// is absent (see above).
-var choicePeers = []string{synopsis.MechanismOutputPerturbation, synopsis.MechanismGP}
+// choicePeers lists the peer kinds the choice may compare, in order.
+var choicePeers = []string{synopsis.MechanismOutputPerturbation, synopsis.MechanismGP, synopsis.MechanismTrig}
 
 // peerDelta is the δ a peer candidate is released at: the curator's δ for
-// the (ε, δ)-DP GP, 0 for the pure ε-DP kinds.
+// the (ε, δ)-DP GP, 0 for the pure ε-DP kinds (output perturbation, trig).
 func peerDelta(name string, delta float64) float64 {
 	if name == synopsis.MechanismGP {
 		return delta
@@ -160,13 +164,14 @@ func (p *Prepared) candidatePeerRule(c Candidate) error {
 }
 
 // peerCandidates returns the peer candidates for one tuning: every kind of
-// choicePeers that peerRule admits. GP candidates carry the request's k
-// (the GP's public grid; the same on every axis, else none is offered).
+// choicePeers that peerRule admits. GP and trig candidates carry the
+// request's k (the GP's public grid, the trig release's t = k + 1 moments;
+// the same k on every axis, else none is offered).
 func (p *Prepared) peerCandidates(tu Candidate) []Candidate {
 	var out []Candidate
 	for _, name := range choicePeers {
 		c := Candidate{Mechanism: name, Bandwidth: tu.Bandwidth, Params: tu.Params}
-		if name == synopsis.MechanismGP {
+		if name == synopsis.MechanismGP || name == synopsis.MechanismTrig {
 			k := p.Params.K
 			if len(k) == 0 || slices.ContainsFunc(k, func(v int) bool { return v != k[0] }) {
 				continue
@@ -318,6 +323,8 @@ func (pl *choicePlan) peerSim(ctx context.Context, c Candidate, f *trainFit, pr 
 				}
 				return gridSim{g: g}, nil
 			}}, nil
+	case synopsis.MechanismTrig:
+		return pl.trigSim(f, pr)
 	}
 	return nil, reqErr("mechanism", "%s is not a candidate of the private choice (candidates: bernstein, %v)", peerWords(c.Mechanism), choicePeers)
 }

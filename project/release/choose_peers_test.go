@@ -78,6 +78,7 @@ func mechanismRequests(ds *dataset.Table) []struct {
 		bg = "bernstein/gaussian"
 		op = synopsis.MechanismOutputPerturbation
 		gp = synopsis.MechanismGP
+		tr = synopsis.MechanismTrig
 	)
 	return []struct {
 		name      string
@@ -85,15 +86,16 @@ func mechanismRequests(ds *dataset.Table) []struct {
 		opt       ChooseOptions
 		want, not []string
 	}{
-		{"logistic/pure", logistic(pure(1)), ChooseOptions{Mechanisms: true}, []string{bl, op}, []string{bg, gp}},
-		{"logistic/pure/parameters", logistic(pure(1)), ChooseOptions{Mechanisms: true, Parameters: true}, []string{bl, op}, []string{bg, gp}},
-		{"logistic/gaussian", logistic(gauss(1)), ChooseOptions{Mechanisms: true, Parameters: true}, []string{bl, bg, op}, []string{gp}},
-		{"svm/gaussian/eps≤1", svm(gauss(1)), ChooseOptions{Mechanisms: true}, []string{bl, bg, gp}, []string{op}},
-		{"svm/gaussian/eps>1", svm(gauss(2)), ChooseOptions{Mechanisms: true}, []string{bl, bg}, []string{op, gp}},
-		{"svm/pure", svm(pure(1)), ChooseOptions{Mechanisms: true}, []string{bl}, []string{bg, op, gp}},
-		{"kde/gaussian", kde(gauss(0.5)), ChooseOptions{Mechanisms: true}, []string{bl, bg, gp}, []string{op}},
-		{"kde/pure", kde(pure(0.5)), ChooseOptions{Mechanisms: true}, []string{bl}, []string{bg, op, gp}},
-		{"logistic/off", logistic(gauss(1)), ChooseOptions{}, []string{bg}, []string{bl, op, gp}},
+		{"logistic/pure", logistic(pure(1)), ChooseOptions{Mechanisms: true}, []string{bl, op}, []string{bg, gp, tr}},
+		{"logistic/pure/parameters", logistic(pure(1)), ChooseOptions{Mechanisms: true, Parameters: true}, []string{bl, op}, []string{bg, gp, tr}},
+		{"logistic/gaussian", logistic(gauss(1)), ChooseOptions{Mechanisms: true, Parameters: true}, []string{bl, bg, op}, []string{gp, tr}},
+		{"svm/gaussian/eps≤1", svm(gauss(1)), ChooseOptions{Mechanisms: true}, []string{bl, bg, gp}, []string{op, tr}},
+		{"svm/gaussian/eps>1", svm(gauss(2)), ChooseOptions{Mechanisms: true}, []string{bl, bg}, []string{op, gp, tr}},
+		{"svm/pure", svm(pure(1)), ChooseOptions{Mechanisms: true}, []string{bl}, []string{bg, op, gp, tr}},
+		{"kde/gaussian", kde(gauss(0.5)), ChooseOptions{Mechanisms: true}, []string{bl, bg, gp, tr}, []string{op}},
+		{"kde/pure", kde(pure(0.5)), ChooseOptions{Mechanisms: true}, []string{bl, tr}, []string{bg, op, gp}},
+		{"kde/pure/bandwidths", kde(pure(0.5)), ChooseOptions{Mechanisms: true, Bandwidths: true}, []string{bl, tr}, []string{bg, op, gp}},
+		{"logistic/off", logistic(gauss(1)), ChooseOptions{}, []string{bg}, []string{bl, op, gp, tr}},
 	}
 }
 
@@ -380,15 +382,20 @@ func TestChooseMechanismsProxyStability(t *testing.T) {
 	svm.Privacy = gauss
 	kde := kdeRequest(ds)
 	kde.Privacy, kde.Params = gauss, learners.Values{"bandwidth": {0.02}}
+	trig := kdeRequest(ds)
+	trig.Privacy.K = []int{20}
 	for _, tc := range []struct {
 		name    string
 		req     Request
 		reached float64 // the largest ratio to d_i must reach this
 	}{
-		{"logistic score/output-perturbation", classifier(learners.KindLogistic, nil), 0.4},
-		{"logistic probability/output-perturbation", classifier(learners.KindLogistic, learners.Values{"output": {1}}), 0.1},
-		{"svm/hall-gp", svm, 0.9},
-		{"kde narrow/hall-gp", kde, 0.9},
+		{"logistic score/" + synopsis.MechanismOutputPerturbation, classifier(learners.KindLogistic, nil), 0.4},
+		{"logistic probability/" + synopsis.MechanismOutputPerturbation, classifier(learners.KindLogistic, learners.Values{"output": {1}}), 0.1},
+		{"svm/" + synopsis.MechanismGP, svm, 0.9},
+		{"kde narrow/" + synopsis.MechanismGP, kde, 0.9},
+		// d = 7·S_T (peers.TrigStabilityFactor) is loose: moves of about
+		// 1.2·S_T are found (TestTrigStabilityFactor).
+		{"kde/" + synopsis.MechanismTrig, trig, 0.1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(12, 5))
@@ -400,9 +407,14 @@ func TestChooseMechanismsProxyStability(t *testing.T) {
 			if err := opt.validate(); err != nil {
 				t.Fatal(err)
 			}
-			opt.Candidates = p.peerCandidates(Candidate{})
+			mech := tc.name[strings.Index(tc.name, "/")+1:]
+			for _, c := range p.peerCandidates(Candidate{}) {
+				if c.Mechanism == mech {
+					opt.Candidates = append(opt.Candidates, c)
+				}
+			}
 			if len(opt.Candidates) != 1 {
-				t.Fatalf("peer candidates %v: want one", opt.Candidates)
+				t.Fatalf("peer candidates %v: want one %s", p.peerCandidates(Candidate{}), mech)
 			}
 			n, dim := p.Data.N(), p.Data.Dim
 			perm := r.Perm(n)

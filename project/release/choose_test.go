@@ -216,7 +216,7 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 	repls := []repl{{keep, 0}, {keep, 1}, {keep, rnd}, {0, 1}, {1, 0}, {0.5, 0}, {1.0 / 3, 1}, {0.5, 0.5}, {rnd, rnd}}
 	audited := map[string]bool{}
 	defer func() {
-		for _, want := range []string{"bernstein/laplace", "bernstein/gaussian", synopsis.MechanismOutputPerturbation, synopsis.MechanismGP} {
+		for _, want := range []string{"bernstein/laplace", "bernstein/gaussian", synopsis.MechanismOutputPerturbation, synopsis.MechanismGP, synopsis.MechanismTrig} {
 			if !audited[want] {
 				t.Errorf("no %s candidate was audited", want)
 			}
@@ -256,8 +256,8 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.Spec.Output.Kind == learners.OutputDensity && !(pl.beta < pl.betaSup) {
-				t.Errorf("density: lattice-L1 β = %g is not below the sup-norm β = %g", pl.beta, pl.betaSup)
+			if p.Spec.Output.Kind == learners.OutputDensity && !(pl.selection.BetaBase < pl.betaSup) {
+				t.Errorf("density: the Bernstein candidates' lattice-L1 β = %g is not below their sup-norm β = %g", pl.selection.BetaBase, pl.betaSup)
 			}
 			seed := r.Uint64()
 			m := pl.val.N()
@@ -331,7 +331,7 @@ func TestChooseScoresNeighbourAudit(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("β = %.4g (sup-norm only: %.4g); largest |Δq|/β = %.3g (by mechanism: %v)", pl.beta, pl.betaSup, worst, worstBy)
+			t.Logf("β = %.4g, Bernstein %.4g (sup-norm only: %.4g); largest |Δq|/β = %.3g (by mechanism: %v)", pl.beta, pl.selection.BetaBase, pl.betaSup, worst, worstBy)
 		})
 	}
 }

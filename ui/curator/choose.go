@@ -249,6 +249,12 @@ func (fl *chooseFlow) showForecast() {
 		fl.forecast.SetText("")
 		return
 	}
+	if words := pv.Selection.GeneralizedWords(eps, pv.Gamma); words != "" {
+		fl.forecast.SetText(fmt.Sprintf("Before you spend: %d settings compared on %d training / %d validation records, at ε = %s. %s "+
+			"Larger ε means less noise: the choice is only useful when the noise is small next to the differences between settings.",
+			len(pv.Candidates), pv.TrainN, pv.ValidationN, formatValue(eps), words))
+		return
+	}
 	fl.forecast.SetText(fmt.Sprintf(
 		"Before you spend: %d settings compared on %d training / %d validation records; score sensitivity β = %.3g. "+
 			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s is within "+
@@ -314,13 +320,17 @@ func (c *curator) chooseFinished(fl *chooseFlow, req release.Request, res *relea
 	}
 	c.refreshPages()
 	c.changed()
+	selection := fmt.Sprintf("Score sensitivity β = %.3g, selection noise Laplace(%.3g): with probability %g the chosen "+
+		"setting's score is within %.3g of the best. When the noise is much larger than the differences between settings, "+
+		"the choice is close to random.", res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+	if words := res.Selection.GeneralizedWords(res.Epsilon, res.Gamma); words != "" {
+		selection = words
+	}
 	msg := fmt.Sprintf("Chosen: %s (filled into the form).\n\n"+
 		"Spent ε = %s on this choice (ledger entry %s). The dataset has now spent ε %s of %s.\n\n"+
-		"Compared %d settings on %d training and %d validation records. Score sensitivity β = %.3g, selection noise "+
-		"Laplace(%.3g): with probability %g the chosen setting's score is within %.3g of the best. When the noise is "+
-		"much larger than the differences between settings, the choice is close to random.",
+		"Compared %d settings on %d training and %d validation records. %s",
 		chosen, formatValue(res.Epsilon), res.Entry.ID, fmtBudget(res.Spent), fmtBudget(res.Budget),
-		len(res.Candidates), res.TrainN, res.ValidationN, res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
+		len(res.Candidates), res.TrainN, res.ValidationN, selection)
 	if res.Entry.OverBudget {
 		msg += "\n\nThis choice exceeded the budget (allowed; recorded in the ledger)."
 	}
@@ -339,7 +349,7 @@ func (fl *chooseFlow) options() release.ChooseOptions {
 
 // mechanismsLabel is the mechanism box's text.
 const mechanismsLabel = "Also compare the other mechanisms this release can have: other noise kinds, " +
-	"output perturbation (logistic), Hall et al.'s GP (δ > 0, ε ≤ 1)"
+	"output perturbation (logistic), Wang et al.'s trigonometric release (1-D density), Hall et al.'s GP (δ > 0, ε ≤ 1)"
 
 // applyChosenMechanism sets the form to release the chosen candidate ch
 // of a choice made for req (release.ApplyCandidate says what it means):
