@@ -735,8 +735,8 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Learner:     string(p.Spec.Kind),
 		Params:      params,
 		Noise:       "laplace",
-		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+pl.mechanismsWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g)",
-			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta),
+		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+pl.mechanismsWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g%s)",
+			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta, pl.selection.ledgerWords()),
 	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
 		return nil, err

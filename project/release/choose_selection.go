@@ -85,3 +85,12 @@ func (s ChoiceSelection) GeneralizedWords(epsilonSelect, gamma float64) string {
 		"score is within %.3g of every Bernstein setting's, and within 8β/ε·ln(N/γ) of any other's.",
 		s.Beta, s.BetaBase, s.Scale(epsilonSelect), 1-gamma, s.UtilityBound(epsilonSelect, gamma))
 }
+
+// ledgerWords is what the ledger entry's note adds about the selection:
+// "" for NoisyMax, the Bernstein candidates' β and the method otherwise.
+func (s ChoiceSelection) ledgerWords() string {
+	if !s.Generalized {
+		return ""
+	}
+	return fmt.Sprintf(", Bernstein β = %.4g, each candidate at its own β: generalized exponential mechanism", s.BetaBase)
+}

@@ -146,6 +146,9 @@ func TestChooseTrigWins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !strings.Contains(res.Entry.Note, "wang-trig") || !strings.Contains(res.Entry.Note, "generalized exponential mechanism") {
+			t.Errorf("ledger note %q: want the mechanisms and the selection named", res.Entry.Note)
+		}
 		if res.Chosen.Mechanism != synopsis.MechanismTrig || !res.Selection.Generalized {
 			t.Fatalf("chose %s (generalized %v), want the trigonometric release", res.Chosen, res.Selection.Generalized)
 		}
