@@ -109,8 +109,9 @@ func candidateMechanism(base mechanism.Params, c Candidate) string {
 }
 
 // TestChooseMechanismsCandidatesPublic: with ChooseOptions.Mechanisms the
-// candidate list depends on public settings only (the same for other
-// records of the same shape), holds the mechanisms the settings allow,
+// candidate list and the selection (checkSelectionRule) depend on public
+// settings only (the same for other records of the same shape), holds the
+// mechanisms the settings allow,
 // never a peer the release's rule refuses (each peer candidate, applied
 // to the request by ApplyCandidate, passes CheckMechanism), and stays
 // within MaxChooseCandidates.
@@ -139,6 +140,7 @@ func TestChooseMechanismsCandidatesPublic(t *testing.T) {
 			if a, b := list(pv.Candidates), list(pv2.Candidates); !slices.Equal(a, b) {
 				t.Errorf("candidates depend on the records:\n%v\n%v", a, b)
 			}
+			checkSelectionRule(t, pv, pv2)
 			if len(pv.Candidates) > MaxChooseCandidates {
 				t.Errorf("%d candidates, more than %d", len(pv.Candidates), MaxChooseCandidates)
 			}
@@ -193,25 +195,7 @@ func TestChooseMechanismsPeerWins(t *testing.T) {
 	req.Privacy.Epsilon = 0.1
 	cands := []Candidate{{H: 1, K: 30}, {Mechanism: synopsis.MechanismOutputPerturbation}}
 	ctx := context.Background()
-	p, err := Prepare(ctx, req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = (i * 7) % n
-	}
-	plan := func(opt ChooseOptions) *choicePlan {
-		t.Helper()
-		if err := opt.validate(); err != nil {
-			t.Fatal(err)
-		}
-		pl, err := planChoice(ctx, p, opt, perm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pl
-	}
+	plan, _ := fixedSplitPlanner(t, req)
 	l := chooseLedger(t)
 	opt := ChooseOptions{EpsilonSelect: 50, Ledger: l, Candidates: cands, AllowOverBudget: true}
 	q, err := plan(opt).scores(ctx, 1)
@@ -232,14 +216,50 @@ func TestChooseMechanismsPeerWins(t *testing.T) {
 		if res.Entry.Epsilon != 50 || len(l.Entries(res.Entry.DatasetHash)) != i+1 || !strings.Contains(res.Entry.Note, "output-perturbation") {
 			t.Errorf("ledger entry %+v: want one more entry of ε = 50 naming the mechanisms", res.Entry)
 		}
-		rel, name := ApplyCandidate(req, res.Chosen)
-		pp, err := Prepare(ctx, rel, nil)
+		checkChosenReleases(t, req, res.Chosen)
+	}
+}
+
+// fixedSplitPlanner prepares req and returns a planner of its private
+// choice on a fixed split (V the records 7i mod n, i < m: a permutation
+// independent of the records), so that the private scores are
+// deterministic for a fixed seed, and the prepared release.
+func fixedSplitPlanner(t *testing.T, req Request) (func(ChooseOptions) *choicePlan, *Prepared) {
+	t.Helper()
+	ctx := context.Background()
+	p, err := Prepare(ctx, req, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := p.Data.N()
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = (i * 7) % n
+	}
+	return func(opt ChooseOptions) *choicePlan {
+		t.Helper()
+		if err := opt.validate(); err != nil {
+			t.Fatal(err)
+		}
+		pl, err := planChoice(ctx, p, opt, perm)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := pp.CheckMechanism(name); err != nil {
-			t.Fatal(err)
-		}
+		return pl
+	}, p
+}
+
+// checkChosenReleases applies the chosen candidate to req
+// (ApplyCandidate) and checks that the release accepts its mechanism.
+func checkChosenReleases(t *testing.T, req Request, chosen Candidate) {
+	t.Helper()
+	rel, name := ApplyCandidate(req, chosen)
+	pp, err := Prepare(context.Background(), rel, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pp.CheckMechanism(name); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -36,56 +36,43 @@ func bimodalDataset(t testing.TB, n int) *dataset.Table {
 	return ds
 }
 
-// TestChoiceSelectionRule: the selection is the generalized one exactly
+// checkSelectionRule checks the selection of a choice's plan pv (and of
+// pv2, the same request on other records): the generalized one exactly
 // when the other mechanisms' β is at least twice the Bernstein
 // candidates' — for the one-dimensional KDE with the trigonometric
 // candidate (d = 7·S_T, sup-norm β) — and plain NoisyMax for classifiers
-// (every β is 1/M) and without other mechanisms. The rule reads public
-// quantities only: another dataset of the same shape gives the same.
-func TestChoiceSelectionRule(t *testing.T) {
-	ds := releaseTestDataset(t, 300)
-	other := otherRecordsDataset(t, 300, 2)
-	ctx := context.Background()
-	others := mechanismRequests(other)
-	for i, tc := range mechanismRequests(ds) {
-		t.Run(tc.name, func(t *testing.T) {
-			pv, err := PreviewChoice(ctx, tc.req, tc.opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pv2, err := PreviewChoice(ctx, others[i].req, others[i].opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pv.Selection.Generalized != pv2.Selection.Generalized || pv.Selection.Beta != pv2.Selection.Beta {
-				t.Errorf("the selection depends on the records: %+v, %+v", pv.Selection, pv2.Selection)
-			}
-			hasTrig := false
-			for _, c := range pv.Candidates {
-				hasTrig = hasTrig || c.Mechanism == synopsis.MechanismTrig
-			}
-			if pv.Selection.Generalized != hasTrig {
-				t.Errorf("generalized = %v with the trigonometric candidate %v (β %.4g, Bernstein β %.4g)",
-					pv.Selection.Generalized, hasTrig, pv.Selection.Beta, pv.Selection.BetaBase)
-			}
-			if pv.Selection.Generalized {
-				if !(pv.Selection.Beta >= 2*pv.Selection.BetaBase) {
-					t.Errorf("generalized with β %.4g < 2·%.4g", pv.Selection.Beta, pv.Selection.BetaBase)
-				}
-				// Its guarantee against every Bernstein candidate is no
-				// worse than NoisyMax's with the common β.
-				if g, u := pv.UtilityBound(1), mechanism.NoisyMaxUtilityBound(len(pv.Candidates), pv.Beta, 1, pv.Gamma); g > u {
-					t.Errorf("generalized bound %.4g > NoisyMax's %.4g", g, u)
-				}
-				if w := pv.Selection.GeneralizedWords(1, pv.Gamma); !strings.Contains(w, "generalized exponential mechanism") {
-					t.Errorf("words %q", w)
-				}
-			} else if pv.Selection.GeneralizedWords(1, pv.Gamma) != "" {
-				t.Error("words for a plain NoisyMax selection")
-			}
-			t.Logf("β %.4g, Bernstein β %.4g, generalized %v", pv.Selection.Beta, pv.Selection.BetaBase, pv.Selection.Generalized)
-		})
+// (every β is 1/M) and without other mechanisms; public quantities only,
+// so the same for other records. TestChooseMechanismsCandidatesPublic runs
+// it on every request of mechanismRequests.
+func checkSelectionRule(t *testing.T, pv, pv2 *ChoicePreview) {
+	t.Helper()
+	if pv.Selection.Generalized != pv2.Selection.Generalized || pv.Selection.Beta != pv2.Selection.Beta {
+		t.Errorf("the selection depends on the records: %+v, %+v", pv.Selection, pv2.Selection)
 	}
+	hasTrig := false
+	for _, c := range pv.Candidates {
+		hasTrig = hasTrig || c.Mechanism == synopsis.MechanismTrig
+	}
+	if pv.Selection.Generalized != hasTrig {
+		t.Errorf("generalized = %v with the trigonometric candidate %v (β %.4g, Bernstein β %.4g)",
+			pv.Selection.Generalized, hasTrig, pv.Selection.Beta, pv.Selection.BetaBase)
+	}
+	if pv.Selection.Generalized {
+		if !(pv.Selection.Beta >= 2*pv.Selection.BetaBase) {
+			t.Errorf("generalized with β %.4g < 2·%.4g", pv.Selection.Beta, pv.Selection.BetaBase)
+		}
+		// Its guarantee against every Bernstein candidate is no worse
+		// than NoisyMax's with the common β.
+		if g, u := pv.UtilityBound(1), mechanism.NoisyMaxUtilityBound(len(pv.Candidates), pv.Beta, 1, pv.Gamma); g > u {
+			t.Errorf("generalized bound %.4g > NoisyMax's %.4g", g, u)
+		}
+		if w := pv.Selection.GeneralizedWords(1, pv.Gamma); !strings.Contains(w, "generalized exponential mechanism") {
+			t.Errorf("words %q", w)
+		}
+	} else if pv.Selection.GeneralizedWords(1, pv.Gamma) != "" {
+		t.Error("words for a plain NoisyMax selection")
+	}
+	t.Logf("β %.4g, Bernstein β %.4g, generalized %v", pv.Selection.Beta, pv.Selection.BetaBase, pv.Selection.Generalized)
 }
 
 // TestChooseTrigWins: on a bimodal density (n = 2000) the trigonometric
@@ -107,25 +94,12 @@ func TestChooseTrigWins(t *testing.T) {
 		Privacy: mechanism.Params{Epsilon: 5, Noise: mechanism.NoiseLaplace, K: []int{30}, H: 1}, Title: "bimodal"}
 	cands := []Candidate{{H: 1, K: 1}, {Mechanism: synopsis.MechanismTrig, H: 1, K: 30}}
 	ctx := context.Background()
-	p, err := Prepare(ctx, req, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = (i * 7) % n
-	}
+	planner, _ := fixedSplitPlanner(t, req)
 	opt := ChooseOptions{EpsilonSelect: 200, Ledger: chooseLedger(t), Candidates: cands, AllowOverBudget: true}
 	if err := opt.validate(); err != nil {
 		t.Fatal(err)
 	}
-	plan := func() *choicePlan {
-		pl, err := planChoice(ctx, p, opt, perm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pl
-	}
+	plan := func() *choicePlan { return planner(opt) }
 	pl := plan()
 	sel := pl.selection
 	if !sel.Generalized {
@@ -155,13 +129,6 @@ func TestChooseTrigWins(t *testing.T) {
 		if math.Abs(res.Scale-sel.Scale(opt.EpsilonSelect)) > 1e-15 || res.UtilityBound != sel.UtilityBound(opt.EpsilonSelect, opt.Gamma) {
 			t.Errorf("result scale %g, bound %g: want the selection's", res.Scale, res.UtilityBound)
 		}
-		rel, name := ApplyCandidate(req, res.Chosen)
-		pp, err := Prepare(ctx, rel, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := pp.CheckMechanism(name); err != nil {
-			t.Fatal(err)
-		}
+		checkChosenReleases(t, req, res.Chosen)
 	}
 }

@@ -86,27 +86,39 @@ func TestCuratorChooseMechanism(t *testing.T) {
 	f.waitIdle()
 
 	// A choice ending in output perturbation.
+	f.chooseEndingIn(pp, func(release.Request) release.Candidate {
+		return release.Candidate{Mechanism: synopsis.MechanismOutputPerturbation, Params: learners.Values{"C": {1}, "intercept": {0}}}
+	})
+}
+
+// chooseEndingIn opens "Choose privately…" again and hands the dialog a
+// result whose chosen candidate is cand(request) — a peer at Laplace
+// noise, which candidate wins a real choice being random — and checks that
+// the result dialog names it and that the Mechanism selector and the noise
+// kind are set to release it.
+func (f *curatorFixture) chooseEndingIn(pp *privacyPage, cand func(release.Request) release.Candidate) {
+	t, c := f.t, f.c
 	f.do(func() { test.Tap(pp.choose) })
-	fl2 := pp.chooseFlow
-	f.waitPlanned(fl2)
+	fl := pp.chooseFlow
+	f.waitPlanned(fl)
 	f.do(func() {
 		req, err := c.state.request(c.ds)
 		if err != nil {
 			t.Fatal(err)
 		}
-		op := release.Candidate{Mechanism: synopsis.MechanismOutputPerturbation, Params: learners.Values{"C": {1}, "intercept": {0}}}
-		c.chooseFinished(fl2, req, &release.ChooseResult{Chosen: op, Candidates: []release.Candidate{op}, Epsilon: 0.5}, nil)
-		label := preview.MechanismLabel(synopsis.MechanismOutputPerturbation)
-		if !dialogSays(fl2.result, "Chosen: mechanism "+label) {
+		ch := cand(req)
+		c.chooseFinished(fl, req, &release.ChooseResult{Chosen: ch, Candidates: []release.Candidate{ch}, Epsilon: 0.5}, nil)
+		label := preview.MechanismLabel(ch.Mechanism)
+		if !dialogSays(fl.result, "Chosen: mechanism "+label) {
 			t.Errorf("the result dialog does not name %s", label)
 		}
-		if c.state.Mechanism != synopsis.MechanismOutputPerturbation || c.state.Noise != mechanism.NoiseLaplace {
-			t.Errorf("form mechanism %q noise %s, want output perturbation at Laplace noise", c.state.Mechanism, c.state.Noise)
+		if c.state.Mechanism != ch.Mechanism || c.state.Noise != mechanism.NoiseLaplace {
+			t.Errorf("form mechanism %q noise %s, want %s at Laplace noise", c.state.Mechanism, c.state.Noise, ch.Mechanism)
 		}
 		if got := pp.mech.sel.Selected; got != label {
 			t.Errorf("Mechanism selector shows %q, want %q", got, label)
 		}
-		fl2.result.Hide()
+		fl.result.Hide()
 	})
 	f.waitIdle()
 }
@@ -122,7 +134,6 @@ func TestCuratorChooseMechanism(t *testing.T) {
 // random) selects it in the Mechanism selector, at Laplace noise.
 func TestCuratorChooseGeneralized(t *testing.T) {
 	f := newCuratorFixture(t)
-	c := f.c
 	pp, fl := f.openChoose()
 	f.waitPlanned(fl)
 	f.do(func() { test.Tap(fl.mechanisms) })
@@ -159,27 +170,7 @@ func TestCuratorChooseGeneralized(t *testing.T) {
 	})
 	f.waitIdle()
 
-	f.do(func() { test.Tap(pp.choose) })
-	fl2 := pp.chooseFlow
-	f.waitPlanned(fl2)
-	f.do(func() {
-		req, err := c.state.request(c.ds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr := release.Candidate{Mechanism: synopsis.MechanismTrig, H: 1, K: req.Privacy.K[0]}
-		c.chooseFinished(fl2, req, &release.ChooseResult{Chosen: tr, Candidates: []release.Candidate{tr}, Epsilon: 0.5}, nil)
-		label := preview.MechanismLabel(synopsis.MechanismTrig)
-		if !dialogSays(fl2.result, "Chosen: mechanism "+label) {
-			t.Errorf("the result dialog does not name %s", label)
-		}
-		if c.state.Mechanism != synopsis.MechanismTrig || c.state.Noise != mechanism.NoiseLaplace {
-			t.Errorf("form mechanism %q noise %s, want the trigonometric release at Laplace noise", c.state.Mechanism, c.state.Noise)
-		}
-		if got := pp.mech.sel.Selected; got != label {
-			t.Errorf("Mechanism selector shows %q, want %q", got, label)
-		}
-		fl2.result.Hide()
+	f.chooseEndingIn(pp, func(req release.Request) release.Candidate {
+		return release.Candidate{Mechanism: synopsis.MechanismTrig, H: 1, K: req.Privacy.K[0]}
 	})
-	f.waitIdle()
 }
