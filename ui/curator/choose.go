@@ -94,15 +94,20 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	fl.eps.SetText(formatValue(roundSig(req.Privacy.Epsilon*chooseDefaultShare, 3)))
 	fl.eps.Validator = func(s string) error { _, err := parseEpsilon(s); return err }
 	fl.over = widgets.NewKeyCheck("Allow exceeding the budget (recorded in the ledger)", nil)
-	fl.bandwidths = widgets.NewKeyCheck("Also choose the bandwidth among b/2, b and 2b (h then 1…3)", func(bool) { c.planChoice(fl, req) })
+	fl.bandwidths = widgets.NewKeyCheck("Also choose the bandwidth", func(bool) { c.planChoice(fl, req) })
+	bandwidths := checkWithHint(fl.bandwidths, "among b/2, b and 2b (h then 1…3)")
 	if !learnerHasBandwidth(req.Learner) {
+		bandwidths.Hide()
 		fl.bandwidths.Hide()
 	}
-	fl.parameters = widgets.NewKeyCheck(parametersLabel(req.Learner), func(bool) { c.planChoice(fl, req) })
+	fl.parameters = widgets.NewKeyCheck("Also choose the learner's parameters", func(bool) { c.planChoice(fl, req) })
+	parameters := checkWithHint(fl.parameters, parametersHint(req.Learner))
 	if !learnerHasTuning(req.Learner) {
+		parameters.Hide()
 		fl.parameters.Hide()
 	}
 	fl.mechanisms = widgets.NewKeyCheck(mechanismsLabel, func(bool) { c.planChoice(fl, req) })
+	mechanisms := checkWithHint(fl.mechanisms, mechanismsHint)
 	fl.progress = widget.NewProgressBar()
 	fl.forecast = widget.NewLabel("Working out the candidates and the selection noise (nothing is spent) …")
 	fl.forecast.Wrapping = fyne.TextWrapWord
@@ -132,7 +137,7 @@ func (c *curator) showChooseDialog() *chooseFlow {
 	intro.Wrapping = fyne.TextWrapWord
 	content := container.NewVBox(intro,
 		container.NewBorder(nil, nil, widget.NewLabel("ε spent by the choice:"), nil, fl.eps), splitNote(),
-		fl.bandwidths, fl.parameters, fl.mechanisms, fl.forecast, fl.lowerBox, fl.over, fl.stage, fl.progress)
+		bandwidths, parameters, mechanisms, fl.forecast, fl.lowerBox, fl.over, fl.stage, fl.progress)
 	fl.progress.Hide()
 	labels := []string{"Cancel", "Spend ε and choose"}
 	cancelRun := func() bool {
@@ -347,9 +352,23 @@ func (fl *chooseFlow) options() release.ChooseOptions {
 	return release.ChooseOptions{Bandwidths: fl.bandwidths.Checked, Parameters: fl.parameters.Checked, Mechanisms: fl.mechanisms.Checked}
 }
 
-// mechanismsLabel is the mechanism box's text.
-const mechanismsLabel = "Also compare the other mechanisms this release can have: other noise kinds, " +
-	"output perturbation (logistic), Wang et al.'s trigonometric release (1-D density), Hall et al.'s GP (δ > 0, ε ≤ 1)"
+// mechanismsLabel is the mechanism box's text, mechanismsHint the
+// wrapped line under it.
+const (
+	mechanismsLabel = "Also compare the other mechanisms this release can have"
+	mechanismsHint  = "Other noise kinds, output perturbation (logistic regression), Wang et al.'s trigonometric release " +
+		"(one-feature density) and Hall et al.'s GP (δ > 0, ε ≤ 1), each with the noise of its own release."
+)
+
+// checkWithHint returns the box check with hint wrapped under it: a box's
+// own text does not wrap, so a long one would widen the dialog beyond the
+// window (and a vertical-only scroll would cut every line on the right).
+func checkWithHint(check fyne.CanvasObject, hint string) *fyne.Container {
+	l := widget.NewLabel(hint)
+	l.Wrapping = fyne.TextWrapWord
+	l.TextStyle.Italic = true
+	return container.NewVBox(check, container.NewBorder(nil, nil, widget.NewLabel("    "), nil, l))
+}
 
 // applyChosenMechanism sets the form to release the chosen candidate ch
 // of a choice made for req (release.ApplyCandidate says what it means):
@@ -384,15 +403,15 @@ func learnerHasTuning(k learners.Kind) bool {
 	return k == learners.KindSVM || k == learners.KindLogistic || k == learners.KindRidge
 }
 
-// parametersLabel is the parameter box's text for the learner.
-func parametersLabel(k learners.Kind) string {
+// parametersHint is the line under the parameter box for the learner.
+func parametersHint(k learners.Kind) string {
 	switch k {
 	case learners.KindSVM:
-		return "Also choose C among C/3, C, 3C and σ among σ/2, σ, 2σ (fewer h and k)"
+		return "C among C/3, C, 3C and σ among σ/2, σ, 2σ (fewer h and k)"
 	case learners.KindLogistic:
-		return "Also choose C among C/3, C, 3C and the intercept feature among 0 and b (fewer h and k)"
+		return "C among C/3, C, 3C and the intercept feature among 0 and b (fewer h and k)"
 	}
-	return "Also choose C among C/10, C, 10C (fewer h and k)"
+	return "C among C/10, C, 10C (fewer h and k)"
 }
 
 // learnerHasBandwidth reports whether the learner has a "bandwidth"
