@@ -183,7 +183,7 @@ func chosenMechanism(req release.Request, c release.Candidate) (chosen, use stri
 	if name != synopsis.MechanismBernstein {
 		chosen = fmt.Sprintf("mechanism %s", name)
 		use = "--mechanism " + name
-		if c.Mechanism == synopsis.MechanismGP {
+		if c.KeepsK() {
 			chosen += fmt.Sprintf(", k = %d", c.K)
 			use += fmt.Sprintf(" --k %d", c.K)
 		}

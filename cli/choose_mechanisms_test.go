@@ -35,7 +35,7 @@ func TestChooseMechanismFlags(t *testing.T) {
 		{gauss, release.Candidate{Mechanism: synopsis.MechanismOutputPerturbation},
 			"mechanism output-perturbation, noise = laplace", "--mechanism output-perturbation --noise laplace"},
 		{pure, release.Candidate{Mechanism: synopsis.MechanismTrig, H: 1, K: 8},
-			"mechanism " + synopsis.MechanismTrig + ", noise = laplace", "--mechanism " + synopsis.MechanismTrig + " --noise laplace"},
+			"mechanism " + synopsis.MechanismTrig + ", k = 8, noise = laplace", "--mechanism " + synopsis.MechanismTrig + " --k 8 --noise laplace"},
 		{gauss, release.Candidate{Mechanism: synopsis.MechanismGP, H: 1, K: 8},
 			"mechanism " + synopsis.MechanismGP + ", k = 8, noise = gaussian", "--mechanism " + synopsis.MechanismGP + " --k 8 --noise gaussian --delta 1e-06"},
 	} {

@@ -92,6 +92,10 @@ func (s AccuracyScore) Score(pred, labels []float64) (float64, error) {
 	return (sum[0]/float64(max(count[0], floor)) + sum[1]/float64(max(count[1], floor))) / 2, nil
 }
 
+// Bound returns 1, a public bound on |q|: q is the mean of two shares in
+// [0, 1].
+func (s AccuracyScore) Bound() float64 { return 1 }
+
 // BetaV returns 1/MinClassSize(m), the bound on |q(f, V) − q(f, V′)| for
 // validation sets of size m ≥ 1 that differ in one record. It panics if
 // m < 1 (programmer misuse).

@@ -379,3 +379,44 @@ func ExampleValidationScore() {
 	fmt.Printf("q = %.4f, β_V(m=3) = %.4f, β_T(d=0.01) = %.4f\n", q, s.BetaV(3), s.BetaT(0.01))
 	// Output: q = -0.0167, β_V(m=3) = 0.3333, β_T(d=0.01) = 0.0200
 }
+
+// TestValidationScoreBound: |q| ≤ Bound() for random predictions wider
+// than the clip range and for the extremes (every prediction, and the
+// grid, at the clip range's ends), and the extremes come within a factor
+// 2 of it (the bound is the score's range, not a loose constant).
+func TestValidationScoreBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 15))
+	for _, c := range scoreCases {
+		s, err := NewValidationScore(c.kind, c.rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound, worst := s.Bound(), 0.0
+		check := func(pred, labels, grid []float64) {
+			q := mustScore(t, s, pred, labels, grid)
+			worst = max(worst, math.Abs(q))
+			if math.Abs(q) > bound*(1+1e-12) {
+				t.Fatalf("%s %v: |q| = %g > Bound %g", c.kind, c.rng, math.Abs(q), bound)
+			}
+		}
+		for range 200 {
+			check(randomData(c, s, r, 1+r.IntN(20), 16))
+		}
+		for _, at := range []float64{s.Lo - 1, s.Hi + 1} {
+			for _, lab := range []float64{-1, 1} {
+				pred := []float64{at, at, at}
+				var labels, grid []float64
+				if s.NeedsLabels() {
+					labels = []float64{lab, lab, lab}
+				}
+				if s.NeedsGrid() {
+					grid = []float64{at, at}
+				}
+				check(pred, labels, grid)
+			}
+		}
+		if worst < bound/2 {
+			t.Errorf("%s %v: largest |q| %g, less than half the Bound %g", c.kind, c.rng, worst, bound)
+		}
+	}
+}

@@ -184,6 +184,86 @@ func cosineCoefficients(g func(float64) float64, t int) []float64 {
 	return out
 }
 
+// TrigMinMoments returns ⌈(K+3)/2⌉ + 1, the least number t of moments at
+// which the trigonometric release with Jackson order K depends on the data
+// at all: below it the kernel H of JacksonMultipliers is a constant, every
+// μ_m with m ≥ 1 is 0, and the release answers every query by the public
+// S_0 alone (a constant density). 0 ≤ K ≤ MaxJacksonK.
+func TrigMinMoments(k int) int {
+	if k < 0 || k > MaxJacksonK {
+		panic(fmt.Sprintf("peers.TrigMinMoments: K = %d: must be between 0 and %d", k, MaxJacksonK))
+	}
+	return (k+4)/2 + 1
+}
+
+// TrigKDEAnswers writes into out[i] the answer Σ_m w_m(ys[i])·s_m of a
+// trigonometric summary s (len t, noisy or not; s_0 included) to the KDE
+// query at ys[i] — the numbers TrigKDEWeightsWith's weights give, up to
+// rounding (< 10⁻¹² relative; TestTrigKDEAnswersSameAsWeights) — without
+// forming the t weights of each point. Summing the weights' quadrature
+// the other way round,
+//
+//	Σ_m μ_m·ĝ_m(y)·s_m = Σ_j φ_b(y − x_j)·A_j,   A_j = (ω_j/n)·Σ_m c_m·μ_m·s_m·cos(m·θ_j),
+//
+// over the quadrature nodes θ_j = πj/n, x_j = (cos θ_j + 1)/2 (ω_j = ½ at
+// the ends, 1 inside; c_0 = 1, c_m = 2), costs n·t once and then, per
+// point, the nodes within 39·b of y (farther ones contribute exactly 0 in
+// float64: e^{−39²/2} underflows). mu = JacksonMultipliers(t, K);
+// arguments as TrigKDEWeightsWith; len(out) = len(ys).
+func TrigKDEAnswers(ys []float64, bandwidth float64, mu, s, out []float64) error {
+	t := len(mu)
+	switch {
+	case len(s) != t:
+		return fmt.Errorf("peers.TrigKDEAnswers: %d moments for %d multipliers", len(s), t)
+	case len(out) != len(ys):
+		return fmt.Errorf("peers.TrigKDEAnswers: %d outputs for %d points", len(out), len(ys))
+	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
+		return fmt.Errorf("peers.TrigKDEAnswers: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
+	case t < 1 || t > MaxTrigDegree:
+		return fmt.Errorf("peers.TrigKDEAnswers: t = %d: must be between 1 and %d", t, MaxTrigDegree)
+	}
+	n := trigQuadrature
+	a := make([]float64, n+1)
+	x := make([]float64, n+1)
+	for j := range a {
+		theta := math.Pi * float64(j) / float64(n)
+		c := math.Cos(theta)
+		x[j] = (c + 1) / 2
+		prev, cur := c, 1.0 // cos(−θ), cos(0): the recurrence of cosineCoefficients
+		var v float64
+		for m := range t {
+			w := mu[m] * s[m]
+			if m > 0 {
+				w *= 2
+			}
+			v += w * cur
+			prev, cur = cur, 2*c*cur-prev
+		}
+		v /= float64(n)
+		if j == 0 || j == n {
+			v *= 0.5
+		}
+		a[j] = v
+	}
+	norm := 1 / (math.Sqrt(2*math.Pi) * bandwidth)
+	reach := 39 * bandwidth
+	for i, y := range ys {
+		if !(y >= 0 && y <= 1) {
+			return fmt.Errorf("peers.TrigKDEAnswers: y = %v: must lie in [0,1]", y)
+		}
+		// x_j decreases in j: the nodes within reach of y.
+		lo := int(math.Floor(math.Acos(min(1, 2*(y+reach)-1)) * float64(n) / math.Pi))
+		hi := int(math.Ceil(math.Acos(max(-1, 2*(y-reach)-1)) * float64(n) / math.Pi))
+		var v float64
+		for j := max(lo, 0); j <= min(hi, n); j++ {
+			z := (y - x[j]) / bandwidth
+			v += math.Exp(-z*z/2) * a[j]
+		}
+		out[i] = v * norm
+	}
+	return nil
+}
+
 // TrigKDEGrid answers the queries "KDE at y" for every y of a public grid
 // from the exact moments S (TrigMoments, len t): it returns the noise
 // weights, row-major len(grid)·t, with column 0 zeroed (S_0 = 1 is public

@@ -150,7 +150,8 @@ type ChooseResult struct {
 	// UtilityBound is t with P(q_chosen < max_i q_i − t) ≤ Gamma
 	// (mechanism.NoisyMaxUtilityBound), in score units; with
 	// Selection.Generalized, P(q_chosen < q_j − t for some Bernstein
-	// candidate j) ≤ Gamma (mechanism.GeneralizedUtilityBound at β_B).
+	// candidate j) ≤ Gamma (mechanism.GeneralizedSelection.UtilityBound at
+	// β_B).
 	UtilityBound, Gamma float64
 	// Selection says how the candidate was selected (public).
 	Selection ChoiceSelection
@@ -194,8 +195,9 @@ type ChooseResult struct {
 //     computed or chosen.
 //  6. i* = mechanism.NoisyMax(q, β, ε_sel): secure Laplace(2β/ε_sel) —
 //     or, when the β_i differ so much that mechanism.PreferGeneralized
-//     says so, mechanism.GeneralizedNoisyMax(q, (β_i), ε_sel, γ), which
-//     compares each candidate at its own β_i (ChoiceSelection).
+//     says so, the generalized selection (mechanism.GeneralizedSelection
+//     with the β_i and the score's public bound), which compares each
+//     candidate at its own β_i (ChoiceSelection).
 //
 // With opt.Mechanisms the candidates also hold other mechanisms (the
 // Bernstein release at other noise kinds, the published peers; see
@@ -247,7 +249,7 @@ type ChoicePreview struct {
 // Scale returns the Laplace scale of the selection noise at ε_sel
 // (ChoiceSelection.Scale).
 func (c *ChoicePreview) Scale(epsilonSelect float64) float64 {
-	return c.Selection.Scale(epsilonSelect)
+	return c.Selection.Scale(epsilonSelect, c.Gamma)
 }
 
 // UtilityBound returns the selection's utility bound at ε_sel and failure
@@ -556,6 +558,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 	dim := p.Data.Dim
 	axes := quadratureAxes(dim)
 	weights := map[string]float64{}
+	var bound float64 // the largest public bound on a candidate's score
 	for i, c := range pl.cands {
 		f, err := pl.fit(ctx, learner, c)
 		if err != nil {
@@ -585,6 +588,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			pl.accuracy = append(pl.accuracy, acc)
 			b = max(acc.BetaV(pl.val.N()), acc.BetaT(d))
 			bSup = b
+			bound = max(bound, acc.Bound())
 		} else if l1 := f.fitted.LatticeL1Sensitivity; l1 != nil && f.score.NeedsGrid() && !c.peer() {
 			// The density integral term via the lattice-L1 sensitivity:
 			// grid mean of |P − P′| ≤ W·L (docs/validation.md).
@@ -596,6 +600,9 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			}
 			b = max(bV, f.score.BetaTMean(d, w*l1(pr.K)))
 		}
+		if !pl.classifier() {
+			bound = max(bound, f.score.Bound())
+		}
 		if !(b > 0) || math.IsInf(b, 0) {
 			return nil, fmt.Errorf("candidate %d (%s): score sensitivity β = %g is not finite and > 0", i+1, c, b)
 		}
@@ -606,7 +613,7 @@ func planChoice(ctx context.Context, p *Prepared, opt ChooseOptions, perm []int)
 			pl.betaSup = max(pl.betaSup, bSup)
 		}
 	}
-	pl.selection = newChoiceSelection(pl.cands, pl.betas)
+	pl.selection = newChoiceSelection(pl.cands, pl.betas, bound)
 	return pl, nil
 }
 
@@ -736,7 +743,7 @@ func (pl *choicePlan) run(ctx context.Context, seed uint64) (*ChooseResult, erro
 		Params:      params,
 		Noise:       "laplace",
 		Note: fmt.Sprintf("private choice of "+pl.choiceWhat()+pl.mechanismsWhat()+" among %d candidates (stability-based validation, %d training / %d validation records, β = %.4g%s)",
-			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta, pl.selection.ledgerWords()),
+			len(pl.cands), pl.train.N(), pl.val.N(), pl.beta, pl.selection.ledgerWords(opt.EpsilonSelect, opt.Gamma)),
 	}, opt.AllowOverBudget, opt.DifferentPopulation)
 	if err != nil {
 		return nil, err

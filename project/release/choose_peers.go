@@ -166,7 +166,8 @@ func (p *Prepared) candidatePeerRule(c Candidate) error {
 // peerCandidates returns the peer candidates for one tuning: every kind of
 // choicePeers that peerRule admits. GP and trig candidates carry the
 // request's k (the GP's public grid, the trig release's t = k + 1 moments;
-// the same k on every axis, else none is offered).
+// the same k on every axis, else none is offered); a trig candidate whose
+// t is below peers.TrigMinMoments (a constant answer) is not offered.
 func (p *Prepared) peerCandidates(tu Candidate) []Candidate {
 	var out []Candidate
 	for _, name := range choicePeers {
@@ -177,6 +178,9 @@ func (p *Prepared) peerCandidates(tu Candidate) []Candidate {
 				continue
 			}
 			c.H, c.K = 1, k[0]
+		}
+		if name == synopsis.MechanismTrig && min(c.K+1, peers.MaxTrigDegree) < peers.TrigMinMoments(peers.TrigJackson) {
+			continue // t = k + 1 moments too few: a constant, data-free answer
 		}
 		if p.candidatePeerRule(c) != nil {
 			continue
@@ -425,23 +429,36 @@ func evalProductGrid(axes [][]float64, f func([]float64) float64) []float64 {
 	return out
 }
 
+// KeepsK reports whether the candidate's k is its release's k: the
+// Bernstein lattice, the GP's public grid, the trigonometric release's
+// t = k + 1 moments — everything but output perturbation. ApplyCandidate
+// then fixes k (KAuto off), so the release is the function the choice
+// scored, and the choice's outputs name it.
+func (c Candidate) KeepsK() bool {
+	return c.Mechanism != synopsis.MechanismOutputPerturbation
+}
+
 // ApplyCandidate returns req set up to release the chosen candidate c
 // (one home for what a candidate means to the release): its parameters
-// and bandwidth, h and k (KAuto off; a peer keeps the request's h and, but
-// for the GP's grid, its k), the noise kind (Laplace at δ = 0 for a
-// Bernstein candidate at Laplace noise and for a pure ε-DP peer; the
-// request's δ for the GP and Gaussian noise) and, as second value, the
-// synopsis kind to release (Options.Mechanism).
+// and bandwidth, h and k (KAuto off; a peer keeps the request's h, and
+// output perturbation, which has none, its k), the noise kind (Laplace at
+// δ = 0 for a Bernstein candidate at Laplace noise and for a pure ε-DP
+// peer; the request's δ for the GP and Gaussian noise) and, as second
+// value, the synopsis kind to release (Options.Mechanism).
 func ApplyCandidate(req Request, c Candidate) (Request, string) {
 	out := req
 	out.Params = c.tuned(req.Params)
 	dim := len(req.Features)
 	switch {
-	case c.Mechanism == synopsis.MechanismGP:
-		out.Privacy.H, out.Privacy.K, out.KAuto = max(req.Privacy.H, 1), slices.Repeat([]int{c.K}, dim), false
-		out.Privacy.Noise = mechanism.NoiseGaussian
 	case c.peer():
-		out.Privacy.Noise, out.Privacy.Delta = mechanism.NoiseLaplace, 0
+		if c.KeepsK() {
+			out.Privacy.H, out.Privacy.K, out.KAuto = max(req.Privacy.H, 1), slices.Repeat([]int{c.K}, dim), false
+		}
+		if c.Mechanism == synopsis.MechanismGP {
+			out.Privacy.Noise = mechanism.NoiseGaussian
+		} else {
+			out.Privacy.Noise, out.Privacy.Delta = mechanism.NoiseLaplace, 0
+		}
 	default:
 		out.Privacy.H, out.Privacy.K, out.KAuto = c.H, slices.Repeat([]int{c.K}, dim), false
 		if c.Noise != "" {

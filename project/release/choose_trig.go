@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"unsafe"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
@@ -16,7 +15,7 @@ import (
 // moments S_m of the training records, m < t = min(k+1, MaxTrigDegree)
 // (the release's t, planPeer), plus Laplace noise of the full data's
 // scale 2(t−1)/(n·ε) on S_1..S_{t−1}, answered at y by Σ_m w_m(y)·S̃_m with
-// the release's weights (peers.TrigKDEWeightsWith, Jackson order
+// the release's weights (peers.TrigKDEAnswers, Jackson order
 // peers.TrigJackson) — the function a wang-trig file evaluates.
 //
 // Stability: replacing one training record moves the answer at every y by
@@ -43,7 +42,6 @@ func (pl *choicePlan) trigSim(f *trainFit, pr mechanism.Params) (*candidateSim, 
 	if err != nil {
 		return nil, err
 	}
-	w := &trigWeights{bandwidth: bw[0], mu: mu}
 	d := peers.TrigStabilityFactor(peers.TrigJackson) * f.fitted.Sensitivity * (1 + 1e-6)
 	// rms is the accuracy score's margin, for classifiers only; the
 	// trigonometric release answers a density.
@@ -53,76 +51,24 @@ func (pl *choicePlan) trigSim(f *trainFit, pr mechanism.Params) (*candidateSim, 
 			for m := 1; m < t; m++ {
 				s[m] += src.Laplace(scale)
 			}
-			return trigSimRelease{w: w, s: s}, nil
+			return trigSimRelease{bandwidth: bw[0], mu: mu, s: s}, nil
 		}}, nil
 }
 
-// trigWeights holds the public answer weights w(y) of one trig candidate
-// for the points it was last asked about (the validation records and the
-// score's grid, the same for every draw), so the draws share them.
-type trigWeights struct {
-	bandwidth float64
-	mu        []float64
-	byPoints  map[pointsKey][]float64
-}
-
-// pointsKey identifies a slice of query points by its backing array and
-// length: the plan asks every draw about the same slices.
-type pointsKey struct {
-	data *float64
-	n    int
-}
-
-// at returns the weights of every point of ys (row-major, t per point).
-func (w *trigWeights) at(ys []float64) ([]float64, error) {
-	key := pointsKey{unsafe.SliceData(ys), len(ys)}
-	if v, ok := w.byPoints[key]; ok {
-		return v, nil
-	}
-	t := len(w.mu)
-	out := make([]float64, len(ys)*t)
-	for i, y := range ys {
-		if _, err := peers.TrigKDEWeightsWith(y, w.bandwidth, w.mu, out[i*t:(i+1)*t]); err != nil {
-			return nil, err
-		}
-	}
-	if w.byPoints == nil {
-		w.byPoints = map[pointsKey][]float64{}
-	}
-	w.byPoints[key] = out
-	return out, nil
-}
-
-// trigSimRelease is one simulated trig release: the noisy moments s.
+// trigSimRelease is one simulated trig release: the noisy moments s,
+// answered by peers.TrigKDEAnswers (the wang-trig file's answers, summed
+// over the quadrature nodes instead of through per-point weights: no
+// per-point storage, whatever the number of validation records).
 type trigSimRelease struct {
-	w *trigWeights
-	s []float64
-}
-
-func (r trigSimRelease) answer(ctx context.Context, ys, out []float64) error {
-	if len(ys) != len(out) {
-		return fmt.Errorf("release: %d coordinates for %d one-dimensional points", len(ys), len(out))
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	w, err := r.w.at(ys)
-	if err != nil {
-		return err
-	}
-	t := len(r.s)
-	for i := range out {
-		var v float64
-		for m, c := range w[i*t : (i+1)*t] {
-			v += c * r.s[m]
-		}
-		out[i] = v
-	}
-	return nil
+	bandwidth float64
+	mu, s     []float64
 }
 
 func (r trigSimRelease) EvalBatch(ctx context.Context, points, out []float64) error {
-	return r.answer(ctx, points, out)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return peers.TrigKDEAnswers(points, r.bandwidth, r.mu, r.s, out)
 }
 
 func (r trigSimRelease) EvalGrid(axes [][]float64) ([]float64, error) {
@@ -130,5 +76,5 @@ func (r trigSimRelease) EvalGrid(axes [][]float64) ([]float64, error) {
 		return nil, fmt.Errorf("release: a trigonometric release has one axis, not %d", len(axes))
 	}
 	out := make([]float64, len(axes[0]))
-	return out, r.answer(context.Background(), axes[0], out)
+	return out, peers.TrigKDEAnswers(axes[0], r.bandwidth, r.mu, r.s, out)
 }

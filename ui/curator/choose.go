@@ -386,7 +386,7 @@ func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate
 	switch {
 	case kind == synopsis.MechanismBernstein:
 		chosen = fmt.Sprintf("h = %d, k = %d", ch.H, ch.K)
-	case ch.Mechanism == synopsis.MechanismGP:
+	case ch.KeepsK():
 		chosen = fmt.Sprintf("mechanism %s, k = %d", preview.MechanismLabel(kind), ch.K)
 	default:
 		chosen = "mechanism " + preview.MechanismLabel(kind)
