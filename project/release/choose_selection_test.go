@@ -38,6 +38,14 @@ func bimodalDataset(t testing.TB, n int) *dataset.Table {
 	return ds
 }
 
+// bimodalRequest is a KDE request on bimodalDataset's x: bandwidth 0.03,
+// release ε = 5, pure ε, h = 1, k = 30 (t = 31 moments for the trig).
+func bimodalRequest(ds *dataset.Table) Request {
+	return Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
+		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.03}},
+		Privacy: mechanism.Params{Epsilon: 5, Noise: mechanism.NoiseLaplace, K: []int{30}, H: 1}, Title: "bimodal"}
+}
+
 // checkSelectionRule checks the selection of a choice's plan pv (and of
 // pv2, the same request on other records): the generalized one exactly
 // when the other mechanisms' β is at least twice the Bernstein
@@ -91,9 +99,7 @@ func checkSelectionRule(t *testing.T, pv, pv2 *ChoicePreview) {
 func TestChooseTrigWins(t *testing.T) {
 	const n = 2000
 	ds := bimodalDataset(t, n)
-	req := Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
-		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.03}},
-		Privacy: mechanism.Params{Epsilon: 5, Noise: mechanism.NoiseLaplace, K: []int{30}, H: 1}, Title: "bimodal"}
+	req := bimodalRequest(ds)
 	cands := []Candidate{{H: 1, K: 1}, {Mechanism: synopsis.MechanismTrig, H: 1, K: 30}}
 	ctx := context.Background()
 	planner, _ := fixedSplitPlanner(t, req)
@@ -146,9 +152,8 @@ func TestChooseTrigWins(t *testing.T) {
 // while output perturbation, which has no k, keeps the request's.
 func TestApplyCandidateKeepsK(t *testing.T) {
 	ds := bimodalDataset(t, 2000)
-	req := Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
-		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.03}}, KAuto: true,
-		Privacy: mechanism.Params{Epsilon: 1, Delta: 1e-6, Noise: mechanism.NoiseGaussian, H: 1}, Title: "bimodal"}
+	req := bimodalRequest(ds)
+	req.KAuto, req.Privacy = true, mechanism.Params{Epsilon: 1, Delta: 1e-6, Noise: mechanism.NoiseGaussian, H: 1}
 	ctx := context.Background()
 	for _, c := range []Candidate{
 		{Mechanism: synopsis.MechanismTrig, H: 1, K: 94},
@@ -189,9 +194,7 @@ func TestApplyCandidateKeepsK(t *testing.T) {
 func TestChooseGeneralizedFallsBackPublicly(t *testing.T) {
 	const n = 2000
 	ds := bimodalDataset(t, n)
-	req := Request{Dataset: ds, Features: []string{"x"}, Bounds: map[string]dataset.Bounds{"x": {Lo: 0, Hi: 10}},
-		Learner: learners.KindKDE, Params: learners.Values{"bandwidth": {0.03}},
-		Privacy: mechanism.Params{Epsilon: 5, Noise: mechanism.NoiseLaplace, K: []int{30}, H: 1}, Title: "bimodal"}
+	req := bimodalRequest(ds)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		epsSel      float64
