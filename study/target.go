@@ -116,9 +116,10 @@ type TargetPoint struct {
 	H       int
 	K       []int
 	// KAuto says K is the automatic k at Epsilon (mechanism.AutoCoverSize
-	// for this noise kind and h): a release with "k automatic" uses it. A
-	// k the search tried beside it (KNeighbours), a peer's and the
-	// curator's manual k are not.
+	// for this noise kind and h): a release with "k automatic" uses it.
+	// Another k the search simulated (KNeighbours on the grid, the k
+	// minimising the error, minimiseK), a peer's and the curator's manual
+	// k are not.
 	KAuto bool
 	// Mechanism is the synopsis kind of a published peer (Peer.Kind) and
 	// Label its legend name; "" for the Bernstein mechanism (then H and K
@@ -140,15 +141,19 @@ func (p TargetPoint) MCError() float64 { return (p.High - p.Low) / 2 }
 type TargetResult struct {
 	Target  float64
 	Reached bool
-	// Proposal is the smallest ε found with its setting and its error from
-	// the re-check (fresh, independent draws) when Reached; otherwise the
-	// setting with the least error over the searched range (Best).
+	// Proposal is the smallest ε found with its setting (its k the one
+	// minimising the simulated error there) and its error from the
+	// re-check (fresh, independent draws) when Reached; otherwise the
+	// setting with the least error over the grid ε simulated, at its k
+	// minimising the error.
 	Proposal TargetPoint
 	// Search is the proposal's error as the search saw it (the draws of
-	// Seed), before the re-check.
+	// Seed), before the re-check: the least over k.
 	Search TargetPoint
-	// Curve is the least error over the candidates at every ε of the
-	// coarse grid (increasing ε).
+	// Curve holds, at every ε of the coarse grid the search simulated
+	// (increasing ε), the least error over the candidates simulated there;
+	// above a mechanism's start that is the first candidate found to reach
+	// the target (FindEpsilon's method).
 	Curve []TargetPoint
 	// Repeats is the simulated releases per point; Classifier says the
 	// error is a disagreement share; EpsMax the top of the search range.
@@ -158,29 +163,45 @@ type TargetResult struct {
 }
 
 // FindEpsilon returns the smallest ε in [EpsMin, EpsMax] at which some
-// candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian and
-// Section 4.2's Laplace), order h and k (the automatic rule at that ε and,
-// for the best noise kind and h there, its public neighbours KNeighbours;
-// or the fixed k) of the Bernstein mechanism, or a published peer of
-// pr.Peers (built at the k of that ε, peerK, and its neighbours) — has a TargetQuantile error of its simulated releases at
-// most target (Model.QuantileError, Peer.QuantileError). The proposal's
-// Mechanism names a peer's synopsis kind ("" for Bernstein).
+// candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian
+// and Section 4.2's Laplace), order h and k of the Bernstein mechanism, or
+// a published peer of pr.Peers (built at the k of that ε, peerK) — has a
+// TargetQuantile error of its simulated releases at most target
+// (Model.QuantileError, Peer.QuantileError), and the proposal's k is the
+// one minimising that error for its mechanism, noise kind and h at its ε
+// (minimiseK over every k from 1 to twice the automatic k there; not with
+// the curator's manual k or peers set by hand). The proposal's Mechanism
+// names a peer's synopsis kind ("" for Bernstein).
 //
 // Method: every mechanism — the Bernstein mechanism (its least error over
-// noise kind and h) and each peer — is simulated on a log grid of ε
-// (targetStepsPerDecade per decade, EpsMin and EpsMax included). For each
+// noise kind and h at the automatic k and, for the best of them, its
+// neighbours KNeighbours; or the manual k) and each peer (at peerK and its
+// neighbours) — is simulated on a log grid of ε (targetStepsPerDecade per
+// decade, EpsMin and EpsMax included) from EpsMax down. For each
 // mechanism, the grid's smallest ε from which on every larger grid ε it
 // applies at reaches the target (monotone-safe: a non-monotone dip below
 // the target does not count; ε a peer's theorem refuses, as Hall et al.'s
-// ε > 1, end its range rather than miss) is its start. The mechanisms
-// are taken by start, smallest first (ties: Bernstein, then the peers in
-// legend order): the start is refined by targetBisections bisections in
-// log ε, rounded up to three significant digits and RE-CHECKED with
-// independent draws of the chosen setting; if the re-check misses the
-// target the mechanism's next passing grid ε is tried, then the next
-// mechanism. The proposal's Error is the re-check's. When no mechanism
-// reaches it, Reached is false and Proposal is the setting with the least
-// error on the grid (or, when every re-check missed, the last re-check).
+// ε > 1, end its range rather than miss) is its start; each mechanism is
+// simulated down to the first grid ε it misses, and above its start only
+// until one candidate reaches the target (the one that reached it at the
+// grid ε above first) — the starts are those of simulating every
+// candidate everywhere. The mechanisms are taken by start, smallest first
+// (ties: Bernstein, then the peers in legend order). At the start every
+// candidate is simulated and the least-error one chooses the setting
+// (mechanism, noise kind, h); from there on that setting is simulated at
+// the k minimising its error (refined): at the start, then down the grid
+// while it reaches the target (the minimising k can reach it where the
+// grid's k did not), then targetBisections bisections in log ε between
+// the grid ε it misses and the smallest it reaches, rounded up to three
+// significant digits (the k minimised again there) and RE-CHECKED with
+// independent draws of that setting and k; if the re-check misses the
+// target the mechanism's next passing grid ε is tried (its k minimised),
+// then the next mechanism. The proposal's Error is the re-check's. When no
+// mechanism reaches it on the grid, the least-error grid point has its k
+// minimised: if that reaches the target and every larger grid ε of its
+// mechanism does too (with the grid's or the minimising k), it is that
+// mechanism's start; else Reached is false and Proposal is it (or, when
+// every re-check missed, the last re-check).
 //
 // Guarantee: the result depends only on the problem and target, never on
 // scheduling. Assumptions: Lattice, Grid and Truth describe the same F_D
@@ -557,9 +578,10 @@ func (s *targetSearch) lattice(ctx context.Context, k int) ([]float64, error) {
 	return v, nil
 }
 
-// KNeighbours are the cover sizes the target search tries beside the
-// automatic k (for the best noise kind and h at an ε): k/2 (rounded
-// down, when ≥ 1) and 2k. They depend on the public k only.
+// KNeighbours are the cover sizes the target search's grid tries beside
+// the automatic k (for the best noise kind and h at an ε; the proposal's
+// k is then minimised over every k, minimiseK): k/2 (rounded down, when
+// ≥ 1) and 2k. They depend on the public k only.
 func KNeighbours(k int) []int {
 	var out []int
 	if k/2 >= 1 && k/2 < k {

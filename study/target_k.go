@@ -17,18 +17,18 @@ import (
 // comparable point by point.
 
 // minimiseK returns the least-error point of errAt over the cover sizes
-// k = 1 … C, every one simulated: C is twice k0 (the setting's k at that
-// ε), doubled again while the best k lies in the upper half of 1 … C,
-// at most kmax (k0 ≤ kmax). Ties go to k0, then to the smaller k; an
-// infinite error (a setting that does not apply at that k) never wins
-// over a finite one. Every k is simulated rather than bracketed: the
+// k = 1 … C, every one simulated: C is twice k0 (the setting's automatic k
+// at that ε), doubled again while the best k lies in the upper half of
+// 1 … C, at most kmax (k0 ≤ kmax). Ties go to k0, then to the smaller k;
+// an infinite error (a setting that does not apply at that k) never wins
+// over a finite one, and one at k0 is returned without a search. Every k is simulated rather than bracketed: the
 // error-vs-k curves of the peers are saw-toothed (the trig peer's t = k + 1
 // moments with its Jackson order) or flat with wobbles (the GP's grid,
 // whose noise does not grow with k), where a bracket search settles on a
 // local dip (TestFindEpsilonMinimisesK). Errors are errAt's.
 func minimiseK(k0, kmax int, errAt func(k int) (TargetPoint, error)) (TargetPoint, error) {
 	best, err := errAt(k0)
-	if err != nil {
+	if err != nil || math.IsInf(best.Error, 1) {
 		return best, err
 	}
 	bestK := k0
@@ -69,30 +69,38 @@ func (s *targetSearch) searchesK(at TargetPoint) bool {
 }
 
 // refined simulates the setting of at (its mechanism, noise kind and h) at
-// eps with the search's draws at the k minimising its error (minimiseK
-// from at's k — the automatic k at eps when at.KAuto — up to the larger of
-// that k and mechanism.MaxAutoCoverSize), or at its own k when the search
-// does not minimise it (searchesK). A Bernstein result whose k is the
-// automatic k at eps is marked KAuto (a release with k automatic uses it).
-// It ticks the progress once.
+// eps with the search's draws at the k minimising its error: minimiseK
+// from k0, the automatic k at eps of that setting (a Bernstein setting's
+// noise kind and h; a peer's peerK), up to the larger of k0 and
+// mechanism.MaxAutoCoverSize — so the result depends on eps and the
+// setting only, and the k the grid tries there (k0 and its neighbours
+// KNeighbours) are among those simulated. A setting that does not apply at
+// k0 (an infinite error) is returned as is. Without a k search
+// (searchesK) it is the setting at its own k. A Bernstein result at k0 is
+// marked KAuto. It ticks the progress once.
 func (s *targetSearch) refined(ctx context.Context, eps float64, at TargetPoint) (TargetPoint, error) {
 	defer s.tick()
-	start, err := s.candidate(ctx, eps, at, s.seed)
-	if err != nil || !s.searchesK(at) || len(start.K) == 0 || math.IsInf(start.Error, 1) {
-		return start, err
+	if !s.searchesK(at) {
+		return s.candidate(ctx, eps, at, s.seed)
 	}
-	k0 := start.K[0]
-	best, err := minimiseK(k0, max(k0, mechanism.MaxAutoCoverSize(s.dim)), func(k int) (TargetPoint, error) {
-		if k == k0 {
-			return start, nil
+	var k0 int
+	if at.Mechanism == "" {
+		k0 = s.params(eps, at.Noise, at.H, 0).K[0]
+	} else {
+		f := s.familyOf(at)
+		if f == 0 {
+			return at, errNoPeer(at.Mechanism)
 		}
+		k0 = s.peerK(eps, s.peers[f-1])
+	}
+	best, err := minimiseK(k0, max(k0, mechanism.MaxAutoCoverSize(s.dim)), func(k int) (TargetPoint, error) {
 		return s.atK(ctx, eps, at, k)
 	})
 	if err != nil {
 		return best, err
 	}
-	if best.Mechanism == "" && !best.KAuto {
-		best.KAuto = best.K[0] == s.params(eps, best.Noise, best.H, 0).K[0]
+	if best.Mechanism == "" {
+		best.KAuto = best.K[0] == k0
 	}
 	return best, nil
 }

@@ -107,6 +107,77 @@ func TestFindEpsilonMinimisesK(t *testing.T) {
 			if at.KAuto != (at.Mechanism == "" && at.K[0] == s.params(at.Epsilon, at.Noise, at.H, 0).K[0]) {
 				t.Errorf("KAuto %v for k = %d", at.KAuto, at.K[0])
 			}
+			// The rule depends on ε and the setting only: a fresh search
+			// minimising k there finds the same k and error.
+			again, err := s.refined(context.Background(), at.Epsilon, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Error != at.Error || again.K[0] != at.K[0] {
+				t.Errorf("refined again: k = %v, error %g; the search's k = %v, %g", again.K, again.Error, at.K, at.Error)
+			}
 		})
 	}
+}
+
+// TestMinimiseK: the k minimiser on synthetic curves — every k from 1 to
+// twice k0 is simulated, the range doubles while the best lies in its
+// upper half (up to kmax), ties go to k0 then to the smaller k, and a
+// setting that does not apply at k0 is not searched.
+func TestMinimiseK(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name      string
+		k0, kmax  int
+		curve     func(k int) float64
+		want      int
+		wantCalls int // simulations
+	}{
+		{"unimodal, minimum below k0", 20, 1000, func(k int) float64 { return math.Abs(float64(k) - 13) }, 13, 40},
+		{"saw-toothed: a far dip wins over the local one", 24, 1000, func(k int) float64 {
+			return 1 + 0.01*float64(k%3) - 0.05*b2f(k == 15) - 0.02*b2f(k == 6)
+		}, 15, 48},
+		{"the range doubles while the best is in its upper half", 10, 1000, func(k int) float64 { return math.Abs(float64(k) - 70) }, 70, 140}, // 1…20, …40, …80, …140
+		{"kmax bounds the range", 10, 50, func(k int) float64 { return -float64(k) }, 50, 50},
+		{"ties: k0", 8, 1000, func(int) float64 { return 1 }, 8, 16},
+		{"ties away from k0: the smaller k", 8, 1000, func(k int) float64 { return 1 - 0.5*b2f(k == 3 || k == 12) }, 3, 16},
+		{"no search where k0 does not apply", 8, 1000, func(int) float64 { return inf }, 8, 1},
+		{"infinite errors never win", 8, 1000, func(k int) float64 {
+			if k < 8 {
+				return inf
+			}
+			return float64(k)
+		}, 8, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := map[int]int{}
+			p, err := minimiseK(tc.k0, tc.kmax, func(k int) (TargetPoint, error) {
+				calls[k]++
+				if k < 1 || k > tc.kmax {
+					t.Errorf("k = %d outside [1, %d]", k, tc.kmax)
+				}
+				return TargetPoint{K: []int{k}, Error: tc.curve(k)}, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for k, c := range calls {
+				if c != 1 {
+					t.Errorf("k = %d simulated %d times", k, c)
+				}
+				n += c
+			}
+			if p.K[0] != tc.want || n != tc.wantCalls {
+				t.Errorf("k = %d after %d simulations, want k = %d after %d", p.K[0], n, tc.want, tc.wantCalls)
+			}
+		})
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
