@@ -258,6 +258,9 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 			s.done += i + 1 // the grid ε not simulated
 			break
 		}
+		if err := s.prefetchAutoK(ctx, s.firstAutoKeys(grid[i], active, hints)); err != nil {
+			return nil, err
+		}
 		for f := range fams {
 			if !active[f] {
 				continue

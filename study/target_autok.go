@@ -112,3 +112,25 @@ func (s *targetSearch) prefetchAutoK(ctx context.Context, keys []autoKKey) error
 	}
 	return nil
 }
+
+// firstAutoKeys are the automatic k the grid reads first at eps for the
+// active mechanisms (family with lazy): the Bernstein setting of its hint
+// (else the first noise kind and order), and each active peer's peerK.
+func (s *targetSearch) firstAutoKeys(eps float64, active []bool, hints []TargetPoint) []autoKKey {
+	var keys []autoKKey
+	if active[0] {
+		key := autoKKey{eps, s.noises[0], s.orders[0]}
+		if h := hints[0]; slices.Contains(s.noises, h.Noise) && slices.Contains(s.orders, h.H) {
+			key.noise, key.h = h.Noise, h.H
+		}
+		keys = append(keys, key)
+	}
+	if s.pr.peers != nil {
+		for f, p := range s.peers {
+			if active[f+1] {
+				keys = append(keys, autoKKey{eps, p.noise, 1})
+			}
+		}
+	}
+	return keys
+}
