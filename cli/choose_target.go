@@ -109,9 +109,10 @@ func runChooseTarget(ctx context.Context, e *env, f *chooseFlags) error {
 	pr.Beta, pr.Seed = req.Beta, targetSimSeed
 	// The published peers that apply are candidates too; the search
 	// builds them at the k of every ε it tries, as in the curator
-	// (study.TargetProblem.AddPeers: the automatic k at that ε with h = 1;
-	// the trig peer's t = k + 1 moments, the GP's grid of k). prep's k
-	// (at ε = 1) only names the peers that apply.
+	// (study.TargetProblem.AddPeers: the automatic k at that ε with h = 1,
+	// and for the proposal every k it minimises the error over; the trig
+	// peer's t = k + 1 moments, the GP's grid of k). prep's k (at ε = 1)
+	// only names the peers that apply.
 	if _, err := pr.AddPeers(study.PeerData{Kind: prep.Spec.Kind, Title: prep.Spec.Title, Data: prep.LearnerData(), Fitted: prep.Fitted,
 		Values: learners.Values(prep.Resolved), K: prep.Params.K}); err != nil {
 		if ctx.Err() != nil {
@@ -191,7 +192,7 @@ func printTargetProposal(w io.Writer, res *study.TargetResult, prep *release.Pre
 		case p.KAuto:
 			fmt.Fprintf(w, ", h = %d, k = %s (the automatic k at this ε)\n", p.H, kText(p.K))
 		default:
-			fmt.Fprintf(w, ", h = %d, k = %s (searched beside the automatic k at this ε)\n", p.H, kText(p.K))
+			fmt.Fprintf(w, ", h = %d, k = %s (the k with the least simulated error at this ε)\n", p.H, kText(p.K))
 		}
 		fmt.Fprintf(w, "predicted error: %s (±%.2g Monte-Carlo error of the 95%% quantile; mean %s)\n",
 			errText(p.Error), u.Plot(p.MCError()), errText(p.Mean))

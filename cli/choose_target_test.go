@@ -32,7 +32,7 @@ func TestChooseTargetError(t *testing.T) {
 	te := newTestEnv()
 	data := writeTargetCSV(t, w, 300)
 	base := []string{"choose", "--data", data, "--features", "x", "--bounds", "x=0:1", "--learner", "kde", "--param", "bandwidth=0.1"}
-	proposal := regexp.MustCompile(`proposal: ε = ([0-9.e+-]+), laplace noise, h = ([1-5]), k = (\d+) \((the automatic|searched beside the automatic) k at this ε\)`)
+	proposal := regexp.MustCompile(`proposal: ε = ([0-9.e+-]+), laplace noise, h = ([1-5]), k = (\d+) \((the automatic k|the k with the least simulated error) at this ε\)`)
 	for _, tc := range []struct {
 		name             string
 		args             []string
@@ -88,7 +88,7 @@ func TestChooseTargetError(t *testing.T) {
 				// The k shown is the k applied: "auto" for the automatic
 				// k, else the searched k itself.
 				k := "auto"
-				if m[4] != "the automatic" {
+				if m[4] != "the automatic k" {
 					k = m[3]
 				}
 				if !strings.Contains(out, "--epsilon "+m[1]+" --noise laplace --h "+m[2]+" --k "+k+"\n") {

@@ -317,6 +317,12 @@ func maxAutoCoverSize(dim int) int {
 	return coverSizeWithin(dim, min(autoKMaxCoefficients, MaxCoefficients))
 }
 
+// MaxAutoCoverSize is the largest k the automatic rule considers in dim
+// dimensions (at most 2¹⁶ coefficients, k ≤ MaxK): the public cost bound
+// of a k any automatic search proposes (study.FindEpsilon's k
+// minimisation stays within it). dim is assumed in [1, MaxDim].
+func MaxAutoCoverSize(dim int) int { return maxAutoCoverSize(dim) }
+
 // autoKCandidates returns 1..12, then steps of about 12% up to limit (the
 // predicted error is flat on that scale; the steps keep the search cheap).
 func autoKCandidates(limit int) []int {

@@ -150,9 +150,10 @@ func TestGPPeerInterpolationError(t *testing.T) {
 // TestFindEpsilonPeersAtTheirK: with the automatic k the search builds
 // the published peers at the k of every ε it tries (peerK: the automatic
 // k at that ε of the peer's noise with h = 1, and its neighbours
-// KNeighbours), not at the k AddPeers was given: a GP proposal names one
-// of the k of its ε, the k its re-checked error was simulated at.
-// Deterministic (seeded).
+// KNeighbours), not at the k AddPeers was given, and a peer proposal's k
+// is the k minimising its error (TestFindEpsilonMinimisesK): a GP
+// proposal names a k the GP was rebuilt at, the k its searched error was
+// simulated at. Deterministic (seeded).
 func TestFindEpsilonPeersAtTheirK(t *testing.T) {
 	pr, _ := peerCase(t, "kde diabetes bmi [10,60] b=0.05", 1e-6, []int{3})
 	pr.Orders = []int{1}
@@ -185,8 +186,18 @@ func TestFindEpsilonPeersAtTheirK(t *testing.T) {
 	if !res.Reached || p.Mechanism != peers.KindGP || p.Epsilon > 1 {
 		t.Fatalf("proposal %+v, want Hall et al.'s GP at ε ≤ 1", p)
 	}
-	want := s.peerK(res.Search.Epsilon, gp)
-	if len(p.K) != 1 || !slices.Equal(p.K, res.Search.K) || !slices.Contains(append(KNeighbours(want), want), p.K[0]) {
-		t.Errorf("GP proposal at k = %v (search %v), want the k of its ε, %d, or a neighbour %v", p.K, res.Search.K, want, KNeighbours(want))
+	if len(p.K) != 1 || !slices.Equal(p.K, res.Search.K) {
+		t.Fatalf("GP proposal at k = %v, its search at %v", p.K, res.Search.K)
+	}
+	at, k, err := s.peer(context.Background(), f, res.Search.Epsilon, p.K[0])
+	if err != nil || at == nil || k != p.K[0] {
+		t.Fatalf("GP at k = %d: %v, %v (k %d)", p.K[0], at, err, k)
+	}
+	q, err := at.QuantileError(context.Background(), res.Search.Epsilon, pr.Repeats, pr.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Error != res.Search.Error || !slices.Equal(q.K, p.K) {
+		t.Errorf("the GP rebuilt at k = %d has error %g (k %v), the search saw %g", p.K[0], q.Error, q.K, res.Search.Error)
 	}
 }

@@ -116,9 +116,10 @@ type TargetPoint struct {
 	H       int
 	K       []int
 	// KAuto says K is the automatic k at Epsilon (mechanism.AutoCoverSize
-	// for this noise kind and h): a release with "k automatic" uses it. A
-	// k the search tried beside it (KNeighbours), a peer's and the
-	// curator's manual k are not.
+	// for this noise kind and h): a release with "k automatic" uses it.
+	// Another k the search simulated (KNeighbours on the grid, the k
+	// minimising the error, minimiseK), a peer's and the curator's manual
+	// k are not.
 	KAuto bool
 	// Mechanism is the synopsis kind of a published peer (Peer.Kind) and
 	// Label its legend name; "" for the Bernstein mechanism (then H and K
@@ -140,15 +141,19 @@ func (p TargetPoint) MCError() float64 { return (p.High - p.Low) / 2 }
 type TargetResult struct {
 	Target  float64
 	Reached bool
-	// Proposal is the smallest ε found with its setting and its error from
-	// the re-check (fresh, independent draws) when Reached; otherwise the
-	// setting with the least error over the searched range (Best).
+	// Proposal is the smallest ε found with its setting (its k the one
+	// minimising the simulated error there) and its error from the
+	// re-check (fresh, independent draws) when Reached; otherwise the
+	// setting with the least error over the grid ε simulated, at its k
+	// minimising the error.
 	Proposal TargetPoint
 	// Search is the proposal's error as the search saw it (the draws of
-	// Seed), before the re-check.
+	// Seed), before the re-check: the least over k.
 	Search TargetPoint
-	// Curve is the least error over the candidates at every ε of the
-	// coarse grid (increasing ε).
+	// Curve holds, at every ε of the coarse grid the search simulated
+	// (increasing ε), the least error over the candidates simulated there;
+	// above a mechanism's start that is the first candidate found to reach
+	// the target (FindEpsilon's method).
 	Curve []TargetPoint
 	// Repeats is the simulated releases per point; Classifier says the
 	// error is a disagreement share; EpsMax the top of the search range.
@@ -158,29 +163,45 @@ type TargetResult struct {
 }
 
 // FindEpsilon returns the smallest ε in [EpsMin, EpsMax] at which some
-// candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian and
-// Section 4.2's Laplace), order h and k (the automatic rule at that ε and,
-// for the best noise kind and h there, its public neighbours KNeighbours;
-// or the fixed k) of the Bernstein mechanism, or a published peer of
-// pr.Peers (built at the k of that ε, peerK, and its neighbours) — has a TargetQuantile error of its simulated releases at
-// most target (Model.QuantileError, Peer.QuantileError). The proposal's
-// Mechanism names a peer's synopsis kind ("" for Bernstein).
+// candidate setting — noise kind (pure Laplace; with δ > 0 also Gaussian
+// and Section 4.2's Laplace), order h and k of the Bernstein mechanism, or
+// a published peer of pr.Peers (built at the k of that ε, peerK) — has a
+// TargetQuantile error of its simulated releases at most target
+// (Model.QuantileError, Peer.QuantileError), and the proposal's k is the
+// one minimising that error for its mechanism, noise kind and h at its ε
+// (minimiseK over every k from 1 to twice the automatic k there; not with
+// the curator's manual k or peers set by hand). The proposal's Mechanism
+// names a peer's synopsis kind ("" for Bernstein).
 //
 // Method: every mechanism — the Bernstein mechanism (its least error over
-// noise kind and h) and each peer — is simulated on a log grid of ε
-// (targetStepsPerDecade per decade, EpsMin and EpsMax included). For each
+// noise kind and h at the automatic k and, for the best of them, its
+// neighbours KNeighbours; or the manual k) and each peer (at peerK and its
+// neighbours) — is simulated on a log grid of ε (targetStepsPerDecade per
+// decade, EpsMin and EpsMax included) from EpsMax down. For each
 // mechanism, the grid's smallest ε from which on every larger grid ε it
 // applies at reaches the target (monotone-safe: a non-monotone dip below
 // the target does not count; ε a peer's theorem refuses, as Hall et al.'s
-// ε > 1, end its range rather than miss) is its start. The mechanisms
-// are taken by start, smallest first (ties: Bernstein, then the peers in
-// legend order): the start is refined by targetBisections bisections in
-// log ε, rounded up to three significant digits and RE-CHECKED with
-// independent draws of the chosen setting; if the re-check misses the
-// target the mechanism's next passing grid ε is tried, then the next
-// mechanism. The proposal's Error is the re-check's. When no mechanism
-// reaches it, Reached is false and Proposal is the setting with the least
-// error on the grid (or, when every re-check missed, the last re-check).
+// ε > 1, end its range rather than miss) is its start; each mechanism is
+// simulated down to the first grid ε it misses, and above its start only
+// until one candidate reaches the target (the one that reached it at the
+// grid ε above first) — the starts are those of simulating every
+// candidate everywhere. The mechanisms are taken by start, smallest first
+// (ties: Bernstein, then the peers in legend order). At the start every
+// candidate is simulated and the least-error one chooses the setting
+// (mechanism, noise kind, h); from there on that setting is simulated at
+// the k minimising its error (refined): at the start, then down the grid
+// while it reaches the target (the minimising k can reach it where the
+// grid's k did not), then targetBisections bisections in log ε between
+// the grid ε it misses and the smallest it reaches, rounded up to three
+// significant digits (the k minimised again there) and RE-CHECKED with
+// independent draws of that setting and k; if the re-check misses the
+// target the mechanism's next passing grid ε is tried (its k minimised),
+// then the next mechanism. The proposal's Error is the re-check's. When no
+// mechanism reaches it on the grid, the least-error grid point has its k
+// minimised: if that reaches the target and every larger grid ε of its
+// mechanism does too (with the grid's or the minimising k), it is that
+// mechanism's start; else Reached is false and Proposal is it (or, when
+// every re-check missed, the last re-check).
 //
 // Guarantee: the result depends only on the problem and target, never on
 // scheduling. Assumptions: Lattice, Grid and Truth describe the same F_D
@@ -189,7 +210,7 @@ type TargetResult struct {
 // refuses or is empty, repeats outside [20, MaxRepeats], a δ outside [0, 1),
 // an order outside [1, mechanism.MaxH], or a failing model; ctx.Err() when
 // cancelled. progress (may be nil) gets the simulated points.
-func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress func(done, total int)) (*TargetResult, error) {
+func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress func(done, total int)) (res *TargetResult, err error) {
 	s, err := newTargetSearch(pr, target)
 	if err != nil {
 		return nil, err
@@ -197,24 +218,93 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 	s.progress = progress
 	grid := targetEpsGrid(s.epsMin, s.epsMax)
 	fams := 1 + len(s.peers)
-	s.total = len(grid) + targetBisections + 2
-	curves := make([][]TargetPoint, fams) // per mechanism, per grid ε
+	s.total = len(grid) + targetBisections + 4
+	// Per mechanism and grid ε (unsimulated: an infinite error), and the
+	// least over the mechanisms where one was simulated.
+	inf := math.Inf(1)
+	curves := make([][]TargetPoint, fams)
 	for f := range curves {
 		curves[f] = make([]TargetPoint, len(grid))
+		for i, eps := range grid {
+			curves[f][i] = TargetPoint{Epsilon: eps, Error: inf, Low: inf, High: inf, Mean: inf}
+		}
 	}
-	curve := make([]TargetPoint, len(grid))
-	for i, eps := range grid {
+	curve := slices.Clone(curves[0])
+	simulated := make([]bool, len(grid))
+	// note keeps, at grid ε j, the least error over the candidates
+	// simulated there (the refined ones included).
+	note := func(f, j int, p TargetPoint) {
+		if p.Error < curves[f][j].Error {
+			curves[f][j] = p
+		}
+		if !simulated[j] || p.Error < curve[j].Error {
+			curve[j] = p
+		}
+		simulated[j] = true
+	}
+	// The grid from the largest ε down, each mechanism until the first
+	// grid ε it misses the target at (infinite errors at the top, ε its
+	// theorem refuses, do not count): below it nothing of it can start
+	// (passingFrom), so nothing below is simulated. Above that ε only
+	// whether some candidate reaches the target matters: they are
+	// simulated lazily (family), the setting that reached it at the grid
+	// ε above first; at the start every candidate is (the setting there is
+	// the least-error one, as with every candidate simulated everywhere).
+	active := slices.Repeat([]bool{true}, fams)
+	passed := make([]bool, fams)
+	hints := make([]TargetPoint, fams)
+	for i := len(grid) - 1; i >= 0; i-- {
+		if !slices.Contains(active, true) {
+			s.done += i + 1 // the grid ε not simulated
+			break
+		}
+		if err := s.prefetchAutoK(ctx, s.firstAutoKeys(grid[i], active, hints)); err != nil {
+			return nil, err
+		}
 		for f := range fams {
-			if curves[f][i], err = s.family(ctx, f, eps, s.seed); err != nil {
+			if !active[f] {
+				continue
+			}
+			p, ok, err := s.family(ctx, f, grid[i], true, hints[f])
+			if err != nil {
 				return nil, err
 			}
-			if f == 0 || curves[f][i].Error < curve[i].Error {
-				curve[i] = curves[f][i]
+			note(f, i, p)
+			switch {
+			case ok:
+				passed[f], hints[f] = true, p
+			case math.IsInf(p.Error, 1) && !passed[f]:
+			default:
+				active[f] = false
 			}
 		}
 		s.tick()
 	}
-	res := &TargetResult{Target: target, Curve: curve, Repeats: s.repeats, Classifier: pr.Points != nil, EpsMax: s.epsMax}
+	for f, c := range curves {
+		first := passingFrom(c, target)
+		if first == len(c) {
+			continue
+		}
+		full, _, err := s.family(ctx, f, grid[first], false, TargetPoint{})
+		if err != nil {
+			return nil, err
+		}
+		c[first] = full
+		curve[first] = full
+		for _, d := range curves {
+			if d[first].Error < curve[first].Error {
+				curve[first] = d[first]
+			}
+		}
+	}
+	res = &TargetResult{Target: target, Repeats: s.repeats, Classifier: pr.Points != nil, EpsMax: s.epsMax}
+	defer func() {
+		for i, c := range curve {
+			if simulated[i] && res != nil {
+				res.Curve = append(res.Curve, c)
+			}
+		}
+	}()
 	type start struct{ f, first int }
 	var starts []start
 	for f, c := range curves {
@@ -223,52 +313,77 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 		}
 	}
 	if len(starts) == 0 {
-		best := curve[0]
-		for _, c := range curve[1:] {
-			if c.Error < best.Error {
-				best = c
+		// No grid setting reaches the target: the least error on the grid,
+		// at the k minimising it; if that k reaches the target, its
+		// mechanism starts there when every larger grid ε it applies at
+		// reaches it too.
+		bi := -1
+		for i, c := range curve {
+			if simulated[i] && (bi < 0 || c.Error < curve[bi].Error) {
+				bi = i
+			}
+		}
+		best := curve[bi]
+		if !math.IsInf(best.Error, 1) {
+			if best, err = s.refined(ctx, best.Epsilon, best); err != nil {
+				return nil, err
 			}
 		}
 		res.Proposal, res.Search = best, best
-		return res, nil
+		if !(best.Error <= target) {
+			return res, nil
+		}
+		f := s.familyOf(best)
+		note(f, bi, best)
+		for j := bi + 1; j < len(grid); j++ {
+			if c := curves[f][j]; math.IsInf(c.Error, 1) || c.Error <= target {
+				continue
+			}
+			r, err := s.refined(ctx, grid[j], best)
+			if err != nil {
+				return nil, err
+			}
+			note(f, j, r)
+			if r.Error > target {
+				return res, nil
+			}
+		}
+		starts = append(starts, start{f, bi})
 	}
 	sort.SliceStable(starts, func(a, b int) bool { return starts[a].first < starts[b].first })
 	var missed, missedAt TargetPoint
 	for _, st := range starts {
 		c := curves[st.f]
-		found := c[st.first]
-		if st.first > 0 {
-			lo, hi := grid[st.first-1], grid[st.first]
-			for range targetBisections {
-				mid := math.Sqrt(lo * hi)
-				m, err := s.family(ctx, st.f, mid, s.seed)
-				if err != nil {
-					return nil, err
-				}
-				s.tick()
-				if m.Error <= target {
-					hi, found = mid, m
-				} else {
-					lo = mid
-				}
+		// The grid chose the setting (mechanism, noise kind, h): at the
+		// start's ε its k is minimised, then the smallest ε that setting
+		// reaches the target at, its k minimised at every ε, is searched
+		// below (descend).
+		pass, err := s.refined(ctx, grid[st.first], c[st.first])
+		if err != nil {
+			return nil, err
+		}
+		note(st.f, st.first, pass)
+		if pass.Error <= target {
+			if pass, err = s.descend(ctx, grid, func(j int, p TargetPoint) { note(st.f, j, p) }, pass); err != nil {
+				return nil, err
 			}
 		}
 		// Round up to three significant digits (what the curator types),
-		// then re-check with independent draws; on a miss, the passing
-		// grid ε in turn.
-		tries := append([]TargetPoint{found}, c[st.first:]...)
-		for _, try := range tries {
+		// minimise k there, then re-check with independent draws; on a
+		// miss, the passing grid ε in turn.
+		tries := append([]TargetPoint{pass}, c[st.first:]...)
+		for i, try := range tries {
 			if math.IsInf(try.Error, 1) {
 				continue // beyond the peer's theorem
 			}
 			eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
 			at := try
-			if eps != try.Epsilon {
-				if at, err = s.candidate(ctx, eps, try, s.seed); err != nil {
+			if i > 0 || eps != try.Epsilon {
+				if at, err = s.refined(ctx, eps, try); err != nil {
 					return nil, err
 				}
 			}
-			check, err := s.candidate(ctx, eps, try, RepeatSeed(s.seed, -1))
+			check, err := s.candidate(ctx, eps, at, RepeatSeed(s.seed, -1))
 			if err != nil {
 				return nil, err
 			}
@@ -418,14 +533,10 @@ func (s *targetSearch) params(eps float64, noise mechanism.NoiseKind, h, k int) 
 		k = s.pr.K
 	}
 	if k == 0 {
-		beta := s.pr.Beta
-		if beta == 0 {
-			beta = mechanism.DefaultBeta
-		}
 		key := autoKKey{eps, noise, h}
 		var ok bool
 		if k, ok = s.autoK[key]; !ok {
-			k = mechanism.AutoCoverSize(p, h, s.dim, s.pr.Sensitivity, beta, s.pr.StandIn)
+			k = s.autoCoverSize(key)
 			s.autoK[key] = k
 		}
 	}
@@ -470,9 +581,10 @@ func (s *targetSearch) lattice(ctx context.Context, k int) ([]float64, error) {
 	return v, nil
 }
 
-// KNeighbours are the cover sizes the target search tries beside the
-// automatic k (for the best noise kind and h at an ε): k/2 (rounded
-// down, when ≥ 1) and 2k. They depend on the public k only.
+// KNeighbours are the cover sizes the target search's grid tries beside
+// the automatic k (for the best noise kind and h at an ε; the proposal's
+// k is then minimised over every k, minimiseK): k/2 (rounded down, when
+// ≥ 1) and 2k. They depend on the public k only.
 func KNeighbours(k int) []int {
 	var out []int
 	if k/2 >= 1 && k/2 < k {
@@ -481,21 +593,57 @@ func KNeighbours(k int) []int {
 	return append(out, 2*k)
 }
 
-// family returns the least error at eps of mechanism f: 0 the Bernstein
-// settings (ties: the first in noise, then h order, the automatic k before
-// its neighbours), else the peer of family f at the k of eps (peer).
-func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
+// family returns the least error at eps of mechanism f with the search's
+// draws, and whether it reaches the target: 0 the Bernstein settings (every
+// noise kind and h at the search's k — ties: the first in noise, then h
+// order — and, with the automatic k, the neighbours KNeighbours of the best
+// one's k), else the peer of family f (peerFamily). With lazy it stops at
+// the first candidate that reaches the target and returns it, simulating
+// the candidate of hint's noise kind and h first (hint's mechanism must be
+// f's; a zero hint is none); when no candidate reaches it the result is the
+// same as without lazy. The automatic k of the candidates are computed on
+// all cores (prefetchAutoK), lazily only when hint's misses.
+func (s *targetSearch) family(ctx context.Context, f int, eps float64, lazy bool, hint TargetPoint) (TargetPoint, bool, error) {
 	if f > 0 {
-		return s.peerFamily(ctx, f, eps, seed)
+		return s.peerFamily(ctx, f, eps, lazy)
+	}
+	type nh struct {
+		noise mechanism.NoiseKind
+		h     int
+	}
+	var order []nh
+	for _, noise := range s.noises {
+		for _, h := range s.orders {
+			order = append(order, nh{noise, h})
+		}
+	}
+	if i := slices.Index(order, nh{hint.Noise, hint.H}); lazy && i > 0 {
+		order = append(append([]nh{order[i]}, order[:i]...), order[i+1:]...)
+	}
+	keys := make([]autoKKey, len(order))
+	for i, o := range order {
+		keys[i] = autoKKey{eps, o.noise, o.h}
+	}
+	got := map[nh]TargetPoint{}
+	for i, o := range order {
+		if i == 0 && !lazy || i == 1 && lazy {
+			if err := s.prefetchAutoK(ctx, keys[i:]); err != nil {
+				return TargetPoint{}, false, err
+			}
+		}
+		c, err := s.setting(ctx, eps, o.noise, o.h, 0, s.seed)
+		if err != nil {
+			return c, false, err
+		}
+		if lazy && c.Error <= s.target {
+			return c, true, nil
+		}
+		got[o] = c
 	}
 	best := TargetPoint{Epsilon: eps, Error: math.Inf(1)}
 	for _, noise := range s.noises {
 		for _, h := range s.orders {
-			c, err := s.setting(ctx, eps, noise, h, 0, seed)
-			if err != nil {
-				return best, err
-			}
-			if c.Error < best.Error {
+			if c := got[nh{noise, h}]; c.Error < best.Error {
 				best = c
 			}
 		}
@@ -505,22 +653,27 @@ func (s *targetSearch) family(ctx context.Context, f int, eps float64, seed uint
 			if mechanism.ValidateK(slices.Repeat([]int{k}, s.dim)) != nil {
 				continue
 			}
-			c, err := s.setting(ctx, eps, best.Noise, best.H, k, seed)
+			c, err := s.setting(ctx, eps, best.Noise, best.H, k, s.seed)
 			if err != nil {
-				return best, err
+				return best, false, err
+			}
+			if lazy && c.Error <= s.target {
+				return c, true, nil
 			}
 			if c.Error < best.Error {
 				best = c
 			}
 		}
 	}
-	return best, nil
+	return best, best.Error <= s.target, nil
 }
 
 // peerFamily returns the least error at eps of the peer of family f over
 // its k (peerK) and, with the automatic k, its neighbours (ties: peerK
-// first); a peer that applies at none of them has an infinite error.
-func (s *targetSearch) peerFamily(ctx context.Context, f int, eps float64, seed uint64) (TargetPoint, error) {
+// first), and whether it reaches the target; a peer that applies at none
+// of them has an infinite error. With lazy it stops at the first k that
+// reaches the target.
+func (s *targetSearch) peerFamily(ctx context.Context, f int, eps float64, lazy bool) (TargetPoint, bool, error) {
 	c := s.peers[f-1]
 	best := TargetPoint{Epsilon: eps, Mechanism: c.Kind, Label: c.Label, K: c.k,
 		Error: math.Inf(1), Low: math.Inf(1), High: math.Inf(1), Mean: math.Inf(1)}
@@ -537,20 +690,23 @@ func (s *targetSearch) peerFamily(ctx context.Context, f int, eps float64, seed 
 		}
 		p, _, err := s.peer(ctx, f, eps, k)
 		if err != nil {
-			return best, err
+			return best, false, err
 		}
 		if p == nil {
 			continue
 		}
-		q, err := p.QuantileError(ctx, eps, s.repeats, seed)
+		q, err := p.QuantileError(ctx, eps, s.repeats, s.seed)
 		if err != nil {
-			return best, err
+			return best, false, err
+		}
+		if lazy && q.Error <= s.target {
+			return q, true, nil
 		}
 		if q.Error < best.Error {
 			best = q
 		}
 	}
-	return best, nil
+	return best, best.Error <= s.target, nil
 }
 
 // peer returns the peer of family f built at cover size k, or when k is
@@ -625,7 +781,18 @@ func (s *targetSearch) candidate(ctx context.Context, eps float64, at TargetPoin
 			return q.QuantileError(ctx, eps, s.repeats, seed)
 		}
 	}
-	return at, fmt.Errorf("study: no peer of kind %q in the search", at.Mechanism)
+	return at, errNoPeer(at.Mechanism)
+}
+
+// errNoPeer says the search has no peer of kind.
+func errNoPeer(kind string) error {
+	return fmt.Errorf("study: no peer of kind %q in the search", kind)
+}
+
+// familyOf returns the family of p's mechanism: 0 for the Bernstein
+// settings, 1 + the index of its peer in the search.
+func (s *targetSearch) familyOf(p TargetPoint) int {
+	return slices.IndexFunc(s.peers, func(c *Peer) bool { return c.Kind == p.Mechanism }) + 1
 }
 
 // setting simulates the releases of one candidate at eps with the draws of

@@ -10,8 +10,8 @@ import (
 
 // The smallest ε at which 95 % of the simulated releases of
 // F(y) = sin(3y) (sensitivity 0.01) have a sup-norm error of at most 0.05,
-// with the order h and k (the automatic k at that ε or a public neighbour
-// of it, study.KNeighbours).
+// with the order h and k (the k minimising the simulated error at that ε
+// for that h; "automatic" when it is the automatic k there).
 func ExampleFindEpsilon() {
 	f := func(y float64) float64 { return math.Sin(3 * y) }
 	grid := study.Linspace01(201)
@@ -40,6 +40,6 @@ func ExampleFindEpsilon() {
 	fmt.Printf("95%% error %.3f ± %.3f (re-checked)\n", p.Error, p.MCError())
 	// Output:
 	// reached: true with 400 simulated releases per point
-	// ε = 10, laplace noise, h = 3, k = 8 (automatic: false)
-	// 95% error 0.033 ± 0.004 (re-checked)
+	// ε = 5.43, laplace noise, h = 3, k = 5 (automatic: false)
+	// 95% error 0.050 ± 0.006 (re-checked)
 }

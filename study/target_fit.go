@@ -79,7 +79,9 @@ func TargetProblemOf(ctx context.Context, fit *learners.Fitted, out learners.Out
 // grid and F_D, at pr's δ and, for a classifier, at pr's points, and adds
 // them to pr.Peers as candidates of the search (FindEpsilon), which
 // rebuilds them at the k of every ε it tries (the curator's manual k, else
-// the automatic k at that ε with h = 1: targetSearch.peerK). It returns
+// the automatic k at that ε with h = 1: targetSearch.peerK, its neighbours
+// on the grid, and every k it minimises a peer proposal's error over). It
+// returns
 // BuildPeers' caption (peers that apply to the learner but not to these
 // settings). Set pr.Delta and pr.K first.
 func (pr *TargetProblem) AddPeers(pd PeerData) (string, error) {

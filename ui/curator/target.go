@@ -24,10 +24,11 @@ import (
 // UI goroutine), on the data the preview runs on — the private data or a
 // public stand-in — labelled with the preview's own disclosure; the
 // published peers that apply are candidates beside the Bernstein settings
-// (built at the k of every ε tried). The proposal names its k: the
-// automatic k at that ε, a neighbour the search tried beside it, or the
-// peer's. "Apply" fills the proposal into the form, the Mechanism selector
-// and k included.
+// (built at the k of every ε tried). The proposal names its k, the one
+// with the least simulated error at its ε (the automatic k there, or
+// another the search minimised over; the curator's manual k stays).
+// "Apply" fills the proposal into the form, the Mechanism selector and k
+// included.
 
 // targetPanel is the "Error I can accept" part of the privacy page.
 type targetPanel struct {
@@ -290,8 +291,8 @@ func noiseText(kind mechanism.NoiseKind, delta float64) string {
 // applyProposal fills the proposal into the form (UI goroutine): the
 // mechanism (Bernstein or the proposed peer), ε, the noise kind (and δ),
 // h for Bernstein and k: automatic when the proposal's k is the automatic
-// k at its ε (the rule gives it), else the proposal's k (a neighbour the
-// search tried, a peer's grid or moments, the curator's own).
+// k at its ε (the rule gives it), else the proposal's k (the k with the
+// least simulated error, a peer's grid or moments, the curator's own).
 func (t *targetPanel) applyProposal() {
 	c := t.c
 	if t.last == nil || !t.last.Reached {
