@@ -302,6 +302,10 @@ func buildTrigPeer(pc PeerData) (*Peer, error) {
 	x := pc.Data.X
 	n := len(x)
 	t := min(pc.K[0]+1, peerTrigMaxT)
+	if t < peers.TrigMinMoments(peerTrigJackson) {
+		return nil, &peerSkipped{fmt.Sprintf("%s is not shown at k = %d: its t = %d moments answer a constant, whatever the data (t ≥ %d needed)",
+			PeerNameTrig, pc.K[0], t, peers.TrigMinMoments(peerTrigJackson))}
+	}
 	moments, err := peers.TrigMoments(x, t)
 	if err != nil {
 		return nil, err

@@ -158,16 +158,20 @@ func (p *Prepared) candidatePeerRule(c Candidate) error {
 	if err != nil {
 		return err
 	}
-	return peerRule(c.Mechanism, peerSettings{kind: p.Spec.Kind, dim: dim, n: n, eps: p.Params.Epsilon,
+	s := peerSettings{kind: p.Spec.Kind, dim: dim, n: n, eps: p.Params.Epsilon,
 		delta: peerDelta(c.Mechanism, p.Params.Delta), resolved: learners.Values(resolved),
-		records: p.aggregates == nil && p.Data.N() == n})
+		records: p.aggregates == nil && p.Data.N() == n}
+	if c.KeepsK() && c.K > 0 {
+		s.k = slices.Repeat([]int{c.K}, dim)
+	}
+	return peerRule(c.Mechanism, s)
 }
 
 // peerCandidates returns the peer candidates for one tuning: every kind of
 // choicePeers that peerRule admits. GP and trig candidates carry the
 // request's k (the GP's public grid, the trig release's t = k + 1 moments;
-// the same k on every axis, else none is offered); a trig candidate whose
-// t is below peers.TrigMinMoments (a constant answer) is not offered.
+// the same k on every axis, else none is offered); peerRule refuses a trig
+// candidate whose t is below peers.TrigMinMoments (a constant answer).
 func (p *Prepared) peerCandidates(tu Candidate) []Candidate {
 	var out []Candidate
 	for _, name := range choicePeers {
@@ -178,9 +182,6 @@ func (p *Prepared) peerCandidates(tu Candidate) []Candidate {
 				continue
 			}
 			c.H, c.K = 1, k[0]
-		}
-		if name == synopsis.MechanismTrig && min(c.K+1, peers.MaxTrigDegree) < peers.TrigMinMoments(peers.TrigJackson) {
-			continue // t = k + 1 moments too few: a constant, data-free answer
 		}
 		if p.candidatePeerRule(c) != nil {
 			continue

@@ -50,7 +50,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 		return nil, nil
 	}
 	if err := peerRule(name, peerSettings{kind: kind, dim: dim, n: n, eps: eps, delta: delta,
-		resolved: learners.Values(p.Resolved), records: p.aggregates == nil && p.Data.N() == n}); err != nil {
+		resolved: learners.Values(p.Resolved), records: p.aggregates == nil && p.Data.N() == n, k: p.Params.K}); err != nil {
 		return nil, err
 	}
 	switch name {

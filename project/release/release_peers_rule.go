@@ -19,6 +19,7 @@ type peerSettings struct {
 	delta    float64
 	resolved learners.Values // the learner's parameters, defaults filled in
 	records  bool            // the records are at hand (not an aggregate table)
+	k        []int           // the release's cover size (nil: not known yet, e.g. automatic)
 }
 
 // peerRule is the one home of the peer kinds' conditions that public
@@ -50,6 +51,10 @@ func peerRule(name string, s peerSettings) error {
 		}
 		if !s.records {
 			return reqErr("mechanism", "%s needs the records (its moments are not in an aggregate table)", peerWords(name)).needs("needs the records")
+		}
+		if least := peers.TrigMinMoments(peers.TrigJackson) - 1; len(s.k) == 1 && s.k[0] < least {
+			return reqErr("k", "k = %d: %s publishes t = k + 1 moments, and fewer than %d answer a constant density whatever the data; use k ≥ %d",
+				s.k[0], peerWords(name), least+1, least).needs(fmt.Sprintf("k ≥ %d", least))
 		}
 	case synopsis.MechanismOutputPerturbation:
 		if err := pureOnly(name, s.delta); err != nil {
@@ -99,6 +104,9 @@ func CheckMechanismSettings(req Request, name string) error {
 	}
 	s := peerSettings{kind: req.Learner, dim: dim, n: max(n, 1), eps: req.Privacy.Epsilon, delta: req.Privacy.Delta,
 		resolved: learners.Values(resolved), records: req.Aggregates == nil}
+	if !req.KAuto {
+		s.k = req.Privacy.K
+	}
 	return peerRule(name, s)
 }
 

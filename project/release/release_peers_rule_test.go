@@ -50,6 +50,16 @@ func TestCheckMechanismSettings(t *testing.T) {
 			return r
 		}()},
 		{"trig on logistic", "trig", "mechanism", reqs[op]},
+		{"trig k = 2: a constant", "trig", "k", func() Request {
+			r := reqs["trig"]
+			r.KAuto, r.Privacy.K = false, []int{2}
+			return r
+		}()},
+		{"trig k = 3", "trig", "", func() Request {
+			r := reqs["trig"]
+			r.KAuto, r.Privacy.K = false, []int{3}
+			return r
+		}()},
 		{"unknown", "histogram", "mechanism", reqs["trig"]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
