@@ -173,14 +173,14 @@ func (s ValidationScore) termRange() float64 {
 // Bound returns a public bound on |q| for every f and V (the score's
 // range; the private choice's generalized selection clamps to it):
 //
-//	density      Hi² + 2·Hi   −∫c² ∈ [−Hi², 0], (2/m)Σc ∈ [0, 2·Hi] (0 ≤ Lo ≤ c ≤ Hi)
+//	density      max(Hi², 2·Hi)   −∫c² ∈ [−Hi², 0], (2/m)Σc ∈ [0, 2·Hi] (0 ≤ Lo ≤ c ≤ Hi)
 //	regression   4            a mean of (c − l)² ∈ [0, 4]
 //	class-score  2            a mean of the ramp loss ∈ [0, 2]
 //	probability  1            a mean of (c − p)² ∈ [0, 1]
 func (s ValidationScore) Bound() float64 {
 	switch s.Kind {
 	case OutputDensity:
-		return s.Hi*s.Hi + 2*s.Hi
+		return max(s.Hi*s.Hi, 2*s.Hi)
 	case OutputRegression:
 		return 4
 	case OutputClassScore:

@@ -211,6 +211,12 @@ func TrigMinMoments(k int) int {
 // float64: e^{−39²/2} underflows). mu = JacksonMultipliers(t, K);
 // arguments as TrigKDEWeightsWith; len(out) = len(ys).
 func TrigKDEAnswers(ys []float64, bandwidth float64, mu, s, out []float64) error {
+	return trigKDEAnswers(ys, bandwidth, mu, s, out, 39)
+}
+
+// trigKDEAnswers is TrigKDEAnswers summing over the nodes within
+// reach·b of each point (reach = +Inf: every node).
+func trigKDEAnswers(ys []float64, bandwidth float64, mu, s, out []float64, reach float64) error {
 	t := len(mu)
 	switch {
 	case len(s) != t:
@@ -246,7 +252,7 @@ func TrigKDEAnswers(ys []float64, bandwidth float64, mu, s, out []float64) error
 		a[j] = v
 	}
 	norm := 1 / (math.Sqrt(2*math.Pi) * bandwidth)
-	reach := 39 * bandwidth
+	reach *= bandwidth
 	for i, y := range ys {
 		if !(y >= 0 && y <= 1) {
 			return fmt.Errorf("peers.TrigKDEAnswers: y = %v: must lie in [0,1]", y)

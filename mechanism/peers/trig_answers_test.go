@@ -74,3 +74,61 @@ func TestTrigMinMoments(t *testing.T) {
 		}
 	}
 }
+
+// TestTrigKDEAnswersCutoffExact: the nodes beyond 39·b of a point add
+// exactly 0 in float64 (e^{−39²/2} underflows), so TrigKDEAnswers is bit
+// for bit the sum over every node, for bandwidths from the smallest to 1,
+// t up to 300, large noisy moments and points at the ends, near them and
+// on the nodes. A cutoff at 9·b, which drops terms that do not underflow,
+// differs (the test's power).
+func TestTrigKDEAnswersCutoffExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	short := 0
+	for range 60 {
+		bw := MinTrigBandwidth * math.Pow(1/MinTrigBandwidth, r.Float64())
+		tt := 1 + r.IntN(300)
+		mu, err := JacksonMultipliers(tt, TrigJackson)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := make([]float64, tt)
+		s[0] = 1
+		for m := 1; m < tt; m++ {
+			s[m] = (2*r.Float64() - 1) * 10
+		}
+		ys := make([]float64, 200)
+		for i := range ys {
+			switch i % 4 {
+			case 0:
+				ys[i] = r.Float64()
+			case 1:
+				ys[i] = r.Float64() * 1e-3
+			case 2:
+				ys[i] = 1 - r.Float64()*1e-3
+			default:
+				ys[i] = float64(r.IntN(trigQuadrature+1)) / trigQuadrature
+			}
+		}
+		got, all, cut9 := make([]float64, len(ys)), make([]float64, len(ys)), make([]float64, len(ys))
+		if err := TrigKDEAnswers(ys, bw, mu, s, got); err != nil {
+			t.Fatal(err)
+		}
+		if err := trigKDEAnswers(ys, bw, mu, s, all, math.Inf(1)); err != nil {
+			t.Fatal(err)
+		}
+		if err := trigKDEAnswers(ys, bw, mu, s, cut9, 9); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if got[i] != all[i] {
+				t.Fatalf("b = %g, t = %d, y = %g: %v with the cutoff, %v over every node", bw, tt, ys[i], got[i], all[i])
+			}
+			if cut9[i] != all[i] {
+				short++
+			}
+		}
+	}
+	if short == 0 {
+		t.Error("a cutoff at 9·b gave the same bits everywhere: the test cannot see a wrong cutoff")
+	}
+}

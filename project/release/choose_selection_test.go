@@ -155,14 +155,21 @@ func TestApplyCandidateKeepsK(t *testing.T) {
 	req := bimodalRequest(ds)
 	req.KAuto, req.Privacy = true, mechanism.Params{Epsilon: 1, Delta: 1e-6, Noise: mechanism.NoiseGaussian, H: 1}
 	ctx := context.Background()
-	for _, c := range []Candidate{
-		{Mechanism: synopsis.MechanismTrig, H: 1, K: 94},
-		{Mechanism: synopsis.MechanismGP, H: 1, K: 12},
-		{H: 2, K: 17, Noise: mechanism.NoiseLaplace},
-		{Mechanism: synopsis.MechanismOutputPerturbation},
+	for _, tc := range []struct {
+		c     Candidate
+		keeps bool // the release keeps the candidate's k
+	}{
+		{Candidate{Mechanism: synopsis.MechanismTrig, H: 1, K: 94}, true},
+		{Candidate{Mechanism: synopsis.MechanismGP, H: 1, K: 12}, true},
+		{Candidate{H: 2, K: 17, Noise: mechanism.NoiseLaplace}, true},
+		{Candidate{Mechanism: synopsis.MechanismOutputPerturbation}, false},
 	} {
+		c := tc.c
+		if c.KeepsK() != tc.keeps {
+			t.Errorf("%s: KeepsK %v, want %v", c, c.KeepsK(), tc.keeps)
+		}
 		rel, name := ApplyCandidate(req, c)
-		if !c.KeepsK() {
+		if !tc.keeps {
 			if !rel.KAuto {
 				t.Errorf("%s: the automatic k was turned off", c)
 			}

@@ -118,7 +118,7 @@ func (f *curatorFixture) chooseEndingIn(pp *privacyPage, cand func(release.Reque
 		if got := pp.mech.sel.Selected; got != label {
 			t.Errorf("Mechanism selector shows %q, want %q", got, label)
 		}
-		if ch.KeepsK() && (c.state.KAuto || c.state.K != ch.K) {
+		if ch.Mechanism == synopsis.MechanismTrig && (c.state.KAuto || c.state.K != ch.K) {
 			t.Errorf("form k = %d (automatic %v), want the chosen %d: the release must be the function the choice scored", c.state.K, c.state.KAuto, ch.K)
 		}
 		fl.result.Hide()
