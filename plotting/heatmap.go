@@ -24,9 +24,8 @@ type Heatmap struct {
 
 // Heatmaps draws one to three functions of two variables side by side on
 // a shared colour scale and a shared y axis, with a colour bar under them
-// and an optional contour at
-// BoundaryLevel on every panel (a classifier's decision boundary, as in
-// Figure 2 of Aldà & Rubinstein 2017).
+// and an optional contour at BoundaryLevel on every panel (a classifier's
+// decision boundary, as in Figure 2 of Aldà & Rubinstein 2017).
 type Heatmaps struct {
 	XLabel, YLabel string
 	X, Y           []float64 // grid coordinates (data units), increasing
