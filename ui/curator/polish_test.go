@@ -1,8 +1,10 @@
 package curator
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -129,3 +131,103 @@ func TestCuratorTableHeadersAlignWithCells(t *testing.T) {
 		check("Data step", c.pages[stepData].(*dataPage).table)
 	})
 }
+
+// sideScrolls lists the scrolls under o that scroll sideways: content
+// wider than the scroll that shows it (UI goroutine). Entries are walked
+// too: a single-line entry scrolls its text in a scroll of its own.
+func sideScrolls(o fyne.CanvasObject) []string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if !o.Visible() {
+			return
+		}
+		switch v := o.(type) {
+		case *fyne.Container:
+			for _, c := range v.Objects {
+				walk(c)
+			}
+		case *container.Scroll:
+			if v.Direction != container.ScrollVerticalOnly && v.Direction != container.ScrollNone &&
+				v.Content.Size().Width > v.Size().Width+0.5 {
+				out = append(out, fmt.Sprintf("a scroll %.0f wide shows %s %.0f wide", v.Size().Width, describeObject(v.Content), v.Content.Size().Width))
+			}
+			walk(v.Content)
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(v).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return out
+}
+
+// TestCuratorReleaseStepNoSideScroll: at 1024×700 and 1280×800 the
+// Release step shows a long synopsis path whole, wrapped over the rows it
+// needs, with nothing scrolling sideways (a single-line entry scrolled the
+// path under a horizontal scroll bar drawn over its text). The path entry
+// takes no line break: Enter leaves the text alone, a pasted line break
+// is dropped.
+func TestCuratorReleaseStepNoSideScroll(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
+	f.waitDataset()
+	f.preview()
+	rp := c.pages[stepRelease].(*releasePage)
+	long := filepath.Join(f.dir, "releases", "2026", "demo-private-density-of-a-two-bump-mixture.synopsis")
+	for _, size := range polishSizes {
+		var problems []string
+		var pageMin, pageSize float32
+		var inner *container.Scroll
+		f.do(func() {
+			c.win.Resize(size)
+			c.showStep(stepRelease)
+			rp.out.SetText(long)
+			for range 2 { // the entry's rows follow its width: a second pass lays them out
+				c.win.Content().Refresh()
+				test.LaidOutObjects(c.win.Content())
+			}
+			problems = sideScrolls(rp.box)
+			pageMin, pageSize = c.pageBox.MinSize().Width, c.pageScroll.Size().Width
+			for _, o := range test.WidgetRenderer(rp.out).Objects() {
+				if s, ok := o.(*container.Scroll); ok && s.Visible() {
+					inner = s
+				}
+			}
+		})
+		for _, p := range problems {
+			t.Errorf("Release step at %v: %s", size, p)
+		}
+		if pageMin > pageSize+0.5 {
+			t.Errorf("Release step at %v: the page needs %.0f of its %.0f", size, pageMin, pageSize)
+		}
+		if inner == nil {
+			t.Fatalf("at %v the path entry has no scroll", size)
+		}
+		f.do(func() {
+			if h, shown := inner.Content.MinSize().Height, inner.Size().Height; h > shown+0.5 {
+				t.Errorf("at %v the path needs %.0f of the entry's %.0f: not shown whole", size, h, shown)
+			}
+		})
+	}
+	f.do(func() {
+		rp.out.SetText("/tmp/a.synopsis")
+		c.win.Canvas().Focus(rp.out)
+		rp.out.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		rp.out.TypedShortcut(&fyne.ShortcutPaste{Clipboard: &testClipboard{text: "x\ny\r\n"}})
+		if strings.ContainsAny(rp.out.Text, "\r\n") {
+			t.Errorf("the path entry took a line break: %q", rp.out.Text)
+		}
+		if !strings.Contains(rp.out.Text, "xy") {
+			t.Errorf("the pasted text is missing: %q", rp.out.Text)
+		}
+	})
+}
+
+// testClipboard is a clipboard holding text.
+type testClipboard struct{ text string }
+
+func (c *testClipboard) Content() string     { return c.text }
+func (c *testClipboard) SetContent(s string) { c.text = s }
