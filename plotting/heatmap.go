@@ -223,6 +223,20 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 		wrapTitle(p, canvases[0][i].Max.X-canvases[0][i].Min.X)
 	}
 	canvases = plot.Align(plots, tiles, mapsArea)
+	// Align lowers a panel without y tick labels (none reach over its
+	// data's top): its title sat lower than the first's. Each title
+	// starts at the row's top, its padding taking up the difference, so
+	// the data areas stay aligned.
+	top := mapsArea.Min.Y
+	for _, c := range canvases[0] {
+		top = max(top, c.Max.Y)
+	}
+	for i, p := range plots[0] {
+		if d := top - canvases[0][i].Max.Y; d > 0 {
+			p.Title.Padding += d
+			canvases[0][i].Max.Y = top
+		}
+	}
 
 	// The bar spans the panels' data areas, from the first's left edge
 	// to the last's right edge.

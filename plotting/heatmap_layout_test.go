@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"math"
 	"testing"
 
 	"gonum.org/v1/plot/vg/draw"
@@ -41,6 +42,13 @@ func TestHeatmapPanelsUseTheWidth(t *testing.T) {
 		}
 		if d := widths[1] - widths[0]; d > 1.5 || d < -1.5 {
 			t.Errorf("%dx%d: data widths %.1f differ", s.W, s.H, widths)
+		}
+		// The titles start at the same height and the data areas span the
+		// same heights (the second title sat lower than the first).
+		a, b := fig.panels[0].DataCanvas(fig.tiles[0]), fig.panels[1].DataCanvas(fig.tiles[1])
+		if fig.tiles[0].Max.Y != fig.tiles[1].Max.Y || math.Abs(float64(a.Min.Y-b.Min.Y)) > 0.01 || math.Abs(float64(a.Max.Y-b.Max.Y)) > 0.01 {
+			t.Errorf("%dx%d: panel tops %v and %v, data heights %v–%v and %v–%v", s.W, s.H,
+				fig.tiles[0].Max.Y, fig.tiles[1].Max.Y, a.Min.Y, a.Max.Y, b.Min.Y, b.Max.Y)
 		}
 		if fig.panels[0].Y.Label.Text != "mean_texture" || fig.panels[1].Y.Label.Text != "" {
 			t.Errorf("y labels %q, %q: want the first panel's only", fig.panels[0].Y.Label.Text, fig.panels[1].Y.Label.Text)
