@@ -177,7 +177,7 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 	mapsArea := draw.Crop(dc, 0, 0, barH, 0)
 
 	plots := make([][]*plot.Plot, 1)
-	for i, m := range h.Maps {
+	for panel, m := range h.Maps {
 		p := newPlot(th, m.Title, h.XLabel, h.YLabel)
 		img := image.NewRGBA(image.Rect(0, 0, len(h.X), len(h.Y)))
 		ny := len(h.Y)
@@ -208,7 +208,7 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 		}
 		p.X.Min, p.X.Max = h.X[0], h.X[len(h.X)-1]
 		p.Y.Min, p.Y.Max = h.Y[0], h.Y[ny-1]
-		if i > 0 {
+		if panel > 0 {
 			p.HideY()
 			p.Y.Label.Text = ""
 		}
