@@ -171,7 +171,6 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 	cm.SetMin(lo)
 	cm.SetMax(hi)
 	colours := cm.Palette(256).Colors()
-	nan := color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 
 	barH := vg.Points(heatmapBarHeight)
 	mapsArea := draw.Crop(dc, 0, 0, barH, 0)
@@ -179,19 +178,8 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 	plots := make([][]*plot.Plot, 1)
 	for panel, m := range h.Maps {
 		p := newPlot(th, m.Title, h.XLabel, h.YLabel)
-		img := image.NewRGBA(image.Rect(0, 0, len(h.X), len(h.Y)))
 		ny := len(h.Y)
-		for i := range h.X {
-			for j := range h.Y {
-				v := m.Values[i*ny+j]
-				col := color.Color(nan)
-				if finite(v) {
-					k := int(math.Round((v - lo) / (hi - lo) * 255))
-					col = colours[max(0, min(255, k))]
-				}
-				img.Set(i, ny-1-j, col)
-			}
-		}
+		img := heatImage(m.Values, len(h.X), ny, colours, lo, hi)
 		p.Add(plotter.NewImage(img, h.X[0], h.Y[0], h.X[len(h.X)-1], h.Y[ny-1]))
 		if h.Boundary {
 			g := grid{x: h.X, y: h.Y, v: m.Values}
@@ -250,4 +238,27 @@ func layoutHeatmaps(h *Heatmaps, th Theme, dc draw.Canvas) heatmapFigure {
 	bar.X.Padding, bar.Y.Padding = 0, 0
 	bar.Add(&plotter.ColorBar{ColorMap: cm})
 	return heatmapFigure{panels: plots[0], tiles: canvases[0], bar: bar, barArea: barArea}
+}
+
+// nanColour is the colour of a value that is not finite on a heatmap.
+var nanColour = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
+
+// heatImage colours the values of an nx×ny grid (X index outer, Y index
+// fastest: values[i*ny+j] = f(X[i], Y[j])) with colours spanning lo to hi,
+// one pixel per grid point, the largest Y in the top row; a value that is
+// not finite is grey.
+func heatImage(values []float64, nx, ny int, colours []color.Color, lo, hi float64) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, nx, ny))
+	for i := range nx {
+		for j := range ny {
+			v := values[i*ny+j]
+			col := color.Color(nanColour)
+			if finite(v) {
+				k := int(math.Round((v - lo) / (hi - lo) * 255))
+				col = colours[max(0, min(255, k))]
+			}
+			img.Set(i, ny-1-j, col)
+		}
+	}
+	return img
 }
