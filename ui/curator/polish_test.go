@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/bernsteinrelease/bernstein/project/dataset"
 )
@@ -19,6 +20,15 @@ import (
 // laptop screen and a common one.
 var polishSizes = []fyne.Size{fyne.NewSize(1024, 700), fyne.NewSize(1280, 800)}
 
+// openDemo taps a demo's button on the Start step and waits for its
+// preview.
+func (f *curatorFixture) openDemo(button func(*startPage) *widget.Button) {
+	f.t.Helper()
+	f.do(func() { test.Tap(button(f.c.pages[stepStart].(*startPage))) })
+	f.waitDataset()
+	f.preview()
+}
+
 // TestCuratorPreviewClearOfScrollBar: at 1024×700 and 1280×800, with a
 // density (KDE demo) and a classifier (SVM demo) preview taller than the
 // pane, nothing in the preview pane reaches under its vertical scroll bar
@@ -26,17 +36,14 @@ var polishSizes = []fyne.Size{fyne.NewSize(1024, 700), fyne.NewSize(1280, 800)}
 func TestCuratorPreviewClearOfScrollBar(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	start := c.pages[stepStart].(*startPage)
-	for _, demo := range []*struct {
-		name string
-		b    func() fyne.Tappable
+	for _, demo := range []struct {
+		name   string
+		button func(*startPage) *widget.Button
 	}{
-		{"KDE demo", func() fyne.Tappable { return start.demoKDE }},
-		{"SVM demo", func() fyne.Tappable { return start.demoSVM }},
+		{"KDE demo", func(p *startPage) *widget.Button { return p.demoKDE }},
+		{"SVM demo", func(p *startPage) *widget.Button { return p.demoSVM }},
 	} {
-		f.do(func() { test.Tap(demo.b()) })
-		f.waitDataset()
-		f.preview()
+		f.openDemo(demo.button)
 		for _, size := range polishSizes {
 			f.do(func() { c.win.Resize(size) })
 			f.waitIdle()
@@ -172,9 +179,7 @@ func sideScrolls(o fyne.CanvasObject) []string {
 func TestCuratorReleaseStepNoSideScroll(t *testing.T) {
 	f := newCuratorFixture(t)
 	c := f.c
-	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoKDE) })
-	f.waitDataset()
-	f.preview()
+	f.openDemo(func(p *startPage) *widget.Button { return p.demoKDE })
 	rp := c.pages[stepRelease].(*releasePage)
 	long := filepath.Join(f.dir, "releases", "2026", "demo-private-density-of-a-two-bump-mixture.synopsis")
 	for _, size := range polishSizes {
