@@ -203,3 +203,28 @@ func checkLegendWhole(t *testing.T, tr *Tradeoff) {
 		t.Logf("%+v: legend %.0f×%.0f pt, data area %.0f pt", s, lo.w, lo.h, data)
 	}
 }
+
+// TestWrapTitleKeepsParentheses: a parenthesised group that fits on a line
+// is not broken ("simulated release (ε = 1, h = 1)" broke before "1)");
+// one wider than the line still breaks at its spaces.
+func TestWrapTitleKeepsParentheses(t *testing.T) {
+	for _, tc := range []struct {
+		title string
+		w     vg.Length
+		want  string
+	}{
+		{"simulated release (ε = 1, h = 1)", 150, "simulated release\n(ε = 1, h = 1)"},
+		{"release (a b c d e f g h i j k l m n o p)", 60, ""},
+	} {
+		p := newPlot(Light(), tc.title, "", "")
+		wrapTitle(p, vg.Points(float64(tc.w)))
+		if tc.want != "" && p.Title.Text != tc.want {
+			t.Errorf("%q at %v: %q, want %q", tc.title, tc.w, p.Title.Text, tc.want)
+		}
+		for _, l := range strings.Split(p.Title.Text, "\n") {
+			if p.Title.TextStyle.Width(l) > vg.Points(float64(tc.w)) {
+				t.Errorf("%q at %v: line %q is wider than the plot", tc.title, tc.w, l)
+			}
+		}
+	}
+}

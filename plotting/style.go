@@ -438,7 +438,9 @@ func legendHeight(leg *legend, s Size, th Theme) vg.Length {
 
 // wrapTitle breaks p's title into lines no wider than w (at spaces; a
 // word wider than w is cut with "…"), so that a centred title is not cut
-// at both ends (walkthrough: "Error against k" read "ainst k…").
+// at both ends (walkthrough: "Error against k" read "ainst k…"). A
+// parenthesised group that fits on a line stays on one ("simulated
+// release (ε = 1, h = 1)" broke as "… h =" and "1)").
 func wrapTitle(p *plot.Plot, w vg.Length) {
 	sty := p.Title.TextStyle
 	if p.Title.Text == "" || sty.Width(p.Title.Text) <= w {
@@ -446,7 +448,7 @@ func wrapTitle(p *plot.Plot, w vg.Length) {
 	}
 	var lines []string
 	cur := ""
-	for _, word := range strings.Fields(p.Title.Text) {
+	for _, word := range titleWords(p.Title.Text, func(s string) bool { return sty.Width(s) <= w }) {
 		try := word
 		if cur != "" {
 			try = cur + " " + word
@@ -467,6 +469,28 @@ func wrapTitle(p *plot.Plot, w vg.Length) {
 		lines[i] = l
 	}
 	p.Title.Text = strings.Join(lines, "\n")
+}
+
+// titleWords splits a title at spaces, keeping each parenthesised group
+// as one word when it fits (fits reports whether a line fits).
+func titleWords(title string, fits func(string) bool) []string {
+	var words []string
+	fields := strings.Fields(title)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if strings.HasPrefix(f, "(") && !strings.Contains(f, ")") {
+			for j := i + 1; j < len(fields); j++ {
+				if strings.Contains(fields[j], ")") {
+					if group := strings.Join(fields[i:j+1], " "); fits(group) {
+						f, i = group, j
+					}
+					break
+				}
+			}
+		}
+		words = append(words, f)
+	}
+	return words
 }
 
 // finite reports whether x is a finite number.

@@ -276,22 +276,10 @@ func (h *ViewerHeatmap) drawViewer(dc draw.Canvas, th Theme) error {
 	cm.SetMin(lo)
 	cm.SetMax(hi)
 	colours := cm.Palette(256).Colors()
-	nan := color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 
 	p := newPlot(th, h.Title, h.XLabel, h.YLabel)
 	nx, ny := len(h.X), len(h.Y)
-	img := image.NewRGBA(image.Rect(0, 0, nx, ny))
-	for i := range nx {
-		for j := range ny {
-			v := h.Values[i*ny+j]
-			col := color.Color(nan)
-			if finite(v) {
-				k := int(math.Round((v - lo) / (hi - lo) * 255))
-				col = colours[max(0, min(255, k))]
-			}
-			img.Set(i, ny-1-j, col)
-		}
-	}
+	img := heatImage(h.Values, nx, ny, colours, lo, hi)
 	// Each pixel is centred on its grid point: extend the image by half a
 	// cell on each side.
 	dx, dy := (h.X[nx-1]-h.X[0])/float64(2*(nx-1)), (h.Y[ny-1]-h.Y[0])/float64(2*(ny-1))

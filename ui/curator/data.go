@@ -83,6 +83,7 @@ func newDataPage(c *curator) *dataPage {
 	p.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
 		l.Truncation = fyne.TextTruncateEllipsis // long names stay in their column
+		widgets.AlignTableHeader(l, id)
 		switch {
 		case id.Row < 0 && c.ds != nil && id.Col >= 0 && id.Col < len(c.ds.Columns):
 			l.SetText(c.ds.Columns[id.Col])

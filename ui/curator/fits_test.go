@@ -65,7 +65,7 @@ func overflows(root fyne.CanvasObject) []string {
 			} else {
 				walk(v.Content, x, bar)
 			}
-		case *widget.Entry, *widgets.KeyEntry, *widgets.TabEntry, *widget.Table, *widget.List, *widget.Select, *widgets.KeySelect,
+		case *widget.Entry, *widgets.KeyEntry, *widgets.TabEntry, *widgets.PathEntry, *widget.Table, *widget.List, *widget.Select, *widgets.KeySelect,
 			*widget.Label, *widget.Button, *widget.Check, *widgets.KeyCheck, *widget.RichText:
 		case fyne.Widget:
 			for _, c := range test.WidgetRenderer(v).Objects() {

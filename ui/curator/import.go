@@ -193,6 +193,7 @@ func (fl *importFlow) newTable() *widget.Table {
 	t.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
 		l.Truncation = fyne.TextTruncateEllipsis
+		widgets.AlignTableHeader(l, id)
 		l.TextStyle.Bold = id.Row < 0
 		switch {
 		case fl.pv == nil:

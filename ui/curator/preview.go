@@ -136,8 +136,9 @@ func newPreviewPanel(c *curator) *previewPanel {
 	peerRow := container.NewVBox(p.peersCheck, p.peerCaption, p.recommend)
 	plots := container.NewVBox(container.New(sharedRows{}, container.NewBorder(p.error95, peerRow, nil, nil, p.tradeoff), container.NewBorder(nil, p.sliders, nil, nil, p.function)), p.sweep)
 	// The panel scrolls when the window is smaller than it: its size
-	// never sets the window's.
-	p.box = container.NewVScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
+	// never sets the window's. The plots end clear of the scroll bar,
+	// which Fyne draws over the content (it covered their right edge).
+	p.box = widgets.VScroll(container.NewPadded(container.NewBorder(container.NewVBox(title, source, bar), container.NewVBox(p.warn, p.info), nil, nil, plots)))
 	p.tradeoff.SetMessage("Open a dataset to see the privacy/utility tradeoff.")
 	p.function.SetMessage("")
 	p.sweep.SetMessage("")

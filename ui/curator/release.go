@@ -36,7 +36,7 @@ type releasePage struct {
 	title     *widget.Entry
 	note      *widgets.TabEntry
 	summary   *widget.Label
-	out       *widget.Entry
+	out       *widgets.PathEntry // wraps a long path (no side scroll)
 	overwrite *widget.Check
 	release   *widget.Button
 	// notReady says why the release button is disabled; goTo opens the
@@ -65,7 +65,7 @@ func newReleasePage(c *curator) *releasePage {
 	}
 	p.summary = widget.NewLabel("")
 	p.summary.Wrapping = fyne.TextWrapWord
-	p.out = widget.NewEntry()
+	p.out = widgets.NewPathEntry()
 	p.out.SetPlaceHolder("output file, e.g. /home/me/release.synopsis")
 	p.out.Validator = func(s string) error {
 		if strings.TrimSpace(s) == "" {

@@ -140,6 +140,7 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 		})
 	t.preview.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
+		widgets.AlignTableHeader(l, id)
 		switch {
 		case id.Row < 0 && t.data != nil && id.Col < len(t.data.Columns):
 			l.SetText(t.data.Columns[id.Col])
@@ -177,6 +178,7 @@ func newViewerBatchTab(v *viewer, r *viewerRelease) *viewerBatchTab {
 		})
 	t.results.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
 		l := o.(*widget.Label)
+		widgets.AlignTableHeader(l, id)
 		switch {
 		case id.Row < 0 && t.result != nil && id.Col < len(t.result.Header()):
 			l.SetText(t.result.Header()[id.Col])

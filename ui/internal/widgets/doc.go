@@ -14,6 +14,10 @@
 //   - DialogBody: a dialog body that scrolls when the window is short;
 //     VScroll: a vertical scroll whose content stays clear of its bar.
 //   - TabEntry: a multi-line entry whose Tab moves the focus.
+//   - PathEntry: a file path entry that wraps a long path over the rows it
+//     needs instead of scrolling it sideways, and takes no line break.
+//   - AlignTableHeader: a table's column names start where their values
+//     start.
 //   - The theme: ApplyTheme and PlotTheme for the View menu's choices
 //     (ThemeSystem, ThemeLight, ThemeDark); WindowSize, the windows' size
 //     when they open.
