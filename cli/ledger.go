@@ -390,10 +390,10 @@ func identityNotes(x *ledger.EntryIdentity) []string {
 	case ledger.MatchFile:
 		notes = append(notes, "same file")
 	case ledger.MatchNearDuplicate:
-		notes = append(notes, fmt.Sprintf("near-duplicate (about %.0f %% of rows in common)", 100*x.Share))
+		notes = append(notes, fmt.Sprintf("near-duplicate (about %.0f%% of rows in common)", 100*x.Share))
 	}
 	for _, d := range x.DifferentPopulation {
-		notes = append(notes, fmt.Sprintf("declared a different population from %s (about %.0f %% of rows in common)", shortHash(d.DatasetHash), 100*d.Share))
+		notes = append(notes, fmt.Sprintf("declared a different population from %s (about %.0f%% of rows in common)", shortHash(d.DatasetHash), 100*d.Share))
 	}
 	return notes
 }

@@ -69,7 +69,7 @@ func (md *Model) QuantileError(ctx context.Context, s SettingSpec) (TargetPoint,
 // [20, MaxRepeats]: a 95 % quantile needs 20.
 func checkQuantileRepeats(repeats int) error {
 	if repeats < 20 || repeats > MaxRepeats {
-		return fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", repeats, MaxRepeats)
+		return fmt.Errorf("study: %d repeats: a 95%% quantile needs between 20 and %d", repeats, MaxRepeats)
 	}
 	return nil
 }

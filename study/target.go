@@ -476,7 +476,7 @@ func newTargetSearch(pr TargetProblem, target float64) (*targetSearch, error) {
 		s.repeats = TargetRepeats(s.dim)
 	}
 	if s.repeats < 20 || s.repeats > MaxRepeats {
-		return nil, fmt.Errorf("study: %d repeats: a 95 %% quantile needs between 20 and %d", s.repeats, MaxRepeats)
+		return nil, fmt.Errorf("study: %d repeats: a 95%% quantile needs between 20 and %d", s.repeats, MaxRepeats)
 	}
 	if s.epsMin == 0 {
 		s.epsMin = DefaultTargetEpsMin

@@ -74,18 +74,18 @@ func (f *IdentityFinding) Describe() string {
 	case MatchFile:
 		fmt.Fprintf(&b, "The ledger already knows this file (dataset %s%s): the release is charged to its budget.", ShortHash(main.DatasetHash), pathSuffix(main.Path))
 	case MatchNearDuplicate:
-		fmt.Fprintf(&b, "About %.0f %% of these rows are also in ledger dataset %s%s: the release is charged to its budget, unless you declare this a different population.",
+		fmt.Fprintf(&b, "About %.0f%% of these rows are also in ledger dataset %s%s: the release is charged to its budget, unless you declare this a different population.",
 			100*main.Share, ShortHash(main.DatasetHash), pathSuffix(main.Path))
 	}
 	for _, m := range f.Charges[1:] {
 		fmt.Fprintf(&b, " It is also charged to dataset %s%s (%s", ShortHash(m.DatasetHash), pathSuffix(m.Path), m.Match)
 		if m.Match == MatchNearDuplicate {
-			fmt.Fprintf(&b, ", about %.0f %% of rows in common", 100*m.Share)
+			fmt.Fprintf(&b, ", about %.0f%% of rows in common", 100*m.Share)
 		}
 		b.WriteString(").")
 	}
 	for _, m := range f.DifferentPopulation {
-		fmt.Fprintf(&b, " About %.0f %% of these rows are also in dataset %s%s, declared a different population: not charged there (recorded in the ledger).",
+		fmt.Fprintf(&b, " About %.0f%% of these rows are also in dataset %s%s, declared a different population: not charged there (recorded in the ledger).",
 			100*m.Share, ShortHash(m.DatasetHash), pathSuffix(m.Path))
 	}
 	return b.String()

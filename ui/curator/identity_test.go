@@ -106,7 +106,7 @@ func TestCuratorNearDuplicateDeclaration(t *testing.T) {
 	var finding string
 	var checkShown bool
 	f.do(func() { finding, checkShown = fl.identity.finding.Text, fl.identity.diffPop.Visible() })
-	if !strings.Contains(finding, "100 % of these rows are also in ledger dataset "+key[:12]) || !checkShown {
+	if !strings.Contains(finding, "100% of these rows are also in ledger dataset "+key[:12]) || !checkShown {
 		t.Fatalf("dialog finding %q (declaration shown: %v), want the near-duplicate named with its share", finding, checkShown)
 	}
 	if spent, _, _, _ := c.budgetState(); spent != 0.4 {
