@@ -354,41 +354,55 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 	var missed, missedAt TargetPoint
 	for _, st := range starts {
 		c := curves[st.f]
-		// The grid chose the setting (mechanism, noise kind, h): at the
-		// start's ε its k is minimised, then the smallest ε that setting
-		// reaches the target at, its k minimised at every ε, is searched
-		// below (descend).
-		pass, err := s.refined(ctx, grid[st.first], c[st.first])
-		if err != nil {
-			return nil, err
-		}
-		note(st.f, st.first, pass)
-		if pass.Error <= target {
-			if pass, err = s.descend(ctx, grid, func(j int, p TargetPoint) { note(st.f, j, p) }, pass); err != nil {
-				return nil, err
-			}
-		}
-		// Round up to three significant digits (what the curator types),
-		// minimise k there, then re-check with independent draws; on a
-		// miss, the passing grid ε in turn.
-		tries := append([]TargetPoint{pass}, c[st.first:]...)
-		for i, try := range tries {
-			if math.IsInf(try.Error, 1) {
+		// The grid chose the setting (mechanism, noise kind, h) at each of
+		// this mechanism's passing grid ε. From the start up, the first
+		// one whose minimising k is confirmed (it reaches the target with
+		// the search's draws and with the re-check's independent ones) is
+		// where the descent begins: down the grid while confirmed, then
+		// bisections in log ε at three significant digits.
+		for idx := st.first; idx < len(c); idx++ {
+			if math.IsInf(c[idx].Error, 1) {
 				continue // beyond the peer's theorem
 			}
-			eps := math.Min(roundUpSig(try.Epsilon, 3), s.epsMax)
-			at := try
-			if i > 0 || eps != try.Epsilon {
-				if at, err = s.refined(ctx, eps, try); err != nil {
+			at := c[idx]
+			if idx > st.first {
+				// Above the start the grid kept the first setting that
+				// reached the target; a fallback takes the best there.
+				var err error
+				if at, _, err = s.family(ctx, st.f, grid[idx], false, TargetPoint{}); err != nil {
 					return nil, err
 				}
 			}
-			check, err := s.candidate(ctx, eps, at, RepeatSeed(s.seed, -1))
+			pass, err := s.refined(ctx, grid[idx], at)
 			if err != nil {
 				return nil, err
 			}
-			s.tick()
-			if at.Error <= target && check.Error <= target {
+			note(st.f, idx, pass)
+			check, ok, err := s.confirmed(ctx, pass)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				missed, missedAt = check, pass
+				continue
+			}
+			if pass, err = s.descend(ctx, grid, func(j int, p TargetPoint) { note(st.f, j, p) }, pass); err != nil {
+				return nil, err
+			}
+			// Round up to three significant digits (what the curator
+			// types; the bisections' points already are), minimise k
+			// there and re-check.
+			eps := math.Min(roundUpSig(pass.Epsilon, 3), s.epsMax)
+			at = pass
+			if eps != pass.Epsilon {
+				if at, err = s.refined(ctx, eps, pass); err != nil {
+					return nil, err
+				}
+			}
+			if check, ok, err = s.confirmed(ctx, at); err != nil {
+				return nil, err
+			}
+			if ok {
 				res.Reached, res.Proposal, res.Search = true, check, at
 				return res, nil
 			}

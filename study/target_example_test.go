@@ -40,6 +40,6 @@ func ExampleFindEpsilon() {
 	fmt.Printf("95%% error %.3f ± %.3f (re-checked)\n", p.Error, p.MCError())
 	// Output:
 	// reached: true with 400 simulated releases per point
-	// ε = 5.43, laplace noise, h = 3, k = 5 (automatic: false)
+	// ε = 5.44, laplace noise, h = 3, k = 5 (automatic: false)
 	// 95% error 0.050 ± 0.006 (re-checked)
 }

@@ -125,16 +125,25 @@ func TestFindEpsilon(t *testing.T) {
 	}
 }
 
-// A smaller target never needs a smaller ε (same draws).
+// A smaller target never needs a smaller ε (same draws), also between
+// close targets: 16 targets from 0.3 to 0.03, each proposal's ε at least
+// the previous (looser) one's, up to the three-digit rounding and the
+// bisection's resolution (1.5%). A curator's walk found a looser target
+// costing 1.7 times the ε of a stricter one when the re-check missed by
+// Monte-Carlo noise and the proposal fell back to the grid ε above.
 func TestFindEpsilonMonotoneInTarget(t *testing.T) {
 	pr := sinProblem(1, 1e-2)
 	prev := 0.0
-	for _, target := range []float64{0.3, 0.1, 0.03} {
+	var targets []float64
+	for i := range 16 {
+		targets = append(targets, 0.3*math.Pow(0.1, float64(i)/15))
+	}
+	for _, target := range targets {
 		res, err := FindEpsilon(context.Background(), pr, target, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Reached || res.Proposal.Epsilon < prev {
+		if !res.Reached || res.Proposal.Epsilon < prev/1.015 {
 			t.Fatalf("target %g: reached %v, ε = %g after %g for a looser target", target, res.Reached, res.Proposal.Epsilon, prev)
 		}
 		prev = res.Proposal.Epsilon
