@@ -72,7 +72,7 @@ public uniform stand-in unless --target-data says otherwise.`,
 			flagvalue.WholeVar(fs, &f.draws, "draws", release.DefaultChooseDraws, "simulated noise draws `N` averaged per candidate score, 1 to 20")
 			fs.BoolVar(&f.bandwidths, "bandwidths", false, "also choose the bandwidth among b/2, b, 2b (kde, priestley-chao, naive-bayes; h then 1..3)")
 			fs.BoolVar(&f.parameters, "parameters", false, "also choose the learner's parameters (svm C and sigma, logistic C and intercept, ridge C, the bandwidth of kde, priestley-chao and naive-bayes) among public multiples of their values, jointly with h and k (≤ 30 candidates)")
-			fs.BoolVar(&f.mechanisms, "mechanisms", false, "also compare the other mechanisms the release can have: the Bernstein release at the other noise kinds --delta allows\n(laplace; gaussian when δ > 0), output perturbation for logistic regression, Wang et al.'s trigonometric release for a\none-dimensional KDE and Hall et al.'s GP when δ > 0 and ε ≤ 1;\nthe chosen one is printed as --mechanism and --noise flags")
+			fs.BoolVar(&f.mechanisms, "mechanisms", false, "also compare the other mechanisms the release can have: the Bernstein release at the other noise kinds the request's\nnoise allows (laplace always; gaussian when the request is (ε, δ)-DP: --noise gaussian or laplace-approx with --delta > 0),\noutput perturbation for logistic regression, Wang et al.'s trigonometric release for a one-dimensional KDE and Hall et\nal.'s GP when the request is (ε, δ)-DP and ε ≤ 1; the chosen one is printed as release flags (--mechanism, and --noise\nwhen it differs from the request's)")
 			fs.BoolVar(&f.allowOver, "allow-over-budget", false, "choose even when the dataset's total budget would be exceeded (recorded in the ledger)")
 			fs.BoolVar(&f.differentPopulation, "different-population", false, "declare the data a different population from the near-duplicate datasets the ledger finds (recorded in the ledger)")
 			fs.StringVar(&f.targetError, "target-error", "", "instead of a private choice: the error `X` you can accept (95% sup-norm error in the plot's units, or a percentage\nsuch as 5% of the public range; a classifier's disagreement with the non-private one); proposes the smallest ε, mechanism, noise, h and k\nfrom simulated releases; spends nothing")
@@ -161,6 +161,9 @@ func runChoose(ctx context.Context, e *env, f *chooseFlags) error {
 	fmt.Fprintf(e.Stderr, "dataset (curator only; from the private records): %s\n", res.Identity.Describe())
 	if res.Entry.OverBudget {
 		fmt.Fprintln(e.Stdout, "warning: this choice exceeded the dataset's budget (--allow-over-budget); recorded in the ledger")
+	}
+	if random := res.Selection.RandomWords(res.Epsilon, res.Gamma); random != "" {
+		defer fmt.Fprintln(e.Stderr, random)
 	}
 	if words := res.Selection.GeneralizedWords(res.Epsilon, res.Gamma); words != "" {
 		fmt.Fprintf(e.Stderr, "compared %d candidates (%s) on %d training / %d validation records. %s\n",

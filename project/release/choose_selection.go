@@ -93,11 +93,26 @@ func (s ChoiceSelection) GeneralizedWords(epsilonSelect, gamma float64) string {
 	if _, ok := s.generalized(epsilonSelect, gamma); !ok {
 		return ""
 	}
+	g, _ := s.generalized(epsilonSelect, gamma)
 	return fmt.Sprintf("The other mechanisms' score sensitivities (up to β = %.3g) are at least twice the Bernstein settings' "+
 		"(β = %.3g), so each setting is compared at its own (the generalized exponential mechanism: selection noise "+
 		"Laplace(%.3g) on scores normalised by β, and a penalty per unit of β): with probability %g the chosen setting's "+
-		"score is within %.3g of every Bernstein setting's, and within about 8β/ε·ln(N/γ) of any other's, β that setting's own.",
-		s.Beta, s.BetaBase, s.Scale(epsilonSelect, gamma), 1-gamma, s.UtilityBound(epsilonSelect, gamma))
+		"score is within %.3g of every Bernstein setting's, and within %.3g of any setting's.",
+		s.Beta, s.BetaBase, s.Scale(epsilonSelect, gamma), 1-gamma, s.UtilityBound(epsilonSelect, gamma), g.UtilityBound(s.Beta))
+}
+
+// RandomWords warns, for the curator and standard error, when the
+// selection's utility bound at ε_sel is at least the scores' public bound
+// (ScoreBound: the scores' whole range is about that wide): the
+// guarantee then says nothing and the choice is close to a random pick
+// (a walkthrough found "within 2.32" meaningless for a balanced accuracy
+// in [0, 1]). "" otherwise. Public quantities only.
+func (s ChoiceSelection) RandomWords(epsilonSelect, gamma float64) string {
+	if s.ScoreBound <= 0 || s.UtilityBound(epsilonSelect, gamma) < s.ScoreBound {
+		return ""
+	}
+	return fmt.Sprintf("At ε = %.3g this guarantee is as wide as the scores' whole range (about %.3g): the choice is close "+
+		"to a random pick among the settings. A larger ε for the choice makes it meaningful.", epsilonSelect, s.ScoreBound)
 }
 
 // ledgerWords is what the ledger entry's note adds about the selection at

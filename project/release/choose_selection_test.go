@@ -235,3 +235,23 @@ func TestChooseGeneralizedFallsBackPublicly(t *testing.T) {
 		}
 	}
 }
+
+// TestChoiceSelectionRandomWords: the warning that the choice is close to
+// a random pick appears exactly when the utility bound at ε_sel reaches
+// the scores' public bound (a balanced accuracy's 1: a walkthrough found
+// "within 2.32" meaningless there), and never otherwise.
+func TestChoiceSelectionRandomWords(t *testing.T) {
+	s := ChoiceSelection{Betas: []float64{0.01, 0.01, 0.01}, Beta: 0.01, BetaBase: 0.01, ScoreBound: 1}
+	for _, eps := range []float64{0.01, 0.05, 0.1, 1, 10} {
+		w := s.RandomWords(eps, 0.05)
+		if random := s.UtilityBound(eps, 0.05) >= 1; (w != "") != random {
+			t.Errorf("ε_sel = %g: bound %.3g, words %q", eps, s.UtilityBound(eps, 0.05), w)
+		}
+		if w != "" && !strings.Contains(w, "close to a random pick") {
+			t.Errorf("ε_sel = %g: words %q", eps, w)
+		}
+	}
+	if s.RandomWords(0.01, 0.05) == "" || s.RandomWords(10, 0.05) != "" {
+		t.Error("the cases do not cover both sides")
+	}
+}

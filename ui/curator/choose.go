@@ -254,19 +254,23 @@ func (fl *chooseFlow) showForecast() {
 		fl.forecast.SetText("")
 		return
 	}
+	random := pv.Selection.RandomWords(eps, pv.Gamma)
+	if random != "" {
+		random = " " + random
+	}
 	if words := pv.Selection.GeneralizedWords(eps, pv.Gamma); words != "" {
 		fl.forecast.SetText(fmt.Sprintf("Before you spend: %d settings compared on %d training / %d validation records, at ε = %s. %s "+
-			"Larger ε means less noise: the choice is only useful when the noise is small next to the differences between settings.",
-			len(pv.Candidates), pv.TrainN, pv.ValidationN, formatValue(eps), words))
+			"Larger ε means less noise: the choice is only useful when the noise is small next to the differences between settings.%s",
+			len(pv.Candidates), pv.TrainN, pv.ValidationN, formatValue(eps), words, random))
 		return
 	}
 	fl.forecast.SetText(fmt.Sprintf(
 		"Before you spend: %d settings compared on %d training / %d validation records; score sensitivity β = %.3g. "+
 			"At ε = %s the selection noise is Laplace(%.3g), and with probability %g the chosen setting's %s is within "+
-			"%.3g of the best. Larger ε means less noise: the choice is only useful when this is small next to the "+
-			"differences between settings.",
+			"%.3g of the best (selection by report-noisy-max, one sensitivity for all). Larger ε means less noise: the choice "+
+			"is only useful when this is small next to the differences between settings.%s",
 		len(pv.Candidates), pv.TrainN, pv.ValidationN, pv.Beta, formatValue(eps), pv.Scale(eps), 1-pv.Gamma, release.ScoreWords(pv.ScoreKind),
-		pv.UtilityBound(eps)))
+		pv.UtilityBound(eps), random))
 }
 
 // runChoose runs release.ChooseSettings off the UI goroutine; widgets are
@@ -309,7 +313,7 @@ func (c *curator) chooseFinished(fl *chooseFlow, req release.Request, res *relea
 		widgets.ShowError(c.win, fmt.Errorf("choose h and k privately: %w", err))
 		return
 	}
-	chosen := c.applyChosenMechanism(req, res.Chosen)
+	chosen := c.applyChosenMechanism(req, res.Chosen, comparedMechanisms(res.Candidates))
 	if bw := res.Chosen.Bandwidth; bw != nil {
 		parts := make([]string, len(bw))
 		for i, b := range bw {
@@ -330,6 +334,9 @@ func (c *curator) chooseFinished(fl *chooseFlow, req release.Request, res *relea
 		"the choice is close to random.", res.Beta, res.Scale, 1-res.Gamma, res.UtilityBound)
 	if words := res.Selection.GeneralizedWords(res.Epsilon, res.Gamma); words != "" {
 		selection = words
+	}
+	if random := res.Selection.RandomWords(res.Epsilon, res.Gamma); random != "" {
+		selection += " " + random
 	}
 	msg := fmt.Sprintf("Chosen: %s (filled into the form).\n\n"+
 		"Spent ε = %s on this choice (ledger entry %s). The dataset has now spent ε %s of %s.\n\n"+
@@ -374,7 +381,7 @@ func checkWithHint(check fyne.CanvasObject, hint string) *fyne.Container {
 // of a choice made for req (release.ApplyCandidate says what it means):
 // the Mechanism selector, the noise kind and, for a Bernstein candidate or
 // the GP's grid, h and k. It returns the choice in words (UI goroutine).
-func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate) string {
+func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate, amongMechanisms bool) string {
 	rel, kind := release.ApplyCandidate(req, ch)
 	c.state.Mechanism = mechanismSetting(kind)
 	c.state.Noise = rel.Privacy.Noise
@@ -384,6 +391,8 @@ func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate
 	}
 	var chosen string
 	switch {
+	case kind == synopsis.MechanismBernstein && amongMechanisms:
+		chosen = fmt.Sprintf("mechanism Bernstein, h = %d, k = %d", ch.H, ch.K) // it won against the others: say so
 	case kind == synopsis.MechanismBernstein:
 		chosen = fmt.Sprintf("h = %d, k = %d", ch.H, ch.K)
 	case ch.KeepsK():
@@ -395,6 +404,17 @@ func (c *curator) applyChosenMechanism(req release.Request, ch release.Candidate
 		chosen += ", " + string(rel.Privacy.Noise) + " noise"
 	}
 	return chosen
+}
+
+// comparedMechanisms reports whether the candidates held other
+// mechanisms than the Bernstein release (the mechanisms box).
+func comparedMechanisms(cands []release.Candidate) bool {
+	for _, c := range cands {
+		if c.MechanismName() != synopsis.MechanismBernstein {
+			return true
+		}
+	}
+	return false
 }
 
 // learnerHasTuning reports whether the private choice can choose the

@@ -169,6 +169,11 @@ func TestCuratorChooseGeneralized(t *testing.T) {
 		if !dialogSays(fl.result, "generalized exponential mechanism") {
 			t.Error("the result dialog does not say how the choice selected")
 		}
+		// When Bernstein wins against the other mechanisms, the dialog
+		// says so (a walkthrough saw only "h = …, k = …").
+		if fl.res.Chosen.MechanismName() == synopsis.MechanismBernstein && !dialogSays(fl.result, "Chosen: mechanism Bernstein, h = ") {
+			t.Error("the result dialog does not name Bernstein as the winner among the mechanisms")
+		}
 		fl.result.Hide()
 	})
 	f.waitIdle()

@@ -612,6 +612,7 @@ func (c *curator) datasetLoaded(path string, ds *dataset.Table, err error, fresh
 		if dp, ok := c.pages[stepData].(*dataPage); ok {
 			dp.filter.SetText("") // the old file's filter would hide the new columns
 		}
+		c.forgetTargetProposal() // the old file's proposal does not apply here
 		// A new file's pages and preview start at their top, not at the
 		// old file's scroll offsets (walkthrough finding).
 		for _, p := range c.pages {

@@ -179,13 +179,19 @@ func newRecommendLabel() *widget.Label {
 
 // showRecommendation shows the recommendation of res, labelled like the
 // rest of the preview (simulated, curator only).
-func showRecommendation(l *widget.Label, res *preview.Result) {
+func showRecommendation(l *widget.Label, res *preview.Result, chosenPrivately bool) {
 	t := res.Recommendation.Text(res)
 	if t == "" {
 		l.Hide()
 		return
 	}
-	l.SetText(t + " (Seeded simulations of the preview, curator only: not a release.)")
+	t += " (Seeded simulations of the preview, curator only: not a release.)"
+	if chosenPrivately {
+		// A walkthrough found the recommendation nudging the curator away
+		// from a private choice just paid for.
+		t += " Your settings came from the private choice, which the ε it spent covers; a recommendation of the preview on the private data is not covered by ε."
+	}
+	l.SetText(t)
 	l.Show()
 }
 

@@ -372,7 +372,7 @@ func (p *previewPanel) show(job *previewJob, res *preview.Result, err error, img
 		p.info.SetText(previewSummary(res, p.c.boundsConfirmed()))
 		p.warn.SetText(strings.Join(res.Warnings, "\n"))
 		p.showPeerCaption(res)
-		showRecommendation(p.recommend, res)
+		showRecommendation(p.recommend, res, p.c.state.ChosenPrivately)
 		p.error95.SetText(errorLine(res))
 		p.error95.Show()
 		p.last, p.lastKey = res, job.key

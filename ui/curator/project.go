@@ -162,7 +162,16 @@ func (c *curator) resetProject() {
 	if rp, ok := c.pages[stepRelease].(*releasePage); ok {
 		rp.out.SetText("")
 	}
+	c.forgetTargetProposal()
 	c.updateTitle()
+}
+
+// forgetTargetProposal clears "Error I can accept"'s proposal (and stops
+// its search): it belongs to the data and project it was found for.
+func (c *curator) forgetTargetProposal() {
+	if pp, ok := c.pages[stepPrivacy].(*privacyPage); ok {
+		pp.target.reset()
+	}
 }
 
 // newProject is File ▸ New Project.

@@ -71,6 +71,11 @@ func newTargetPanel(c *curator) *targetPanel {
 		return err
 	}
 	t.entry.OnChanged = func(string) { t.derive() }
+	t.entry.OnSubmitted = func(string) { // Enter searches, as the button does
+		if !t.find.Disabled() && t.cancel == nil {
+			t.findOrCancel()
+		}
+	}
 	t.hint = widget.NewLabel("")
 	t.hint.Wrapping = fyne.TextWrapWord
 	t.hint.TextStyle.Italic = true
@@ -81,7 +86,10 @@ func newTargetPanel(c *curator) *targetPanel {
 	t.disclosure = widget.NewLabel("")
 	t.disclosure.Wrapping = fyne.TextWrapWord
 	t.disclosure.Hide()
-	t.apply = widget.NewButton("Apply the proposal (sets the mechanism, ε, noise, h and k)", t.applyProposal)
+	// A short text: a button's does not wrap, and the long one widened the
+	// privacy column beyond its pane (a walkthrough at 1024×700); the
+	// result says what Apply sets.
+	t.apply = widget.NewButton("Apply the proposal", t.applyProposal)
 	t.apply.Hide()
 	t.box = container.NewVBox(
 		widget.NewLabelWithStyle("Error I can accept", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
@@ -128,6 +136,14 @@ func (t *targetPanel) derive() {
 		t.hint.SetText("The sup-norm error that 95% of releases stay within (a classifier: the share of records on which it may disagree with the non-private one), in the function plot's units or as a percentage such as 5%.")
 	}
 	_, _, err := parseTargetError(t.entry.Text)
+	if err != nil && strings.TrimSpace(t.entry.Text) != "" {
+		// The rule in words, not only the entry's red mark.
+		t.hint.SetText(err.Error() + ". " + t.hint.Text)
+		t.hint.Importance = widget.DangerImportance
+	} else {
+		t.hint.Importance = widget.MediumImportance
+	}
+	t.hint.Refresh()
 	if t.cancel == nil && (err != nil || strings.TrimSpace(t.entry.Text) == "") {
 		t.find.Disable()
 	} else {
@@ -254,7 +270,7 @@ func targetText(res *preview.Target) string {
 			"What would help: a larger error, more records, a larger bandwidth or fewer features, or (ε, δ) noise.\n%s",
 			formatValue(res.EpsMax), res.ErrorText(p.Error), formatValue(p.Epsilon), setting, how)
 	}
-	return fmt.Sprintf("Smallest ε = %s with %s.\n95%% of the simulated releases have a %s of at most %s (Monte-Carlo error ±%s of this 95%% quantile; target %s).\n%s\n%s",
+	return fmt.Sprintf("Smallest ε = %s with %s.\n95%% of the simulated releases have a %s of at most %s (Monte-Carlo error ±%s of this 95%% quantile; target %s).\n%s\n%s\nApply sets the mechanism, ε, noise, h and k in the form.",
 		formatValue(p.Epsilon), setting, measure, res.ErrorText(p.Error), mcText(res, p), res.ErrorText(res.Target), how,
 		privacywords.Reading(p.Epsilon, p.Delta, p.Noise))
 }
@@ -288,6 +304,25 @@ func noiseText(kind mechanism.NoiseKind, delta float64) string {
 	return string(kind)
 }
 
+// reset forgets the proposal and stops a running search (UI goroutine):
+// a new dataset's Privacy step must not show, or offer to apply, the old
+// one's (a walkthrough saw a demo's proposal, in its units, under another
+// file's classifier).
+func (t *targetPanel) reset() {
+	if t.cancel != nil {
+		t.cancel()
+		t.cancel = nil
+	}
+	t.gen++ // a search still finishing is ignored
+	t.last, t.lastKey = nil, ""
+	t.find.SetText(targetFindText)
+	t.result.SetText("")
+	t.result.Hide()
+	t.disclosure.Hide()
+	t.apply.Hide()
+	t.derive()
+}
+
 // applyProposal fills the proposal into the form (UI goroutine): the
 // mechanism (Bernstein or the proposed peer), ε, the noise kind (and δ),
 // h for Bernstein and k: automatic when the proposal's k is the automatic
@@ -316,6 +351,7 @@ func (t *targetPanel) applyProposal() {
 	case len(p.K) > 0:
 		s.KAuto, s.K = false, p.K[0] // the search's k is the same on every axis
 	}
+	s.ChosenPrivately = false // the search ran on the preview's data, not under ε
 	delete(s.Typed, fieldK)
 	delete(s.Typed, fieldEpsilon)
 	if p.Delta > 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/bernsteinrelease/bernstein/mechanism"
@@ -162,4 +163,59 @@ func TestCuratorTargetApplyK(t *testing.T) {
 // reachedTarget wraps a proposal as a reached search (for targetText).
 func (t *targetPanel) reachedTarget(p study.TargetPoint) *preview.Target {
 	return &preview.Target{TargetResult: &study.TargetResult{Reached: true, Classifier: true, Proposal: p, Search: p, Repeats: 400}}
+}
+
+// TestCuratorTargetWalkthroughFixes reproduces a curator's walk at
+// 1024×700: the Apply button's text kept the privacy column wider than its
+// pane; Enter in the error box did nothing; an invalid error showed only a
+// red mark; after Apply, k still read "chosen privately"; and a proposal
+// (and its Apply) stayed on screen after another file was opened.
+func TestCuratorTargetWalkthroughFixes(t *testing.T) {
+	f := newCuratorFixture(t)
+	c := f.c
+	pp := f.demoKDEPrivacy()
+	tp := pp.target
+	f.do(func() {
+		if w := tp.apply.MinSize().Width; w > 300 {
+			t.Errorf("the Apply button needs %.0f px; the privacy column of a 1024-px window has about 380", w)
+		}
+		for bad, rule := range map[string]string{"abc": "is not a number", "0": "must be a positive number"} {
+			curatorType(tp.entry, bad)
+			if !strings.Contains(tp.hint.Text, rule) {
+				t.Errorf("invalid error %q: hint %q does not state the rule", bad, tp.hint.Text)
+			}
+		}
+		pp.kMode.SetSelected(kManText) // a fixed k keeps the search short
+		curatorType(pp.kEntry, "10")
+	})
+	f.preview()
+	f.do(func() {
+		curatorType(tp.entry, "0.9")
+		if strings.Contains(tp.hint.Text, "must be") || strings.Contains(tp.hint.Text, "not a number") {
+			t.Errorf("valid error: hint %q still states a rule", tp.hint.Text)
+		}
+		tp.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter searches
+	})
+	f.waitFor(tp.done, "the target search started by Enter")
+	f.do(func() {
+		if tp.last == nil || !tp.last.Reached || !tp.apply.Visible() {
+			t.Fatalf("no reached proposal after Enter: %q", tp.result.Text)
+		}
+		if !strings.Contains(tp.result.Text, "Apply sets the mechanism, ε, noise, h and k") {
+			t.Errorf("the result %q does not say what Apply sets", tp.result.Text)
+		}
+		c.state.ChosenPrivately = true // as after "Choose h and k privately…"
+		test.Tap(tp.apply)
+		if c.state.ChosenPrivately {
+			t.Error("after Apply the form still says its h and k were chosen privately")
+		}
+	})
+	f.do(func() { test.Tap(c.pages[stepStart].(*startPage).demoSVM) })
+	f.waitDataset()
+	f.do(func() {
+		if tp.last != nil || tp.apply.Visible() || tp.result.Visible() {
+			t.Errorf("the old file's proposal is still shown after opening another: last %v, apply %v, result %q", tp.last != nil, tp.apply.Visible(), tp.result.Text)
+		}
+	})
+	f.waitIdle()
 }
