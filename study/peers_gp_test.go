@@ -11,6 +11,24 @@ import (
 	"github.com/bernsteinrelease/bernstein/mechanism/peers"
 )
 
+// kdeOnTargetGrid fits the 1-D KDE of bandwidth bw to x and returns it
+// with F_D on the target search's grid (TargetGrid(1)).
+func kdeOnTargetGrid(t *testing.T, x []float64, bw float64) (learners.Dataset, learners.Values, *learners.Fitted, [][]float64, []float64) {
+	t.Helper()
+	data := learners.Dataset{Dim: 1, X: x}
+	values := learners.Values{"bandwidth": {bw}}
+	fit, err := learners.NewKDE().Fit(context.Background(), data, values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := TargetGrid(1)
+	truth, err := EvalGrid(context.Background(), fit.Oracle, grid, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, values, fit, grid, truth
+}
+
 // gpClusters is a wiggly F_D on a coarse release grid: a KDE of bandwidth
 // 0.03 on 600 records in three narrow clusters (at 0.2, 0.5 and 0.8), with
 // the GP peer at k = 6 (7 grid points; the clusters at 0.2 and 0.8 lie
@@ -23,17 +41,7 @@ func gpClusters(t *testing.T, onGrid bool) (*Peer, *learners.Fitted, [][]float64
 	for i := range x {
 		x[i] = []float64{0.2, 0.5, 0.8}[i%3] + 0.02*float64(i/3)/200
 	}
-	data := learners.Dataset{Dim: 1, X: x}
-	values := learners.Values{"bandwidth": {0.03}}
-	fit, err := learners.NewKDE().Fit(context.Background(), data, values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grid := TargetGrid(1)
-	truth, err := EvalGrid(context.Background(), fit.Oracle, grid, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, values, fit, grid, truth := kdeOnTargetGrid(t, x, 0.03)
 	sims, caption, err := BuildPeers(PeerData{Kind: learners.KindKDE, Title: "kde", Data: data, Fitted: fit, Values: values,
 		Grid: grid, Truth: truth, K: []int{6}, Delta: 1e-6, GPOnGrid: onGrid})
 	if err != nil {

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,17 +19,7 @@ func TestTrigPeerNeedsMoments(t *testing.T) {
 	for i := range x {
 		x[i] = float64(i%50) / 49
 	}
-	data := learners.Dataset{Dim: 1, X: x}
-	values := learners.Values{"bandwidth": {0.05}}
-	fit, err := learners.NewKDE().Fit(context.Background(), data, values)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grid := TargetGrid(1)
-	truth, err := EvalGrid(context.Background(), fit.Oracle, grid, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, values, fit, grid, truth := kdeOnTargetGrid(t, x, 0.05)
 	for k := 1; k <= 4; k++ {
 		sims, caption, err := BuildPeers(PeerData{Kind: learners.KindKDE, Title: "kde", Data: data, Fitted: fit, Values: values,
 			Grid: grid, Truth: truth, K: []int{k}})

@@ -6,6 +6,22 @@ import (
 	"testing"
 )
 
+// noisySummary returns the Jackson multipliers of t moments and a summary
+// with S_0 = 1 and S_1..S_{t−1} uniform in ±size (seeded from r).
+func noisySummary(t *testing.T, r *rand.Rand, tt int, size float64) (mu, s []float64) {
+	t.Helper()
+	mu, err := JacksonMultipliers(tt, TrigJackson)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = make([]float64, tt)
+	s[0] = 1
+	for m := 1; m < tt; m++ {
+		s[m] = (2*r.Float64() - 1) * size
+	}
+	return mu, s
+}
+
 // TestTrigKDEAnswersSameAsWeights: the node sum of TrigKDEAnswers gives
 // the answers of the weights TrigKDEWeightsWith (the wang-trig file's
 // evaluation) to 10⁻¹² of Σ_m |w_m·s_m|, for narrow to wide bandwidths, t
@@ -14,15 +30,7 @@ func TestTrigKDEAnswersSameAsWeights(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 61))
 	for _, bw := range []float64{MinTrigBandwidth, 0.03, 0.2, 1} {
 		for _, tt := range []int{1, 4, 31, 200} {
-			mu, err := JacksonMultipliers(tt, TrigJackson)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s := make([]float64, tt)
-			s[0] = 1
-			for m := 1; m < tt; m++ {
-				s[m] = 2*r.Float64() - 1
-			}
+			mu, s := noisySummary(t, r, tt, 1)
 			ys := []float64{0, 1, 0.5, bw, 1 - bw}
 			for range 20 {
 				ys = append(ys, r.Float64())
@@ -87,15 +95,7 @@ func TestTrigKDEAnswersCutoffExact(t *testing.T) {
 	for range 60 {
 		bw := MinTrigBandwidth * math.Pow(1/MinTrigBandwidth, r.Float64())
 		tt := 1 + r.IntN(300)
-		mu, err := JacksonMultipliers(tt, TrigJackson)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := make([]float64, tt)
-		s[0] = 1
-		for m := 1; m < tt; m++ {
-			s[m] = (2*r.Float64() - 1) * 10
-		}
+		mu, s := noisySummary(t, r, tt, 10)
 		ys := make([]float64, 200)
 		for i := range ys {
 			switch i % 4 {
