@@ -60,7 +60,11 @@ func writeInspect(w io.Writer, path string, v *synopsis.Verified) {
 	field := func(name, format string, args ...any) {
 		fmt.Fprintf(w, "%-16s %s\n", name+":", fmt.Sprintf(format, args...))
 	}
-	field("title", "%s", f.Title)
+	if f.Title != "" {
+		field("title", "%s", f.Title)
+	} else {
+		field("title", "(none given)") // an empty line read as a fault
+	}
 	if f.Note != "" {
 		field("note", "%s", strings.ReplaceAll(f.Note, "\n", "\n                 "))
 	}
