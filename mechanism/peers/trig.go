@@ -129,13 +129,11 @@ func TrigKDEWeights(y, bandwidth float64, t, k int, out []float64) ([]float64, e
 // evaluating one summary at many points.
 func TrigKDEWeightsWith(y, bandwidth float64, mu, out []float64) ([]float64, error) {
 	t := len(mu)
-	switch {
-	case !(y >= 0 && y <= 1):
+	if !(y >= 0 && y <= 1) {
 		return nil, fmt.Errorf("peers.TrigKDEWeights: y = %v: must lie in [0,1]", y)
-	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
-		return nil, fmt.Errorf("peers.TrigKDEWeights: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
-	case t < 1 || t > MaxTrigDegree:
-		return nil, fmt.Errorf("peers.TrigKDEWeights: t = %d: must be between 1 and %d", t, MaxTrigDegree)
+	}
+	if err := checkTrigQuery("peers.TrigKDEWeights", bandwidth, t); err != nil {
+		return nil, err
 	}
 	if out == nil {
 		out = make([]float64, t)
@@ -184,6 +182,24 @@ func cosineCoefficients(g func(float64) float64, t int) []float64 {
 	return out
 }
 
+// checkTrigQuery is the one home of the KDE query's rules on its
+// bandwidth and number of moments t (fn names the caller in the error).
+func checkTrigQuery(fn string, bandwidth float64, t int) error {
+	switch {
+	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
+		return fmt.Errorf("%s: bandwidth = %v: must be in [%g, 1]", fn, bandwidth, MinTrigBandwidth)
+	case t < 1 || t > MaxTrigDegree:
+		return fmt.Errorf("%s: t = %d: must be between 1 and %d", fn, t, MaxTrigDegree)
+	}
+	return nil
+}
+
+// TrigMomentsForK returns t = min(k + 1, MaxTrigDegree), the number of
+// moments a trigonometric release of cover size k publishes (the one home
+// of that rule: the release, and the private choice's candidate that
+// simulates it).
+func TrigMomentsForK(k int) int { return min(k+1, MaxTrigDegree) }
+
 // TrigMinMoments returns ⌈(K+3)/2⌉ + 1, the least number t of moments at
 // which the trigonometric release with Jackson order K depends on the data
 // at all: below it the kernel H of JacksonMultipliers is a constant, every
@@ -223,10 +239,9 @@ func trigKDEAnswers(ys []float64, bandwidth float64, mu, s, out []float64, reach
 		return fmt.Errorf("peers.TrigKDEAnswers: %d moments for %d multipliers", len(s), t)
 	case len(out) != len(ys):
 		return fmt.Errorf("peers.TrigKDEAnswers: %d outputs for %d points", len(out), len(ys))
-	case !(bandwidth >= MinTrigBandwidth && bandwidth <= 1):
-		return fmt.Errorf("peers.TrigKDEAnswers: bandwidth = %v: must be in [%g, 1]", bandwidth, MinTrigBandwidth)
-	case t < 1 || t > MaxTrigDegree:
-		return fmt.Errorf("peers.TrigKDEAnswers: t = %d: must be between 1 and %d", t, MaxTrigDegree)
+	}
+	if err := checkTrigQuery("peers.TrigKDEAnswers", bandwidth, t); err != nil {
+		return err
 	}
 	n := trigQuadrature
 	a := make([]float64, n+1)

@@ -12,7 +12,7 @@ import (
 
 // trigSim prepares the simulation of Wang et al.'s trigonometric release
 // as a candidate of the private choice (tuning fit f, parameters pr): the
-// moments S_m of the training records, m < t = min(k+1, MaxTrigDegree)
+// moments S_m of the training records, m < t = peers.TrigMomentsForK(k)
 // (the release's t, planPeer), plus Laplace noise of the full data's
 // scale 2(t−1)/(n·ε) on S_1..S_{t−1}, answered at y by Σ_m w_m(y)·S̃_m with
 // the release's weights (peers.TrigKDEAnswers, Jackson order
@@ -28,7 +28,7 @@ func (pl *choicePlan) trigSim(f *trainFit, pr mechanism.Params) (*candidateSim, 
 	if len(bw) != 1 || len(pr.K) != 1 {
 		return nil, reqErr("mechanism", "%s answers the one-dimensional KDE only", peerWords(synopsis.MechanismTrig))
 	}
-	t := min(pr.K[0]+1, peers.MaxTrigDegree)
+	t := peers.TrigMomentsForK(pr.K[0])
 	scale, err := peers.TrigNoiseScale(pl.p.Fitted.N, t, pr.Epsilon)
 	if err != nil {
 		return nil, reqErr("mechanism", "%v", err)

@@ -90,7 +90,7 @@ func (p *Prepared) planPeer(name string) (*peerPlan, error) {
 				}, nil
 			}}, nil
 	case synopsis.MechanismTrig:
-		t := min(p.Params.K[0]+1, peers.MaxTrigDegree)
+		t := peers.TrigMomentsForK(p.Params.K[0])
 		scale, err := peers.TrigNoiseScale(n, t, eps)
 		if err != nil {
 			return nil, reqErr("mechanism", "%v", err)
