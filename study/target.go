@@ -189,14 +189,17 @@ type TargetResult struct {
 // (ties: Bernstein, then the peers in legend order). At the start every
 // candidate is simulated and the least-error one chooses the setting
 // (mechanism, noise kind, h); from there on that setting is simulated at
-// the k minimising its error (refined): at the start, then down the grid
-// while it reaches the target (the minimising k can reach it where the
-// grid's k did not), then targetBisections bisections in log ε between
-// the grid ε it misses and the smallest it reaches, rounded up to three
-// significant digits (the k minimised again there) and RE-CHECKED with
-// independent draws of that setting and k; if the re-check misses the
-// target the mechanism's next passing grid ε is tried (its k minimised),
-// then the next mechanism. The proposal's Error is the re-check's. When no
+// the k minimising its error (refined), and only CONFIRMED points count:
+// those that reach the target with the search's draws and, RE-CHECKED,
+// with independent draws of that setting and k. From the start up, the
+// first grid ε whose point is confirmed (above the start, with the best
+// setting there) begins the descent: down the grid while confirmed (the
+// minimising k can reach it where the grid's k did not), then
+// targetBisections bisections in log ε at three significant digits
+// between the grid ε not confirmed and the smallest confirmed; a point
+// not at three digits is rounded up, its k minimised and confirmed again.
+// When none is confirmed, the next mechanism. The proposal's Error is the
+// re-check's. When no
 // mechanism reaches it on the grid, the least-error grid point has its k
 // minimised: if that reaches the target and every larger grid ε of its
 // mechanism does too (with the grid's or the minimising k), it is that
@@ -386,21 +389,20 @@ func FindEpsilon(ctx context.Context, pr TargetProblem, target float64, progress
 				missed, missedAt = check, pass
 				continue
 			}
-			if pass, err = s.descend(ctx, grid, func(j int, p TargetPoint) { note(st.f, j, p) }, pass); err != nil {
+			if pass, check, err = s.descend(ctx, grid, func(j int, p TargetPoint) { note(st.f, j, p) }, pass, check); err != nil {
 				return nil, err
 			}
 			// Round up to three significant digits (what the curator
-			// types; the bisections' points already are), minimise k
-			// there and re-check.
-			eps := math.Min(roundUpSig(pass.Epsilon, 3), s.epsMax)
+			// types; the bisections' points already are and are
+			// confirmed), minimise k there and re-check.
 			at = pass
-			if eps != pass.Epsilon {
+			if eps := math.Min(roundUpSig(pass.Epsilon, 3), s.epsMax); eps != pass.Epsilon {
 				if at, err = s.refined(ctx, eps, pass); err != nil {
 					return nil, err
 				}
-			}
-			if check, ok, err = s.confirmed(ctx, at); err != nil {
-				return nil, err
+				if check, ok, err = s.confirmed(ctx, at); err != nil {
+					return nil, err
+				}
 			}
 			if ok {
 				res.Reached, res.Proposal, res.Search = true, check, at

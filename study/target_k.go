@@ -128,15 +128,16 @@ func (s *targetSearch) atK(ctx context.Context, eps float64, at TargetPoint, k i
 	return p.QuantileError(ctx, eps, s.repeats, s.seed)
 }
 
-// descend returns the smallest ε the refined rule of pass's setting (its
-// mechanism, noise kind and h at the k minimising the error, refined)
-// reaches the target at, below pass (which reaches it): the coarse grid
-// is walked down from the largest grid ε below pass while the setting
-// reaches the target there, then the bracket between the grid ε that
-// misses it and the smallest that reaches it is halved targetBisections
-// times in log ε. Every grid point simulated is passed to note (the
-// search's curves keep the least error over the candidates there).
-func (s *targetSearch) descend(ctx context.Context, grid []float64, note func(j int, p TargetPoint), pass TargetPoint) (TargetPoint, error) {
+// descend returns the smallest ε at which the refined rule of pass's
+// setting (its mechanism, noise kind and h at the k minimising the error,
+// refined) is confirmed (confirmed), below pass (confirmed, its re-check
+// check), with that point's re-check: the coarse grid is walked down from
+// the largest grid ε below pass while the setting is confirmed there, then
+// the bracket between the grid ε where it is not and the smallest where it
+// is is halved targetBisections times in log ε, at three significant
+// digits. Every grid point simulated is passed to note (the search's
+// curves keep the least error over the candidates there).
+func (s *targetSearch) descend(ctx context.Context, grid []float64, note func(j int, p TargetPoint), pass, check TargetPoint) (TargetPoint, TargetPoint, error) {
 	j := len(grid) - 1
 	for j >= 0 && grid[j] >= pass.Epsilon*(1-1e-12) {
 		j--
@@ -144,20 +145,20 @@ func (s *targetSearch) descend(ctx context.Context, grid []float64, note func(j 
 	for ; j >= 0; j-- {
 		r, err := s.refined(ctx, grid[j], pass)
 		if err != nil {
-			return pass, err
+			return pass, check, err
 		}
 		note(j, r)
-		_, ok, err := s.confirmed(ctx, r)
+		c, ok, err := s.confirmed(ctx, r)
 		if err != nil {
-			return pass, err
+			return pass, check, err
 		}
 		if !ok {
 			break
 		}
-		pass = r
+		pass, check = r, c
 	}
 	if j < 0 {
-		return pass, nil // every grid ε down to EpsMin
+		return pass, check, nil // every grid ε down to EpsMin
 	}
 	lo, hi := grid[j], pass.Epsilon
 	for range targetBisections {
@@ -170,19 +171,19 @@ func (s *targetSearch) descend(ctx context.Context, grid []float64, note func(j 
 		}
 		m, err := s.refined(ctx, mid, pass)
 		if err != nil {
-			return pass, err
+			return pass, check, err
 		}
-		_, ok, err := s.confirmed(ctx, m)
+		c, ok, err := s.confirmed(ctx, m)
 		if err != nil {
-			return pass, err
+			return pass, check, err
 		}
 		if ok {
-			hi, pass = mid, m
+			hi, pass, check = mid, m, c
 		} else {
 			lo = mid
 		}
 	}
-	return pass, nil
+	return pass, check, nil
 }
 
 // confirmed reports whether r — a setting at its k, simulated with the
